@@ -1,0 +1,100 @@
+// One build script for everything we ship: the extension host bundle, the headless CLI,
+// and the webview bundle. `--production` minifies; `--watch` rebuilds and prints the
+// "[watch] build started/finished" lines the $esbuild-watch problem matcher reads.
+import * as esbuild from 'esbuild';
+import { readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints esbuild's diagnostics in the format of the `$esbuild-watch` problem matcher. */
+const problemMatcherPlugin = {
+  name: 'esbuild-problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'silent',
+  plugins: [problemMatcherPlugin],
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const configs = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+if (existsSync('media/src/chat.ts') || existsSync('media/src/chat.js')) {
+  const entry = existsSync('media/src/chat.ts') ? 'media/src/chat.ts' : 'media/src/chat.js';
+  configs.push({ ...common, entryPoints: [entry], outfile: 'dist/media/chat.js', format: 'iife', platform: 'browser', target: 'es2022' });
+}
+
+// Integration tests run inside the real extension host, so they are built like the extension.
+if (!production && existsSync('test/integration')) {
+  const tests = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => path.join('test/integration', f));
+  if (tests.length > 0) {
+    configs.push({
+      ...common,
+      entryPoints: tests,
+      outdir: 'out/test/integration',
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      external: ['vscode', 'mocha'],
+    });
+  }
+}
+
+async function main() {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  let failed = false;
+  for (const ctx of contexts) {
+    try {
+      await ctx.rebuild();
+    } catch {
+      failed = true;
+    } finally {
+      await ctx.dispose();
+    }
+  }
+  if (failed) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

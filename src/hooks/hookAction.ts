@@ -1,0 +1,62 @@
+import type { HookEvent } from './hookEvent';
+import type { HookOutcome } from './hookOutcome';
+
+/** The kinds of hook action (spec §3): shell command, LLM prompt, read-only agent, TS function. */
+export type HookActionKind = 'command' | 'prompt' | 'agent' | 'callable';
+
+/**
+ * Everything an action may need besides its input. The runner owns the timeout: it aborts
+ * `signal` when the hook's time is up or the user pressed Stop, and the action must then
+ * release everything it holds (a command kills its whole process tree) and return.
+ */
+export interface HookActionContext {
+  readonly event: HookEvent;
+  readonly signal: AbortSignal;
+  /** The hook's own time budget, for actions that pass it on (model calls). */
+  readonly timeoutMs: number;
+  /** The session's working directory (command hooks run here). */
+  readonly cwd: string;
+  /** The workspace root, exported as `CLAUDE_PROJECT_DIR`. */
+  readonly projectDir: string;
+  readonly sessionId: string;
+}
+
+/** Raw output of a process-backed action, kept verbatim for the run record. */
+export interface HookRawOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Exit code, or null when the process ended by a signal or never started. */
+  readonly exitCode: number | null;
+  readonly signal?: string;
+  /** True when more was printed than the cap; the excess was dropped. */
+  readonly stdoutTruncated?: boolean;
+  readonly stderrTruncated?: boolean;
+}
+
+/**
+ * What an action returns. Actions never throw: a failure is `status: 'failed'` with a
+ * message a user understands. `outcome` is only meaningful when `status` is `ok`.
+ */
+export interface HookActionResult {
+  readonly status: 'ok' | 'failed' | 'cancelled';
+  readonly outcome: HookOutcome;
+  /** For failures: what went wrong, e.g. `exited with code 1: <stderr>`. */
+  readonly error?: string;
+  readonly raw?: HookRawOutput;
+  /** Plain (non-JSON) stdout of a successful command, e.g. context for SessionStart. */
+  readonly plainOutput?: string;
+}
+
+/**
+ * Something that runs when a hook fires. `dedupKey` identifies identical handlers from
+ * several sources (command string, prompt text) so they run once; callables have none.
+ */
+export interface HookAction {
+  readonly kind: HookActionKind;
+  /** Short label for the tree and the log: the command, the prompt, or the function name. */
+  readonly label: string;
+  readonly dedupKey?: string;
+  /** Default timeout in ms when the registration sets none. */
+  readonly defaultTimeoutMs: number;
+  run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult>;
+}

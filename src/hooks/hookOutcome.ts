@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * What one hook decided (spec §3). `undefined` decision = no opinion (proceed).
+ * - `allow`: PreToolUse skips the approval; PermissionRequest approves.
+ * - `deny`: block — PreToolUse denies the call, UserPromptSubmit drops the prompt,
+ *   PostToolUse sends the reason to the model, SubagentStart refuses the spawn; on
+ *   Stop/SubagentStop it means "do not stop" like `continue`.
+ * - `ask`: a person must decide (the PermissionProvider); nothing bypasses it.
+ * - `stop`: end the agent run now (`continue: false` in Claude's JSON), with `reason` shown.
+ * - `continue`: Stop/SubagentStop only — force one more step, `reason` goes to the model.
+ */
+export type HookDecision = 'allow' | 'deny' | 'ask' | 'stop' | 'continue';
+
+/** zod schema of a decision. */
+export const hookDecisionSchema = z.enum(['allow', 'deny', 'ask', 'stop', 'continue']);
+
+/** A message a hook appends to the conversation for the model's next call. */
+export interface InjectedMessage {
+  readonly role: 'user' | 'system';
+  readonly content: string;
+}
+
+/**
+ * One hook's result, as data. Hooks never replace the whole agent state (review item 4,
+ * option C): they may merge metadata, append messages, add context, and rewrite the
+ * current tool input or result — nothing else.
+ */
+export interface HookOutcome {
+  readonly decision?: HookDecision;
+  /** Why: shown to the user, and to the model for deny/continue/PostToolUse blocks. */
+  readonly reason?: string;
+  /** Replacement keys for the tool input (merged per top-level key, later wins). */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
+  /** Replacement for the tool result (PostToolUse). */
+  readonly updatedResult?: unknown;
+  /** Text added to the model's context on its next call. */
+  readonly additionalContext?: string;
+  readonly messagesToInject?: readonly InjectedMessage[];
+  /** Deep-merged into the run's metadata; a conflicting key is reported as a failure. */
+  readonly metadataToMerge?: Readonly<Record<string, unknown>>;
+  /** Shown to the user only, never to the model. */
+  readonly systemMessage?: string;
+  /** Hide this hook's stdout from the transcript view. */
+  readonly suppressOutput?: boolean;
+}
+
+/** zod schema of an outcome, used to check what in-process callables return. */
+export const hookOutcomeSchema = z
+  .object({
+    decision: hookDecisionSchema.optional(),
+    reason: z.string().optional(),
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    updatedResult: z.unknown().optional(),
+    additionalContext: z.string().optional(),
+    messagesToInject: z.array(z.object({ role: z.enum(['user', 'system']), content: z.string() })).optional(),
+    metadataToMerge: z.record(z.string(), z.unknown()).optional(),
+    systemMessage: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+  })
+  .strict();
+
+const PROCEED: HookOutcome = Object.freeze({});
+
+/** No opinion: the agent proceeds as it would without this hook. */
+export function proceed(): HookOutcome {
+  return PROCEED;
+}
+
+/** Explicitly allow (PreToolUse: skip the approval popup). */
+export function allow(reason?: string): HookOutcome {
+  return reason === undefined ? { decision: 'allow' } : { decision: 'allow', reason };
+}
+
+/** Block the action; the reason goes to the model (tool calls) or the user (prompts). */
+export function block(reason: string): HookOutcome {
+  return { decision: 'deny', reason };
+}
+
+/** End the agent run now; the reason is shown to the user. */
+export function stop(reason: string): HookOutcome {
+  return { decision: 'stop', reason };
+}
+
+/** Ask a person (modal popup in VS Code, `askFallback` headless). */
+export function ask(reason: string): HookOutcome {
+  return { decision: 'ask', reason };
+}
+
+/** Stop/SubagentStop: do not finish yet; the reason tells the model what is left to do. */
+export function continueWith(reason: string): HookOutcome {
+  return { decision: 'continue', reason };
+}
+
+/** Rewrite some keys of the tool input; later tiers and the tool see the rewrite. */
+export function modifyInput(updatedInput: Record<string, unknown>, decision?: 'allow' | 'ask'): HookOutcome {
+  return decision === undefined ? { updatedInput } : { updatedInput, decision };
+}
+
+/** Replace the tool result the model sees (PostToolUse). */
+export function modifyResult(updatedResult: unknown): HookOutcome {
+  return { updatedResult };
+}
+
+/** Add text to the model's context on its next call. */
+export function addContext(additionalContext: string): HookOutcome {
+  return { additionalContext };
+}
+
+/**
+ * Rank used when merging decisions: stop > deny > ask > continue > allow > none.
+ * `continue:false` beats a Stop block (Claude Code), deny beats ask beats allow.
+ */
+export function decisionRank(decision: HookDecision | undefined): number {
+  switch (decision) {
+    case 'stop':
+      return 5;
+    case 'deny':
+      return 4;
+    case 'ask':
+      return 3;
+    case 'continue':
+      return 2;
+    case 'allow':
+      return 1;
+    default:
+      return 0;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Where a hook came from, shown wherever its decision is shown (spec §6): a config file
+ * and the JSON path of the handler inside it, VS Code settings, or code registered through
+ * the TypeScript API.
+ */
+export type HookSource =
+  | {
+      readonly kind: 'file';
+      /** Which configuration layer the file belongs to. */
+      readonly scope: HookSourceScope;
+      /** Absolute path of the file. */
+      readonly file: string;
+      /** Short path for display, e.g. `.claude/settings.json` or `~/.claude/settings.json`. */
+      readonly displayFile: string;
+      /** JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+      readonly jsonPath: string;
+    }
+  | {
+      readonly kind: 'settings';
+      /** VS Code settings layer of `hookwise.hooks`. */
+      readonly scope: 'user' | 'workspace' | 'workspaceFolder';
+      /** Settings file when known (for "Go to Hook Definition"). */
+      readonly file?: string;
+      readonly jsonPath: string;
+    }
+  | {
+      readonly kind: 'code';
+      /** Who registered it, e.g. `built-in: max steps` or a provider name. */
+      readonly label: string;
+    };
+
+/** The configuration layers of spec §6, in merge order. */
+export type HookSourceScope = 'user' | 'project' | 'local' | 'agent' | 'flag';
+
+/** True for sources inside the workspace, which need trust and approval before they run. */
+export function isProjectSource(source: HookSource): boolean {
+  if (source.kind === 'file') return source.scope === 'project' || source.scope === 'local' || (source.scope === 'agent' && !source.displayFile.startsWith('~'));
+  if (source.kind === 'settings') return source.scope !== 'user';
+  return false;
+}
+
+/**
+ * One-line description of a source, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[1]`,
+ * `workspace settings › hookwise.hooks.Stop[0].hooks[0]` or `code: built-in: max steps`.
+ */
+export function describeSource(source: HookSource): string {
+  switch (source.kind) {
+    case 'file':
+      return `${source.displayFile} › ${source.jsonPath}`;
+    case 'settings': {
+      const layer = source.scope === 'user' ? 'user settings' : source.scope === 'workspace' ? 'workspace settings' : 'folder settings';
+      return `${layer} › ${source.jsonPath}`;
+    }
+    case 'code':
+      return source.label;
+  }
+}
