@@ -1,0 +1,126 @@
+import type { HookActionKind, HookRawOutput } from './hookAction';
+import type { HookEvent } from './hookEvent';
+import type { HookDecision, HookOutcome, InjectedMessage } from './hookOutcome';
+import type { HookSource } from './hookSource';
+
+/**
+ * The public shapes of one hook execution and of one event's merged result. The runner
+ * produces them; the tree view, chat, log, transcript and CLI consume them. Everything
+ * here is plain data (JSON-serializable) so it can cross to the webview and into JSONL.
+ */
+
+/** Status of one hook execution. `asked` = it returned ask and a person/fallback decided. */
+export type HookRunStatus = 'running' | 'ok' | 'blocked' | 'asked' | 'failed' | 'timed-out' | 'cancelled';
+
+/** Who settled an `ask`. */
+export type PermissionDecider = 'user' | 'fallback' | 'hook' | 'rule' | 'mode';
+
+/** Identity of the agent an event belongs to (review item 5). */
+export interface AgentRef {
+  readonly agentId: string;
+  /** null for the main agent. */
+  readonly parentAgentId: string | null;
+  /** `main` for the main agent, else the subagent type (`general-purpose`, `Explore`, a file agent). */
+  readonly agentType: string;
+}
+
+/** One hook execution, reported when it starts (status `running`) and again when it ends. */
+export interface HookRunRecord extends AgentRef {
+  /** Unique per execution. */
+  readonly runId: string;
+  /** One event occurrence (one `HookRunner.run` call); groups executions in the tree. */
+  readonly occurrenceId: string;
+  readonly sessionId: string;
+  readonly event: HookEvent;
+  /** The value the matcher was tested against, e.g. `Bash`, `startup`. */
+  readonly matchValue?: string;
+  /** Registration id of the hook. */
+  readonly hookId: string;
+  readonly hookLabel: string;
+  readonly actionKind: HookActionKind;
+  readonly source: HookSource;
+  /** Config generation the hook came from (config-sourced hooks only). */
+  readonly configGeneration?: number;
+  readonly input: Readonly<Record<string, unknown>>;
+  /** Epoch ms. */
+  readonly startedAt: number;
+  readonly status: HookRunStatus;
+  readonly durationMs?: number;
+  readonly outcome?: HookOutcome;
+  readonly raw?: HookRawOutput;
+  /** Failure message a user understands. */
+  readonly error?: string;
+  /** For status `asked`: how the ask was settled. */
+  readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string };
+}
+
+/** Receives every execution as it starts and ends. Observers must not throw; the runner guards anyway. */
+export interface HookRunObserver {
+  onHookStarted?(record: HookRunRecord): void;
+  onHookFinished?(record: HookRunRecord): void;
+  /** An `ask` was settled; the record has `permission` set. */
+  onAskResolved?(record: HookRunRecord): void;
+}
+
+/** What the PermissionProvider is asked. */
+export interface PermissionRequest extends AgentRef {
+  readonly sessionId: string;
+  readonly event: HookEvent;
+  readonly toolName?: string;
+  readonly toolInput?: Readonly<Record<string, unknown>>;
+  /** Why a person is asked (the hook's reason, or the rule that asked). */
+  readonly reason: string;
+  /** `hook`: a hook said ask (Allow/Deny only). `rule`: a permission rule or the mode asked. */
+  readonly kind: 'hook' | 'rule';
+  /** The hooks that asked, for the popup's detail. */
+  readonly askedBy: readonly { readonly hookLabel: string; readonly source: HookSource }[];
+  /** For rule asks: the rule "Always Allow" would write, e.g. `Bash(npm test:*)`. */
+  readonly suggestedRule?: string;
+}
+
+/** The answer. `scope` only matters for rule asks. */
+export interface PermissionAnswer {
+  readonly decision: 'allow' | 'deny';
+  readonly scope?: 'once' | 'session' | 'always';
+  readonly reason?: string;
+  readonly decidedBy?: PermissionDecider;
+}
+
+/** The port that turns `ask` into a person's decision (a modal in VS Code). Must settle when `signal` aborts (as deny). */
+export interface PermissionProvider {
+  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+}
+
+/** Who decided an event's merged decision. */
+export type DecidedBy =
+  | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource }
+  | { readonly kind: 'user' | 'fallback' | 'rule' | 'mode'; readonly detail?: string };
+
+/**
+ * The merged result of one event (spec §4). `decision` is never `ask`: an ask has already
+ * been settled by the PermissionProvider or the fallback (then `asked` is true).
+ */
+export interface HookEventResult {
+  readonly event: HookEvent;
+  readonly occurrenceId: string;
+  readonly decision?: Exclude<HookDecision, 'ask'>;
+  readonly reason?: string;
+  readonly decidedBy?: DecidedBy;
+  readonly asked: boolean;
+  /** Merged tool input (per top-level key, later registration wins), already validated. */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
+  /** Set when some hook replaced the result (`hasUpdatedResult` tells undefined apart). */
+  readonly hasUpdatedResult: boolean;
+  readonly updatedResult?: unknown;
+  readonly additionalContext: readonly string[];
+  /** Plain stdout of successful command hooks, in registration order (SessionStart/UserPromptSubmit context, PreCompact instructions). */
+  readonly plainOutputs: readonly string[];
+  readonly messagesToInject: readonly InjectedMessage[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly systemMessages: readonly string[];
+  readonly suppressOutput: boolean;
+  /** Every execution of this occurrence, in registration order. */
+  readonly records: readonly HookRunRecord[];
+  /** The failed / timed-out ones (fail-open unless continueOnFailure is false). */
+  readonly failures: readonly HookRunRecord[];
+}
