@@ -1,0 +1,54 @@
+import type { DecidedBy, HookRunRecord } from '../hooks/hookRunTypes';
+import type { AgentRef } from '../hooks/hookRunTypes';
+
+/** Status of one tool call card, as the chat shows it. */
+export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed';
+
+/** A hook's word on a tool call or prompt, for "Blocked by PreToolUse hook `…`: reason". */
+export interface HookVerdict {
+  readonly event: string;
+  readonly decision: string;
+  readonly reason?: string;
+  readonly decidedBy?: DecidedBy;
+}
+
+/**
+ * Everything an agent run reports while it runs, in order. The chat panel, the CLI's
+ * stream-json output and the transcript subscribe. Listeners must be cheap and must not
+ * throw (the loop guards anyway).
+ */
+export type AgentEvent =
+  | { readonly type: 'runStarted'; readonly agent: AgentRef; readonly description?: string; readonly parentToolUseId?: string }
+  | { readonly type: 'text'; readonly agent: AgentRef; readonly delta: string }
+  | { readonly type: 'assistantMessage'; readonly agent: AgentRef; readonly text: string; readonly step: number }
+  | { readonly type: 'toolCall'; readonly agent: AgentRef; readonly toolUseId: string; readonly toolName: string; readonly input: unknown; readonly summary: string }
+  | {
+      readonly type: 'toolStatus';
+      readonly agent: AgentRef;
+      readonly toolUseId: string;
+      readonly status: ToolCallStatus;
+      /** Input actually used (after rewrites), result text, and who decided. */
+      readonly input?: unknown;
+      readonly result?: string;
+      readonly isError?: boolean;
+      readonly verdict?: HookVerdict;
+    }
+  | { readonly type: 'systemMessage'; readonly agent: AgentRef; readonly text: string; readonly source?: string }
+  | { readonly type: 'hookRun'; readonly record: HookRunRecord; readonly phase: 'started' | 'finished' | 'askResolved' }
+  | { readonly type: 'usage'; readonly agent: AgentRef; readonly inputTokens: number; readonly outputTokens: number }
+  | { readonly type: 'runEnded'; readonly agent: AgentRef; readonly result: AgentRunResult };
+
+/** How an agent run ended. */
+export interface AgentRunResult {
+  readonly status: 'completed' | 'stopped' | 'failed' | 'cancelled';
+  /** The last assistant text (the final answer). */
+  readonly finalText: string;
+  /** Why it stopped / failed, shown to the user. */
+  readonly reason?: string;
+  readonly steps: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** A sink for agent events. */
+export type AgentEventListener = (event: AgentEvent) => void;

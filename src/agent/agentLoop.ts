@@ -1,0 +1,202 @@
+import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
+import { collectResponse } from '../model/modelClient';
+import type { ModelClient, ModelMessage, ModelResponse } from '../model/modelClient';
+import type { AgentEventListener, AgentRunResult } from './agentEvents';
+import { ContextBuffer } from './contextBuffer';
+import type { HookDispatcher } from './hookDispatcher';
+import { HookInputs } from './hookInputs';
+import type { PermissionMode, PermissionRules } from './permissionMode';
+import { PermissionFlow } from './permissionFlow';
+import type { PermissionProvider } from '../hooks/hookRunTypes';
+import { runToolCall } from './toolCallRunner';
+import type { AnyAgentTool, ToolContext } from './tools/tool';
+
+/** Consecutive Stop blocks after which the agent stops anyway (spec §4.8). */
+export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
+
+/** Everything one agent run needs. The session owns `conversation`; the run appends to it. */
+export interface AgentRunOptions {
+  readonly agent: AgentRef;
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  readonly cwd: string;
+  readonly model: ModelClient;
+  readonly modelName?: string;
+  readonly systemPrompt: string;
+  /** The conversation so far, ending with the new user message; appended in place. */
+  readonly conversation: ModelMessage[];
+  readonly tools: readonly AnyAgentTool[];
+  readonly hooks: HookDispatcher;
+  readonly permissionMode: PermissionMode;
+  readonly rules?: PermissionRules;
+  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
+  readonly permissionProvider?: PermissionProvider;
+  readonly askFallback?: 'allow' | 'deny';
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  readonly signal: AbortSignal;
+  readonly emit: AgentEventListener;
+  /** `Stop` for the main agent, `SubagentStop` inside a subagent. */
+  readonly stopEvent: 'Stop' | 'SubagentStop';
+  /** Called before every hook dispatch so hooks can read the transcript so far. */
+  readonly beforeHooks?: () => Promise<void>;
+  readonly maxTokens?: number;
+}
+
+/**
+ * Runs one agent turn as a skeleton of hooks (seed "Hooks as Agent Skeleton"):
+ * ExecutionStart → [BeforeStep → BeforeInference → model → AfterInference → per tool call:
+ * PreToolUse → permission → tool → PostToolUse | PostToolUseFailure → AfterStep →
+ * Stop]* → ExecutionEnd, and AgentFailed on an unrecoverable error. Limits (max steps,
+ * tokens, time) are hooks too (see defaultLimits.ts). Never throws.
+ */
+export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
+  const started = Date.now();
+  const inputs = new HookInputs({ ...o.agent, sessionId: o.sessionId, transcriptPath: o.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
+  const background = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>): void => {
+    background.add(work);
+    void work.finally(() => background.delete(work));
+  };
+  const dispatcher: HookDispatcher = {
+    hasHooks: (event) => o.hooks.hasHooks?.(event) ?? true,
+    run: async (event, input, options) => {
+      await o.beforeHooks?.();
+      return o.hooks.run(event, input, options);
+    },
+  };
+  const dispatch = (event: Parameters<HookDispatcher['run']>[0], input: Record<string, unknown>): Promise<HookEventResult> =>
+    dispatcher.run(event, input, { signal: o.signal });
+
+  const context = new ContextBuffer();
+  const permissions = new PermissionFlow({ hooks: dispatcher, inputs, ...(o.permissionProvider ? { provider: o.permissionProvider } : {}), askFallback: o.askFallback ?? 'deny', track });
+  const tools = new Map(o.tools.map((t) => [t.name, t] as const));
+  const toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
+
+  let step = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let finalText = '';
+  let stopBlocks = 0;
+  const usageTotal = (): number => inputTokens + outputTokens;
+  const lastUserPrompt = [...o.conversation].reverse().find((m) => m.role === 'user')?.content ?? '';
+
+  o.emit({ type: 'runStarted', agent: o.agent });
+  const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
+    const result: AgentRunResult = { status, finalText, steps: step, inputTokens, outputTokens, ...(reason ? { reason } : {}) };
+    if (status === 'failed') await dispatch('AgentFailed', inputs.agentFailed(reason ?? 'unknown error')).catch(() => undefined);
+    // ExecutionEnd is observation only; it runs even after a Stop so audits see every run.
+    await dispatcher.run('ExecutionEnd', inputs.executionEnd(status, finalText, step), {}).catch(() => undefined);
+    await Promise.allSettled([...background]);
+    o.emit({ type: 'runEnded', agent: o.agent, result });
+    return result;
+  };
+  const showSystemMessages = (result: HookEventResult): void => {
+    for (const text of result.systemMessages) o.emit({ type: 'systemMessage', agent: o.agent, text, source: result.event });
+  };
+  /** Applies an observation-point result; returns a stop reason when a hook said stop. */
+  const observe = (result: HookEventResult, hookName: string): string | undefined => {
+    showSystemMessages(result);
+    if (result.decision === 'stop') return result.reason ?? `${hookName} hook stopped the agent`;
+    context.collect(result, hookName);
+    return undefined;
+  };
+
+  try {
+    const startStop = observe(await dispatch('ExecutionStart', inputs.executionStart(lastUserPrompt)), 'ExecutionStart');
+    if (startStop) return await end('stopped', startStop);
+
+    for (;;) {
+      if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
+      step++;
+      const beforeStep = observe(await dispatch('BeforeStep', inputs.beforeStep(step, Date.now() - started, usageTotal())), 'BeforeStep');
+      if (beforeStep) return await end('stopped', beforeStep);
+      const beforeInference = observe(await dispatch('BeforeInference', inputs.beforeInference(step, o.conversation.length)), 'BeforeInference');
+      if (beforeInference) return await end('stopped', beforeInference);
+
+      context.flushInto(o.conversation);
+      let response: ModelResponse;
+      try {
+        response = await collectResponse(
+          o.model,
+          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation], tools: toolSpecs, ...(o.modelName ? { model: o.modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+          o.signal,
+          (delta) => o.emit({ type: 'text', agent: o.agent, delta }),
+        );
+      } catch (error) {
+        if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
+        return await end('failed', error instanceof Error ? error.message : String(error));
+      }
+      if (response.usage) {
+        inputTokens += response.usage.inputTokens;
+        outputTokens += response.usage.outputTokens;
+        o.emit({ type: 'usage', agent: o.agent, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens });
+      }
+      o.conversation.push(response.toolCalls.length > 0 ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls } : { role: 'assistant', content: response.text });
+      o.emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
+      if (response.text.trim() !== '') finalText = response.text;
+
+      const afterInference = observe(
+        await dispatch('AfterInference', inputs.afterInference(step, response.text, response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })), response.finishReason)),
+        'AfterInference',
+      );
+      if (afterInference) {
+        closeUnansweredCalls(o.conversation, response, 0, afterInference);
+        return await end('stopped', afterInference);
+      }
+
+      if (response.toolCalls.length > 0) {
+        stopBlocks = 0;
+        for (let i = 0; i < response.toolCalls.length; i++) {
+          const call = response.toolCalls[i]!;
+          if (o.signal.aborted) {
+            closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
+            return await end('cancelled', 'Stopped by the user');
+          }
+          const outcome = await runToolCall(call, {
+            agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
+            toolContext: o.toolContext, signal: o.signal, sessionId: o.sessionId,
+            ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
+          });
+          o.conversation.push({ role: 'tool', toolCallId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
+          if (outcome.stopReason) {
+            closeUnansweredCalls(o.conversation, response, i + 1, outcome.stopReason);
+            return await end('stopped', outcome.stopReason);
+          }
+        }
+        const afterStep = observe(await dispatch('AfterStep', inputs.afterStep(step, response.toolCalls.length, Date.now() - started, usageTotal())), 'AfterStep');
+        if (afterStep) return await end('stopped', afterStep);
+        continue;
+      }
+
+      const afterStep = observe(await dispatch('AfterStep', inputs.afterStep(step, 0, Date.now() - started, usageTotal())), 'AfterStep');
+      if (afterStep) return await end('stopped', afterStep);
+      if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
+
+      // About to finish: Stop (or SubagentStop) may force one more step.
+      const stopResult = await dispatch(o.stopEvent, inputs.stop(o.stopEvent, stopBlocks > 0, response.text));
+      showSystemMessages(stopResult);
+      if (stopResult.decision === 'stop') return await end('stopped', stopResult.reason ?? `${o.stopEvent} hook stopped the agent`);
+      if (stopResult.decision === 'deny' || stopResult.decision === 'continue') {
+        stopBlocks++;
+        if (stopBlocks >= MAX_CONSECUTIVE_STOP_BLOCKS) {
+          const why = `A ${o.stopEvent} hook blocked the turn from ending ${stopBlocks} consecutive times; stopping anyway.`;
+          o.emit({ type: 'systemMessage', agent: o.agent, text: why, source: o.stopEvent });
+          return await end('completed', why);
+        }
+        context.collect(stopResult, o.stopEvent);
+        o.conversation.push({ role: 'user', content: `${o.stopEvent} hook feedback:\n${stopResult.reason ?? 'Continue working.'}` });
+        continue;
+      }
+      return await end('completed');
+    }
+  } catch (error) {
+    // Only a bug gets here: the runner, tools and model adapter return failures as data.
+    if (o.signal.aborted) return end('cancelled', 'Stopped by the user');
+    return end('failed', `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+}
+
+/** Every tool call needs a tool message, or the next request is invalid (and resume breaks). */
+function closeUnansweredCalls(conversation: ModelMessage[], response: ModelResponse, from: number, why: string): void {
+  for (const call of response.toolCalls.slice(from)) conversation.push({ role: 'tool', toolCallId: call.id, content: `Not run: ${why}`, isError: true });
+}

@@ -1,0 +1,19 @@
+import type { HookEvent } from '../hooks/hookEvent';
+import type { HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
+
+/** Options of one dispatch, as the HookRunner takes them. */
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+  readonly permissionProvider?: PermissionProvider;
+  readonly validateUpdatedInput?: (input: Readonly<Record<string, unknown>>) => { ok: true } | { ok: false; error: string };
+}
+
+/**
+ * The slice of the HookRunner the agent uses: run one event and get the merged result.
+ * The loop depends on this port, so its unit tests can count dispatches.
+ */
+export interface HookDispatcher {
+  run(event: HookEvent, input: Readonly<Record<string, unknown>>, options?: DispatchOptions): Promise<HookEventResult>;
+  /** True when some registration listens to `event` (lets the loop skip building inputs). */
+  hasHooks?(event: HookEvent): boolean;
+}

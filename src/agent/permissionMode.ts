@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Claude Code's permission modes: `default` asks for Bash/Write/Edit, `acceptEdits` lets
+ * file edits inside the workspace through, `bypassPermissions` asks for nothing a rule or
+ * mode could decide, `plan` is read-only. No mode ever overrides a hook's `ask`.
+ */
+export const permissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
+
+/** One of the permission modes. */
+export type PermissionMode = z.infer<typeof permissionModeSchema>;
+
+/** A rule-based verdict for one tool call, before any person is asked. */
+export type PolicyVerdict =
+  | { readonly behavior: 'allow'; readonly reason: string; readonly by: 'rule' | 'mode' | 'readOnly' | 'session' }
+  | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode' }
+  | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default'; readonly suggestedRule?: string };
+
+/**
+ * The permission rules port: Claude Code's `permissions: {allow, deny, ask}` from the
+ * settings files, evaluated deny > ask > allow. Implemented by the config layer.
+ */
+export interface PermissionRules {
+  /** The strongest rule matching this call, or undefined. `rule` is its text, e.g. `Bash(npm test:*)`. */
+  evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined;
+  /** The rule "Always Allow" would write for this call, e.g. `Bash(npm test:*)`. */
+  suggest(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): string;
+}
+
+const EDIT_TOOLS = new Set(['Write', 'Edit', 'NotebookEdit']);
+
+/**
+ * Decides a tool call by mode and rules alone (no hooks, no person). Order: deny rules,
+ * plan mode, ask rules, allow rules / session grants, bypass and acceptEdits modes,
+ * read-only tools, then `ask` for everything that needs approval.
+ */
+export function evaluatePolicy(params: {
+  readonly toolName: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly readOnly: boolean;
+  readonly mode: PermissionMode;
+  readonly cwd: string;
+  readonly rules?: PermissionRules;
+  /** Rules granted with "Allow for This Session". */
+  readonly sessionRules?: PermissionRules;
+}): PolicyVerdict {
+  const { toolName, input, readOnly, mode, cwd, rules } = params;
+  const ruled = rules?.evaluate(toolName, input, cwd);
+  if (ruled?.behavior === 'deny') return { behavior: 'deny', reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`, by: 'rule' };
+  if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
+  if (ruled?.behavior === 'ask') {
+    return { behavior: 'ask', reason: `permission rule ${ruled.rule} asks before ${toolName}`, by: 'rule', suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName };
+  }
+  if (ruled?.behavior === 'allow') return { behavior: 'allow', reason: `allowed by permission rule ${ruled.rule}`, by: 'rule' };
+  const granted = params.sessionRules?.evaluate(toolName, input, cwd);
+  if (granted?.behavior === 'allow') return { behavior: 'allow', reason: `allowed for this session (${granted.rule})`, by: 'session' };
+  if (mode === 'bypassPermissions') return { behavior: 'allow', reason: 'bypassPermissions mode', by: 'mode' };
+  if (mode === 'acceptEdits' && EDIT_TOOLS.has(toolName)) return { behavior: 'allow', reason: 'acceptEdits mode', by: 'mode' };
+  if (readOnly) return { behavior: 'allow', reason: `${toolName} is read-only`, by: 'readOnly' };
+  return { behavior: 'ask', reason: `${toolName} needs your approval`, by: 'default', suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName };
+}

@@ -1,0 +1,153 @@
+import type { HookEventResult } from '../hooks/hookRunTypes';
+import type { ModelToolCall } from '../model/modelClient';
+import type { AgentEventListener, HookVerdict } from './agentEvents';
+import type { ContextBuffer } from './contextBuffer';
+import type { HookDispatcher } from './hookDispatcher';
+import type { HookInputs } from './hookInputs';
+import { evaluatePolicy } from './permissionMode';
+import type { PermissionMode, PermissionRules } from './permissionMode';
+import type { PermissionFlow } from './permissionFlow';
+import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
+import { validateToolInput } from './tools/validateToolInput';
+import type { AgentRef } from '../hooks/hookRunTypes';
+
+/** What one tool call produced for the conversation, and whether the run must end. */
+export interface ToolCallOutcome {
+  readonly content: string;
+  readonly isError: boolean;
+  /** Set when a hook said stop (`continue: false`): the run ends with this reason. */
+  readonly stopReason?: string;
+}
+
+/** Everything the runner of tool calls needs from its agent. */
+export interface ToolCallDeps {
+  readonly agent: AgentRef;
+  readonly tools: ReadonlyMap<string, AnyAgentTool>;
+  readonly hooks: HookDispatcher;
+  readonly inputs: HookInputs;
+  readonly permissions: PermissionFlow;
+  readonly mode: PermissionMode;
+  readonly rules?: PermissionRules;
+  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
+  readonly context: ContextBuffer;
+  readonly emit: AgentEventListener;
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+}
+
+type Input = Record<string, unknown>;
+
+/**
+ * Runs one tool call through the skeleton: parse + validate (no hooks for invalid input) →
+ * PreToolUse (deny / ask / allow / rewrite) → permission policy and asks → the tool →
+ * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws.
+ */
+export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Promise<ToolCallOutcome> {
+  const { emit, agent } = deps;
+  const tool = deps.tools.get(call.name);
+  const rawInput = parseArguments(call.argumentsText);
+  emit({ type: 'toolCall', agent, toolUseId: call.id, toolName: call.name, input: rawInput.ok ? rawInput.value : call.argumentsText, summary: tool && rawInput.ok ? safeSummary(tool, rawInput.value) : call.name });
+
+  const fail = (content: string, verdict?: HookVerdict, status: 'denied' | 'failed' = 'failed'): ToolCallOutcome => {
+    emit({ type: 'toolStatus', agent, toolUseId: call.id, status, result: content, isError: true, ...(verdict ? { verdict } : {}) });
+    return { content, isError: true };
+  };
+
+  if (!tool) return fail(`Unknown tool "${call.name}". Available tools: ${[...deps.tools.keys()].join(', ')}.`);
+  if (!rawInput.ok) return fail(`${call.name}: the arguments are not valid JSON (${rawInput.error}). Send the call again with a valid JSON object.`);
+  const validated = validateToolInput(tool, rawInput.value);
+  if (!validated.ok) return fail(validated.error);
+  let input = validated.input as Input;
+
+  const policy = evaluatePolicy({ toolName: tool.name, input, readOnly: tool.readOnly, mode: deps.mode, cwd: deps.toolContext.cwd, ...(deps.rules ? { rules: deps.rules } : {}), ...(deps.sessionRules ? { sessionRules: deps.sessionRules } : {}) });
+
+  // PreToolUse. A hook's ask goes through the permission flow, where deny rules still win.
+  const pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
+    signal: deps.signal,
+    permissionProvider: deps.permissions.providerFor(policy),
+    validateUpdatedInput: (candidate) => {
+      const check = validateToolInput(tool, { ...input, ...candidate });
+      return check.ok ? { ok: true } : { ok: false, error: check.error };
+    },
+  });
+  deps.context.collect(pre, `PreToolUse:${tool.name}`);
+  if (pre.updatedInput) input = { ...input, ...pre.updatedInput };
+  if (pre.decision === 'stop') {
+    const reason = pre.reason ?? 'a PreToolUse hook stopped the agent';
+    const out = fail(`${tool.name} was not run: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');
+    return { ...out, stopReason: reason };
+  }
+  if (pre.decision === 'deny') {
+    const reason = pre.reason ?? `Hook PreToolUse:${tool.name} denied this tool`;
+    const out = fail(pre.asked ? `The user denied ${tool.name}${pre.reason ? `: ${pre.reason}` : ''}.` : reason, verdictOf(pre, 'PreToolUse'), 'denied');
+    await postFailure(deps, tool.name, input, call.id, out.content, 0);
+    return out;
+  }
+
+  let verdict: HookVerdict | undefined = pre.decision === 'allow' ? verdictOf(pre, 'PreToolUse') : undefined;
+  // A hook's allow skips the ask, but never beats a deny rule or plan mode.
+  if (policy.behavior === 'deny') {
+    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: { kind: policy.by } }, 'denied');
+    await postFailure(deps, tool.name, input, call.id, out.content, 0);
+    return out;
+  }
+  if (pre.decision !== 'allow' && policy.behavior === 'ask') {
+    emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input });
+    const answer = await deps.permissions.settle(
+      { ...agent, sessionId: deps.sessionId, event: 'PreToolUse', toolName: tool.name, toolInput: input, reason: policy.reason, kind: 'rule', askedBy: [], ...(policy.suggestedRule ? { suggestedRule: policy.suggestedRule } : {}) },
+      policy,
+      deps.signal,
+    );
+    verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: { kind: answer.decidedBy === 'hook' ? 'rule' : answer.decidedBy } };
+    if (answer.decision === 'deny') {
+      const out = fail(answer.decidedBy === 'user' ? `The user denied ${tool.name}.` : `${tool.name} was not run: ${answer.reason ?? 'permission denied'}.`, verdict, 'denied');
+      await postFailure(deps, tool.name, input, call.id, out.content, 0);
+      return out;
+    }
+    if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) deps.sessionRules?.grant(policy.suggestedRule);
+  }
+
+  emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });
+  const started = Date.now();
+  const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal });
+  const durationMs = Date.now() - started;
+
+  if (result.isError) {
+    await postFailure(deps, tool.name, input, call.id, result.content, durationMs, deps.signal.aborted);
+    emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'failed', result: result.content, isError: true });
+    return { content: result.content, isError: true };
+  }
+
+  const post = await deps.hooks.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), { signal: deps.signal });
+  deps.context.collect(post, `PostToolUse:${tool.name}`);
+  let content = result.content;
+  if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : JSON.stringify(post.updatedResult);
+  if (post.decision === 'deny' && post.reason) content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
+  const postVerdict = post.decision === 'deny' || post.hasUpdatedResult ? verdictOf(post, 'PostToolUse') : verdict;
+  emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'done', result: content, isError: false, ...(postVerdict ? { verdict: postVerdict } : {}) });
+  return post.decision === 'stop' ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' } : { content, isError: false };
+}
+
+async function postFailure(deps: ToolCallDeps, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
+  const result = await deps.hooks.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), { signal: deps.signal });
+  deps.context.collect(result, `PostToolUseFailure:${toolName}`);
+}
+
+function verdictOf(result: HookEventResult, event: string): HookVerdict {
+  return { event, decision: result.decision ?? 'allow', ...(result.reason ? { reason: result.reason } : {}), ...(result.decidedBy ? { decidedBy: result.decidedBy } : {}) };
+}
+
+function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function safeSummary(tool: AnyAgentTool, raw: unknown): string {
+  const parsed = tool.inputSchema.safeParse(raw);
+  return parsed.success ? tool.summarize(parsed.data) : tool.name;
+}
