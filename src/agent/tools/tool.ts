@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { TodoStore } from './todoStore';
+
+/**
+ * What a tool hands back. `content` is what the model sees; `data` is the structured
+ * result that becomes PostToolUse's `tool_response`, shaped like Claude Code's where its
+ * shape is known (Write → `{filePath, success: true}`, Bash → `{stdout, stderr, exitCode,
+ * interrupted}`), so hook scripts written for Claude Code read it unchanged.
+ */
+export interface ToolResult {
+  readonly content: string;
+  /** True for a failure the model should see as one (PostToolUseFailure, not PostToolUse). */
+  readonly isError: boolean;
+  readonly data?: unknown;
+}
+
+/**
+ * Everything a tool may use besides its input. Tools resolve relative paths against
+ * `cwd` and refuse anything outside `workspaceRoot` unless `allowOutsideWorkspace` approves.
+ */
+export interface ToolContext {
+  /** Absolute directory relative paths are resolved against (the session's cwd). */
+  readonly cwd: string;
+  /** Absolute workspace root: file tools refuse paths whose real location is outside it. */
+  readonly workspaceRoot: string;
+  /** Aborted when the user pressed Stop or the run ended; tools release everything and return. */
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+  readonly agentId: string;
+  /**
+   * Approval for a path outside the workspace. Called with the real (symlink-resolved)
+   * absolute path that would be touched; true lets the tool go on. Absent → always refused.
+   */
+  readonly allowOutsideWorkspace?: (absPath: string) => boolean | Promise<boolean>;
+  /** Where TodoWrite keeps each agent's list. */
+  readonly todos: TodoStore;
+}
+
+/**
+ * A tool the agent can call. Names and input keys are Claude Code's (spec §2) so hook
+ * matchers and scripts carry over. Contract: `execute` never throws — every failure,
+ * including an unexpected exception, is an `isError` result whose message the model can
+ * act on — and it honours `ctx.signal`.
+ */
+export interface AgentTool<I = unknown> {
+  readonly name: string;
+  /** Told to the model: what the tool does and how to use its inputs. */
+  readonly description: string;
+  /** Validates raw arguments; unknown keys are stripped (Claude Code tolerates them). */
+  readonly inputSchema: z.ZodType<I>;
+  /** JSON Schema of the input for the model, generated once from `inputSchema`. */
+  readonly jsonSchema: Readonly<Record<string, unknown>>;
+  /** True when the tool changes nothing on disk or elsewhere (runs in plan mode, never asks). */
+  readonly readOnly: boolean;
+  /** True when, by default, the user is asked before it runs (hooks, rules and modes may override). */
+  readonly needsApproval: boolean;
+  /** One line for the UI: the command, the path, the pattern. */
+  summarize(input: I): string;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Any tool, whatever its input type: what registries and the loop hold. */
+export type AnyAgentTool = AgentTool<unknown>;
+
+/** What `defineTool` needs: a tool minus the derived JSON Schema. */
+export interface ToolDefinition<S extends z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly readOnly: boolean;
+  readonly needsApproval: boolean;
+  summarize(input: z.output<S>): string;
+  execute(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** An error result with the given message. */
+export function toolError(content: string, data?: unknown): ToolResult {
+  return data === undefined ? { content, isError: true } : { content, isError: true, data };
+}
+
+/**
+ * Builds an `AgentTool` from a definition: generates the JSON Schema once and wraps
+ * `execute` so the never-throw contract holds even for bugs — an unexpected exception
+ * becomes an error result naming the tool — and so an already-aborted call does nothing.
+ */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): AgentTool<z.output<S>> {
+  const jsonSchema = toModelJsonSchema(def.inputSchema);
+  return {
+    name: def.name,
+    description: def.description,
+    // z.ZodType<z.output<S>> is what S is; TS cannot see it through the generic.
+    inputSchema: def.inputSchema as unknown as z.ZodType<z.output<S>>,
+    jsonSchema,
+    readOnly: def.readOnly,
+    needsApproval: def.needsApproval,
+    summarize: (input) => {
+      try {
+        return oneLine(def.summarize(input));
+      } catch {
+        return def.name;
+      }
+    },
+    execute: async (input, ctx) => {
+      if (ctx.signal.aborted) return toolError(`${def.name} was interrupted before it started.`);
+      try {
+        return await def.execute(input, ctx);
+      } catch (err) {
+        return toolError(`${def.name} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+  };
+}
+
+/** The input schema as JSON Schema for a model's function declaration (input side: defaults are optional). */
+function toModelJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  // The dialect marker is noise to a model and some endpoints reject unknown top-level keys.
+  delete json.$schema;
+  return json;
+}
+
+/** Collapses whitespace and caps length so a summary fits one UI line. */
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
