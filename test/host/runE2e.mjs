@@ -1,0 +1,136 @@
+// @ts-check
+/**
+ * `npm run test:e2e`: the extension as a user gets it. Builds for production, packages the
+ * .vsix with @vscode/vsce, installs it into a fresh extensions dir with code-server's own
+ * `--install-extension`, starts code-server on a temp copy of examples/demo-workspace, opens
+ * the workbench in headless Chromium (playwright-core) and runs the mocha tests in
+ * test/e2e/*.test.mjs in this process, which drive the page. Screenshots go to test-results/.
+ *
+ * Prints the host and VS Code version and a final line `N passed, N failed`; exits non-zero
+ * on any failure and when the host could not start (never a silent skip).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Mocha from 'mocha';
+import { ensureHost, REPO_ROOT } from './install.mjs';
+import { copyWorkspace, installVsix, launchChromium, startCodeServer, tempDir } from './codeServer.mjs';
+import { RESULTS_DIR, setE2eContext } from '../e2e/harness.mjs';
+
+const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
+const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
+/** What the .vsix must contain for the extension to work (the bundle carries all dependencies). */
+const REQUIRED_IN_VSIX = ['dist/extension.js', 'dist/cli.js', 'media/hookwise.svg', 'package.json'];
+
+/** @param {string} msg */
+const say = (msg) => console.log(`[e2e] ${msg}`);
+/** @param {number} t0 */
+const since = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+/**
+ * @param {string} what
+ * @param {string} cmd
+ * @param {string[]} args
+ * @returns {string} stdout
+ */
+function run(what, cmd, args) {
+  const t = Date.now();
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.error}):\n${r.stdout}${r.stderr}`);
+  say(`${what}: ${since(t)}`);
+  return r.stdout;
+}
+
+/** @returns {string} path of the packaged .vsix */
+function buildAndPackage() {
+  run('production build', process.execPath, ['esbuild.mjs', '--production']);
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  // Check what would ship before packaging: a missing bundle would only show up as a dead extension.
+  const files = run('vsce ls', process.execPath, [vsce, 'ls', '--no-dependencies']).split('\n').map((l) => l.trim().replaceAll('\\', '/'));
+  const missing = REQUIRED_IN_VSIX.filter((f) => !files.includes(f));
+  if (missing.length) throw new Error(`the .vsix would miss ${missing.join(', ')} (check .vscodeignore); it would contain:\n${files.join('\n')}`);
+  const out = path.join(tempDir('vsix'), 'hookwise.vsix');
+  run('vsce package', process.execPath, [vsce, 'package', '--no-dependencies', '--out', out]);
+  return out;
+}
+
+/**
+ * Runs the e2e mocha files in this process (they share the page through harness.mjs).
+ * @returns {Promise<{passed: number, failed: number}>}
+ */
+async function runMocha() {
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 90_000, color: false, bail: false });
+  const grep = process.env.HOOKWISE_TEST_GREP;
+  if (grep) mocha.grep(grep);
+  const files = readdirSync(E2E_DIR).filter((f) => f.endsWith('.test.mjs')).sort();
+  if (files.length === 0) throw new Error(`no test/e2e/*.test.mjs files`);
+  for (const f of files) mocha.addFile(path.join(E2E_DIR, f));
+  await mocha.loadFilesAsync();
+  let passed = 0;
+  let failed = 0;
+  await new Promise((resolve) => {
+    const runner = mocha.run(resolve);
+    runner.on('pass', () => passed++);
+    runner.on('fail', () => failed++);
+  });
+  return { passed, failed };
+}
+
+async function main() {
+  const t0 = Date.now();
+  await ensureHost();
+  const vsix = buildAndPackage();
+  const extensionsDir = tempDir('extensions');
+  const t1 = Date.now();
+  installVsix(vsix, extensionsDir);
+  say(`installed ${path.basename(vsix)} into a fresh extensions dir: ${since(t1)}`);
+  const workspace = copyWorkspace(DEMO_WORKSPACE);
+
+  /** @type {import('./codeServer.mjs').CodeServer | undefined} */
+  let server;
+  /** @type {Awaited<ReturnType<typeof launchChromium>> | undefined} */
+  let browser;
+  let summary = '0 passed, 1 failed';
+  let code = 1;
+  try {
+    const t2 = Date.now();
+    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true });
+    const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
+    say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
+    browser = await launchChromium();
+    const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;
+    await browser.page.goto(url);
+    setE2eContext({ page: browser.page, url, workspace, version: server.version });
+    const { passed, failed } = await runMocha();
+    if (failed > 0) {
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const shot = path.join(RESULTS_DIR, 'e2e-failure.png');
+      await browser.page.screenshot({ path: shot }).catch(() => {});
+      say(`failure screenshot: ${shot}`);
+    }
+    console.log(hostLine);
+    summary = `${passed} passed, ${failed} failed`;
+    code = failed > 0 || passed === 0 ? 1 : 0;
+  } catch (e) {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : e}`);
+    if (server) console.error(`[e2e] code-server output (tail):\n${server.output().slice(-4000)}`);
+  } finally {
+    await browser?.close();
+    await server?.stop();
+    rmSync(path.dirname(workspace), { recursive: true, force: true });
+    rmSync(extensionsDir, { recursive: true, force: true });
+    rmSync(path.dirname(vsix), { recursive: true, force: true });
+  }
+  say(`total ${since(t0)}`);
+  console.log(summary);
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : e}`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

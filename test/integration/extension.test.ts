@@ -1,0 +1,81 @@
+/**
+ * First slice, inside the real extension host: the extension activates, its contributions
+ * are declared, and "Hookwise: Open Chat" runs.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'hookwise.hookwise';
+
+interface HookwiseApi {
+  readonly log: vscode.LogOutputChannel;
+}
+
+suite('Hookwise extension', () => {
+  test('is present and activates', async () => {
+    const ext = vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+    const api = await ext.activate();
+    assert.equal(ext.isActive, true);
+    assert.ok(api, 'activate() returned no API');
+  });
+
+  test('returns an API with a "Hookwise" LogOutputChannel', async () => {
+    const api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
+    assert.equal(api.log.name, 'Hookwise');
+    assert.equal(typeof api.log.info, 'function');
+    assert.equal(typeof api.log.logLevel, 'number', 'a LogOutputChannel has a logLevel');
+    api.log.info('integration test was here');
+  });
+
+  test('declares the Hookwise container, the Chat and Hook Runs views and the Open Chat command', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: {
+        viewsContainers: { activitybar: { id: string; title: string }[] };
+        views: Record<string, { id: string; name: string; type?: string }[]>;
+        commands: { command: string; title: string; category?: string }[];
+      };
+    };
+    const container = pkg.contributes.viewsContainers.activitybar.find((c) => c.id === 'hookwise');
+    assert.equal(container?.title, 'Hookwise');
+    const views = pkg.contributes.views['hookwise'] ?? [];
+    assert.deepEqual(
+      views.map((v) => [v.id, v.name, v.type ?? 'tree']),
+      [
+        ['hookwise.chat', 'Chat', 'webview'],
+        ['hookwise.hookRuns', 'Hook Runs', 'tree'],
+      ],
+    );
+    const cmd = pkg.contributes.commands.find((c) => c.command === 'hookwise.openChat');
+    assert.equal(`${cmd?.category}: ${cmd?.title}`, 'Hookwise: Open Chat');
+  });
+
+  test('registers its commands', async () => {
+    const all = await vscode.commands.getCommands(true);
+    assert.ok(all.includes('hookwise.openChat'), 'hookwise.openChat is not registered');
+    // VS Code adds a focus command for every contributed view.
+    assert.ok(all.includes('hookwise.chat.focus'), 'the Chat view has no focus command');
+    assert.ok(all.includes('hookwise.hookRuns.focus'), 'the Hook Runs view has no focus command');
+  });
+
+  test('"Hookwise: Open Chat" runs without error', async () => {
+    await vscode.commands.executeCommand('hookwise.openChat');
+    // Running it again while the view is open must be harmless too.
+    await vscode.commands.executeCommand('hookwise.openChat');
+  });
+
+  test('runs in a host that passed its environment on (runner contract)', () => {
+    // The runner sets this on the code-server / VS Code process; seeing it here proves the
+    // extension host inherits the server's environment (how the report file is found).
+    assert.ok(process.env.HOOKWISE_TEST_RESULTS, 'HOOKWISE_TEST_RESULTS not inherited by the extension host');
+  });
+
+  test('opens the fixture workspace with its .claude/settings.json', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder is open');
+    const uri = vscode.Uri.joinPath(folder.uri, '.claude', 'settings.json');
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    const settings = JSON.parse(text) as { hooks?: Record<string, unknown> };
+    assert.ok(settings.hooks?.['PreToolUse'], 'the fixture has a PreToolUse hook');
+  });
+});
