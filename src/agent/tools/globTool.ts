@@ -1,0 +1,115 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { describeFsError } from './fsErrors';
+import { defineTool, toolError } from './tool';
+import type { AgentTool } from './tool';
+import { resolveWorkspacePath } from './workspacePaths';
+
+/** Paths returned at most (Claude Code's cap); the rest are counted, not listed. */
+export const GLOB_MAX_RESULTS = 100;
+/** Matches beyond this are not even stat'ed for sorting: the pattern is too broad to be useful. */
+const GLOB_MAX_CANDIDATES = 20_000;
+/** Directories skipped unless the pattern or path names them. */
+export const DEFAULT_IGNORED_DIRS = ['node_modules', '.git'] as const;
+
+export const globInputSchema = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}", relative to path.'),
+  path: z.string().optional().describe('Directory to search in; defaults to the working directory. Omit it rather than passing "undefined" or "null".'),
+});
+export type GlobInput = z.infer<typeof globInputSchema>;
+
+/** Claude Code's Glob `tool_response` shape. */
+export interface GlobResponse {
+  readonly filenames: string[];
+  readonly numFiles: number;
+  readonly truncated: boolean;
+  readonly durationMs: number;
+}
+
+const DESCRIPTION = `Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.test.{ts,tsx}") and returns absolute paths, most recently modified first.
+- Searches path (default: the working directory); node_modules and .git are skipped unless the pattern or path names them. Dotfiles are included.
+- Symbolic links are not followed. At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
+- To search file contents, use Grep.`;
+
+/**
+ * The `Glob` tool (tinyglobby). Results are sorted by modification time, newest first,
+ * ties by path, as Claude Code does — recently touched files are the likely targets.
+ * Read-only; never asks.
+ */
+export function createGlobTool(): AgentTool<GlobInput> {
+  return defineTool({
+    name: 'Glob',
+    description: DESCRIPTION,
+    inputSchema: globInputSchema,
+    readOnly: true,
+    needsApproval: false,
+    summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+    async execute(input, ctx) {
+      const started = Date.now();
+      let pattern = input.pattern;
+      let dirArg = input.path && input.path.trim() !== '' ? input.path : '.';
+      // Models often pass an absolute pattern; split it into the directory and the glob below it.
+      if (path.isAbsolute(pattern)) {
+        const split = splitAbsolutePattern(pattern);
+        if (!split) return toolError(`Pattern ${pattern} has no wildcard; use Read to open a file, or give a pattern like "**/*.ts".`);
+        dirArg = split.dir;
+        pattern = split.rest;
+      }
+      if (pattern.split(/[\\/]/).includes('..')) {
+        return toolError('Pattern must not contain ".." segments; pass the directory to search as path instead.');
+      }
+      const resolved = await resolveWorkspacePath(dirArg, ctx);
+      if (!resolved.ok) return toolError(resolved.error);
+      const dir = resolved.absPath;
+      try {
+        if (!(await fs.stat(dir)).isDirectory()) return toolError(`${dir} is not a directory; path must be a directory to search in.`);
+      } catch (err) {
+        return toolError(describeFsError(err, dir).replace(/^File does not exist/, 'Directory does not exist'));
+      }
+
+      const mentioned = `${pattern}/${dir}`;
+      const ignore = DEFAULT_IGNORED_DIRS.filter((d) => !mentioned.includes(d)).map((d) => `**/${d}/**`);
+      let relPaths: string[];
+      try {
+        relPaths = await glob(pattern, {
+          cwd: dir, dot: true, ignore, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false, signal: ctx.signal,
+        });
+      } catch (err) {
+        if (ctx.signal.aborted) return toolError('Glob was interrupted.');
+        return toolError(`Glob failed for pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (ctx.signal.aborted) return toolError('Glob was interrupted.');
+
+      const tooMany = relPaths.length > GLOB_MAX_CANDIDATES;
+      const candidates = (tooMany ? [...relPaths].sort().slice(0, GLOB_MAX_CANDIDATES) : relPaths).map((rel) => path.join(dir, rel));
+      const withTimes = await Promise.all(candidates.map(async (p) => ({ p, mtime: await mtimeOf(p) })));
+      withTimes.sort((a, b) => b.mtime - a.mtime || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+      const filenames = withTimes.slice(0, GLOB_MAX_RESULTS).map((e) => e.p);
+      const truncated = relPaths.length > filenames.length;
+      const data: GlobResponse = { filenames, numFiles: filenames.length, truncated, durationMs: Date.now() - started };
+      if (filenames.length === 0) return { content: `No files found matching ${JSON.stringify(pattern)} in ${dir}`, isError: false, data };
+      const note = truncated
+        ? `\n(Results are truncated: showing ${filenames.length} of ${relPaths.length}${tooMany ? '+' : ''} matches. Use a more specific pattern or path.)`
+        : '';
+      return { content: filenames.join('\n') + note, isError: false, data };
+    },
+  });
+}
+
+/** `/ws/src/**\/*.ts` → `{dir: '/ws/src', rest: '**\/*.ts'}`; null when nothing is a wildcard. */
+function splitAbsolutePattern(pattern: string): { dir: string; rest: string } | null {
+  const segments = pattern.split('/');
+  const firstGlob = segments.findIndex((s) => /[*?[\]{}()!]/.test(s));
+  if (firstGlob <= 0) return null;
+  return { dir: segments.slice(0, firstGlob).join('/') || '/', rest: segments.slice(firstGlob).join('/') };
+}
+
+async function mtimeOf(p: string): Promise<number> {
+  try {
+    return (await fs.stat(p)).mtimeMs;
+  } catch {
+    return 0; // vanished since the glob: sorts last
+  }
+}
