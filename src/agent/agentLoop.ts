@@ -1,8 +1,9 @@
 import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import { collectResponse } from '../model/modelClient';
-import type { ModelClient, ModelMessage, ModelResponse } from '../model/modelClient';
+import type { ModelClient, ModelResponse } from '../model/modelClient';
 import type { AgentEventListener, AgentRunResult } from './agentEvents';
 import { ContextBuffer } from './contextBuffer';
+import type { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
 import { HookInputs } from './hookInputs';
 import type { PermissionMode, PermissionRules } from './permissionMode';
@@ -23,8 +24,8 @@ export interface AgentRunOptions {
   readonly model: ModelClient;
   readonly modelName?: string;
   readonly systemPrompt: string;
-  /** The conversation so far, ending with the new user message; appended in place. */
-  readonly conversation: ModelMessage[];
+  /** The conversation so far, ending with the new user message; the run appends to it. */
+  readonly conversation: Conversation;
   readonly tools: readonly AnyAgentTool[];
   readonly hooks: HookDispatcher;
   readonly permissionMode: PermissionMode;
@@ -78,7 +79,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   let finalText = '';
   let stopBlocks = 0;
   const usageTotal = (): number => inputTokens + outputTokens;
-  const lastUserPrompt = [...o.conversation].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const lastUserPrompt = [...o.conversation.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 
   o.emit({ type: 'runStarted', agent: o.agent });
   const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
@@ -118,7 +119,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       try {
         response = await collectResponse(
           o.model,
-          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation], tools: toolSpecs, ...(o.modelName ? { model: o.modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages], tools: toolSpecs, ...(o.modelName ? { model: o.modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
           o.signal,
           (delta) => o.emit({ type: 'text', agent: o.agent, delta }),
         );
@@ -131,7 +132,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         outputTokens += response.usage.outputTokens;
         o.emit({ type: 'usage', agent: o.agent, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens });
       }
-      o.conversation.push(response.toolCalls.length > 0 ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls } : { role: 'assistant', content: response.text });
+      o.conversation.append(response.toolCalls.length > 0 ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls } : { role: 'assistant', content: response.text });
       o.emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
       if (response.text.trim() !== '') finalText = response.text;
 
@@ -157,7 +158,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
             toolContext: o.toolContext, signal: o.signal, sessionId: o.sessionId,
             ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
           });
-          o.conversation.push({ role: 'tool', toolCallId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
+          o.conversation.append({ role: 'tool', toolCallId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
           if (outcome.stopReason) {
             closeUnansweredCalls(o.conversation, response, i + 1, outcome.stopReason);
             return await end('stopped', outcome.stopReason);
@@ -184,7 +185,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           return await end('completed', why);
         }
         context.collect(stopResult, o.stopEvent);
-        o.conversation.push({ role: 'user', content: `${o.stopEvent} hook feedback:\n${stopResult.reason ?? 'Continue working.'}` });
+        o.conversation.append({ role: 'user', content: `${o.stopEvent} hook feedback:\n${stopResult.reason ?? 'Continue working.'}` });
         continue;
       }
       return await end('completed');
@@ -197,6 +198,6 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
 }
 
 /** Every tool call needs a tool message, or the next request is invalid (and resume breaks). */
-function closeUnansweredCalls(conversation: ModelMessage[], response: ModelResponse, from: number, why: string): void {
-  for (const call of response.toolCalls.slice(from)) conversation.push({ role: 'tool', toolCallId: call.id, content: `Not run: ${why}`, isError: true });
+function closeUnansweredCalls(conversation: Conversation, response: ModelResponse, from: number, why: string): void {
+  for (const call of response.toolCalls.slice(from)) conversation.append({ role: 'tool', toolCallId: call.id, content: `Not run: ${why}`, isError: true });
 }

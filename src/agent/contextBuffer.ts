@@ -1,5 +1,6 @@
 import type { HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelMessage } from '../model/modelClient';
+import type { Conversation } from './conversation';
 
 /**
  * Collects what hooks add for the model (additionalContext, injected messages) until the
@@ -22,9 +23,9 @@ export class ContextBuffer {
   }
 
   /** Moves everything pending into `conversation` (in order) and empties the buffer. */
-  flushInto(conversation: ModelMessage[]): number {
+  flushInto(conversation: Conversation): number {
     const n = this.pending.length;
-    conversation.push(...this.pending);
+    conversation.append(...this.pending);
     this.pending.length = 0;
     return n;
   }

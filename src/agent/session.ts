@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
+import type { ModelClient, ModelMessage } from '../model/modelClient';
+import type { AgentEventListener, AgentRunResult } from './agentEvents';
+import { runAgent } from './agentLoop';
+import { Conversation } from './conversation';
+import type { HookDispatcher } from './hookDispatcher';
+import type { PermissionMode, PermissionRules } from './permissionMode';
+import type { AnyAgentTool } from './tools/tool';
+import { createTodoStore } from './tools/todoStore';
+import { TranscriptWriter } from './transcript';
+
+/** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
+export const SESSION_END_TIMEOUT_MS = 1500;
+
+/** What builds a session. */
+export interface SessionOptions {
+  readonly sessionId?: string;
+  readonly cwd: string;
+  readonly projectDir: string;
+  /** Folder of transcripts; the file is `<dir>/<sessionId>.jsonl`. */
+  readonly transcriptDir: string;
+  readonly model: ModelClient;
+  readonly modelName?: string;
+  readonly hooks: HookDispatcher;
+  readonly tools: readonly AnyAgentTool[];
+  readonly permissionMode: PermissionMode;
+  readonly rules?: PermissionRules;
+  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
+  readonly permissionProvider?: PermissionProvider;
+  readonly askFallback?: 'allow' | 'deny';
+  readonly systemPrompt: string;
+  readonly emit: AgentEventListener;
+  /** Conversation to continue (resume). */
+  readonly history?: readonly ModelMessage[];
+}
+
+/** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
+export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
+
+const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as const;
+
+/**
+ * One conversation with the main agent (issue 7 §2). Fires SessionStart (its stdout and
+ * additionalContext become context), UserPromptSubmit per prompt (block drops the prompt
+ * and tells the user; stdout/additionalContext become context; in-process hooks may
+ * rewrite the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout.
+ * Everything is written to the JSONL transcript as it happens.
+ */
+export class Session {
+  readonly id: string;
+  readonly transcriptPath: string;
+  private readonly transcript: TranscriptWriter;
+  private readonly conversation: Conversation;
+  private readonly todos = createTodoStore();
+  private pendingContext: string[] = [];
+  private running: Promise<SubmitResult> | undefined;
+  private ended = false;
+
+  constructor(private readonly o: SessionOptions) {
+    this.id = o.sessionId ?? randomUUID();
+    this.transcriptPath = path.join(o.transcriptDir, `${this.id}.jsonl`);
+    this.transcript = new TranscriptWriter(this.transcriptPath);
+    this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+  }
+
+  /** The conversation so far (read-only). */
+  get messages(): readonly ModelMessage[] {
+    return this.conversation.messages;
+  }
+
+  /** Records a hook execution in the transcript (the composition root subscribes this to the runner). */
+  get transcriptWriter(): TranscriptWriter {
+    return this.transcript;
+  }
+
+  /** Fires SessionStart; `source` is startup, resume, clear or compact. */
+  async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
+    this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
+    const result = await this.o.hooks.run('SessionStart', { ...this.base('SessionStart'), source, model: this.o.model.label }, signal ? { signal } : {});
+    this.takeContext(result, `SessionStart:${source}`);
+    this.showSystemMessages(result);
+    return result;
+  }
+
+  /** Sends one prompt through UserPromptSubmit and the agent. One prompt at a time. */
+  async submit(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
+    if (this.running) throw new Error('a prompt is already running in this session');
+    const work = this.submitNow(prompt, signal);
+    this.running = work;
+    try {
+      return await work;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
+    const submitted = await this.o.hooks.run('UserPromptSubmit', { ...this.base('UserPromptSubmit'), permission_mode: this.o.permissionMode, prompt }, { signal });
+    this.showSystemMessages(submitted);
+    if (submitted.decision === 'deny' || submitted.decision === 'stop') {
+      const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
+      this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
+      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`, source: 'UserPromptSubmit' });
+      return { status: 'blocked', reason };
+    }
+    const rewritten = submitted.updatedInput?.prompt;
+    const finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+    this.takeContext(submitted, 'UserPromptSubmit');
+    if (this.pendingContext.length > 0) {
+      this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
+      this.pendingContext = [];
+    }
+    this.conversation.append({ role: 'user', content: finalPrompt });
+
+    return runAgent({
+      agent: MAIN,
+      sessionId: this.id,
+      transcriptPath: this.transcriptPath,
+      cwd: this.o.cwd,
+      model: this.o.model,
+      ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
+      systemPrompt: this.o.systemPrompt,
+      conversation: this.conversation,
+      tools: this.o.tools,
+      hooks: this.o.hooks,
+      permissionMode: this.o.permissionMode,
+      ...(this.o.rules ? { rules: this.o.rules } : {}),
+      ...(this.o.sessionRules ? { sessionRules: this.o.sessionRules } : {}),
+      ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),
+      ...(this.o.askFallback ? { askFallback: this.o.askFallback } : {}),
+      toolContext: { cwd: this.o.cwd, workspaceRoot: this.o.projectDir, sessionId: this.id, agentId: MAIN.agentId, todos: this.todos },
+      signal,
+      emit: this.o.emit,
+      stopEvent: 'Stop',
+    });
+  }
+
+  /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */
+  async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
+    await Promise.race([
+      this.o.hooks.run('SessionEnd', { ...this.base('SessionEnd'), reason }, { signal }).catch(() => undefined),
+      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
+    this.transcript.write({ type: 'session_end', session_id: this.id, reason });
+    this.transcript.close();
+  }
+
+  private base(event: string): Record<string, unknown> {
+    return { session_id: this.id, transcript_path: this.transcriptPath, cwd: this.o.cwd, hook_event_name: event, agent_id: MAIN.agentId, parent_agent_id: null, agent_type: MAIN.agentType };
+  }
+
+  private takeContext(result: HookEventResult, hookName: string): void {
+    const context = [...result.plainOutputs, ...result.additionalContext].map((c) => c.trim()).filter((c) => c !== '');
+    if (context.length > 0) this.pendingContext.push(`${hookName} hook additional context: ${context.join('\n')}`);
+  }
+
+  private showSystemMessages(result: HookEventResult): void {
+    for (const text of result.systemMessages) this.o.emit({ type: 'systemMessage', agent: MAIN, text, source: result.event });
+  }
+}
