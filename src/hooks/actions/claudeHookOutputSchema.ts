@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
+
+/**
+ * Claude Code's JSON hook output (research §4.3, SRC `wJ7`/`UJ7`, SDK `SyncHookJSONOutput`),
+ * as zod. Objects are non-strict like Claude Code's: unknown keys pass (and are dropped), so
+ * scripts written for later Claude Code versions still validate.
+ */
+
+const record = z.record(z.string(), z.unknown());
+
+const preToolUseOutput = z.object({
+  hookEventName: z.literal('PreToolUse'),
+  permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+  permissionDecisionReason: z.string().optional(),
+  updatedInput: record.optional(),
+  // Claude Code ignored this for PreToolUse until 2.1.9; we honour it.
+  additionalContext: z.string().optional(),
+});
+
+const postToolUseOutput = z.object({
+  hookEventName: z.literal('PostToolUse'),
+  additionalContext: z.string().optional(),
+  // Claude Code 2.0.76 applied this to MCP tools only; 2.1.121 added `updatedToolOutput` for all tools. We honour both for all tools.
+  updatedMCPToolOutput: z.unknown().optional(),
+  updatedToolOutput: z.unknown().optional(),
+});
+
+const permissionRequestOutput = z.object({
+  hookEventName: z.literal('PermissionRequest'),
+  decision: z.discriminatedUnion('behavior', [
+    z.object({ behavior: z.literal('allow'), updatedInput: record.optional(), updatedPermissions: z.array(z.unknown()).optional() }),
+    z.object({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
+  ]),
+});
+
+type SpecificEvent = 'PreToolUse' | 'PostToolUse' | 'PermissionRequest';
+const SPECIFIC_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PermissionRequest'] satisfies SpecificEvent[]);
+/**
+ * Every other event may carry `additionalContext`. Claude Code 2.0.76 accepted it only for
+ * UserPromptSubmit, SessionStart, SubagentStart and PostToolUseFailure (others failed the
+ * schema); later versions added more events, and our lifecycle events (BeforeStep…) need it.
+ * Whether the context is used for a given event is the runner's decision.
+ */
+type OtherEvent = Exclude<HookEvent, SpecificEvent>;
+const OTHER_EVENTS = HOOK_EVENTS.filter((e): e is OtherEvent => !SPECIFIC_EVENTS.has(e)) as [OtherEvent, ...OtherEvent[]];
+
+const contextOutput = z.object({
+  hookEventName: z.enum(OTHER_EVENTS),
+  additionalContext: z.string().optional(),
+});
+
+/** `hookSpecificOutput`, discriminated by `hookEventName`. */
+export const hookSpecificOutputSchema = z.discriminatedUnion('hookEventName', [preToolUseOutput, postToolUseOutput, permissionRequestOutput, contextOutput]);
+
+/** The whole JSON object a command hook may print on stdout with exit 0. */
+export const claudeHookOutputSchema = z.object({
+  continue: z.boolean().optional(),
+  suppressOutput: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  decision: z.enum(['approve', 'block']).optional(),
+  reason: z.string().optional(),
+  systemMessage: z.string().optional(),
+  hookSpecificOutput: hookSpecificOutputSchema.optional(),
+});
+
+/** Parsed and validated Claude hook output. */
+export type ClaudeHookOutput = z.infer<typeof claudeHookOutputSchema>;
+
+/** One line per problem, e.g. `decision: Invalid option: expected one of "approve"|"block"`. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('; ');
+}

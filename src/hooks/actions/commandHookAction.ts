@@ -1,0 +1,64 @@
+import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
+import { proceed } from '../hookOutcome';
+import { runShellCommand, type ProcessRunResult } from '../../shared/processRunner';
+import { interpretCommandResult } from './interpretCommandResult';
+
+/** Options of a {@link CommandHookAction} beyond the command itself. */
+export interface CommandHookOptions {
+  /** Cap per output stream in bytes (default 1 MiB); the excess is dropped and flagged. */
+  readonly maxOutputBytes?: number;
+}
+
+/** Claude Code's default command-hook timeout up to 2.1.2 (spec §4.7: 60 s). */
+export const COMMAND_HOOK_DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A `"type": "command"` hook (spec §3): runs the command through the user's shell in the
+ * session's cwd with the host's env plus `CLAUDE_PROJECT_DIR` and `HOOKWISE_SESSION_ID`,
+ * writes the event JSON to stdin, and maps exit code + output exactly as Claude Code does
+ * ({@link interpretCommandResult}). Aborting `ctx.signal` kills the whole process tree and
+ * resolves `cancelled` with the output so far. Never throws.
+ */
+export class CommandHookAction implements HookAction {
+  readonly kind = 'command';
+  readonly label: string;
+  /** Claude Code dedups command hooks by the exact command string. */
+  readonly dedupKey: string;
+  readonly defaultTimeoutMs = COMMAND_HOOK_DEFAULT_TIMEOUT_MS;
+
+  constructor(
+    readonly command: string,
+    private readonly options: CommandHookOptions = {},
+  ) {
+    this.label = command;
+    this.dedupKey = command;
+  }
+
+  async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
+    let stdin: string;
+    try {
+      stdin = JSON.stringify(input);
+    } catch (error) {
+      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${(error as Error).message}` };
+    }
+    const run = await runShellCommand(this.command, {
+      cwd: ctx.cwd,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
+      stdin,
+      signal: ctx.signal,
+      maxOutputBytes: this.options.maxOutputBytes,
+    });
+    const raw = rawOutput(run);
+    if (run.spawnError !== undefined) return { status: 'failed', outcome: proceed(), error: run.spawnError, raw };
+    if (run.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled: the hook was stopped (timeout or Stop) and its processes were killed', raw };
+    return { ...interpretCommandResult(ctx.event, run.exitCode, run.stdout, run.stderr, this.command, run.signal), raw };
+  }
+}
+
+function rawOutput(run: ProcessRunResult): HookRawOutput {
+  const raw: { -readonly [K in keyof HookRawOutput]: HookRawOutput[K] } = { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode };
+  if (run.signal !== undefined) raw.signal = run.signal;
+  if (run.stdoutTruncated) raw.stdoutTruncated = true;
+  if (run.stderrTruncated) raw.stderrTruncated = true;
+  return raw;
+}

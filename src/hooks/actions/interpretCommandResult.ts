@@ -1,0 +1,150 @@
+import type { HookActionResult } from '../hookAction';
+import type { HookEvent } from '../hookEvent';
+import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
+import { claudeHookOutputSchema, describeZodError, type ClaudeHookOutput } from './claudeHookOutputSchema';
+
+/**
+ * Maps a finished command hook (exit code, stdout, stderr) to a result exactly as Claude
+ * Code does (spec §3, research §4; exit 2 blocks even with JSON on stdout, as since 2.1.90).
+ * Pure: no I/O. The caller attaches the raw output.
+ *
+ * - exit 0: trimmed stdout starting with `{` that parses is Claude's JSON output (a schema
+ *   failure or a `hookEventName` naming another event is a failure); otherwise the trimmed
+ *   stdout is `plainOutput` (context / compaction instructions, routed by the runner).
+ * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}).
+ * - anything else (other codes, 126, 127, signals): `failed` with a readable message.
+ */
+export function interpretCommandResult(
+  event: HookEvent,
+  exitCode: number | null,
+  stdout: string,
+  stderr: string,
+  command: string,
+  signal?: string,
+): HookActionResult {
+  if (exitCode === 0) return interpretSuccess(event, stdout);
+  if (exitCode === 2) return { status: 'ok', outcome: blockingOutcome(event, stderr.trim() || 'No stderr output') };
+  return { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) };
+}
+
+/** Events on which exit 2 / `decision: "block"` means "do not stop yet". */
+const STOP_EVENTS = new Set<HookEvent>(['Stop', 'SubagentStop']);
+
+/** Events on which exit 2 blocks (deny); elsewhere stderr only informs the user. */
+const EXIT2_DENY_EVENTS = new Set<HookEvent>(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
+
+/**
+ * The outcome of a blocking result (exit 2) for `event`: deny on tool/prompt/spawn events,
+ * continue on Stop/SubagentStop, and elsewhere no decision — the reason is shown to the user only.
+ */
+export function blockingOutcome(event: HookEvent, reason: string): HookOutcome {
+  if (STOP_EVENTS.has(event)) return { decision: 'continue', reason };
+  if (EXIT2_DENY_EVENTS.has(event)) return { decision: 'deny', reason };
+  return { systemMessage: reason };
+}
+
+function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
+  const trimmed = stdout.trim();
+  if (!trimmed.startsWith('{')) return trimmed ? { status: 'ok', outcome: proceed(), plainOutput: trimmed } : { status: 'ok', outcome: proceed() };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    // Claude Code: text that starts with `{` but is not JSON is plain output.
+    return { status: 'ok', outcome: proceed(), plainOutput: trimmed };
+  }
+  const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } } | null)?.hookSpecificOutput?.hookEventName;
+  if (typeof named === 'string' && named !== event) {
+    return { status: 'failed', outcome: proceed(), error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}` };
+  }
+  const checked = claudeHookOutputSchema.safeParse(parsed);
+  if (!checked.success) return { status: 'failed', outcome: proceed(), error: `JSON validation failed: ${describeZodError(checked.error)}` };
+  return { status: 'ok', outcome: outcomeFromJson(event, checked.data) };
+}
+
+/** Claude's JSON output → HookOutcome (research §4.4). Exported for the tests and prompt-less callers. */
+export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookOutcome {
+  let decision: HookDecision | undefined;
+  let reason = json.reason;
+  let updatedInput: Record<string, unknown> | undefined;
+  let updatedResult: unknown;
+  let hasUpdatedResult = false;
+  let additionalContext: string | undefined;
+
+  if (json.decision === 'approve') decision = 'allow';
+  if (json.decision === 'block') {
+    decision = STOP_EVENTS.has(event) ? 'continue' : 'deny';
+    reason = json.reason || 'Blocked by hook';
+  }
+
+  const specific = json.hookSpecificOutput;
+  switch (specific?.hookEventName) {
+    case 'PreToolUse':
+      if (specific.permissionDecision) {
+        // Claude Code keeps the blocking error of a top-level "block" even when
+        // permissionDecision says otherwise: the stricter of the two wins.
+        const fromSpecific: HookDecision = specific.permissionDecision;
+        if (decisionRank(fromSpecific) >= decisionRank(decision)) decision = fromSpecific;
+      }
+      if (specific.permissionDecisionReason !== undefined) reason = specific.permissionDecisionReason;
+      if (decision === 'deny' && !reason) reason = 'Blocked by hook';
+      updatedInput = specific.updatedInput;
+      additionalContext = specific.additionalContext;
+      break;
+    case 'PostToolUse':
+      additionalContext = specific.additionalContext;
+      if (specific.updatedToolOutput !== undefined || specific.updatedMCPToolOutput !== undefined) {
+        hasUpdatedResult = true;
+        updatedResult = specific.updatedToolOutput !== undefined ? specific.updatedToolOutput : specific.updatedMCPToolOutput;
+      }
+      break;
+    case 'PermissionRequest':
+      if (specific.decision.behavior === 'allow') {
+        decision = 'allow';
+        updatedInput = specific.decision.updatedInput;
+      } else {
+        decision = specific.decision.interrupt ? 'stop' : 'deny';
+        reason = specific.decision.message || 'Permission denied by hook';
+      }
+      break;
+    default:
+      additionalContext = specific?.additionalContext;
+  }
+
+  if (json.continue === false) {
+    // continue:false ends the run and takes precedence over any block (research §4.5).
+    decision = 'stop';
+    reason = json.stopReason || 'Stopped by hook';
+  }
+
+  const outcome: { -readonly [K in keyof HookOutcome]: HookOutcome[K] } = {};
+  if (decision !== undefined) outcome.decision = decision;
+  if (reason !== undefined) outcome.reason = reason;
+  if (updatedInput !== undefined) outcome.updatedInput = updatedInput;
+  if (hasUpdatedResult) outcome.updatedResult = updatedResult;
+  if (additionalContext !== undefined) outcome.additionalContext = additionalContext;
+  if (json.systemMessage !== undefined) outcome.systemMessage = json.systemMessage;
+  if (json.suppressOutput !== undefined) outcome.suppressOutput = json.suppressOutput;
+  return outcome;
+}
+
+/** The first lines of stderr, for failure messages (full stderr stays in the raw record). */
+function stderrHead(stderr: string): string {
+  const lines = stderr.trim().split('\n').slice(0, 5).join('\n');
+  return lines.length > 500 ? `${lines.slice(0, 500)}…` : lines;
+}
+
+function shortCommand(command: string): string {
+  const oneLine = command.trim().replace(/\s+/g, ' ');
+  return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine;
+}
+
+function describeFailure(exitCode: number | null, stderr: string, command: string, signal?: string): string {
+  const detail = stderrHead(stderr);
+  const suffix = detail ? `: ${detail}` : '';
+  if (exitCode === 127) return `command not found: ${shortCommand(command)}${suffix}`;
+  if (exitCode === 126) return `permission denied (not executable): ${shortCommand(command)}${suffix}`;
+  if (exitCode === null) return signal ? `killed by ${signal}${suffix}` : `ended without an exit code${suffix}`;
+  // Claude Code's wording for non-blocking errors, with the code kept visible.
+  return `Failed with non-blocking status code ${exitCode}: ${detail || 'No stderr output'}`;
+}

@@ -1,0 +1,304 @@
+import { existsSync, statSync } from 'node:fs';
+import { execa } from 'execa';
+
+/**
+ * Runs one command string through the user's shell, the way Claude Code runs hook commands
+ * (research §2.5): stdin gets a string then EOF, stdout/stderr are captured up to a byte cap
+ * each, and an AbortSignal kills the whole process tree. Reused by command hooks and the
+ * Bash tool. Never throws: every problem is in the result.
+ *
+ * Process-tree rule: on POSIX the shell is spawned detached, so it leads its own process
+ * group; every child it starts (`sleep 100 &`) is in that group unless it calls setsid.
+ * The group is killed on abort AND after the shell exits, so nothing a hook started
+ * outlives it (Claude Code leaves such children running; the issue says they must not leak).
+ */
+
+/** Options of {@link runShellCommand}. */
+export interface ProcessRunOptions {
+  readonly cwd: string;
+  /** The complete environment of the child (the caller merges process.env itself). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Written to stdin, then stdin is closed. A child that never reads it is fine (EPIPE ignored). */
+  readonly stdin?: string;
+  /** Cap per stream in bytes; the excess is read and dropped. Default 1 MiB. */
+  readonly maxOutputBytes?: number;
+  /** Aborting kills the process tree (SIGTERM, then SIGKILL after `killGraceMs`). */
+  readonly signal?: AbortSignal;
+  /** Time between SIGTERM and SIGKILL on abort. Default 500 ms. */
+  readonly killGraceMs?: number;
+  /**
+   * After the shell exits, how long to wait for stdout/stderr to reach EOF before the group
+   * is killed (a background child may hold the pipes open forever). Default 100 ms.
+   */
+  readonly drainMs?: number;
+}
+
+/** What happened. `exitCode` is null when the shell ended by a signal or never started. */
+export interface ProcessRunResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  /** Signal that ended the shell, e.g. `SIGKILL`. */
+  readonly signal?: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly durationMs: number;
+  /** True when `signal` aborted the run (timeout or user Stop); output is what came before. */
+  readonly aborted: boolean;
+  /** Set when the shell could not be started at all; a message a user understands. */
+  readonly spawnError?: string;
+}
+
+/** The program and arguments that run `command` through a shell. */
+export interface ShellInvocation {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly windowsVerbatimArguments?: boolean;
+}
+
+/** Default output cap per stream: 1 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+const IS_WINDOWS = process.platform === 'win32';
+const POSIX_SHELL: ShellInvocation = { file: '/bin/sh', args: ['-c'] };
+let windowsShell: ShellInvocation | undefined;
+
+/**
+ * The shell that runs hook commands: `/bin/sh -c` on POSIX; on Windows Git Bash when found
+ * (as Claude Code does since 2.1.47, `CLAUDE_CODE_GIT_BASH_PATH` first), else `cmd.exe /d /s /c`.
+ * Returns the invocation for `command`.
+ */
+export function resolveShell(command: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): ShellInvocation {
+  if (platform !== 'win32') return { file: POSIX_SHELL.file, args: [...POSIX_SHELL.args, command] };
+  windowsShell ??= findWindowsShell(env);
+  if (windowsShell.windowsVerbatimArguments) return { ...windowsShell, args: [...windowsShell.args, `"${command}"`] };
+  return { file: windowsShell.file, args: [...windowsShell.args, command] };
+}
+
+function findWindowsShell(env: NodeJS.ProcessEnv): ShellInvocation {
+  const candidates = [
+    env.CLAUDE_CODE_GIT_BASH_PATH,
+    env.ProgramFiles && `${env.ProgramFiles}\\Git\\bin\\bash.exe`,
+    env['ProgramFiles(x86)'] && `${env['ProgramFiles(x86)']}\\Git\\bin\\bash.exe`,
+    env.LOCALAPPDATA && `${env.LOCALAPPDATA}\\Programs\\Git\\bin\\bash.exe`,
+  ];
+  for (const candidate of candidates) {
+    if (candidate && existsSync(candidate)) return { file: candidate, args: ['-c'] };
+  }
+  return { file: env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c'], windowsVerbatimArguments: true };
+}
+
+/**
+ * Keeps the first `cap` bytes of a stream and counts the rest, so memory stays bounded
+ * whatever a process prints. Decoding replaces invalid UTF-8 with U+FFFD.
+ */
+class CappedCollector {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (chunk.length <= room) {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+      return;
+    }
+    this.truncated = true;
+    if (room > 0) {
+      // Copy, so the rest of a large read buffer is not kept alive by a view.
+      this.chunks.push(Buffer.from(chunk.subarray(0, room)));
+      this.size = this.cap;
+    }
+  }
+
+  text(): string {
+    if (this.size === 0) return '';
+    const first = this.chunks[0];
+    const all = this.chunks.length === 1 && first ? first : Buffer.concat(this.chunks, this.size);
+    return all.toString('utf8');
+  }
+}
+
+/** Process groups still alive, killed if the host process exits first (detached children escape execa's cleanup). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+  });
+}
+
+/** Kills the process group led by `pid` (POSIX) or the process tree (Windows). ESRCH = already gone. */
+function killTree(pid: number, signal: NodeJS.Signals): void {
+  if (IS_WINDOWS) {
+    // taskkill /T walks the tree; there are no process groups to signal.
+    execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false, stdio: 'ignore', windowsHide: true }).catch(() => undefined);
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the whole group has already exited. EPERM cannot happen for our own children.
+  }
+}
+
+function describeSpawnError(error: unknown, shell: string, cwd: string): string {
+  const err = error as NodeJS.ErrnoException | undefined;
+  try {
+    if (!statSync(cwd).isDirectory()) return `working directory is not a directory: ${cwd}`;
+  } catch {
+    return `working directory does not exist: ${cwd}`;
+  }
+  if (err?.code === 'ENOENT') return `shell not found: ${shell}`;
+  const message = err?.message ?? String(error);
+  return `could not start ${shell}: ${message.split('\n')[0] ?? message}`;
+}
+
+const noop = (): void => undefined;
+
+/**
+ * Runs `command` through the shell (see {@link resolveShell}) and resolves when the shell has
+ * exited and its output is collected — at most `drainMs` after exit even if a background child
+ * keeps the pipes open (that child is then killed). Never rejects.
+ */
+export function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
+  const startedAt = performance.now();
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const signal = options.signal;
+  const invocation = resolveShell(command);
+  if (signal?.aborted) {
+    return Promise.resolve({ stdout: '', stderr: '', exitCode: null, stdoutTruncated: false, stderrTruncated: false, durationMs: 0, aborted: true });
+  }
+
+  return new Promise<ProcessRunResult>((resolve) => {
+    const stdout = new CappedCollector(cap);
+    const stderr = new CappedCollector(cap);
+    let exitCode: number | null = null;
+    let exitSignal: string | undefined;
+    let exited = false;
+    let aborted = false;
+    let finished = false;
+    let spawnError: string | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    let child: ReturnType<typeof execa>;
+    try {
+      child = execa(invocation.file, invocation.args, {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        extendEnv: false,
+        stdin: 'pipe',
+        stdout: 'pipe',
+        stderr: 'pipe',
+        // We stream into our own capped collectors: execa must not buffer (memory stays bounded).
+        buffer: false,
+        encoding: 'buffer',
+        stripFinalNewline: false,
+        reject: false,
+        detached: !IS_WINDOWS,
+        cleanup: false,
+        forceKillAfterDelay: false,
+        windowsHide: true,
+        windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
+      });
+    } catch (error) {
+      resolve(result(describeSpawnError(error, invocation.file, options.cwd)));
+      return;
+    }
+    const pid = child.pid;
+    if (pid !== undefined && !IS_WINDOWS) trackGroup(pid);
+
+    function result(spawnFailure?: string): ProcessRunResult {
+      const base = {
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        exitCode: spawnFailure === undefined ? exitCode : null,
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+        durationMs: performance.now() - startedAt,
+        aborted,
+      };
+      const withSignal = exitSignal === undefined || spawnFailure !== undefined ? base : { ...base, signal: exitSignal };
+      return spawnFailure === undefined ? withSignal : { ...withSignal, spawnError: spawnFailure };
+    }
+
+    function finish(): void {
+      if (finished) return;
+      finished = true;
+      clearTimeout(graceTimer);
+      clearTimeout(drainTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (pid !== undefined) {
+        // Whatever the hook left running in its group dies with it.
+        killTree(pid, 'SIGKILL');
+        liveGroups.delete(pid);
+      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve(result(spawnError));
+    }
+
+    function onAbort(): void {
+      if (finished || aborted) return;
+      aborted = true;
+      if (pid === undefined) return;
+      if (exited) {
+        // Only stragglers holding the pipes are left: no grace needed.
+        killTree(pid, 'SIGKILL');
+        return;
+      }
+      killTree(pid, 'SIGTERM');
+      graceTimer = setTimeout(() => killTree(pid, 'SIGKILL'), options.killGraceMs ?? 500);
+    }
+
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdin?.on('error', noop);
+    child.on('error', (error) => {
+      // With a pid the process exists and 'exit' follows; without one it never started.
+      if (pid !== undefined) return;
+      spawnError ??= describeSpawnError(error, invocation.file, options.cwd);
+      finish();
+    });
+    child.once('exit', (code, sig) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = sig ?? undefined;
+      drainTimer = setTimeout(() => {
+        // A background child still holds stdout/stderr: kill the group so the pipes close,
+        // then give them a moment to flush before giving up on them.
+        if (pid !== undefined) killTree(pid, 'SIGKILL');
+        drainTimer = setTimeout(finish, 50);
+      }, options.drainMs ?? 100);
+    });
+    // 'close' = exited and every stdio stream closed: the normal, fast path.
+    child.once('close', finish);
+    // execa's own promise settles after ours; consume it so an early (pre-spawn) failure is seen.
+    child.then(
+      (outcome) => {
+        if (!exited && outcome.failed && !finished) {
+          spawnError ??= describeSpawnError(outcome.cause, invocation.file, options.cwd);
+          finish();
+        }
+      },
+      (error: unknown) => {
+        if (!exited && !finished) {
+          spawnError ??= describeSpawnError(error, invocation.file, options.cwd);
+          finish();
+        }
+      },
+    );
+
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    else child.stdin?.end();
+  });
+}
