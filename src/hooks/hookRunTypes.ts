@@ -1,5 +1,6 @@
 import type { HookActionKind, HookRawOutput } from './hookAction';
 import type { HookEvent } from './hookEvent';
+import type { HookFailureReason } from './hookErrors';
 import type { HookDecision, HookOutcome, InjectedMessage } from './hookOutcome';
 import type { HookSource } from './hookSource';
 
@@ -50,6 +51,8 @@ export interface HookRunRecord extends AgentRef {
   readonly raw?: HookRawOutput;
   /** Failure message a user understands. */
   readonly error?: string;
+  /** For failures: what kind (added by the hook engine; optional, so older producers stay valid). */
+  readonly failureReason?: HookFailureReason;
   /** For status `asked`: how the ask was settled. */
   readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string };
 }
@@ -123,4 +126,9 @@ export interface HookEventResult {
   readonly records: readonly HookRunRecord[];
   /** The failed / timed-out ones (fail-open unless continueOnFailure is false). */
   readonly failures: readonly HookRunRecord[];
+  /**
+   * True when the run's AbortSignal fired before every selected hook finished: the result is
+   * partial and must not be read as an approval. (Added by the hook engine; optional.)
+   */
+  readonly cancelled?: boolean;
 }

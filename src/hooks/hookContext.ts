@@ -1,0 +1,290 @@
+import { z } from 'zod';
+import { HookEvent } from './hookEvent';
+
+/**
+ * The input of one hook execution (spec §2): the stdin JSON of a command hook and the context
+ * object of an in-process hook are the same snake_case object, so a Claude Code hook script
+ * parses it unchanged. One strict zod schema per event (no field more, no field less than
+ * the spec lists) and one constructor per event, so no caller assembles an input by hand.
+ *
+ * Additions beyond spec §2, all optional and only on the seeds' lifecycle events (which §2
+ * leaves open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the
+ * StepType matcher), `error` on AgentFailed.
+ */
+
+/** Permission modes, Claude Code's names. */
+export const permissionModeSchema = z.enum(['default', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
+/** One permission mode. */
+export type PermissionMode = z.infer<typeof permissionModeSchema>;
+
+/** What kind of step just ended (seed StepType matcher: FinalResponse vs ToolExecution). */
+export const stepTypeSchema = z.enum(['tool_execution', 'final_response']);
+/** One step type. */
+export type StepType = z.infer<typeof stepTypeSchema>;
+
+/**
+ * The fields every event shares except `hook_event_name` (which the constructor sets): who
+ * is running (review item 5) and where. The agent loop builds one per agent and reuses it.
+ */
+export const hookEnvelopeSchema = z.strictObject({
+  session_id: z.string(),
+  /** A JSONL transcript that exists and is readable when the hook runs. */
+  transcript_path: z.string(),
+  cwd: z.string(),
+  agent_id: z.string(),
+  /** null for the main agent. */
+  parent_agent_id: z.string().nullable(),
+  /** `main` for the main agent, else the subagent type. */
+  agent_type: z.string(),
+});
+/** Shared fields of every context, minus `hook_event_name`. */
+export type HookEnvelope = z.infer<typeof hookEnvelopeSchema>;
+
+const envelopeShape = hookEnvelopeSchema.shape;
+
+function eventSchema<E extends HookEvent, S extends z.ZodRawShape>(event: E, extra: S) {
+  return z.strictObject({ ...envelopeShape, hook_event_name: z.literal(event), ...extra });
+}
+
+const toolShape = {
+  permission_mode: permissionModeSchema,
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string(),
+};
+
+/** SessionStart: `source` is startup | resume | clear | compact. */
+export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, { source: z.enum(['startup', 'resume', 'clear', 'compact']) });
+export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() });
+export const preToolUseContextSchema = eventSchema(HookEvent.PreToolUse, toolShape);
+export const permissionRequestContextSchema = eventSchema(HookEvent.PermissionRequest, toolShape);
+export const postToolUseContextSchema = eventSchema(HookEvent.PostToolUse, { ...toolShape, tool_response: z.unknown(), duration_ms: z.number() });
+export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUseFailure, { ...toolShape, error: z.string() });
+export const notificationContextSchema = eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() });
+export const stopContextSchema = eventSchema(HookEvent.Stop, { stop_hook_active: z.boolean(), last_assistant_message: z.string() });
+export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, {});
+export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string() });
+export const preCompactContextSchema = eventSchema(HookEvent.PreCompact, { trigger: z.enum(['manual', 'auto']), custom_instructions: z.string().nullable() });
+export const sessionEndContextSchema = eventSchema(HookEvent.SessionEnd, { reason: z.string() });
+export const executionStartContextSchema = eventSchema(HookEvent.ExecutionStart, {});
+export const executionEndContextSchema = eventSchema(HookEvent.ExecutionEnd, {});
+export const beforeStepContextSchema = eventSchema(HookEvent.BeforeStep, { step_index: z.number().int().nonnegative().optional() });
+export const afterStepContextSchema = eventSchema(HookEvent.AfterStep, { step_index: z.number().int().nonnegative().optional(), step_type: stepTypeSchema.optional() });
+export const beforeInferenceContextSchema = eventSchema(HookEvent.BeforeInference, {});
+export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference, {});
+export const agentFailedContextSchema = eventSchema(HookEvent.AgentFailed, { error: z.string().optional() });
+
+export type SessionStartContext = z.infer<typeof sessionStartContextSchema>;
+export type UserPromptSubmitContext = z.infer<typeof userPromptSubmitContextSchema>;
+export type PreToolUseContext = z.infer<typeof preToolUseContextSchema>;
+export type PermissionRequestContext = z.infer<typeof permissionRequestContextSchema>;
+export type PostToolUseContext = z.infer<typeof postToolUseContextSchema>;
+export type PostToolUseFailureContext = z.infer<typeof postToolUseFailureContextSchema>;
+export type NotificationContext = z.infer<typeof notificationContextSchema>;
+export type StopContext = z.infer<typeof stopContextSchema>;
+export type SubagentStartContext = z.infer<typeof subagentStartContextSchema>;
+export type SubagentStopContext = z.infer<typeof subagentStopContextSchema>;
+export type PreCompactContext = z.infer<typeof preCompactContextSchema>;
+export type SessionEndContext = z.infer<typeof sessionEndContextSchema>;
+export type ExecutionStartContext = z.infer<typeof executionStartContextSchema>;
+export type ExecutionEndContext = z.infer<typeof executionEndContextSchema>;
+export type BeforeStepContext = z.infer<typeof beforeStepContextSchema>;
+export type AfterStepContext = z.infer<typeof afterStepContextSchema>;
+export type BeforeInferenceContext = z.infer<typeof beforeInferenceContextSchema>;
+export type AfterInferenceContext = z.infer<typeof afterInferenceContextSchema>;
+export type AgentFailedContext = z.infer<typeof agentFailedContextSchema>;
+
+/** Context type per event. */
+export interface HookContextMap {
+  SessionStart: SessionStartContext;
+  UserPromptSubmit: UserPromptSubmitContext;
+  PreToolUse: PreToolUseContext;
+  PermissionRequest: PermissionRequestContext;
+  PostToolUse: PostToolUseContext;
+  PostToolUseFailure: PostToolUseFailureContext;
+  Notification: NotificationContext;
+  Stop: StopContext;
+  SubagentStart: SubagentStartContext;
+  SubagentStop: SubagentStopContext;
+  PreCompact: PreCompactContext;
+  SessionEnd: SessionEndContext;
+  ExecutionStart: ExecutionStartContext;
+  ExecutionEnd: ExecutionEndContext;
+  BeforeStep: BeforeStepContext;
+  AfterStep: AfterStepContext;
+  BeforeInference: BeforeInferenceContext;
+  AfterInference: AfterInferenceContext;
+  AgentFailed: AgentFailedContext;
+}
+
+/** The context of event `E`. */
+export type HookContextFor<E extends HookEvent> = HookContextMap[E];
+
+/** The context of any event (discriminated by `hook_event_name`). */
+export type HookContext = HookContextMap[HookEvent];
+
+/** Context of the four tool events. */
+export type ToolHookContext = PreToolUseContext | PermissionRequestContext | PostToolUseContext | PostToolUseFailureContext;
+
+/** The strict schema of each event's context, e.g. to check what a test or a replay feeds in. */
+export const hookContextSchemas: { readonly [E in HookEvent]: z.ZodType<HookContextMap[E]> } = {
+  SessionStart: sessionStartContextSchema,
+  UserPromptSubmit: userPromptSubmitContextSchema,
+  PreToolUse: preToolUseContextSchema,
+  PermissionRequest: permissionRequestContextSchema,
+  PostToolUse: postToolUseContextSchema,
+  PostToolUseFailure: postToolUseFailureContextSchema,
+  Notification: notificationContextSchema,
+  Stop: stopContextSchema,
+  SubagentStart: subagentStartContextSchema,
+  SubagentStop: subagentStopContextSchema,
+  PreCompact: preCompactContextSchema,
+  SessionEnd: sessionEndContextSchema,
+  ExecutionStart: executionStartContextSchema,
+  ExecutionEnd: executionEndContextSchema,
+  BeforeStep: beforeStepContextSchema,
+  AfterStep: afterStepContextSchema,
+  BeforeInference: beforeInferenceContextSchema,
+  AfterInference: afterInferenceContextSchema,
+  AgentFailed: agentFailedContextSchema,
+};
+
+/** Parses an unknown value as the context of `event` (never throws). */
+export function parseHookContext<E extends HookEvent>(event: E, value: unknown): z.ZodSafeParseResult<HookContextMap[E]> {
+  return (hookContextSchemas[event] as z.ZodType<HookContextMap[E]>).safeParse(value);
+}
+
+/** Event-specific fields of `E`: its context minus the envelope and the event name. */
+export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], keyof HookEnvelope | 'hook_event_name'>;
+
+// Envelope first, then the event name, then the event's own fields: the key order a Claude
+// Code script sees on stdin. Frozen (shallowly, and tool_input too) because in-process hooks
+// share one object; a rewrite must go through updatedInput, never through mutation.
+function build<E extends HookEvent>(event: E, env: HookEnvelope, fields: object): HookContextMap[E] {
+  const ctx: Record<string, unknown> = {
+    session_id: env.session_id,
+    transcript_path: env.transcript_path,
+    cwd: env.cwd,
+    hook_event_name: event,
+    agent_id: env.agent_id,
+    parent_agent_id: env.parent_agent_id,
+    agent_type: env.agent_type,
+  };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue; // optional lifecycle fields stay absent, as in JSON
+    ctx[key] = key === 'tool_input' && value !== null && typeof value === 'object' ? Object.freeze({ ...value }) : value;
+  }
+  return Object.freeze(ctx) as HookContextMap[E];
+}
+
+/** Builds the context of SessionStart. */
+export function forSessionStart(env: HookEnvelope, fields: HookContextFields<'SessionStart'>): SessionStartContext {
+  return build(HookEvent.SessionStart, env, fields);
+}
+/** Builds the context of UserPromptSubmit. */
+export function forUserPromptSubmit(env: HookEnvelope, fields: HookContextFields<'UserPromptSubmit'>): UserPromptSubmitContext {
+  return build(HookEvent.UserPromptSubmit, env, fields);
+}
+/** Builds the context of PreToolUse (input already validated by the tool's schema). */
+export function forPreToolUse(env: HookEnvelope, fields: HookContextFields<'PreToolUse'>): PreToolUseContext {
+  return build(HookEvent.PreToolUse, env, fields);
+}
+/** Builds the context of PermissionRequest. */
+export function forPermissionRequest(env: HookEnvelope, fields: HookContextFields<'PermissionRequest'>): PermissionRequestContext {
+  return build(HookEvent.PermissionRequest, env, fields);
+}
+/** Builds the context of PostToolUse (`tool_input` is the input after any PreToolUse rewrite). */
+export function forPostToolUse(env: HookEnvelope, fields: HookContextFields<'PostToolUse'>): PostToolUseContext {
+  return build(HookEvent.PostToolUse, env, fields);
+}
+/** Builds the context of PostToolUseFailure. */
+export function forPostToolUseFailure(env: HookEnvelope, fields: HookContextFields<'PostToolUseFailure'>): PostToolUseFailureContext {
+  return build(HookEvent.PostToolUseFailure, env, fields);
+}
+/** Builds the context of Notification. */
+export function forNotification(env: HookEnvelope, fields: HookContextFields<'Notification'>): NotificationContext {
+  return build(HookEvent.Notification, env, fields);
+}
+/** Builds the context of Stop (main agent). */
+export function forStop(env: HookEnvelope, fields: HookContextFields<'Stop'>): StopContext {
+  return build(HookEvent.Stop, env, fields);
+}
+/** Builds the context of SubagentStart; `env` is the subagent's (its id, its type, the parent's id). */
+export function forSubagentStart(env: HookEnvelope): SubagentStartContext {
+  return build(HookEvent.SubagentStart, env, {});
+}
+/** Builds the context of SubagentStop; `env` is the subagent's. */
+export function forSubagentStop(env: HookEnvelope, fields: HookContextFields<'SubagentStop'>): SubagentStopContext {
+  return build(HookEvent.SubagentStop, env, fields);
+}
+/** Builds the context of PreCompact. */
+export function forPreCompact(env: HookEnvelope, fields: HookContextFields<'PreCompact'>): PreCompactContext {
+  return build(HookEvent.PreCompact, env, fields);
+}
+/** Builds the context of SessionEnd. */
+export function forSessionEnd(env: HookEnvelope, fields: HookContextFields<'SessionEnd'>): SessionEndContext {
+  return build(HookEvent.SessionEnd, env, fields);
+}
+/** Builds the context of ExecutionStart. */
+export function forExecutionStart(env: HookEnvelope): ExecutionStartContext {
+  return build(HookEvent.ExecutionStart, env, {});
+}
+/** Builds the context of ExecutionEnd. */
+export function forExecutionEnd(env: HookEnvelope): ExecutionEndContext {
+  return build(HookEvent.ExecutionEnd, env, {});
+}
+/** Builds the context of BeforeStep. */
+export function forBeforeStep(env: HookEnvelope, fields: HookContextFields<'BeforeStep'> = {}): BeforeStepContext {
+  return build(HookEvent.BeforeStep, env, fields);
+}
+/** Builds the context of AfterStep. */
+export function forAfterStep(env: HookEnvelope, fields: HookContextFields<'AfterStep'> = {}): AfterStepContext {
+  return build(HookEvent.AfterStep, env, fields);
+}
+/** Builds the context of BeforeInference. */
+export function forBeforeInference(env: HookEnvelope): BeforeInferenceContext {
+  return build(HookEvent.BeforeInference, env, {});
+}
+/** Builds the context of AfterInference. */
+export function forAfterInference(env: HookEnvelope): AfterInferenceContext {
+  return build(HookEvent.AfterInference, env, {});
+}
+/** Builds the context of AgentFailed. */
+export function forAgentFailed(env: HookEnvelope, fields: HookContextFields<'AgentFailed'> = {}): AgentFailedContext {
+  return build(HookEvent.AgentFailed, env, fields);
+}
+
+/**
+ * The constructors grouped, for `HookContext.forPreToolUse(env, {...})` call sites. Same
+ * functions as the named exports.
+ */
+export const HookContext = {
+  forSessionStart,
+  forUserPromptSubmit,
+  forPreToolUse,
+  forPermissionRequest,
+  forPostToolUse,
+  forPostToolUseFailure,
+  forNotification,
+  forStop,
+  forSubagentStart,
+  forSubagentStop,
+  forPreCompact,
+  forSessionEnd,
+  forExecutionStart,
+  forExecutionEnd,
+  forBeforeStep,
+  forAfterStep,
+  forBeforeInference,
+  forAfterInference,
+  forAgentFailed,
+  parse: parseHookContext,
+} as const;
+
+/**
+ * Returns a copy of `ctx` with `tool_input` (tool events) or `prompt` (UserPromptSubmit)
+ * replaced: how the runner shows later priority tiers the input rewritten by earlier ones.
+ */
+export function withRewrittenInput<C extends Readonly<Record<string, unknown>>>(ctx: C, key: 'tool_input' | 'prompt', value: unknown): C {
+  return Object.freeze({ ...ctx, [key]: key === 'tool_input' ? Object.freeze({ ...(value as object) }) : value }) as C;
+}

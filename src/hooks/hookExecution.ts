@@ -1,0 +1,83 @@
+import type { HookActionContext, HookActionResult } from './hookAction';
+import type { HookEvent } from './hookEvent';
+import type { HookFailureReason } from './hookErrors';
+import { describeThrown } from './hookErrors';
+import type { HookRegistration } from './hookRegistry';
+
+/** How one execution ended, before merging. */
+export type ExecutionEnd =
+  | { readonly kind: 'result'; readonly result: HookActionResult }
+  | { readonly kind: 'timed-out' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'failed'; readonly error: string; readonly failureReason: HookFailureReason };
+
+/**
+ * One hook execution in flight; it is also the action's context (one object per execution).
+ * The AbortSignal is created only when the action reads `signal`, so synchronous callables
+ * that never look at it cost no AbortController. The runner owns the deadline: `settle` is
+ * called once, by whichever comes first of the action's result, the timer and the run's abort.
+ */
+export class HookExecution implements HookActionContext {
+  end: ExecutionEnd | undefined;
+  startedAt = 0;
+  startClock = 0;
+  durationMs = 0;
+  runId = '';
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private resolveDone: (() => void) | undefined;
+
+  constructor(
+    readonly registration: HookRegistration,
+    readonly event: HookEvent,
+    readonly timeoutMs: number,
+    readonly cwd: string,
+    readonly projectDir: string,
+    readonly sessionId: string,
+    private readonly runSignal: AbortSignal | undefined,
+    private readonly clock: () => number,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      // Linked by the runner's single run-abort listener (cancelPending), not one listener per hook.
+      if (this.runSignal?.aborted) this.controller.abort(this.runSignal.reason);
+      else if (this.end !== undefined && this.end.kind !== 'result') this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Waits for an asynchronous action under the deadline; the returned promise never rejects. */
+  race(pending: Promise<HookActionResult>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.resolveDone = resolve;
+      this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), this.timeoutMs);
+      // Node only: do not keep a CLI alive for a hook that is being abandoned anyway.
+      (this.timer as { unref?: () => void }).unref?.();
+      pending.then(
+        (result) => this.settle(isActionResult(result) ? { kind: 'result', result } : { kind: 'failed', failureReason: 'actionFailed', error: 'the action returned something that is not a HookActionResult' }),
+        (thrown: unknown) => this.settle({ kind: 'failed', failureReason: 'actionFailed', error: `the action threw (actions must not throw): ${describeThrown(thrown)}` }),
+      );
+    });
+  }
+
+  /** Records how the execution ended; later calls are ignored (first wins). */
+  settle(end: ExecutionEnd): void {
+    if (this.end !== undefined) return;
+    this.end = end;
+    this.durationMs = this.clock() - this.startClock;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (end.kind === 'timed-out') this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
+    else if (end.kind === 'cancelled') this.controller?.abort(this.runSignal?.reason);
+    const done = this.resolveDone;
+    this.resolveDone = undefined;
+    done?.();
+  }
+}
+
+function isActionResult(value: unknown): value is HookActionResult {
+  if (value === null || typeof value !== 'object') return false;
+  const status = (value as { status?: unknown }).status;
+  return (status === 'ok' || status === 'failed' || status === 'cancelled') && typeof (value as { outcome?: unknown }).outcome === 'object';
+}
