@@ -37,7 +37,9 @@ export class ToolCallAssembler {
       const index = typeof delta.index === 'number' ? delta.index : position;
       const id = delta.id ?? undefined;
       let slot = this.#byIndex.get(index);
-      if (slot === undefined || (id !== undefined && id !== '' && slot.id !== undefined && slot.id !== id)) {
+      // A new id on a used index starts a new call — also after an id-less call that is already named.
+      const startsNew = slot === undefined || (!!id && (slot.id === undefined ? slot.name !== '' : slot.id !== id));
+      if (startsNew || slot === undefined) {
         slot = { id: id || undefined, name: '', argumentsText: '' };
         this.#slots.push(slot);
         this.#byIndex.set(index, slot);

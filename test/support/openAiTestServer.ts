@@ -200,8 +200,12 @@ export async function startOpenAiTestServer(options: OpenAiTestServerOptions): P
       return;
     }
 
-    const n = used++;
-    const reply = typeof options.script === 'function' ? await options.script(record, n) : options.script[n];
+    // Claim n before any await: concurrent requests must never share a reply.
+    const n = used;
+    const script = options.script;
+    const pick = typeof script === 'function' ? script(record, n) : script[n];
+    if (pick !== undefined) used++;
+    const reply = await pick;
     if (reply === undefined) {
       // 400, not 5xx: an exhausted script is a test bug, and retrying it only hides that.
       sendJson(res, 400, openAiErrorBody(`openAiTestServer: script exhausted (request #${n + 1}, ${n} scripted replies)`, 'invalid_request_error', 'script_exhausted'));
