@@ -59,3 +59,12 @@ export async function runCommand(label) {
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden' });
 }
+
+/**
+ * The chat webview's content. Webviews are two nested iframes: the host frame
+ * (`iframe.webview`, class `ready` once loaded) and the content frame `#active-frame`.
+ * Hookwise's chat is the only webview in the test workbench.
+ */
+export function chatFrame() {
+  return e2e().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}

@@ -4,17 +4,18 @@
  * in headless Chromium on a copy of examples/demo-workspace.
  */
 import assert from 'node:assert/strict';
-import { e2e, runCommand, screenshot } from './harness.mjs';
+import { describe, it } from 'mocha';
+import { chatFrame, e2e, runCommand, screenshot } from './harness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {
     const { page } = e2e();
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    // The explorer shows the demo workspace's files (proves the folder is the one we opened).
+    // The explorer lists the demo workspace's files: the folder is the one we opened.
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'package.json' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   });
 
-  it('has a "Hookwise" activity bar item that opens the container with "Chat" and "Hook Runs"', async function () {
+  it('opens the "Hookwise" container from the activity bar, with "Chat" and "Hook Runs"', async function () {
     const { page } = e2e();
     const item = page.locator('.activitybar [aria-label^="Hookwise"]').first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
@@ -23,15 +24,22 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await sidebar.locator('.composite.title', { hasText: /hookwise/i }).first().waitFor({ state: 'visible' });
     await sidebar.locator('.pane-header', { hasText: 'Chat' }).first().waitFor({ state: 'visible' });
     await sidebar.locator('.pane-header', { hasText: 'Hook Runs' }).first().waitFor({ state: 'visible' });
+    // Wait for the extension itself, not just its static contributions: the chat webview is
+    // rendered by our provider, and the tree stops saying no provider is registered.
+    await chatFrame().locator('#title').waitFor({ state: 'visible', timeout: 30_000 });
+    await sidebar.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
     const file = await screenshot('e2e-hookwise-container');
     console.log(`      screenshot: ${file}`);
   });
 
-  it('"Hookwise: Open Chat" from the command palette shows the chat webview', async function () {
+  it('"Hookwise: Open Chat" from the command palette brings the chat back and it takes input', async function () {
     const { page } = e2e();
+    // Close the container first (a click on the active item toggles it), so the command has real work to do.
+    await page.locator('.activitybar [aria-label^="Hookwise"]').first().click();
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+
     await runCommand('Hookwise: Open Chat');
-    // Webviews are two nested iframes: the host frame, then the content frame.
-    const chat = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const chat = chatFrame();
     await chat.locator('#title').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal((await chat.locator('#title').textContent())?.trim(), 'Hookwise');
     const prompt = chat.getByRole('textbox', { name: 'Prompt' });

@@ -6,7 +6,7 @@
  * ../shared/notes/vscode-offline-host.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, cpSync } from 'node:fs';
+import { mkdtempSync, rmSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,7 +103,7 @@ async function waitForHttp(url, timeoutMs, failed) {
     const why = failed?.();
     if (why) throw new Error(why);
     try {
-      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(2000) });
+      const res = await fetch(url, { redirect: 'manual', signal: globalThis.AbortSignal.timeout(2000) });
       if (res.status < 500) return;
       lastErr = `HTTP ${res.status}`;
     } catch (e) {
@@ -122,6 +122,7 @@ async function waitForHttp(url, timeoutMs, failed) {
  * @property {string} [extensionsDir] Default: a fresh (empty) temp folder.
  * @property {boolean} [smokeTestDriver] Pass `--vscode-option enable-smoke-test-driver` (needed for the extensionTestsPath payload).
  * @property {boolean} [disableWorkspaceTrust] Opt-in: only where a test is not about trust.
+ * @property {Record<string, unknown>} [settings] User settings written to <userDataDir>/User/settings.json before start.
  * @property {NodeJS.ProcessEnv} [env] Extra environment for the server (the extension host inherits it).
  * @property {boolean} [inheritOutput] Stream the server's output to ours (npm start) instead of buffering it.
  * @property {number} [startTimeoutMs] Default 60 s.
@@ -151,6 +152,10 @@ export async function startCodeServer(opts = {}) {
   const ownedDirs = [];
   const userDataDir = opts.userDataDir ?? (ownedDirs.push(tempDir('user-data')), ownedDirs[ownedDirs.length - 1]);
   const extensionsDir = opts.extensionsDir ?? (ownedDirs.push(tempDir('extensions')), ownedDirs[ownedDirs.length - 1]);
+  if (opts.settings) {
+    mkdirSync(path.join(/** @type {string} */ (userDataDir), 'User'), { recursive: true });
+    writeFileSync(path.join(/** @type {string} */ (userDataDir), 'User', 'settings.json'), JSON.stringify(opts.settings, null, 2));
+  }
   const args = [
     CODE_SERVER_ENTRY,
     '--auth', 'none',
@@ -219,6 +224,19 @@ export async function startCodeServer(opts = {}) {
   }
   return { url, port, version, userDataDir: /** @type {string} */ (userDataDir), extensionsDir: /** @type {string} */ (extensionsDir), output: () => out, exited: () => (stopped ? undefined : exited), stop };
 }
+
+/**
+ * Settings that keep the test workbench quiet and screenshots about Hookwise: no welcome
+ * tab, no built-in AI chat panel, no tips. They change nothing Hookwise relies on.
+ */
+export const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+};
 
 /**
  * Installs a .vsix into an extensions dir with code-server's own CLI (what a user would do).

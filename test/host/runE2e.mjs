@@ -10,11 +10,11 @@
  * on any failure and when the host could not start (never a silent skip).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
 import { ensureHost, REPO_ROOT } from './install.mjs';
-import { copyWorkspace, installVsix, launchChromium, startCodeServer, tempDir } from './codeServer.mjs';
+import { copyWorkspace, installVsix, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir } from './codeServer.mjs';
 import { RESULTS_DIR, setE2eContext } from '../e2e/harness.mjs';
 
 const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
@@ -36,22 +36,54 @@ const since = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 function run(what, cmd, args) {
   const t = Date.now();
   const r = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.stdout) process.stdout.write(r.stdout.split('\n').filter((l) => !l.startsWith('[watch]')).join('\n'));
   if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.error}):\n${r.stdout}${r.stderr}`);
   say(`${what}: ${since(t)}`);
   return r.stdout;
 }
 
-/** @returns {string} path of the packaged .vsix */
+/** Top-level entries never copied into the packaging stage (big, and never shipped). */
+const NOT_STAGED = new Set(['node_modules', '.vscode-test', '.git', 'out', 'test-results']);
+
+/**
+ * Builds for production and packages the .vsix from a staging copy of the repository.
+ * Why a copy: vsce globs EVERY file under its folder before applying .vscodeignore, and
+ * .vscode-test/ holds ~800 MB of code-server; from the repo itself packaging takes ~20 s,
+ * from the stage about 1 s. The stage keeps .vscodeignore, so what ships is what the repo says.
+ * @returns {string} path of the packaged .vsix
+ */
 function buildAndPackage() {
   run('production build', process.execPath, ['esbuild.mjs', '--production']);
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  // Check what would ship before packaging: a missing bundle would only show up as a dead extension.
-  const files = run('vsce ls', process.execPath, [vsce, 'ls', '--no-dependencies']).split('\n').map((l) => l.trim().replaceAll('\\', '/'));
-  const missing = REQUIRED_IN_VSIX.filter((f) => !files.includes(f));
-  if (missing.length) throw new Error(`the .vsix would miss ${missing.join(', ')} (check .vscodeignore); it would contain:\n${files.join('\n')}`);
-  const out = path.join(tempDir('vsix'), 'hookwise.vsix');
-  run('vsce package', process.execPath, [vsce, 'package', '--no-dependencies', '--out', out]);
+  const stageRoot = tempDir('vsix');
+  const stage = path.join(stageRoot, 'hookwise');
+  cpSync(REPO_ROOT, stage, {
+    recursive: true,
+    filter: (src) => {
+      const rel = path.relative(REPO_ROOT, src);
+      return !NOT_STAGED.has(rel.split(path.sep)[0] ?? '') && !rel.endsWith('.vsix');
+    },
+  });
+  const out = path.join(stageRoot, 'hookwise.vsix');
+  const t = Date.now();
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: stage, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`vsce package failed (${r.status ?? r.error}):\n${r.stdout}${r.stderr}`);
+  say(`vsce package: ${since(t)} (${r.stdout.trim().split('\n').pop()})`);
+  rmSync(stage, { recursive: true, force: true });
   return out;
+}
+
+/**
+ * Checks the installed extension folder: a file missing from the .vsix (a .vscodeignore
+ * slip) would otherwise only show up as an extension that silently fails to activate.
+ * @param {string} extensionsDir
+ */
+function checkInstalled(extensionsDir) {
+  const dir = readdirSync(extensionsDir).find((d) => d.startsWith('hookwise.hookwise-'));
+  if (!dir) throw new Error(`hookwise.hookwise is not in ${extensionsDir} after --install-extension (found: ${readdirSync(extensionsDir).join(', ') || 'nothing'})`);
+  const missing = REQUIRED_IN_VSIX.filter((f) => !existsSync(path.join(extensionsDir, dir, f)));
+  if (missing.length) throw new Error(`the .vsix misses ${missing.join(', ')} (check .vscodeignore)`);
+  say(`installed ${dir} with ${REQUIRED_IN_VSIX.join(', ')}`);
 }
 
 /**
@@ -83,7 +115,8 @@ async function main() {
   const extensionsDir = tempDir('extensions');
   const t1 = Date.now();
   installVsix(vsix, extensionsDir);
-  say(`installed ${path.basename(vsix)} into a fresh extensions dir: ${since(t1)}`);
+  say(`code-server --install-extension ${path.basename(vsix)} into a fresh extensions dir: ${since(t1)}`);
+  checkInstalled(extensionsDir);
   const workspace = copyWorkspace(DEMO_WORKSPACE);
 
   /** @type {import('./codeServer.mjs').CodeServer | undefined} */
@@ -94,7 +127,7 @@ async function main() {
   let code = 1;
   try {
     const t2 = Date.now();
-    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true });
+    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true, settings: QUIET_SETTINGS });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
     browser = await launchChromium();

@@ -20,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
-import { copyWorkspace, launchChromium, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
+import { copyWorkspace, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
 
 const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test', 'fixtures', 'workspace');
 const TESTS_ENTRY = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -100,7 +100,7 @@ function printReport(report, hostLine) {
 
 /** @returns {Promise<{code: number, summary: string}>} exit code and the count line */
 async function runInCodeServer() {
-  const host = await ensureHost();
+  await ensureHost();
   const resultsDir = tempDir('integration');
   const resultsFile = path.join(resultsDir, 'results.json');
   const workspace = copyWorkspace(FIXTURE_WORKSPACE);
@@ -117,6 +117,7 @@ async function runInCodeServer() {
       smokeTestDriver: true, // required for the extensionTestsPath payload to be honoured
       disableWorkspaceTrust: true, // these tests are not about trust
       env: { HOOKWISE_TEST_RESULTS: resultsFile },
+      settings: QUIET_SETTINGS,
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
