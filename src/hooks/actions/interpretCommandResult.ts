@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { HookActionResult } from '../hookAction';
 import type { HookEvent } from '../hookEvent';
 import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
@@ -139,12 +140,17 @@ function shortCommand(command: string): string {
   return oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine;
 }
 
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
+
 function describeFailure(exitCode: number | null, stderr: string, command: string, signal?: string): string {
   const detail = stderrHead(stderr);
   const suffix = detail ? `: ${detail}` : '';
   if (exitCode === 127) return `command not found: ${shortCommand(command)}${suffix}`;
   if (exitCode === 126) return `permission denied (not executable): ${shortCommand(command)}${suffix}`;
   if (exitCode === null) return signal ? `killed by ${signal}${suffix}` : `ended without an exit code${suffix}`;
+  // A script run by `sh -c` that dies by a signal shows up as 128+n from the outer shell.
+  const viaShell = exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
+  if (viaShell) return `killed by ${viaShell} (exit code ${exitCode})${suffix}`;
   // Claude Code's wording for non-blocking errors, with the code kept visible.
   return `Failed with non-blocking status code ${exitCode}: ${detail || 'No stderr output'}`;
 }
