@@ -1,0 +1,91 @@
+import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { DiagnosticSink, describeValue, isPlainObject } from './diagnosticSink';
+import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
+import type { JsonSegment } from './jsonPath';
+import { jsoncLocator } from './nodeLocator';
+import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from './permissionRules';
+import type { ConfigDiagnostic } from './configDiagnostic';
+
+/** What one Claude settings file contributes. */
+export interface ClaudeSettingsContent {
+  readonly hooks: RawHookEntry[];
+  /** `disableAllHooks` as written (undefined when absent or invalid). */
+  readonly disableAllHooks?: boolean;
+  readonly permissionRules: { readonly behavior: PermissionBehavior; readonly rule: PermissionRule; readonly path: readonly JsonSegment[] }[];
+  readonly defaultMode?: string;
+  readonly additionalDirectories: string[];
+  readonly diagnostics: ConfigDiagnostic[];
+}
+
+const PERMISSION_MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
+
+/**
+ * Reads a Claude settings file (JSONC: comments and trailing commas are fine). A text that is
+ * not a JSON object contributes nothing and yields one error; syntax errors inside an object
+ * are reported and the recoverable part still loads; each bad entry is skipped on its own.
+ */
+export function readClaudeSettingsText(text: string, where: { readonly file?: string; readonly displayFile: string }): ClaudeSettingsContent {
+  const errors: ParseError[] = [];
+  const root = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const sink = new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) });
+  const empty: ClaudeSettingsContent = { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };
+  if (text.trim() === '') return empty;
+  if (!root || root.type !== 'object') {
+    const first = errors[0];
+    const detail = first ? `${printParseErrorCode(first.error)} at this position` : `the top level is ${describeValue(root ? getNodeValue(root) : undefined)}, not an object`;
+    sink.reportAt('error', 'notJson', first?.offset ?? 0, first?.length ?? 0, `not a JSON settings object (${detail}); this file is ignored entirely — none of its hooks or permissions load until it is fixed`);
+    return empty;
+  }
+  for (const error of errors) {
+    sink.reportAt('error', 'syntaxError', error.offset, error.length, `JSON syntax error: ${printParseErrorCode(error.error)}; the rest of the file is still read`);
+  }
+  const value = getNodeValue(root) as Record<string, unknown>;
+
+  let disableAllHooks: boolean | undefined;
+  if (value.disableAllHooks !== undefined) {
+    if (typeof value.disableAllHooks === 'boolean') disableAllHooks = value.disableAllHooks;
+    else sink.report('error', 'wrongType', ['disableAllHooks'], `"disableAllHooks" must be true or false, got ${describeValue(value.disableAllHooks)}; it is ignored`);
+  }
+  const hooks = readHooksObject(value.hooks, ['hooks'], sink);
+  const permissions = readPermissions(value.permissions, sink);
+  return { hooks, ...(disableAllHooks !== undefined ? { disableAllHooks } : {}), ...permissions, diagnostics: sink.diagnostics };
+}
+
+function readPermissions(raw: unknown, sink: DiagnosticSink): Pick<ClaudeSettingsContent, 'permissionRules' | 'defaultMode' | 'additionalDirectories'> {
+  const result: { permissionRules: ClaudeSettingsContent['permissionRules']; defaultMode?: string; additionalDirectories: string[] } = { permissionRules: [], additionalDirectories: [] };
+  if (raw === undefined) return result;
+  if (!isPlainObject(raw)) {
+    sink.report('error', 'wrongType', ['permissions'], `"permissions" must be an object with allow/ask/deny arrays, got ${describeValue(raw)}; it is ignored`);
+    return result;
+  }
+  for (const behavior of ['allow', 'deny', 'ask'] as const) {
+    const list = raw[behavior];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      sink.report('error', 'wrongType', ['permissions', behavior], `"permissions.${behavior}" must be an array of rules, got ${describeValue(list)}; it is ignored`);
+      continue;
+    }
+    list.forEach((text: unknown, i) => {
+      const at = ['permissions', behavior, i];
+      if (typeof text !== 'string') {
+        sink.report('error', 'wrongType', at, `a permission rule must be a string like "Bash(npm test:*)", got ${describeValue(text)}; it is skipped`);
+        return;
+      }
+      const parsed = parsePermissionRule(text);
+      if (!parsed.ok) {
+        sink.report('error', 'invalidPermissionRule', at, `${parsed.message}; it is skipped`);
+        return;
+      }
+      if (parsed.rule.inert) sink.report('warning', 'invalidPermissionRule', at, `${JSON.stringify(text)}: Hookwise does not evaluate "${parsed.rule.toolName}(…)" specifiers yet; the rule never matches`);
+      result.permissionRules.push({ behavior, rule: parsed.rule, path: at });
+    });
+  }
+  if (raw.defaultMode !== undefined) {
+    if (typeof raw.defaultMode === 'string' && PERMISSION_MODES.has(raw.defaultMode)) result.defaultMode = raw.defaultMode;
+    else sink.report('error', 'wrongType', ['permissions', 'defaultMode'], `"defaultMode" must be one of ${[...PERMISSION_MODES].join(', ')}, got ${describeValue(raw.defaultMode)}; it is ignored`);
+  }
+  const dirs = raw.additionalDirectories;
+  if (Array.isArray(dirs)) result.additionalDirectories.push(...dirs.filter((d): d is string => typeof d === 'string'));
+  else if (dirs !== undefined) sink.report('error', 'wrongType', ['permissions', 'additionalDirectories'], `"additionalDirectories" must be an array of paths, got ${describeValue(dirs)}; it is ignored`);
+  return result;
+}

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { HookSourceKey } from './hookwiseSettingsSchema';
+
+/**
+ * The inputs of the loader: every place hooks can come from (spec §6). File inputs are
+ * read through the ConfigFileSystem port; settings inputs carry the value VS Code already
+ * parsed (one `inspect('hookwise.hooks')` layer) and optionally the settings file text so
+ * diagnostics get a line.
+ */
+
+/** A Claude settings file: `~/.claude/settings.json` (user), `.claude/settings.json` (project), `.claude/settings.local.json` (local), a CLI `--settings` file (flag). */
+export interface ClaudeSettingsFileInput {
+  readonly kind: 'claudeSettingsFile';
+  readonly scope: 'user' | 'project' | 'local' | 'flag';
+  readonly file: string;
+  readonly displayFile: string;
+  /** Workspace folder root for project/local files (multi-root scoping). */
+  readonly folder?: string;
+}
+
+/** A directory of agent files (`~/.claude/agents`, `.claude/agents`); every `*.md` in it is read, sorted by name. */
+export interface AgentsDirectoryInput {
+  readonly kind: 'agentsDirectory';
+  readonly scope: 'user' | 'project';
+  readonly dir: string;
+  /** Display prefix, e.g. `~/.claude/agents` (user agents must start with `~`, see isProjectSource). */
+  readonly displayDir: string;
+  readonly folder?: string;
+}
+
+/** One agent file. */
+export interface AgentFileInput {
+  readonly kind: 'agentFile';
+  readonly scope: 'user' | 'project';
+  readonly file: string;
+  readonly displayFile: string;
+  readonly folder?: string;
+}
+
+/** One VS Code settings layer of `hookwise.hooks`. */
+export interface SettingsValueInput {
+  readonly kind: 'settingsValue';
+  readonly scope: 'user' | 'workspace' | 'workspaceFolder';
+  /** The layer's value (`inspect(...).globalValue` etc.); undefined = not set. */
+  readonly value: unknown;
+  /** settings.json / .code-workspace path when known. */
+  readonly file?: string;
+  /** Text of `file`, to locate diagnostics; the value is taken from `value`, not re-parsed. */
+  readonly text?: string;
+  /** Key path of `hookwise.hooks` inside `text`; default `['hookwise.hooks']`, a .code-workspace uses `['settings', 'hookwise.hooks']`. */
+  readonly textPath?: readonly string[];
+  readonly folder?: string;
+}
+
+/** Any loader input. */
+export type ConfigSourceInput = ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SettingsValueInput;
+
+/** Merge rank of an input (spec §6 order); the loader sorts inputs by it, stably. */
+export function sourceRank(input: ConfigSourceInput): number {
+  switch (input.kind) {
+    case 'settingsValue':
+      return input.scope === 'user' ? 0 : input.scope === 'workspace' ? 5 : 6;
+    case 'claudeSettingsFile':
+      return { user: 1, project: 2, local: 3, flag: 4 }[input.scope];
+    case 'agentsDirectory':
+    case 'agentFile':
+      return input.scope === 'user' ? 7 : 8;
+  }
+}
+
+/** Which `hookwise.hooks.sources` entry governs an input; undefined = always read (CLI flag files). */
+export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined {
+  switch (input.kind) {
+    case 'settingsValue':
+      return input.scope === 'user' ? 'user' : 'workspace';
+    case 'claudeSettingsFile':
+      return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' ? undefined : input.scope;
+    case 'agentsDirectory':
+    case 'agentFile':
+      return 'agents';
+  }
+}
+
+/** A settings layer as the VS Code glue reads it. */
+export interface SettingsLayer {
+  readonly value: unknown;
+  readonly file?: string;
+  readonly text?: string;
+  readonly textPath?: readonly string[];
+}
+
+/** Inputs for `standardConfigSources`. */
+export interface StandardSourcesOptions {
+  readonly homeDir: string;
+  /** Workspace folders; in a single-folder workspace pass its settings as `workspaceSettings` only. */
+  readonly folders: readonly { readonly root: string; readonly name?: string; readonly settings?: SettingsLayer }[];
+  readonly userSettings?: SettingsLayer;
+  readonly workspaceSettings?: SettingsLayer;
+}
+
+/**
+ * The standard source set for a workspace (no I/O; missing files are simply skipped by the
+ * loader). Display names are `~/.claude/…` for home files and `.claude/…` for project files,
+ * prefixed with the folder name in a multi-root workspace.
+ */
+export function standardConfigSources(options: StandardSourcesOptions): ConfigSourceInput[] {
+  const { homeDir, folders } = options;
+  const multiRoot = folders.length > 1;
+  const single = folders.length === 1 ? folders[0]?.root : undefined;
+  const inputs: ConfigSourceInput[] = [];
+  if (options.userSettings) inputs.push({ kind: 'settingsValue', scope: 'user', ...options.userSettings });
+  inputs.push({ kind: 'claudeSettingsFile', scope: 'user', file: path.join(homeDir, '.claude', 'settings.json'), displayFile: '~/.claude/settings.json' });
+  for (const folder of folders) {
+    const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
+    inputs.push({ kind: 'claudeSettingsFile', scope: 'project', file: path.join(folder.root, '.claude', 'settings.json'), displayFile: `${prefix}.claude/settings.json`, folder: folder.root });
+    inputs.push({ kind: 'claudeSettingsFile', scope: 'local', file: path.join(folder.root, '.claude', 'settings.local.json'), displayFile: `${prefix}.claude/settings.local.json`, folder: folder.root });
+  }
+  // Multi-root workspace settings (.code-workspace) apply to every folder; single-folder ones are the folder's.
+  if (options.workspaceSettings) inputs.push({ kind: 'settingsValue', scope: 'workspace', ...options.workspaceSettings, ...(single ? { folder: single } : {}) });
+  for (const folder of folders) {
+    if (folder.settings) inputs.push({ kind: 'settingsValue', scope: 'workspaceFolder', ...folder.settings, folder: folder.root });
+  }
+  inputs.push({ kind: 'agentsDirectory', scope: 'user', dir: path.join(homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' });
+  for (const folder of folders) {
+    const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
+    inputs.push({ kind: 'agentsDirectory', scope: 'project', dir: path.join(folder.root, '.claude', 'agents'), displayDir: `${prefix}.claude/agents`, folder: folder.root });
+  }
+  return inputs;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { HOOK_EVENTS } from '../hookEvent';
+import { claudeSettingsFileSchema, EVENT_DESCRIPTIONS, hooksObjectSchema } from './hookConfigSchema';
+import { HOOKWISE_SETTINGS, type HookwiseSettingSpec } from './hookwiseSettingsSchema';
+
+/**
+ * JSON Schema generated from the zod schemas, for package.json `contributes.configuration`,
+ * `contributes.jsonValidation` and `schemas/claude-settings.schema.json`. Pure and
+ * deterministic: scripts/generateSchemas.mjs writes it, the drift test compares it.
+ */
+
+/** Path of the generated Claude settings schema, relative to the extension root. */
+export const CLAUDE_SETTINGS_SCHEMA_PATH = 'schemas/claude-settings.schema.json';
+
+type JsonObject = Record<string, unknown>;
+
+function toJsonSchema(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any', override: (ctx) => {
+    dropSafeIntegerBounds(ctx.jsonSchema);
+    compactHooksObject(ctx);
+  } }) as JsonObject;
+  delete json.$schema;
+  return json;
+}
+
+/** zod writes ±2^53-1 bounds for every `.int()`; they say nothing to a user. */
+function dropSafeIntegerBounds(json: JsonObject): void {
+  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
+}
+
+/**
+ * The zod `hooks` object lists every event with the same groups schema; inlined, that is
+ * 19 copies (package.json settings cannot use `$ref`). Rewritten here to one shared copy
+ * under `patternProperties`, keeping per-event `properties` for completion and hover, and
+ * `additionalProperties: false` so a typo reads "Property PreToolUSe is not allowed".
+ */
+function compactHooksObject(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): void {
+  if (ctx.zodSchema !== hooksObjectSchema) return;
+  const properties = ctx.jsonSchema.properties as Record<string, JsonObject> | undefined;
+  const first = properties?.[HOOK_EVENTS[0] as string];
+  if (!properties || !first) return;
+  const { markdownDescription: _ignored, ...groups } = first;
+  ctx.jsonSchema.properties = Object.fromEntries(HOOK_EVENTS.map((event) => [event, { type: 'array', markdownDescription: EVENT_DESCRIPTIONS[event] }]));
+  ctx.jsonSchema.patternProperties = { [`^(${HOOK_EVENTS.join('|')})$`]: groups };
+  ctx.jsonSchema.additionalProperties = false;
+}
+
+/** package.json `contributes.configuration`: one property per `hookwise.*` setting, with scope and order. */
+export function buildConfigurationContribution(): JsonObject {
+  const properties: JsonObject = {};
+  let order = 0;
+  for (const [key, spec] of Object.entries(HOOKWISE_SETTINGS) as [string, HookwiseSettingSpec][]) {
+    properties[key] = { ...toJsonSchema(spec.schema), scope: spec.scope, order: order++ };
+  }
+  return { title: 'Hookwise', properties };
+}
+
+/** package.json `contributes.jsonValidation`: the Claude settings schema for `.claude` settings files. */
+export function buildJsonValidationContribution(): JsonObject[] {
+  return [
+    { fileMatch: ['**/.claude/settings.json', '**/.claude/settings.local.json'], url: `./${CLAUDE_SETTINGS_SCHEMA_PATH}` },
+  ];
+}
+
+/** The standalone JSON Schema file for Claude settings files. */
+export function buildClaudeSettingsJsonSchema(): JsonObject {
+  return { $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://hookwise.invalid/schemas/claude-settings.schema.json', ...toJsonSchema(claudeSettingsFileSchema), allowTrailingCommas: true, allowComments: true };
+}

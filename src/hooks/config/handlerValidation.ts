@@ -1,0 +1,97 @@
+import type { z } from 'zod';
+import { HANDLER_SCHEMAS, HANDLER_TYPES, type HookHandlerConfig } from './hookConfigSchema';
+import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticSink';
+import type { JsonSegment } from './jsonPath';
+
+/** Claude Code handler fields Hookwise does not implement yet; accepted with a warning. */
+const LATER_CLAUDE_FIELDS = new Set(['once', 'if', 'args', 'shell', 'asyncRewake', 'continueOnBlock', 'headers', 'url']);
+/** Claude Code handler types Hookwise does not run. */
+const LATER_CLAUDE_TYPES = new Set(['http', 'mcp_tool']);
+const INTERNAL_TYPES = new Set(['callback', 'function']);
+
+/** Seconds at or above which a timeout was probably meant in milliseconds. */
+export const MILLISECOND_TIMEOUT_THRESHOLD = 1000;
+
+/**
+ * Validates one handler. Returns the parsed handler, or undefined (with diagnostics) when
+ * it must be skipped. Warnings (milliseconds-looking timeout, `async`, unknown fields) keep it.
+ */
+export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: DiagnosticSink): HookHandlerConfig | undefined {
+  if (!isPlainObject(raw)) {
+    sink.report('error', 'wrongType', at, `a hook must be an object like {"type": "command", "command": "…"}, got ${describeValue(raw)}; it is skipped`);
+    return undefined;
+  }
+  const type = raw.type;
+  if (type === undefined) {
+    sink.report('error', 'wrongType', [...at, 'type'], 'missing required field "type" (command, prompt or agent); this hook is skipped');
+    return undefined;
+  }
+  if (typeof type !== 'string' || !(HANDLER_TYPES as readonly string[]).includes(type)) {
+    const why = typeof type === 'string' && LATER_CLAUDE_TYPES.has(type)
+      ? ` ("${type}" hooks are a newer Claude Code feature Hookwise does not run yet)`
+      : typeof type === 'string' && INTERNAL_TYPES.has(type) ? ' ("callback" and "function" are internal to Claude Code)' : '';
+    sink.report('error', 'unknownHandlerType', [...at, 'type'], `unknown hook type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}; expected "command", "prompt" or "agent"${why}; this hook is skipped`);
+    return undefined;
+  }
+  const schema = HANDLER_SCHEMAS[type as keyof typeof HANDLER_SCHEMAS];
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      sink.report('error', 'wrongType', [...at, ...(issue.path as JsonSegment[])], `${describeIssue(issue, raw)}; this hook is skipped`);
+    }
+    return undefined;
+  }
+  const known = new Set(Object.keys(schema.shape));
+  for (const key of Object.keys(raw)) {
+    if (known.has(key)) continue;
+    if (LATER_CLAUDE_FIELDS.has(key)) sink.report('warning', 'unsupportedField', [...at, key], `"${key}" is a Claude Code option Hookwise does not support yet; it is ignored`, { key: true });
+    else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
+  }
+  const handler = parsed.data;
+  if (handler.type === 'command' && handler.async === true) {
+    sink.report('warning', 'unsupportedField', [...at, 'async'], '"async" is not supported yet; the hook runs synchronously and its result is used');
+  }
+  if (handler.timeout !== undefined && handler.timeout >= MILLISECOND_TIMEOUT_THRESHOLD) {
+    sink.report('warning', 'timeoutInMilliseconds', [...at, 'timeout'], millisecondsMessage(handler.timeout), { suggestion: String(handler.timeout / 1000) });
+  }
+  return handler;
+}
+
+/** `timeout is in seconds; 30000 s is 8.3 hours — did you mean 30?` */
+export function millisecondsMessage(seconds: number): string {
+  const span = seconds >= 3600 ? `${round1(seconds / 3600)} hours` : `${round1(seconds / 60)} minutes`;
+  return `timeout is in seconds; ${seconds} s is ${span} — did you mean ${round1(seconds / 1000)}? (loaded as written)`;
+}
+
+function round1(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const EXPECTED_NAMES: Record<string, string> = { number: 'a number', string: 'a string', boolean: 'true or false', int: 'an integer', array: 'an array', object: 'an object' };
+
+/** A zod issue as a sentence about the user's value. */
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  const field = issue.path.length > 0 ? `"${issue.path.map(String).join('.')}"` : 'the hook';
+  const value = valueAt(raw, issue.path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (value === undefined) return `missing required field ${field}`;
+      const expected = EXPECTED_NAMES[issue.expected] ?? issue.expected;
+      const unit = issue.path[issue.path.length - 1] === 'timeout' ? ' (seconds)' : '';
+      return `${field} must be ${expected}${unit}, got ${describeValue(value)}`;
+    }
+    case 'too_small':
+      return issue.origin === 'string' ? `${field} must not be empty` : `${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}, got ${describeValue(value)}`;
+    default:
+      return `${field}: ${issue.message}`;
+  }
+}

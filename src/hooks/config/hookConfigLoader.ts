@@ -1,0 +1,183 @@
+import path from 'node:path';
+import { parseTree } from 'jsonc-parser';
+import type { HookSource } from '../hookSource';
+import { readAgentFileText } from './agentFileReader';
+import { readClaudeSettingsText } from './claudeSettingsReader';
+import type { ConfigDiagnostic } from './configDiagnostic';
+import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
+import { sourceKeyOf, sourceRank, type AgentFileInput, type ConfigSourceInput, type SettingsValueInput } from './configSources';
+import { DiagnosticSink } from './diagnosticSink';
+import { hookApprovalKey } from './hookApproval';
+import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
+import type { HookSourceKey } from './hookwiseSettingsSchema';
+import { formatJsonPath } from './jsonPath';
+import type { LoadedHook } from './loadedHook';
+import { dedupHooks, type DroppedDuplicate } from './hookDedup';
+import { jsoncLocator } from './nodeLocator';
+import type { PermissionRuleEntry } from './permissionRules';
+
+/** Options mirroring the `hookwise.hooks.*` settings. */
+export interface LoadHookConfigOptions {
+  /** File access; default node:fs. */
+  readonly fs?: ConfigFileSystem;
+  /** `hookwise.hooks.enabled`; false = disabled like `disableAllHooks`. Default true. */
+  readonly enabled?: boolean;
+  /** `hookwise.hooks.sources`; default all. */
+  readonly sources?: readonly HookSourceKey[];
+}
+
+/** Permission settings merged across Claude settings files, each with its source. */
+export interface MergedPermissions {
+  /** Every rule in merge order; evaluate with evaluatePermissionRules (deny > ask > allow). */
+  readonly rules: PermissionRuleEntry[];
+  /** Last `defaultMode` in merge order (local beats project beats user). */
+  readonly defaultMode?: { readonly value: string; readonly source: HookSource };
+  readonly additionalDirectories: { readonly path: string; readonly source: HookSource; readonly folder?: string }[];
+}
+
+/** The loaded configuration: pure data, one "generation". */
+export interface HookConfig {
+  /** Active hooks in merge order; empty when `disabled`. */
+  readonly hooks: LoadedHook[];
+  readonly diagnostics: ConfigDiagnostic[];
+  /** `disableAllHooks: true` somewhere, or `hookwise.hooks.enabled: false`. */
+  readonly disabled: boolean;
+  /** What disabled hooks, for the notice (e.g. `.claude/settings.local.json`). */
+  readonly disabledBy: string[];
+  readonly permissions: MergedPermissions;
+  /** Identical hooks dropped by dedup (the first occurrence is kept). */
+  readonly duplicates: DroppedDuplicate[];
+}
+
+/** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
+export type ConfigDocument =
+  | { readonly input: Exclude<ConfigSourceInput, { kind: 'agentsDirectory' } | { kind: 'settingsValue' }>; readonly text: string | undefined }
+  | { readonly input: SettingsValueInput };
+
+const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources']);
+
+function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] | undefined): boolean {
+  const key = sourceKeyOf(input);
+  return sources === undefined || key === undefined || sources.includes(key);
+}
+
+/**
+ * Reads every input (missing files are fine, unreadable ones become diagnostics) and builds
+ * the configuration. Inputs may come in any order; they are merged in spec §6 order.
+ */
+export async function loadHookConfig(inputs: readonly ConfigSourceInput[], options: LoadHookConfigOptions = {}): Promise<HookConfig> {
+  const fs = options.fs ?? nodeConfigFileSystem;
+  const documents: ConfigDocument[] = [];
+  const ioDiagnostics: ConfigDiagnostic[] = [];
+  const readText = async (file: string, displayFile: string): Promise<string | undefined> => {
+    try {
+      return await fs.readTextFile(file);
+    } catch (error) {
+      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot read the file (${error instanceof Error ? error.message : String(error)}); it contributes nothing` });
+      return undefined;
+    }
+  };
+  for (const input of sortByRank(inputs.filter((i) => isSelected(i, options.sources)))) {
+    if (input.kind === 'settingsValue') {
+      documents.push({ input });
+    } else if (input.kind === 'agentsDirectory') {
+      let names: string[] = [];
+      try {
+        names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
+      } catch (error) {
+        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${error instanceof Error ? error.message : String(error)})` });
+      }
+      for (const name of names) {
+        const agent: AgentFileInput = { kind: 'agentFile', scope: input.scope, file: path.join(input.dir, name), displayFile: `${input.displayDir}/${name}`, ...(input.folder !== undefined ? { folder: input.folder } : {}) };
+        documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
+      }
+    } else {
+      documents.push({ input, text: await readText(input.file, input.displayFile) });
+    }
+  }
+  const config = buildHookConfig(documents, options);
+  return { ...config, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+}
+
+function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
+  return inputs.map((input, index) => ({ input, index })).sort((a, b) => sourceRank(a.input) - sourceRank(b.input) || a.index - b.index).map((x) => x.input);
+}
+
+/** Pure core of the loader: texts in, configuration out. Documents are merged in spec §6 order. */
+export function buildHookConfig(documents: readonly ConfigDocument[], options: Pick<LoadHookConfigOptions, 'enabled' | 'sources'> = {}): HookConfig {
+  const ordered = documents
+    .map((doc, index) => ({ doc, index }))
+    .filter(({ doc }) => isSelected(doc.input, options.sources))
+    .sort((a, b) => sourceRank(a.doc.input) - sourceRank(b.doc.input) || a.index - b.index)
+    .map((x) => x.doc);
+  const all: LoadedHook[] = [];
+  const diagnostics: ConfigDiagnostic[] = [];
+  const disabledBy: string[] = options.enabled === false ? ['hookwise.hooks.enabled'] : [];
+  const rules: PermissionRuleEntry[] = [];
+  let defaultMode: MergedPermissions['defaultMode'];
+  const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
+
+  for (const doc of ordered) {
+    const { input } = doc;
+    const folder = input.folder !== undefined ? { folder: input.folder } : {};
+    if (input.kind === 'settingsValue') {
+      const content = readSettingsValue(input);
+      diagnostics.push(...content.diagnostics);
+      all.push(...content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder)));
+      continue;
+    }
+    if (!('text' in doc) || doc.text === undefined) continue;
+    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? 'agent' : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
+    if (input.kind === 'agentFile') {
+      const content = readAgentFileText(doc.text, input);
+      diagnostics.push(...content.diagnostics);
+      const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};
+      all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent })));
+      continue;
+    }
+    const content = readClaudeSettingsText(doc.text, input);
+    diagnostics.push(...content.diagnostics);
+    if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
+    all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder)));
+    for (const r of content.permissionRules) rules.push({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder });
+    if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
+    content.additionalDirectories.forEach((dir, i) => additionalDirectories.push({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
+  }
+
+  const { kept, duplicates } = dedupHooks(all);
+  const disabled = disabledBy.length > 0;
+  return {
+    hooks: disabled ? [] : kept,
+    diagnostics,
+    disabled,
+    disabledBy,
+    permissions: { rules, ...(defaultMode ? { defaultMode } : {}), additionalDirectories },
+    duplicates,
+  };
+}
+
+function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string }): LoadedHook {
+  return {
+    event: entry.event,
+    ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
+    handler: entry.handler,
+    source,
+    ...extra,
+    hash: hookApprovalKey(entry),
+  };
+}
+
+const SETTINGS_LABELS = { user: 'user settings', workspace: 'workspace settings', workspaceFolder: 'folder settings' } as const;
+
+function readSettingsValue(input: SettingsValueInput): { hooks: RawHookEntry[]; diagnostics: ConfigDiagnostic[] } {
+  const root = input.text !== undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
+  const sink = new DiagnosticSink({
+    ...(input.file !== undefined ? { file: input.file } : {}),
+    displayFile: SETTINGS_LABELS[input.scope],
+    ...(input.text !== undefined ? { text: input.text } : {}),
+    locator: jsoncLocator(root, input.textPath ?? ['hookwise.hooks']),
+    pathRoot: 'hookwise.hooks',
+  });
+  const hooks = readHooksObject(input.value, [], sink, { ignoreKeys: IGNORED_SETTINGS_KEYS });
+  return { hooks, diagnostics: sink.diagnostics };
+}

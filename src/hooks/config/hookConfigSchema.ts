@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
+
+/**
+ * The one source of truth for hook configuration (research §2.1, spec §6): the Claude Code
+ * `hooks` object, Hookwise's extra handler fields, and the Claude settings file. JSON Schema
+ * for editors is generated from these (scripts/generateSchemas.mjs); the loader validates
+ * each handler with them so a bad entry is skipped, never the whole file.
+ */
+
+const timeoutSchema = z
+  .number()
+  .positive()
+  .meta({ markdownDescription: 'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.' });
+
+const statusMessageSchema = z.string().meta({ markdownDescription: 'Text shown in the chat while the hook runs, e.g. `Checking the command…`.' });
+
+const modelSchema = z.string().meta({ markdownDescription: 'Model that evaluates the prompt; defaults to the configured `hookwise.model.name`.' });
+
+/** Hookwise's own handler fields; Claude Code ignores them, so files stay portable. */
+const hookwiseHandlerFields = {
+  priority: z.number().int().meta({ markdownDescription: '**Hookwise only.** Higher runs first among hooks of the same event; equal priorities keep configuration order. Default `0`.' }),
+  continueOnFailure: z.boolean().meta({ markdownDescription: '**Hookwise only.** When the hook fails (crash, timeout, bad output) the event continues as if it had not run. Default `true`, like Claude Code; set `false` to fail closed.' }),
+  enabled: z.boolean().meta({ markdownDescription: '**Hookwise only.** `false` keeps the hook in the file but does not load it.' }),
+} as const;
+
+/** `type: "command"`: a shell command that gets the event JSON on stdin. */
+export const commandHandlerSchema = z
+  .object({
+    type: z.literal('command'),
+    command: z.string().min(1).meta({ markdownDescription: 'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.' }),
+    timeout: timeoutSchema.optional(),
+    statusMessage: statusMessageSchema.optional(),
+    async: z.boolean().meta({ markdownDescription: 'Claude Code: run in the background without waiting. **Not supported by Hookwise yet**; the hook runs synchronously.' }).optional(),
+    priority: hookwiseHandlerFields.priority.optional(),
+    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+    enabled: hookwiseHandlerFields.enabled.optional(),
+  })
+  .meta({ markdownDescription: 'Runs a shell command.' });
+
+/** `type: "prompt"`: one model call that answers `{ok, reason}`. */
+export const promptHandlerSchema = z
+  .object({
+    type: z.literal('prompt'),
+    prompt: z.string().min(1).meta({ markdownDescription: 'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.' }),
+    model: modelSchema.optional(),
+    timeout: timeoutSchema.optional(),
+    statusMessage: statusMessageSchema.optional(),
+    priority: hookwiseHandlerFields.priority.optional(),
+    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+    enabled: hookwiseHandlerFields.enabled.optional(),
+  })
+  .meta({ markdownDescription: 'Asks a model to decide.' });
+
+/** `type: "agent"`: a read-only subagent that investigates, then answers `{ok, reason}`. */
+export const agentHandlerSchema = z
+  .object({
+    type: z.literal('agent'),
+    prompt: z.string().min(1).meta({ markdownDescription: 'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.' }),
+    model: modelSchema.optional(),
+    timeout: timeoutSchema.optional(),
+    statusMessage: statusMessageSchema.optional(),
+    priority: hookwiseHandlerFields.priority.optional(),
+    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+    enabled: hookwiseHandlerFields.enabled.optional(),
+  })
+  .meta({ markdownDescription: 'Runs a verifier subagent.' });
+
+/** One handler, discriminated on `type`. */
+export const hookHandlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, promptHandlerSchema, agentHandlerSchema]);
+
+/** A configured handler as validated (timeouts in seconds). */
+export type HookHandlerConfig = z.infer<typeof hookHandlerSchema>;
+
+/** The handler types Hookwise runs. */
+export const HANDLER_TYPES = ['command', 'prompt', 'agent'] as const;
+
+/** Per handler type, its zod schema (the loader validates the member chosen by `type`). */
+export const HANDLER_SCHEMAS = {
+  command: commandHandlerSchema,
+  prompt: promptHandlerSchema,
+  agent: agentHandlerSchema,
+} as const;
+
+/** A matcher group: `{ matcher?, hooks: [...] }`. */
+export const matcherGroupSchema = z.object({
+  matcher: z
+    .string()
+    .meta({ markdownDescription: 'Which calls the group applies to. Empty, missing or `*` = all. Only letters, digits, `_` and `|` = exact names (`Write|Edit`). Anything else is an unanchored regex (`mcp__github__.*`). Case-sensitive. Ignored by events without a matcher field (`Stop`, `UserPromptSubmit`).' })
+    .optional(),
+  hooks: z.array(hookHandlerSchema).meta({ markdownDescription: 'Handlers run when the matcher matches; all matching handlers run in parallel.' }),
+});
+
+/** A matcher group as validated. */
+export type MatcherGroupConfig = z.infer<typeof matcherGroupSchema>;
+
+/** Hover text per event, shown on the keys of `hooks`. */
+export const EVENT_DESCRIPTIONS: Readonly<Record<HookEvent, string>> = {
+  PreToolUse: 'Before a tool call runs (after its input is validated). Matcher tests `tool_name` (`Bash`, `Edit`, `Write`, `Read`, …). Can allow, deny, ask, rewrite the input, add context.',
+  PostToolUse: 'After a tool call returned. Matcher tests `tool_name`. Can add context, replace the result, or block (the reason goes to the model).',
+  PostToolUseFailure: 'After a tool call failed or was denied. Matcher tests `tool_name`. Can add context.',
+  Notification: 'The agent needs the user. Matcher tests `notification_type` (`permission_prompt`, `idle_prompt`).',
+  UserPromptSubmit: 'The user sent a prompt, before the model sees it. No matcher. Can block, add context, rewrite the prompt.',
+  SessionStart: 'A chat session opens. Matcher tests `source` (`startup`, `resume`, `clear`, `compact`). Can add context.',
+  SessionEnd: 'The session closes. Matcher tests `reason`.',
+  Stop: 'The main agent is about to finish its turn. No matcher. Blocking forces it to continue (the reason goes to the model). In `.claude/agents/*.md` it means that agent\'s `SubagentStop`.',
+  SubagentStart: 'A subagent is spawned. Matcher tests `agent_type`. Can add context or deny the spawn.',
+  SubagentStop: 'A subagent is about to finish. Matcher tests `agent_type`. Blocking forces it to continue.',
+  PreCompact: 'Before the conversation is compacted. Matcher tests `trigger` (`manual`, `auto`).',
+  PermissionRequest: 'The approval popup is about to be shown. Matcher tests `tool_name`. Can allow (optionally with updated input) or deny instead of the user.',
+  ExecutionStart: '**Hookwise lifecycle.** One agent run begins. Can add context.',
+  ExecutionEnd: '**Hookwise lifecycle.** One agent run ended.',
+  BeforeStep: '**Hookwise lifecycle.** Before each step (one model call and its tool calls). Can add context, inject messages, stop.',
+  AfterStep: '**Hookwise lifecycle.** After each step.',
+  BeforeInference: '**Hookwise lifecycle.** Before each model call. Can inject messages.',
+  AfterInference: '**Hookwise lifecycle.** After each model call; sees the raw step.',
+  AgentFailed: '**Hookwise lifecycle.** An unrecoverable error ended an agent run.',
+};
+
+const groupsSchema = z.array(matcherGroupSchema);
+
+/**
+ * The `hooks` object: event name → matcher groups. Every event is an explicit optional key
+ * so editors complete event names and flag typos.
+ */
+export const hooksObjectSchema = z
+  .strictObject(Object.fromEntries(HOOK_EVENTS.map((event) => [event, groupsSchema.meta({ markdownDescription: EVENT_DESCRIPTIONS[event] }).optional()])) as Record<HookEvent, z.ZodOptional<typeof groupsSchema>>)
+  .meta({ markdownDescription: 'Hooks by event, in Claude Code\'s format: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }`. Arrays from every source are concatenated, never overridden.' });
+
+/** The `hooks` object as validated. */
+export type HooksConfig = Partial<Record<HookEvent, MatcherGroupConfig[]>>;
+
+/** Claude Code permission rules (`permissions` in settings files). */
+export const permissionsSchema = z.looseObject({
+  allow: z.array(z.string()).meta({ markdownDescription: 'Rules that run without asking, e.g. `Bash(npm test:*)`, `Edit(src/**)`, `Read`.' }).optional(),
+  deny: z.array(z.string()).meta({ markdownDescription: 'Rules that are always refused, e.g. `Read(./.env)`, `Bash(rm -rf:*)`. Deny wins over ask and allow.' }).optional(),
+  ask: z.array(z.string()).meta({ markdownDescription: 'Rules that always ask, even when an allow rule matches.' }).optional(),
+  defaultMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).meta({ markdownDescription: 'Permission mode a session starts in.' }).optional(),
+  additionalDirectories: z.array(z.string()).meta({ markdownDescription: 'Directories outside the project the agent may work in.' }).optional(),
+});
+
+/** The Claude settings file (`.claude/settings.json` and friends); unrelated keys are allowed. */
+export const claudeSettingsFileSchema = z
+  .looseObject({
+    $schema: z.string().optional(),
+    hooks: hooksObjectSchema.optional(),
+    disableAllHooks: z.boolean().meta({ markdownDescription: '`true` turns every hook off, in every source (Claude Code and Hookwise).' }).optional(),
+    permissions: permissionsSchema.optional(),
+  })
+  .meta({ title: 'Claude Code settings (Hookwise)', markdownDescription: 'Claude Code settings. Hookwise reads `hooks`, `disableAllHooks` and `permissions`; other keys are left to Claude Code.' });

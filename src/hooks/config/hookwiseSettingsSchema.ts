@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { hooksObjectSchema } from './hookConfigSchema';
+
+/**
+ * The VS Code settings Hookwise reads, with their defaults and scopes. package.json
+ * `contributes.configuration` is generated from this table (scripts/generateSchemas.mjs) and a
+ * unit test fails when the two drift.
+ */
+
+/** VS Code configuration scopes used here (see the `contributes.configuration` docs). */
+export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
+
+/** Which configuration sources the loader reads (`hookwise.hooks.sources`). */
+export const HOOK_SOURCE_KEYS = ['user', 'claudeUser', 'project', 'local', 'workspace', 'agents'] as const;
+/** One selectable source: VS Code user settings, `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, workspace/folder settings, agent files. */
+export type HookSourceKey = (typeof HOOK_SOURCE_KEYS)[number];
+
+/** One contributed setting. */
+export interface HookwiseSettingSpec {
+  readonly schema: z.ZodType;
+  readonly scope: SettingScope;
+}
+
+/**
+ * Every `hookwise.*` setting. Scopes: hooks are per folder (`resource`); anything that could
+ * widen what runs without asking (`permissions.*`, the playground script) is `machine`, so a
+ * cloned repository's `.vscode/settings.json` cannot set it.
+ */
+export const HOOKWISE_SETTINGS = {
+  'hookwise.hooks': {
+    scope: 'resource',
+    schema: hooksObjectSchema.default({}).meta({
+      markdownDescription: 'Hooks in Claude Code\'s `hooks` format (same shape as in `.claude/settings.json`). User, workspace and folder values are all used, concatenated in that order with the `.claude` files (user settings → `~/.claude/settings.json` → `.claude/settings.json` → `.claude/settings.local.json` → workspace → folder → agent files).',
+    }),
+  },
+  'hookwise.hooks.enabled': {
+    scope: 'resource',
+    schema: z.boolean().default(true).meta({ markdownDescription: 'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.' }),
+  },
+  'hookwise.hooks.sources': {
+    scope: 'window',
+    schema: z
+      .array(z.enum(HOOK_SOURCE_KEYS))
+      .default([...HOOK_SOURCE_KEYS])
+      .meta({
+        markdownDescription: 'Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`).',
+      }),
+  },
+  'hookwise.model.provider': {
+    scope: 'window',
+    schema: z.enum(['openai-compatible', 'vscode-lm', 'playground']).default('openai-compatible').meta({
+      markdownDescription: 'Where the agent\'s model comes from: any OpenAI-compatible endpoint (`hookwise.model.baseUrl`), the VS Code Language Model API, or the offline playground that replays a scripted session.',
+      markdownEnumDescriptions: ['OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… at `hookwise.model.baseUrl`.', 'A model provided to VS Code by another extension (Language Model API).', 'Replays `hookwise.model.playgroundScript`; no network, clearly labelled.'],
+    }),
+  },
+  'hookwise.model.baseUrl': {
+    scope: 'machine-overridable',
+    schema: z.string().default('https://api.openai.com/v1').meta({ markdownDescription: 'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.' }),
+  },
+  'hookwise.model.name': {
+    scope: 'window',
+    schema: z.string().default('').meta({ markdownDescription: 'Model name sent to the endpoint (e.g. `gpt-4.1`, `qwen2.5-coder`). Empty = the provider\'s first available model.' }),
+  },
+  'hookwise.model.playgroundScript': {
+    scope: 'machine',
+    schema: z.string().default('').meta({ markdownDescription: 'Path of the scripted session the `playground` provider replays. Empty = the built-in demo.' }),
+  },
+  'hookwise.permissions.askFallback': {
+    scope: 'machine',
+    schema: z.enum(['deny', 'allow']).default('deny').meta({ markdownDescription: 'What an `ask` becomes when nobody can answer (headless runs, a dismissed popup).', markdownEnumDescriptions: ['Refuse the call (safe default).', 'Run the call.'] }),
+  },
+  'hookwise.permissions.mode': {
+    scope: 'machine',
+    schema: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).default('default').meta({
+      markdownDescription: 'Permission mode new sessions start in (Claude Code\'s `permission_mode`). A `.claude` `permissions.defaultMode` does not override it.',
+      markdownEnumDescriptions: ['Ask for anything not allowed by a rule or hook.', 'Run file edits without asking; still ask for commands.', 'Run everything without asking. Deny rules and hooks still apply.', 'Read-only: the agent plans, edits and commands are refused.'],
+    }),
+  },
+  'hookwise.agent.maxSteps': {
+    scope: 'window',
+    schema: z.number().int().min(1).default(50).meta({ markdownDescription: 'Most steps (one model call and its tool calls) in one agent run before it stops and says why.' }),
+  },
+  'hookwise.agent.maxSubagentDepth': {
+    scope: 'window',
+    schema: z.number().int().min(0).default(2).meta({ markdownDescription: 'How deep subagents may spawn subagents. `0` disables the `Agent` tool.' }),
+  },
+  'hookwise.hookRuns.maxRunsPerSession': {
+    scope: 'window',
+    schema: z.number().int().min(1).default(5000).meta({ markdownDescription: 'Hook runs kept per session in the **Hook Runs** view; the oldest are dropped first.' }),
+  },
+  'hookwise.compaction.contextBudgetTokens': {
+    scope: 'window',
+    schema: z.number().int().min(1000).default(100000).meta({ markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).' }),
+  },
+  'hookwise.notifications.idleSeconds': {
+    scope: 'window',
+    schema: z.number().min(0).default(60).meta({ markdownDescription: 'Seconds the agent waits for input before a `Notification` hook fires with `idle_prompt`. `0` = never.' }),
+  },
+} as const satisfies Record<string, HookwiseSettingSpec>;
+
+/** A contributed setting key. */
+export type HookwiseSettingKey = keyof typeof HOOKWISE_SETTINGS;
+
+/** The settings as read, with defaults applied. */
+export type HookwiseSettings = { -readonly [K in HookwiseSettingKey]: z.output<(typeof HOOKWISE_SETTINGS)[K]['schema']> };
+
+/**
+ * Reads every setting through `get` (e.g. `key => workspace.getConfiguration().get(key)`),
+ * applying defaults; a value of the wrong type falls back to the default and is reported
+ * in `problems` (the caller logs them). `hookwise.hooks` is returned unvalidated-by-entry
+ * here: the loader validates it handler by handler.
+ */
+export function readHookwiseSettings(get: (key: HookwiseSettingKey) => unknown): { settings: HookwiseSettings; problems: string[] } {
+  const settings: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, spec] of Object.entries(HOOKWISE_SETTINGS) as [HookwiseSettingKey, HookwiseSettingSpec][]) {
+    const raw = get(key);
+    if (key === 'hookwise.hooks') {
+      settings[key] = raw ?? {};
+      continue;
+    }
+    const parsed = spec.schema.safeParse(raw);
+    if (parsed.success) {
+      settings[key] = parsed.data;
+    } else {
+      settings[key] = spec.schema.parse(undefined);
+      problems.push(`${key}: ${parsed.error.issues[0]?.message ?? 'invalid value'}; using the default`);
+    }
+  }
+  return { settings: settings as HookwiseSettings, problems };
+}

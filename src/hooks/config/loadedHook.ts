@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { HookEvent } from '../hookEvent';
+import type { HookSource } from '../hookSource';
+import type { HookHandlerConfig } from './hookConfigSchema';
+import { hookIdentity } from './hookDedup';
+
+/**
+ * One configured hook, as pure data. A small binder turns these into HookRunner
+ * registrations; nothing here runs anything.
+ */
+export interface LoadedHook {
+  readonly event: HookEvent;
+  /** The group's matcher as written; undefined when absent. */
+  readonly matcher?: string;
+  readonly handler: HookHandlerConfig;
+  /** Source file/settings layer and JSON path of the handler. */
+  readonly source: HookSource;
+  /** Scoped to one subagent type (from `.claude/agents/*.md`); undefined = every agent. */
+  readonly agentType?: string;
+  /** Workspace folder root the hook belongs to; undefined = applies everywhere (user level, workspace settings). */
+  readonly folder?: string;
+  /** Content hash for trust approval (see hookApproval.ts). */
+  readonly hash: string;
+}
+
+/** True when `cwd` is `folder` or inside it (case-insensitive on Windows and macOS, like their file systems). */
+export function folderContains(folder: string, cwd: string): boolean {
+  const norm = (p: string): string => {
+    const resolved = path.resolve(p);
+    return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
+  };
+  const f = norm(folder);
+  const c = norm(cwd);
+  if (c === f) return true;
+  return c.startsWith(f.endsWith(path.sep) ? f : f + path.sep);
+}
+
+/**
+ * Multi-root scoping: keeps items without a folder (user level, workspace settings) plus
+ * those whose folder contains `cwd`. Order is preserved. Works for hooks and permission rules.
+ */
+export function scopeToCwd<T extends { readonly folder?: string }>(items: readonly T[], cwd: string): T[] {
+  return items.filter((item) => item.folder === undefined || folderContains(item.folder, cwd));
+}
+
+/**
+ * The hooks that apply to a session whose cwd is `cwd` (spec §6, multi-root): user-level
+ * hooks plus those of the folder containing `cwd`, in merge order. Identical hooks that
+ * now both apply (a folder hook and a later workspace-level copy) run once: the first is kept.
+ */
+export function hooksForCwd(hooks: readonly LoadedHook[], cwd: string): LoadedHook[] {
+  const seen = new Set<string>();
+  return scopeToCwd(hooks, cwd).filter((hook) => {
+    const id = hookIdentity(hook);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

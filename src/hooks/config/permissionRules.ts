@@ -1,0 +1,214 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { HookSource } from '../hookSource';
+import { splitShellCommand } from './shellCommand';
+
+/**
+ * Claude Code permission rules (`permissions.allow|ask|deny` in settings files): parsing,
+ * matching one tool call, evaluation with deny > ask > allow, and the rule "Always Allow"
+ * writes. Pure; the permission pipeline decides what a match means.
+ */
+
+/** What a matching rule decides. */
+export type PermissionBehavior = 'allow' | 'deny' | 'ask';
+
+/** A parsed rule: `Bash`, `Bash(npm test:*)`, `Edit(src/**)`, `WebFetch(domain:x)`. */
+export interface PermissionRule {
+  /** The rule as written. */
+  readonly text: string;
+  readonly toolName: string;
+  /** Text inside the parentheses, when present. */
+  readonly specifier?: string;
+  /** Parsed but never matches (specifier kinds Hookwise does not evaluate, e.g. `WebFetch(domain:…)`). */
+  readonly inert?: boolean;
+}
+
+/** A rule with where it came from. */
+export interface PermissionRuleEntry {
+  readonly behavior: PermissionBehavior;
+  readonly rule: PermissionRule;
+  readonly source: HookSource;
+  /** Workspace folder the rule belongs to (multi-root); undefined = everywhere. */
+  readonly folder?: string;
+}
+
+/** Paths rules are resolved against. */
+export interface PermissionContext {
+  /** Project root: relative patterns and tool paths resolve against it. */
+  readonly projectRoot: string;
+  /** Home directory, for `~/` patterns. */
+  readonly homeDir?: string;
+}
+
+/** Rules whose tool name covers several tools (Claude Code: Edit rules cover every file-writing tool). */
+const TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  Edit: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
+  Read: ['Read', 'Glob', 'Grep'],
+  Task: ['Task', 'Agent'],
+  Agent: ['Task', 'Agent'],
+};
+const PATH_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read', 'Glob', 'Grep']);
+const RULE = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s;
+
+/** Parses one rule; returns an error sentence instead of throwing. */
+export function parsePermissionRule(text: string): { ok: true; rule: PermissionRule } | { ok: false; message: string } {
+  const match = RULE.exec(text.trim());
+  if (!match) return { ok: false, message: `${JSON.stringify(text)} is not a permission rule; expected Tool or Tool(specifier), e.g. "Bash(npm test:*)"` };
+  const toolName = match[1] as string;
+  const specifier = match[2];
+  if (specifier === undefined) return { ok: true, rule: { text, toolName } };
+  if (specifier.trim() === '') return { ok: false, message: `${JSON.stringify(text)} has an empty specifier; write "${toolName}" to match every call` };
+  const inert = toolName !== 'Bash' && !PATH_TOOLS.has(toolName);
+  return { ok: true, rule: { text, toolName, specifier, ...(inert ? { inert } : {}) } };
+}
+
+function coversTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  if (TOOL_FAMILIES[ruleTool]?.includes(toolName)) return true;
+  // `mcp__server` covers every tool of that server (Claude Code); `mcp__server__*` too.
+  if (ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__')) return toolName.startsWith(`${ruleTool}__`);
+  return false;
+}
+
+/** True when the rule's Bash specifier matches one simple command. */
+export function bashSpecifierMatches(specifier: string, command: string): boolean {
+  const cmd = command.trim();
+  const spec = specifier.trim();
+  const prefix = spec.endsWith(':*') ? spec.slice(0, -2).trimEnd() : spec.endsWith(' *') ? spec.slice(0, -2).trimEnd() : undefined;
+  if (prefix !== undefined) return cmd === prefix || cmd.startsWith(`${prefix} `) || cmd.startsWith(`${prefix}\t`);
+  if (spec.includes('*')) {
+    const pattern = spec.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    return new RegExp(`^${pattern}$`, 's').test(cmd);
+  }
+  return cmd === spec;
+}
+
+function toPosix(p: string): string {
+  return p.replace(/\\/g, '/');
+}
+
+/** True when a path pattern (gitignore-like, as in Claude Code) matches `filePath`. */
+export function pathPatternMatches(pattern: string, filePath: string, ctx: PermissionContext): boolean {
+  const absolute = path.resolve(ctx.projectRoot, filePath);
+  let base = ctx.projectRoot;
+  let relPattern: string;
+  if (pattern.startsWith('//')) {
+    base = path.parse(absolute).root;
+    relPattern = pattern.slice(2);
+  } else if (pattern.startsWith('~/')) {
+    if (!ctx.homeDir) return false;
+    base = ctx.homeDir;
+    relPattern = pattern.slice(2);
+  } else if (pattern.startsWith('/')) {
+    relPattern = pattern.slice(1);
+  } else if (pattern.startsWith('./')) {
+    relPattern = pattern.slice(2);
+  } else {
+    // No slash: like .gitignore, match the name at any depth.
+    relPattern = pattern.includes('/') ? pattern : `**/${pattern}`;
+  }
+  if (relPattern.endsWith('/')) relPattern += '**';
+  const rel = toPosix(path.relative(base, absolute));
+  if (rel === '' || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return false;
+  return picomatch(relPattern, { dot: true })(rel);
+}
+
+function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
+  const value = input.file_path ?? input.notebook_path ?? input.path;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
+ * command or any of its simple commands (what deny and ask need; allow is stricter, see
+ * evaluatePermissionRules).
+ */
+export function ruleMatches(rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): boolean {
+  if (rule.inert || !coversTool(rule.toolName, toolName)) return false;
+  if (rule.specifier === undefined) return true;
+  if (rule.toolName === 'Bash') {
+    const command = typeof input.command === 'string' ? input.command : '';
+    return bashSpecifierMatches(rule.specifier, command) || splitShellCommand(command).parts.some((part) => bashSpecifierMatches(rule.specifier as string, part));
+  }
+  const file = pathOf(input);
+  return file !== undefined && pathPatternMatches(rule.specifier, file, ctx);
+}
+
+/** The first rule that decides the call, deny before ask before allow; undefined = no rule applies. */
+export function evaluatePermissionRules(
+  entries: readonly PermissionRuleEntry[],
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  ctx: PermissionContext,
+): { behavior: PermissionBehavior; entry: PermissionRuleEntry } | undefined {
+  for (const behavior of ['deny', 'ask'] as const) {
+    const entry = entries.find((e) => e.behavior === behavior && ruleMatches(e.rule, toolName, input, ctx));
+    if (entry) return { behavior, entry };
+  }
+  const allows = entries.filter((e) => e.behavior === 'allow');
+  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => ruleMatches(e.rule, toolName, input, ctx));
+  return entry ? { behavior: 'allow', entry } : undefined;
+}
+
+/**
+ * Allow for Bash: every simple command must be allowed (so `npm test && rm -rf /` is not
+ * allowed by `Bash(npm test:*)`), and a command with substitution or redirection is allowed
+ * only by an exact rule or a bare `Bash`.
+ */
+function bashAllow(allows: readonly PermissionRuleEntry[], input: Readonly<Record<string, unknown>>): PermissionRuleEntry | undefined {
+  const command = typeof input.command === 'string' ? input.command.trim() : '';
+  const whole = allows.find((e) => coversTool(e.rule.toolName, 'Bash') && (e.rule.specifier === undefined || e.rule.specifier.trim() === command));
+  if (whole) return whole;
+  const split = splitShellCommand(command);
+  if (split.risky || split.parts.length === 0) return undefined;
+  let first: PermissionRuleEntry | undefined;
+  for (const part of split.parts) {
+    const entry = allows.find((e) => !e.rule.inert && e.rule.toolName === 'Bash' && e.rule.specifier !== undefined && bashSpecifierMatches(e.rule.specifier, part));
+    if (!entry) return undefined;
+    first ??= entry;
+  }
+  return first;
+}
+
+/** Commands whose sub-command is part of what the user approves (`git status`, `npm test`). */
+const TWO_WORD_COMMANDS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'git', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'dotnet', 'uv', 'poetry', 'deno', 'pip', 'brew', 'make']);
+const RUN_SUBCOMMANDS = new Set(['run', 'exec', 'x']);
+
+/**
+ * The rule "Always Allow" writes for a call: Bash → `Bash(<command words>:*)` (`npm test` →
+ * `Bash(npm test:*)`, `npm run build -- --x` → `Bash(npm run build:*)`, compound or risky
+ * commands → the exact command); file tools → `Edit(<path relative to the project>)` /
+ * `Read(…)` (`//abs/path` outside it); WebFetch → `WebFetch(domain:<host>)`; others → the tool name.
+ */
+export function suggestRule(toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): string {
+  if (toolName === 'Bash') {
+    const command = typeof input.command === 'string' ? input.command.trim().replace(/\s+/g, ' ') : '';
+    if (command === '') return 'Bash';
+    const split = splitShellCommand(command);
+    const words = command.split(' ');
+    if (split.risky || split.parts.length !== 1 || (words[0] ?? '').includes('=')) return `Bash(${command})`;
+    const take = [words[0] as string];
+    const isArg = (w: string | undefined): w is string => w !== undefined && !w.startsWith('-') && !/[*?"'$]/.test(w);
+    if (TWO_WORD_COMMANDS.has(take[0] as string) && isArg(words[1])) {
+      take.push(words[1]);
+      if (RUN_SUBCOMMANDS.has(words[1]) && isArg(words[2])) take.push(words[2]);
+    }
+    return `Bash(${take.join(' ')}:*)`;
+  }
+  const family = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'].includes(toolName) ? 'Edit' : toolName === 'Read' ? 'Read' : undefined;
+  const file = pathOf(input);
+  if (family && file) {
+    const absolute = path.resolve(ctx.projectRoot, file);
+    const rel = toPosix(path.relative(ctx.projectRoot, absolute));
+    const inside = rel !== '' && !rel.startsWith('../') && !path.isAbsolute(rel);
+    return `${family}(${inside ? rel : `/${toPosix(absolute)}`})`;
+  }
+  if (toolName === 'WebFetch' && typeof input.url === 'string') {
+    try {
+      return `WebFetch(domain:${new URL(input.url).hostname})`;
+    } catch {
+      return 'WebFetch';
+    }
+  }
+  return toolName;
+}
