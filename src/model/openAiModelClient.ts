@@ -117,7 +117,7 @@ export class OpenAiModelClient implements ModelClient {
           continue;
         }
         const delayMs = this.#retryDelay(error, retries);
-        if (delayMs === undefined) throw retries === 0 ? error : gaveUp(error, retries + 1);
+        if (delayMs === undefined) throw retries === 0 ? this.#explainNoRetry(error) : gaveUp(error, retries + 1);
         retries++;
         this.#onRetry?.({ retry: retries, delayMs, error });
         await sleepWithAbort(delayMs, signal);
@@ -209,11 +209,25 @@ export class OpenAiModelClient implements ModelClient {
   /** How long to wait before retry number `retries` (0-based), or undefined to give up. */
   #retryDelay(error: ModelError, retries: number): number | undefined {
     if (!error.retryable || retries >= this.#policy.maxRetries) return undefined;
-    const headers = (error.cause as { headers?: { get(name: string): string | null } } | undefined)?.headers;
-    const asked = retryAfterMs(headers);
+    const asked = retryAfterMs(headersOf(error));
     if (asked !== undefined) return asked <= this.#policy.maxRetryAfterMs ? asked : undefined;
     return backoffDelayMs(this.#policy, retries);
   }
+
+  /** A retryable error we did not retry because the server asked for too long a wait: say so. */
+  #explainNoRetry(error: ModelError): ModelError {
+    const asked = retryAfterMs(headersOf(error));
+    if (!error.retryable || asked === undefined || asked <= this.#policy.maxRetryAfterMs || this.#policy.maxRetries === 0) return error;
+    return new ModelError(error.reason, `${error.message} The server asks to wait ${Math.ceil(asked / 1000)} s before retrying; try again later.`, {
+      ...(error.status === undefined ? {} : { status: error.status }),
+      retryable: true,
+      cause: error.cause,
+    });
+  }
+}
+
+function headersOf(error: ModelError): { get(name: string): string | null } | undefined {
+  return (error.cause as { headers?: { get(name: string): string | null } } | undefined)?.headers;
 }
 
 function gaveUp(error: ModelError, attempts: number): ModelError {

@@ -186,6 +186,31 @@ describe('OpenAiModelClient against the real test server', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('does not wait for a Retry-After beyond the limit, and says why', async () => {
+    const server = await serve({ script: [errorReply(429, { headers: { 'retry-after': '3600' } })] });
+    const error = await rejection(events(clientFor(server)));
+    expect(ModelError.is(error, 'rateLimited')).toBe(true);
+    expect((error as Error).message).toContain('asks to wait 3600 s');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out a stream that stalls after some text', async () => {
+    const server = await serve({ script: [{ hang: true, afterText: 'thinking' }] });
+    const shown: string[] = [];
+    const error = await rejection(collectResponse(clientFor(server, { timeoutMs: 150 }), hello, new AbortController().signal, (d) => shown.push(d)));
+    expect(shown.join('')).toBe('thinking');
+    expect(ModelError.is(error, 'timeout')).toBe(true);
+    expect(server.requests).toHaveLength(1); // text was shown: never retried
+  });
+
+  it('closes the connection when the consumer stops reading early', async () => {
+    const server = await serve({ script: [textReply('x'.repeat(400), { chunkSize: 1, delayMs: 2 })] });
+    for await (const e of clientFor(server).stream(hello, new AbortController().signal)) {
+      if (e.type === 'text') break;
+    }
+    await vi.waitFor(() => expect(server.requests[0]!.clientDisconnected).toBe(true));
+  });
+
   it('401 → auth error telling the user how to set the key; not retried', async () => {
     const server = await serve({ script: [], apiKey: 'the-right-key' });
     const error = await rejection(events(clientFor(server, { apiKey: 'wrong' })));
