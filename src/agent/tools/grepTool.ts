@@ -78,7 +78,9 @@ export function createGrepTool(): AgentTool<GrepInput> {
       } catch (err) {
         return toolError(describeFsError(err, root).replace(/^File does not exist/, 'Path does not exist'));
       }
-      const matchGlob = input.glob ? picomatch(input.glob, { dot: true, basename: true }) : undefined;
+      // ripgrep's rule: a glob without "/" matches the file name at any depth. picomatch's
+      // `basename` option breaks patterns that do contain "/", so it is set only for the others.
+      const matchGlob = input.glob ? picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') }) : undefined;
       const skipDirs = new Set<string>(DEFAULT_IGNORED_DIRS.filter((d) => !root.split(path.sep).includes(d)));
 
       const headLimit = input.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;

@@ -81,6 +81,8 @@ function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
+/** Zod's type names as a model reads them: `int` → `an integer`. */
 function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+  const word = type === 'int' ? 'integer' : type;
+  return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
 }

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { runShellCommand } from '../../shared/processRunner';
+import type { ProcessRunOptions, ProcessRunResult } from '../../shared/processRunner';
+import { truncateMiddle } from './truncate';
+import { defineTool, toolError } from './tool';
+import type { AgentTool } from './tool';
+
+/** Default time limit of one command, in ms (Claude Code's). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest `timeout` a call may ask for, in ms (Claude Code's). */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Characters of combined output the model sees; the middle of longer output is cut. */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/** Bytes kept per stream by the process runner (memory bound; the rest is dropped there). */
+const BASH_CAPTURE_BYTES = 1024 * 1024;
+
+export const bashInputSchema = z.object({
+  command: z.string().refine((c) => c.trim() !== '', 'must not be empty').describe('The shell command to run.'),
+  description: z.string().optional().describe('A short description of what the command does, in 5-10 words, for the user.'),
+  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional()
+    .describe(`Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+});
+export type BashInput = z.infer<typeof bashInputSchema>;
+
+/** Claude Code's Bash `tool_response` keys plus the exit code and how it ended. */
+export interface BashResponse {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly interrupted: boolean;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+}
+
+/** The process runner the tool uses; injectable so tests and hosts can wrap it. */
+export type ShellRunner = (command: string, options: ProcessRunOptions) => Promise<ProcessRunResult>;
+
+/** Options of `createBashTool`. */
+export interface BashToolOptions {
+  readonly runner?: ShellRunner;
+  /** Extra variables over `process.env` for every command. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Characters of output shown to the model (default `BASH_MAX_OUTPUT_CHARS`). */
+  readonly maxOutputChars?: number;
+}
+
+const DESCRIPTION = `Runs a shell command in the working directory and returns its output (stdout, then stderr) and, when non-zero, its exit code.
+- Each call starts a fresh shell in the working directory: cd, exports and shell variables do not carry over; chain with && instead.
+- Time limit: timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); the whole process tree is killed when it is reached or the user stops the run.
+- Background processes (cmd &) are killed when the command returns; nothing keeps running after the call.
+- stdin is empty: interactive commands will not get input. Output beyond ${BASH_MAX_OUTPUT_CHARS} characters is cut in the middle.
+- Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo >.`;
+
+/**
+ * The `Bash` tool, on the shared process runner (user's shell, capped capture,
+ * process-tree kill). A non-zero exit, a timeout and an interruption are error results;
+ * the tool never throws. Asks by default.
+ */
+export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInput> {
+  const run = options.runner ?? runShellCommand;
+  const maxChars = options.maxOutputChars ?? BASH_MAX_OUTPUT_CHARS;
+  return defineTool({
+    name: 'Bash',
+    description: DESCRIPTION,
+    inputSchema: bashInputSchema,
+    readOnly: false,
+    needsApproval: true,
+    summarize: (input) => input.command,
+    async execute(input, ctx) {
+      const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      const onStop = (): void => controller.abort();
+      ctx.signal.addEventListener('abort', onStop, { once: true });
+      let result: ProcessRunResult;
+      try {
+        result = await run(input.command, {
+          cwd: ctx.cwd,
+          env: options.env ? { ...process.env, ...options.env } : process.env,
+          stdin: '',
+          maxOutputBytes: BASH_CAPTURE_BYTES,
+          signal: controller.signal,
+        });
+      } finally {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onStop);
+      }
+      if (result.spawnError !== undefined) return toolError(`Could not run the command: ${result.spawnError}`);
+
+      const interrupted = result.aborted && !timedOut;
+      const data: BashResponse = {
+        stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode,
+        interrupted, timedOut: result.aborted && timedOut, durationMs: Math.round(result.durationMs),
+        stdoutTruncated: result.stdoutTruncated, stderrTruncated: result.stderrTruncated,
+      };
+      return { content: formatForModel(result, data, timeoutMs, maxChars), isError: isFailure(result), data };
+    },
+  });
+}
+
+function isFailure(result: ProcessRunResult): boolean {
+  return result.aborted || result.exitCode !== 0;
+}
+
+/** stdout then stderr, cut in the middle when long, then one note per way the run went wrong. */
+function formatForModel(result: ProcessRunResult, data: BashResponse, timeoutMs: number, maxChars: number): string {
+  const parts = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter((p) => p !== '');
+  const { text, cut } = truncateMiddle(parts.join('\n'), maxChars);
+  const notes: string[] = [];
+  if (result.stdoutTruncated || result.stderrTruncated) notes.push(`(output beyond ${BASH_CAPTURE_BYTES / 1024 / 1024} MiB per stream was dropped)`);
+  if (cut > 0) notes.push(`(output truncated: ${cut} characters cut from the middle)`);
+  if (data.timedOut) notes.push(`(timed out after ${formatSeconds(timeoutMs)}; the process tree was killed)`);
+  else if (data.interrupted) notes.push('(interrupted)');
+  else if (result.exitCode === null) notes.push(`(killed by signal ${result.signal ?? 'unknown'})`);
+  else if (result.exitCode !== 0) notes.push(`Exit code ${result.exitCode}`);
+  if (text === '' && notes.length === 0) return '(no output)';
+  return [text, ...notes].filter((p) => p !== '').join('\n');
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
+}

@@ -1,0 +1,25 @@
+import { createBashTool } from './bashTool';
+import type { BashToolOptions } from './bashTool';
+import { createEditTool } from './editTool';
+import { createGlobTool } from './globTool';
+import { createGrepTool } from './grepTool';
+import { createReadTool } from './readTool';
+import type { AnyAgentTool } from './tool';
+import { createTodoWriteTool } from './todoWriteTool';
+import { createWriteTool } from './writeTool';
+
+/** Options of `createBuiltinTools`, passed on to the tools that take some. */
+export interface BuiltinToolsOptions {
+  readonly bash?: BashToolOptions;
+}
+
+/**
+ * The seven built-in tools, in the order they are declared to the model:
+ * Read, Write, Edit, Glob, Grep, Bash, TodoWrite. (The `Agent` subagent tool lives with the loop.)
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyAgentTool[] {
+  return [
+    createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(),
+    createBashTool(options.bash), createTodoWriteTool(),
+  ];
+}
