@@ -1,12 +1,13 @@
-import type { HookActionResult } from './hookAction';
+import type { HookActionResult, HookRawOutput } from './hookAction';
+import type { HookOutcome } from './hookOutcome';
 import { CallableAction } from './callableAction';
 import type { HookEvent } from './hookEvent';
 import { MATCHER_FIELD, TOOL_EVENTS } from './hookEvent';
+import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistration, HookRegistry } from './hookRegistry';
 import type { DecidedBy, HookEventResult, HookRunObserver, HookRunRecord, HookRunStatus, PermissionDecider, PermissionProvider, PermissionRequest } from './hookRunTypes';
-import { describeSource } from './hookSource';
 import type { MatchTarget } from './matchers/hookMatcher';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { checkOutcomeForEvent, OutcomeMerger } from './mergeOutcomes';
@@ -190,7 +191,6 @@ export class HookRunner {
         for (const execution of tier) {
           let record = finishedRecord(execution, occurrenceId, tierInput);
           const reg = execution.registration;
-          const label = `"${reg.action.label}" (${describeSource(reg.source)})`;
           const end = execution.end;
           if (end?.kind === 'cancelled' || record.status === 'cancelled') {
             cancelled = true;
@@ -203,7 +203,7 @@ export class HookRunner {
           }
           if (record.status === 'failed' || record.status === 'timed-out') {
             failures.push(record);
-            if (!reg.continueOnFailure) merger.failClosed(reg, label, record.error ?? record.status);
+            if (!reg.continueOnFailure) merger.failClosed(reg, record.error ?? record.status);
           }
           records.push(record);
         }
@@ -374,10 +374,22 @@ function select(event: HookEvent, input: Input, registrations: readonly HookRegi
   return selected;
 }
 
-function baseRecord(execution: HookExecution, occurrenceId: string, input: Input): Omit<HookRunRecord, 'status'> {
+// Records are built as one object literal of fixed shape (absent fields are undefined, which
+// JSON drops): spreading conditional parts made record building ~10x slower than everything
+// else in a matched hook's dispatch.
+function makeRecord(
+  execution: HookExecution,
+  occurrenceId: string,
+  input: Input,
+  status: HookRunStatus,
+  durationMs: number | undefined,
+  outcome: HookOutcome | undefined,
+  raw: HookRawOutput | undefined,
+  error: string | undefined,
+  failureReason: HookFailureReason | undefined,
+): HookRunRecord {
   const reg = execution.registration;
   const field = MATCHER_FIELD[execution.event];
-  const matchValue = field === undefined ? undefined : str(input[field]);
   return {
     runId: execution.runId,
     occurrenceId,
@@ -386,42 +398,47 @@ function baseRecord(execution: HookExecution, occurrenceId: string, input: Input
     parentAgentId: str(input['parent_agent_id']) ?? null,
     agentType: str(input['agent_type']) ?? 'main',
     event: execution.event,
-    ...(matchValue !== undefined ? { matchValue } : {}),
+    matchValue: field === undefined ? undefined : str(input[field]),
     hookId: reg.id,
     hookLabel: reg.action.label,
     actionKind: reg.action.kind,
     source: reg.source,
-    ...(reg.configGeneration !== undefined ? { configGeneration: reg.configGeneration } : {}),
+    configGeneration: reg.configGeneration,
     input,
     startedAt: execution.startedAt,
+    status,
+    durationMs,
+    outcome,
+    raw,
+    error,
+    failureReason,
+    permission: undefined,
   };
 }
 
 function startedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
-  return { ...baseRecord(execution, occurrenceId, input), status: 'running' };
+  return makeRecord(execution, occurrenceId, input, 'running', undefined, undefined, undefined, undefined, undefined);
 }
 
 /** The record of a settled execution, its status derived from how it ended and what it returned. */
 function finishedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
-  const base = baseRecord(execution, occurrenceId, input);
   const durationMs = execution.durationMs;
   const end = execution.end;
-  if (end === undefined) return { ...base, status: 'cancelled', durationMs };
+  if (end === undefined) return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
   switch (end.kind) {
     case 'timed-out':
-      return { ...base, status: 'timed-out', durationMs, failureReason: 'timeout', error: `timed out after ${execution.timeoutMs} ms` };
+      return makeRecord(execution, occurrenceId, input, 'timed-out', durationMs, undefined, undefined, `timed out after ${execution.timeoutMs} ms`, 'timeout');
     case 'cancelled':
-      return { ...base, status: 'cancelled', durationMs };
+      return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
     case 'failed':
-      return { ...base, status: 'failed', durationMs, failureReason: end.failureReason, error: end.error };
+      return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, undefined, end.error, end.failureReason);
     case 'result': {
       const r = end.result;
-      const withRaw = r.raw !== undefined ? { ...base, raw: r.raw } : base;
-      if (r.status === 'cancelled') return { ...withRaw, status: 'cancelled', durationMs };
-      if (r.status === 'failed') return { ...withRaw, status: 'failed', durationMs, failureReason: 'actionFailed', error: r.error ?? 'the action failed' };
+      if (r.status === 'cancelled') return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, r.raw, undefined, undefined);
+      if (r.status === 'failed') return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, r.raw, r.error ?? 'the action failed', 'actionFailed');
       const problem = checkOutcomeForEvent(execution.event, r.outcome);
-      if (problem) return { ...withRaw, status: 'failed', durationMs, outcome: r.outcome, failureReason: problem.failureReason, error: problem.error };
-      return { ...withRaw, status: statusOf(r.outcome.decision), durationMs, outcome: r.outcome };
+      if (problem) return makeRecord(execution, occurrenceId, input, 'failed', durationMs, r.outcome, r.raw, problem.error, problem.failureReason);
+      return makeRecord(execution, occurrenceId, input, statusOf(r.outcome.decision), durationMs, r.outcome, r.raw, undefined, undefined);
     }
   }
 }

@@ -6,6 +6,7 @@ import { decisionRank } from './hookOutcome';
 import type { DecidedBy } from './hookRunTypes';
 import type { HookRegistration } from './hookRegistry';
 import { withRewrittenInput } from './hookContext';
+import { describeSource } from './hookSource';
 
 /** A part of one hook's outcome that could not be used: recorded as that hook's failure. */
 export interface MergeProblem {
@@ -170,9 +171,10 @@ export class OutcomeMerger implements MergedOutcome {
     return problems;
   }
 
-  /** A fail-closed hook failed (continueOnFailure: false): its failure is a deny naming it. */
-  failClosed(hook: HookRegistration, label: string, error: string): void {
-    this.decide('deny', `Hook ${label} failed and is configured to fail closed (continueOnFailure: false): ${error}`, hook, label);
+  /** A fail-closed hook failed (continueOnFailure: false): its failure is a deny naming it and its source. */
+  failClosed(hook: HookRegistration, error: string): void {
+    const label = hook.action.label;
+    this.decide('deny', `Hook "${label}" (${describeSource(hook.source)}) failed and is configured to fail closed (continueOnFailure: false): ${error}`, hook, label);
   }
 
   /** Final view, with empty collections shared. */

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HookContext,
+  forAfterStep,
+  forPostToolUse,
+  forPreCompact,
+  forSessionStart,
+  hookContextSchemas,
+  parseHookContext,
+} from '../../../src/hooks/hookContext';
+import { HOOK_EVENTS } from '../../../src/hooks/hookEvent';
+import { env, preToolUse, stopInput } from './helpers';
+
+const ENVELOPE_KEYS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'agent_id', 'parent_agent_id', 'agent_type'];
+
+describe('hook contexts (spec §2)', () => {
+  it('has a schema for every event', () => {
+    expect(Object.keys(hookContextSchemas).sort()).toEqual([...HOOK_EVENTS].sort());
+  });
+
+  it('builds PreToolUse with exactly the snake_case fields, envelope first', () => {
+    const ctx = preToolUse('Bash', { command: 'ls' });
+    expect(Object.keys(ctx)).toEqual([...ENVELOPE_KEYS, 'permission_mode', 'tool_name', 'tool_input', 'tool_use_id']);
+    expect(ctx.hook_event_name).toBe('PreToolUse');
+    expect(parseHookContext('PreToolUse', ctx).success).toBe(true);
+    expect(Object.isFrozen(ctx) && Object.isFrozen(ctx.tool_input)).toBe(true);
+  });
+
+  it('builds each event’s extra fields and validates them strictly', () => {
+    const post = forPostToolUse(env, { permission_mode: 'plan', tool_name: 'Read', tool_input: { file_path: '/x' }, tool_use_id: 't', tool_response: { ok: 1 }, duration_ms: 4 });
+    expect(parseHookContext('PostToolUse', post).success).toBe(true);
+    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message']);
+    expect(parseHookContext('PreCompact', forPreCompact(env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
+    expect(HookContext.forSessionStart).toBe(forSessionStart);
+    // strict: an extra or a missing field is rejected
+    expect(parseHookContext('Stop', { ...stopInput(), extra: 1 }).success).toBe(false);
+    const { tool_use_id: _omit, ...missing } = preToolUse();
+    expect(parseHookContext('PreToolUse', missing).success).toBe(false);
+    expect(parseHookContext('SessionStart', { ...forSessionStart(env, { source: 'startup' }), source: 'bogus' }).success).toBe(false);
+  });
+
+  it('omits optional lifecycle fields that are not given', () => {
+    expect(Object.keys(forAfterStep(env))).toEqual(ENVELOPE_KEYS);
+    expect(forAfterStep(env, { step_index: 2, step_type: 'final_response' })).toMatchObject({ step_index: 2, step_type: 'final_response' });
+  });
+
+  it('every constructor produces a context its own schema accepts', () => {
+    const samples = [
+      HookContext.forUserPromptSubmit(env, { prompt: 'hi' }),
+      HookContext.forPermissionRequest(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }),
+      HookContext.forPostToolUseFailure(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't', error: 'x' }),
+      HookContext.forNotification(env, { message: 'm', notification_type: 'idle_prompt' }),
+      HookContext.forSubagentStart({ ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }),
+      HookContext.forSubagentStop(env, { stop_hook_active: true, last_assistant_message: 'x' }),
+      HookContext.forSessionEnd(env, { reason: 'clear' }),
+      HookContext.forExecutionStart(env),
+      HookContext.forExecutionEnd(env),
+      HookContext.forBeforeStep(env, { step_index: 0 }),
+      HookContext.forBeforeInference(env),
+      HookContext.forAfterInference(env),
+      HookContext.forAgentFailed(env, { error: 'boom' }),
+    ];
+    for (const ctx of samples) expect(parseHookContext(ctx.hook_event_name, ctx).success, ctx.hook_event_name).toBe(true);
+  });
+});
