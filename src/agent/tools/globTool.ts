@@ -69,8 +69,9 @@ export function createGlobTool(): AgentTool<GlobInput> {
         return toolError(describeFsError(err, dir).replace(/^File does not exist/, 'Directory does not exist'));
       }
 
-      const mentioned = `${pattern}/${dir}`;
-      const ignore = DEFAULT_IGNORED_DIRS.filter((d) => !mentioned.includes(d)).map((d) => `**/${d}/**`);
+      // Compared by path segment: a workspace under ~/.git-work/ must still skip .git.
+      const mentioned = new Set([...pattern.split('/'), ...dir.split(path.sep)]);
+      const ignore = DEFAULT_IGNORED_DIRS.filter((d) => !mentioned.has(d)).map((d) => `**/${d}/**`);
       let relPaths: string[];
       try {
         relPaths = await glob(pattern, {

@@ -86,3 +86,14 @@ describe('Glob', () => {
     expect((await glob.execute({ pattern: '*', path: 'f.txt' }, makeContext(ws))).content).toContain('is not a directory');
   });
 });
+
+describe('Glob ignore rules', () => {
+  it('still skips .git when the workspace path merely contains ".git" in a name', async () => {
+    const root = path.join(ws.base, 'my.git-things');
+    await fs.mkdir(path.join(root, '.git'), { recursive: true });
+    await fs.writeFile(path.join(root, '.git', 'x.ts'), '');
+    await fs.writeFile(path.join(root, 'y.ts'), '');
+    const r = await glob.execute({ pattern: '**/*.ts' }, makeContext(ws, { cwd: root, workspaceRoot: root }));
+    expect(r.content).toBe(path.join(root, 'y.ts'));
+  });
+});

@@ -111,3 +111,16 @@ describe('Read', () => {
     expect(r).toEqual({ isError: true, content: 'Read was interrupted before it started.' });
   });
 });
+
+describe('Read output cap', () => {
+  it('stops before the character cap and says where to continue', async () => {
+    const line = 'z'.repeat(1500);
+    await ws.write('wide.txt', Array.from({ length: 200 }, () => line).join('\n'));
+    const r = await read.execute({ file_path: 'wide.txt' }, makeContext(ws));
+    const shown = (r.data as ReadResponse).file.numLines;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(200);
+    expect(r.content).toContain(`Output stopped at line ${shown} to stay under`);
+    expect(r.content).toContain(`continue with offset ${shown + 1}`);
+  });
+});
