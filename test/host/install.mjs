@@ -79,6 +79,7 @@ function ensureDebianPackages(pkgs) {
     log(`no dpkg on this machine: make sure these are installed yourself: ${pkgs.join(' ')}`);
     return;
   }
+  if (pkgs.length === 0) return;
   const missing = pkgs.filter((p) => !isDebInstalled(p));
   if (missing.length === 0) {
     log(`Debian packages present: ${pkgs.join(' ')}`);

@@ -5,18 +5,23 @@
  * - Desktop VS Code when `code` is on PATH: `code --extensionDevelopmentPath=<repo> <demo>`
  *   (a new window; the extension loads from this folder, no packaging).
  * - Otherwise code-server (installed once by test/host/install.mjs, offline-capable) on
- *   127.0.0.1:8080 or the next free port, with an empty extensions dir and Hookwise loaded
- *   as a development extension through the URL payload. Prints the URL and keeps running
- *   until Ctrl+C.
+ *   127.0.0.1:8080 or the next free port, with a fresh extensions dir whose only entry is a
+ *   symlink to this repository, so Hookwise runs from dist/ as built (rebuild or `npm run
+ *   watch`, then reload the page). Prints the URL and keeps running until Ctrl+C.
+ *
+ *   Why not the `extensionDevelopmentPath` URL payload the integration tests use: code-server
+ *   honours it only with `--vscode-option enable-smoke-test-driver` (checked on 4.139.1), and
+ *   in that mode VS Code refuses to show dialogs, which Hookwise's permission popups need.
  *
  * Options: `--code-server` forces code-server even when `code` exists; `--port N`.
  * The demo workspace is opened in place (it is a sample to play with; `git checkout
  * examples/demo-workspace` restores it).
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
-import { startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { startCodeServer, tempDir } from './codeServer.mjs';
 
 const DEMO = path.join(REPO_ROOT, 'examples', 'demo-workspace');
 
@@ -63,15 +68,20 @@ async function main() {
 
   say('no desktop `code` on PATH: using code-server (first run installs it, a few minutes)');
   await ensureHost({ browser: false });
-  const server = await startCodeServer({ folder: DEMO, port });
-  const url = workbenchUrl(server, DEMO, { extensionDevelopmentPath: REPO_ROOT });
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const extensionsDir = tempDir('start-extensions');
+  symlinkSync(REPO_ROOT, path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`));
+  const server = await startCodeServer({ folder: DEMO, port, extensionsDir });
+  const url = `${server.url}?folder=${encodeURIComponent(DEMO)}`;
   console.log('');
   console.log(`  Hookwise is running in code-server ${server.version.codeServer} (VS Code ${server.version.vscode}).`);
   console.log(`  Open this URL in a browser (on this machine, or forward port ${server.port}):`);
   console.log('');
   console.log(`    ${url}`);
   console.log('');
-  console.log('  The Hookwise icon is in the activity bar. Rebuild with `npm run build` and reload the page to see changes.');
+  console.log('  The Hookwise icon is in the activity bar. VS Code asks whether you trust the folder: in');
+  console.log('  Restricted Mode Hookwise ignores the project hooks in .claude/ (by design).');
+  console.log('  Rebuild with `npm run build` (or keep `npm run watch` running) and reload the page to see changes.');
   console.log('  Press Ctrl+C to stop.');
   // Keep the server's log visible after startup (errors from the extension host show up here);
   // this interval also keeps the process alive. Ctrl+C is handled in codeServer.mjs, which
@@ -90,6 +100,7 @@ async function main() {
   process.once('SIGINT', () => {
     clearInterval(pump);
     say('stopping code-server');
+    rmSync(extensionsDir, { recursive: true, force: true });
   });
 }
 
