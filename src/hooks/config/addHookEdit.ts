@@ -2,6 +2,7 @@ import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type E
 import type { HookEvent } from '../hookEvent';
 import { hookHandlerSchema, type HookHandlerConfig } from './hookConfigSchema';
 import { formatJsonPath, type JsonSegment } from './jsonPath';
+import { appendToContainer } from './jsoncAppend';
 import { checkMatcher } from './matcherCheck';
 
 /** Why an Add Hook edit cannot be made. */
@@ -64,20 +65,24 @@ export function computeAddHookEdit(fileText: string, event: HookEvent, matcher: 
   const normalized = matcher === '' ? undefined : matcher;
   const existing = groups.findIndex((g) => typeof g === 'object' && g !== null && Array.isArray((g as { hooks?: unknown }).hooks) && ((g as { matcher?: unknown }).matcher ?? undefined) === normalized);
 
-  let newPath: JsonSegment[];
-  let edits: Edit[];
   const formattingOptions = detectFormatting(fileText);
   const base = fileText.trim() === '' ? '' : fileText;
-  if (existing >= 0) {
-    const count = ((groups[existing] as { hooks: unknown[] }).hooks).length;
+  const group = { ...(normalized !== undefined ? { matcher: normalized } : {}), hooks: [parsed.data] };
+  let newPath: JsonSegment[];
+  let edits: Edit[];
+  if (existing >= 0 && groupsNode) {
+    const count = (groups[existing] as { hooks: unknown[] }).hooks.length;
     newPath = [...hooksPath, event, existing, 'hooks', count];
-    edits = modify(base, newPath, parsed.data, { formattingOptions, isArrayInsertion: true });
+    const handlersNode = findNodeAtLocation(groupsNode, [existing, 'hooks']);
+    edits = (handlersNode && appendToContainer(base, handlersNode, undefined, parsed.data, formattingOptions)) ?? modify(base, newPath, parsed.data, { formattingOptions, isArrayInsertion: true });
   } else if (groupsNode) {
     newPath = [...hooksPath, event, groups.length, 'hooks', 0];
-    edits = modify(base, [...hooksPath, event, groups.length], { ...(normalized !== undefined ? { matcher: normalized } : {}), hooks: [parsed.data] }, { formattingOptions, isArrayInsertion: true });
+    edits = appendToContainer(base, groupsNode, undefined, group, formattingOptions) ?? modify(base, [...hooksPath, event, groups.length], group, { formattingOptions, isArrayInsertion: true });
   } else {
     newPath = [...hooksPath, event, 0, 'hooks', 0];
-    edits = modify(base, [...hooksPath, event], [{ ...(normalized !== undefined ? { matcher: normalized } : {}), hooks: [parsed.data] }], { formattingOptions });
+    const hooksNode = root ? findNodeAtLocation(root, hooksPath) : undefined;
+    const appended = hooksNode?.type === 'object' ? appendToContainer(base, hooksNode, event, [group], formattingOptions) : undefined;
+    edits = appended ?? modify(base, [...hooksPath, event], [group], { formattingOptions });
   }
   let text = applyEdits(base, edits);
   if (base === '' && !text.endsWith(formattingOptions.eol ?? '\n')) text += formattingOptions.eol ?? '\n';
