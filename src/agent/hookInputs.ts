@@ -1,3 +1,5 @@
+import type { HookContextFields, HookEnvelope, PermissionMode as HookPermissionMode } from '../hooks/hookContext';
+import { HookContext } from '../hooks/hookContext';
 import type { AgentRef } from '../hooks/hookRunTypes';
 import type { PermissionMode } from './permissionMode';
 
@@ -12,68 +14,58 @@ export interface AgentHookScope extends AgentRef {
 type Input = Record<string, unknown>;
 
 /**
- * Builds the snake_case hook inputs of spec §2 for one agent, so the loop never assembles
- * one by hand. Tool events carry `permission_mode`; every event carries the agent ids.
+ * The hook inputs of one agent, built with the engine's typed constructors (spec §2
+ * snake_case fields, agent ids on every event, `permission_mode` on tool events), so the
+ * loop never assembles a context by hand.
  */
 export class HookInputs {
-  constructor(private readonly scope: AgentHookScope) {}
+  private readonly env: HookEnvelope;
+  private readonly mode: HookPermissionMode;
 
-  private base(event: string): Input {
-    const s = this.scope;
-    return {
-      session_id: s.sessionId,
-      transcript_path: s.transcriptPath,
-      cwd: s.cwd,
-      hook_event_name: event,
-      agent_id: s.agentId,
-      parent_agent_id: s.parentAgentId,
-      agent_type: s.agentType,
-    };
+  constructor(scope: AgentHookScope) {
+    this.env = { session_id: scope.sessionId, transcript_path: scope.transcriptPath, cwd: scope.cwd, agent_id: scope.agentId, parent_agent_id: scope.parentAgentId, agent_type: scope.agentType };
+    this.mode = scope.permissionMode;
   }
 
-  private tool(event: string, toolName: string, toolInput: Input, toolUseId?: string): Input {
-    const input = { ...this.base(event), permission_mode: this.scope.permissionMode, tool_name: toolName, tool_input: toolInput };
-    return toolUseId === undefined ? input : { ...input, tool_use_id: toolUseId };
+  executionStart(prompt: string) {
+    return HookContext.forExecutionStart(this.env, { prompt });
   }
-
-  executionStart(prompt: string): Input {
-    return { ...this.base('ExecutionStart'), prompt };
+  executionEnd(status: HookContextFields<'ExecutionEnd'>['status'], finalText: string, steps: number) {
+    return HookContext.forExecutionEnd(this.env, { status, final_text: finalText, steps });
   }
-  executionEnd(status: string, finalText: string, steps: number): Input {
-    return { ...this.base('ExecutionEnd'), status, final_text: finalText, steps };
+  beforeStep(step: number, elapsedMs: number, totalTokens: number) {
+    return HookContext.forBeforeStep(this.env, { step_index: step, elapsed_ms: elapsedMs, total_tokens: totalTokens });
   }
-  beforeStep(step: number, elapsedMs: number, totalTokens: number): Input {
-    return { ...this.base('BeforeStep'), step, elapsed_ms: elapsedMs, total_tokens: totalTokens };
+  afterStep(step: number, toolCalls: number, elapsedMs: number, totalTokens: number) {
+    return HookContext.forAfterStep(this.env, { step_index: step, step_type: toolCalls > 0 ? 'tool_execution' : 'final_response', tool_calls: toolCalls, elapsed_ms: elapsedMs, total_tokens: totalTokens });
   }
-  afterStep(step: number, toolCalls: number, elapsedMs: number, totalTokens: number): Input {
-    return { ...this.base('AfterStep'), step, tool_calls: toolCalls, elapsed_ms: elapsedMs, total_tokens: totalTokens };
+  beforeInference(step: number, messageCount: number) {
+    return HookContext.forBeforeInference(this.env, { step_index: step, message_count: messageCount });
   }
-  beforeInference(step: number, messageCount: number): Input {
-    return { ...this.base('BeforeInference'), step, message_count: messageCount };
+  afterInference(step: number, text: string, toolCalls: readonly { id: string; name: string; arguments: string }[], finishReason: string) {
+    return HookContext.forAfterInference(this.env, { step_index: step, assistant_text: text, tool_calls: [...toolCalls], finish_reason: finishReason });
   }
-  afterInference(step: number, text: string, toolCalls: readonly { id: string; name: string; arguments: string }[], finishReason: string): Input {
-    return { ...this.base('AfterInference'), step, assistant_text: text, tool_calls: toolCalls, finish_reason: finishReason };
+  agentFailed(error: string) {
+    return HookContext.forAgentFailed(this.env, { error });
   }
-  agentFailed(error: string): Input {
-    return { ...this.base('AgentFailed'), error };
+  preToolUse(toolName: string, toolInput: Input, toolUseId: string) {
+    return HookContext.forPreToolUse(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId });
   }
-  preToolUse(toolName: string, toolInput: Input, toolUseId: string): Input {
-    return this.tool('PreToolUse', toolName, toolInput, toolUseId);
+  permissionRequest(toolName: string, toolInput: Input) {
+    // Claude Code sends no tool_use_id here; the schema wants one, so it is empty.
+    return HookContext.forPermissionRequest(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: '' });
   }
-  permissionRequest(toolName: string, toolInput: Input): Input {
-    // Claude Code sends no tool_use_id here.
-    return this.tool('PermissionRequest', toolName, toolInput);
+  postToolUse(toolName: string, toolInput: Input, toolUseId: string, toolResponse: unknown, durationMs: number) {
+    return HookContext.forPostToolUse(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, tool_response: toolResponse, duration_ms: durationMs });
   }
-  postToolUse(toolName: string, toolInput: Input, toolUseId: string, toolResponse: unknown, durationMs: number): Input {
-    return { ...this.tool('PostToolUse', toolName, toolInput, toolUseId), tool_response: toolResponse, duration_ms: durationMs };
+  postToolUseFailure(toolName: string, toolInput: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false) {
+    return HookContext.forPostToolUseFailure(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, error, duration_ms: durationMs, is_interrupt: isInterrupt });
   }
-  postToolUseFailure(toolName: string, toolInput: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Input {
-    return { ...this.tool('PostToolUseFailure', toolName, toolInput, toolUseId), error, duration_ms: durationMs, is_interrupt: isInterrupt };
+  notification(message: string, notificationType: string) {
+    return HookContext.forNotification(this.env, { message, notification_type: notificationType });
   }
-  notification(message: string, notificationType: string): Input {
-    return { ...this.base('Notification'), message, notification_type: notificationType };
-  }
-  stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string): Input {
-    return { ...this.base(event), permission_mode: this.scope.permissionMode, stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage };
+  stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string) {
+    const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage, permission_mode: this.mode };
+    return event === 'Stop' ? HookContext.forStop(this.env, fields) : HookContext.forSubagentStop(this.env, fields);
   }
 }

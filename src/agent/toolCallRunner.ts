@@ -72,7 +72,13 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     },
   });
   deps.context.collect(pre, `PreToolUse:${tool.name}`);
-  if (pre.updatedInput) input = { ...input, ...pre.updatedInput };
+  if (pre.cancelled || deps.signal.aborted) return fail(`${tool.name} was not run: stopped by the user.`, undefined, 'denied');
+  if (pre.updatedInput) {
+    // The runner already checked the merged rewrite against the schema; parse it again so
+    // the tool gets exactly what its schema produces (defaults, stripped keys).
+    const rewritten = validateToolInput(tool, pre.updatedInput);
+    if (rewritten.ok) input = rewritten.input as Input;
+  }
   if (pre.decision === 'stop') {
     const reason = pre.reason ?? 'a PreToolUse hook stopped the agent';
     const out = fail(`${tool.name} was not run: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');

@@ -53,25 +53,31 @@ const toolShape = {
   tool_use_id: z.string(),
 };
 
+/** How far an agent run has got: what the built-in limit hooks read. */
+const runProgressShape = {
+  elapsed_ms: z.number().nonnegative().optional(),
+  total_tokens: z.number().int().nonnegative().optional(),
+};
+
 /** SessionStart: `source` is startup | resume | clear | compact. */
-export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, { source: z.enum(['startup', 'resume', 'clear', 'compact']) });
-export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() });
+export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, { source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string().optional() });
+export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string(), permission_mode: permissionModeSchema.optional() });
 export const preToolUseContextSchema = eventSchema(HookEvent.PreToolUse, toolShape);
 export const permissionRequestContextSchema = eventSchema(HookEvent.PermissionRequest, toolShape);
 export const postToolUseContextSchema = eventSchema(HookEvent.PostToolUse, { ...toolShape, tool_response: z.unknown(), duration_ms: z.number() });
-export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUseFailure, { ...toolShape, error: z.string() });
+export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUseFailure, { ...toolShape, error: z.string(), duration_ms: z.number().optional(), is_interrupt: z.boolean().optional() });
 export const notificationContextSchema = eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() });
-export const stopContextSchema = eventSchema(HookEvent.Stop, { stop_hook_active: z.boolean(), last_assistant_message: z.string() });
-export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, {});
-export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string() });
+export const stopContextSchema = eventSchema(HookEvent.Stop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional() });
+export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() });
+export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional(), agent_transcript_path: z.string().optional() });
 export const preCompactContextSchema = eventSchema(HookEvent.PreCompact, { trigger: z.enum(['manual', 'auto']), custom_instructions: z.string().nullable() });
 export const sessionEndContextSchema = eventSchema(HookEvent.SessionEnd, { reason: z.string() });
-export const executionStartContextSchema = eventSchema(HookEvent.ExecutionStart, {});
-export const executionEndContextSchema = eventSchema(HookEvent.ExecutionEnd, {});
-export const beforeStepContextSchema = eventSchema(HookEvent.BeforeStep, { step_index: z.number().int().nonnegative().optional() });
-export const afterStepContextSchema = eventSchema(HookEvent.AfterStep, { step_index: z.number().int().nonnegative().optional(), step_type: stepTypeSchema.optional() });
-export const beforeInferenceContextSchema = eventSchema(HookEvent.BeforeInference, {});
-export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference, {});
+export const executionStartContextSchema = eventSchema(HookEvent.ExecutionStart, { prompt: z.string().optional() });
+export const executionEndContextSchema = eventSchema(HookEvent.ExecutionEnd, { status: z.enum(['completed', 'stopped', 'failed', 'cancelled']).optional(), final_text: z.string().optional(), steps: z.number().int().nonnegative().optional() });
+export const beforeStepContextSchema = eventSchema(HookEvent.BeforeStep, { step_index: z.number().int().nonnegative().optional(), ...runProgressShape });
+export const afterStepContextSchema = eventSchema(HookEvent.AfterStep, { step_index: z.number().int().nonnegative().optional(), step_type: stepTypeSchema.optional(), tool_calls: z.number().int().nonnegative().optional(), ...runProgressShape });
+export const beforeInferenceContextSchema = eventSchema(HookEvent.BeforeInference, { step_index: z.number().int().nonnegative().optional(), message_count: z.number().int().nonnegative().optional() });
+export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference, { step_index: z.number().int().nonnegative().optional(), assistant_text: z.string().optional(), tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(), finish_reason: z.string().optional() });
 export const agentFailedContextSchema = eventSchema(HookEvent.AgentFailed, { error: z.string().optional() });
 
 export type SessionStartContext = z.infer<typeof sessionStartContextSchema>;
@@ -210,8 +216,8 @@ export function forStop(env: HookEnvelope, fields: HookContextFields<'Stop'>): S
   return build(HookEvent.Stop, env, fields);
 }
 /** Builds the context of SubagentStart; `env` is the subagent's (its id, its type, the parent's id). */
-export function forSubagentStart(env: HookEnvelope): SubagentStartContext {
-  return build(HookEvent.SubagentStart, env, {});
+export function forSubagentStart(env: HookEnvelope, fields: HookContextFields<'SubagentStart'> = {}): SubagentStartContext {
+  return build(HookEvent.SubagentStart, env, fields);
 }
 /** Builds the context of SubagentStop; `env` is the subagent's. */
 export function forSubagentStop(env: HookEnvelope, fields: HookContextFields<'SubagentStop'>): SubagentStopContext {
@@ -226,12 +232,12 @@ export function forSessionEnd(env: HookEnvelope, fields: HookContextFields<'Sess
   return build(HookEvent.SessionEnd, env, fields);
 }
 /** Builds the context of ExecutionStart. */
-export function forExecutionStart(env: HookEnvelope): ExecutionStartContext {
-  return build(HookEvent.ExecutionStart, env, {});
+export function forExecutionStart(env: HookEnvelope, fields: HookContextFields<'ExecutionStart'> = {}): ExecutionStartContext {
+  return build(HookEvent.ExecutionStart, env, fields);
 }
 /** Builds the context of ExecutionEnd. */
-export function forExecutionEnd(env: HookEnvelope): ExecutionEndContext {
-  return build(HookEvent.ExecutionEnd, env, {});
+export function forExecutionEnd(env: HookEnvelope, fields: HookContextFields<'ExecutionEnd'> = {}): ExecutionEndContext {
+  return build(HookEvent.ExecutionEnd, env, fields);
 }
 /** Builds the context of BeforeStep. */
 export function forBeforeStep(env: HookEnvelope, fields: HookContextFields<'BeforeStep'> = {}): BeforeStepContext {
@@ -242,12 +248,12 @@ export function forAfterStep(env: HookEnvelope, fields: HookContextFields<'After
   return build(HookEvent.AfterStep, env, fields);
 }
 /** Builds the context of BeforeInference. */
-export function forBeforeInference(env: HookEnvelope): BeforeInferenceContext {
-  return build(HookEvent.BeforeInference, env, {});
+export function forBeforeInference(env: HookEnvelope, fields: HookContextFields<'BeforeInference'> = {}): BeforeInferenceContext {
+  return build(HookEvent.BeforeInference, env, fields);
 }
 /** Builds the context of AfterInference. */
-export function forAfterInference(env: HookEnvelope): AfterInferenceContext {
-  return build(HookEvent.AfterInference, env, {});
+export function forAfterInference(env: HookEnvelope, fields: HookContextFields<'AfterInference'> = {}): AfterInferenceContext {
+  return build(HookEvent.AfterInference, env, fields);
 }
 /** Builds the context of AgentFailed. */
 export function forAgentFailed(env: HookEnvelope, fields: HookContextFields<'AgentFailed'> = {}): AgentFailedContext {

@@ -1,0 +1,136 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { permissionModeSchema } from '../agent/permissionMode';
+import type { PermissionMode } from '../agent/permissionMode';
+
+/** Parsed `hookwise` command line. */
+export interface CliArgs {
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly model?: string;
+  readonly playgroundScript?: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly outputFormat: 'text' | 'json' | 'stream-json';
+  readonly permissionMode: PermissionMode;
+  readonly allowedTools: readonly string[];
+  readonly settingsFile?: string;
+  readonly maxSteps?: number;
+  readonly resume?: string;
+}
+
+/** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
+export type CliCommand =
+  | { readonly kind: 'run'; readonly args: CliArgs }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'usageError'; readonly message: string };
+
+/** The help text. */
+export const USAGE = `Usage: hookwise -p "prompt" [options]
+
+Runs the Hookwise agent headless, with the hooks of ~/.claude/settings.json and the
+project's .claude/ files (a headless run counts as trusted), and prints the result.
+
+Options:
+  -p, --print PROMPT          the prompt to run (required)
+  --cwd DIR                   working directory / project root (default: current dir)
+  --model NAME                model name, or playground:FILE to replay a scripted session
+  --base-url URL              OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
+  --output-format FORMAT      text | json | stream-json (default: text)
+  --permission-mode MODE      default | acceptEdits | bypassPermissions | plan
+  --allowed-tools LIST        comma-separated allow rules, e.g. "Bash(npm test:*),Edit"
+  --settings FILE             an extra settings file (highest precedence)
+  --max-steps N               stop after N steps
+  --resume ID                 continue the session with this id
+  --version                   print the version
+  -h, --help                  show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME.
+Exit codes: 0 completed, 1 failed, 2 bad usage.`;
+
+const outputFormatSchema = z.enum(['text', 'json', 'stream-json']);
+
+/**
+ * Parses argv (without node and script). Environment fallbacks: OPENAI_BASE_URL,
+ * OPENAI_API_KEY, HOOKWISE_MODEL. Never throws: a bad command line is a usageError.
+ */
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        print: { type: 'string', short: 'p' },
+        cwd: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        'output-format': { type: 'string' },
+        'permission-mode': { type: 'string' },
+        'allowed-tools': { type: 'string', multiple: true },
+        allowedTools: { type: 'string', multiple: true },
+        settings: { type: 'string' },
+        'max-steps': { type: 'string' },
+        resume: { type: 'string', short: 'r' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return { kind: 'usageError', message: error instanceof Error ? error.message : String(error) };
+  }
+  const v = parsed.values;
+  if (v.help) return { kind: 'help' };
+  if (v.version) return { kind: 'version' };
+  const prompt = v.print ?? (parsed.positionals.length > 0 ? parsed.positionals.join(' ') : undefined);
+  if (prompt === undefined || prompt.trim() === '') return { kind: 'usageError', message: 'a prompt is required: hookwise -p "prompt"' };
+
+  const format = outputFormatSchema.safeParse(v['output-format'] ?? 'text');
+  if (!format.success) return { kind: 'usageError', message: `--output-format must be text, json or stream-json (got "${v['output-format']}")` };
+  const mode = permissionModeSchema.safeParse(v['permission-mode'] ?? 'default');
+  if (!mode.success) return { kind: 'usageError', message: `--permission-mode must be one of ${permissionModeSchema.options.join(', ')} (got "${v['permission-mode']}")` };
+  let maxSteps: number | undefined;
+  if (v['max-steps'] !== undefined) {
+    maxSteps = Number(v['max-steps']);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'usageError', message: `--max-steps must be a positive integer (got "${v['max-steps']}")` };
+  }
+  const modelArg = v.model ?? env.HOOKWISE_MODEL;
+  const playground = modelArg?.startsWith('playground:') ? modelArg.slice('playground:'.length) : undefined;
+  if (playground === '') return { kind: 'usageError', message: '--model playground:FILE needs a file' };
+  const allowedTools = [...(v['allowed-tools'] ?? []), ...(v.allowedTools ?? [])].flatMap(splitRules);
+  const baseUrl = v['base-url'] ?? env.OPENAI_BASE_URL;
+
+  const args: CliArgs = {
+    prompt,
+    cwd: v.cwd ?? cwd,
+    outputFormat: format.data,
+    permissionMode: mode.data,
+    allowedTools,
+    ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    ...(v.settings ? { settingsFile: v.settings } : {}),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(v.resume ? { resume: v.resume } : {}),
+  };
+  return { kind: 'run', args };
+}
+
+/** Splits "Bash(npm test:*),Edit" on commas outside parentheses. */
+function splitRules(list: string): string[] {
+  const rules: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of list) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if ((ch === ',' || ch === ' ') && depth === 0) {
+      if (current.trim()) rules.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim()) rules.push(current.trim());
+  return rules;
+}
