@@ -1,0 +1,29 @@
+import MarkdownIt from 'markdown-it';
+import DOMPurify from 'dompurify';
+
+/**
+ * Markdown for assistant text: markdown-it with raw HTML off, then DOMPurify, so neither a
+ * model nor a tool output can inject markup or script. Links and images can only point
+ * where the CSP allows (no remote loads). Code blocks get a Copy button after sanitizing.
+ */
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+
+/** Renders `text` into `target`, replacing its content. `copy` is called with a code block's text. */
+export function renderMarkdown(target: HTMLElement, text: string): void {
+  const html = DOMPurify.sanitize(md.render(text), { USE_PROFILES: { html: true } });
+  target.innerHTML = html;
+  for (const pre of Array.from(target.querySelectorAll('pre'))) addCopyButton(pre);
+}
+
+function addCopyButton(pre: HTMLPreElement): void {
+  const wrapper = document.createElement('div');
+  wrapper.className = 'code-block';
+  pre.replaceWith(wrapper);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'copy-code';
+  button.textContent = 'Copy';
+  button.setAttribute('aria-label', 'Copy code');
+  button.dataset['action'] = 'copy-code';
+  wrapper.append(button, pre);
+}

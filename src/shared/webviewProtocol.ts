@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * The chat webview's message protocol, both ways, as zod discriminated unions. The
+ * extension parses everything the webview sends (`parseFromWebview`) and drops what does
+ * not parse; the webview trusts the extension and imports only the types. Everything is
+ * plain JSON: agent events are projected to `ChatEvent` before they cross.
+ */
+
+/** Status of a tool call card (mirrors the agent's `ToolCallStatus`). */
+export const chatToolStatusSchema = z.enum(['validating', 'waiting-approval', 'running', 'done', 'denied', 'failed']);
+
+/** The agent an event belongs to, as the webview needs it. */
+export const chatAgentSchema = z.object({
+  agentId: z.string(),
+  parentAgentId: z.string().nullable(),
+  agentType: z.string(),
+});
+
+/**
+ * A serializable projection of one `AgentEvent`. Texts the user reads (the verdict line,
+ * "Blocked by PreToolUse hook `…`: reason") are computed on the extension side so the
+ * webview never needs hook internals.
+ */
+export const chatEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('userPrompt'), text: z.string() }),
+  z.object({ type: z.literal('runStarted'), agent: chatAgentSchema, description: z.string().optional(), parentToolUseId: z.string().optional() }),
+  z.object({ type: z.literal('text'), agentId: z.string(), delta: z.string() }),
+  z.object({ type: z.literal('assistantMessage'), agentId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('toolCall'), agentId: z.string(), toolUseId: z.string(), toolName: z.string(), summary: z.string(), input: z.string() }),
+  z.object({
+    type: z.literal('toolStatus'),
+    agentId: z.string(),
+    toolUseId: z.string(),
+    status: chatToolStatusSchema,
+    /** Pretty JSON of the input actually used (after hook rewrites). */
+    input: z.string().optional(),
+    result: z.string().optional(),
+    isError: z.boolean().optional(),
+    /** e.g. "Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: reason". */
+    verdict: z.string().optional(),
+    /** True when the verdict is a refusal (styled as an error). */
+    verdictBlocks: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('systemMessage'), agentId: z.string(), text: z.string(), source: z.string().optional() }),
+  z.object({ type: z.literal('usage'), agentId: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
+  z.object({
+    type: z.literal('runEnded'),
+    agentId: z.string(),
+    status: z.enum(['completed', 'stopped', 'failed', 'cancelled']),
+    reason: z.string().optional(),
+    steps: z.number(),
+  }),
+]);
+
+/** A button on a notice; `id` comes back in `noticeAction`. */
+export const noticeActionSchema = z.object({ id: z.string(), label: z.string() });
+
+/** A notice above the input, e.g. "No model configured" with "Use Playground". */
+export const noticeSchema = z.object({ id: z.string(), text: z.string(), actions: z.array(noticeActionSchema) });
+
+/** One past session in the History list. */
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** Epoch ms of the last activity. */
+  updatedAt: z.number(),
+  detail: z.string().optional(),
+});
+
+/** Extension → webview. */
+export const toWebviewSchema = z.discriminatedUnion('type', [
+  /** Sent after `ready`: everything the view shows, so a re-created view catches up. */
+  z.object({
+    type: z.literal('init'),
+    modelLabel: z.string(),
+    busy: z.boolean(),
+    events: z.array(chatEventSchema),
+    notice: noticeSchema.optional(),
+  }),
+  z.object({ type: z.literal('agentEvent'), event: chatEventSchema }),
+  z.object({ type: z.literal('sessionReset') }),
+  z.object({ type: z.literal('history'), sessions: z.array(historyEntrySchema) }),
+  z.object({ type: z.literal('busy'), busy: z.boolean() }),
+  z.object({ type: z.literal('modelLabel'), label: z.string() }),
+  z.object({ type: z.literal('notice'), notice: noticeSchema.optional() }),
+]);
+
+/** Webview → extension. */
+export const fromWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('submit'), prompt: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('showHistory') }),
+  z.object({ type: z.literal('resumeSession'), id: z.string().min(1) }),
+  z.object({ type: z.literal('openSetup') }),
+  z.object({ type: z.literal('noticeAction'), noticeId: z.string(), actionId: z.string() }),
+  z.object({ type: z.literal('copyText'), text: z.string().max(10_000_000) }),
+]);
+
+export type ChatToolStatus = z.infer<typeof chatToolStatusSchema>;
+export type ChatAgent = z.infer<typeof chatAgentSchema>;
+export type ChatEvent = z.infer<typeof chatEventSchema>;
+export type Notice = z.infer<typeof noticeSchema>;
+export type NoticeAction = z.infer<typeof noticeActionSchema>;
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type ToWebviewMessage = z.infer<typeof toWebviewSchema>;
+export type FromWebviewMessage = z.infer<typeof fromWebviewSchema>;
+
+/** Result of parsing an inbound message: the message, or why it was rejected (for the log). */
+export type ParsedFromWebview = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly error: string };
+
+/** Parses a message the webview posted. Never throws. */
+export function parseFromWebview(data: unknown): ParsedFromWebview {
+  const parsed = fromWebviewSchema.safeParse(data);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return { ok: false, error: `${issue?.message ?? 'invalid message'}${where}` };
+}
