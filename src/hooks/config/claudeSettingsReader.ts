@@ -24,7 +24,9 @@ const PERMISSION_MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermi
  * not a JSON object contributes nothing and yields one error; syntax errors inside an object
  * are reported and the recoverable part still loads; each bad entry is skipped on its own.
  */
-export function readClaudeSettingsText(text: string, where: { readonly file?: string; readonly displayFile: string }): ClaudeSettingsContent {
+export function readClaudeSettingsText(rawText: string, where: { readonly file?: string; readonly displayFile: string }): ClaudeSettingsContent {
+  // A BOM becomes a space: same length, so every offset, line and column stays true to the file.
+  const text = rawText.replace(/^\uFEFF/, ' ');
   const errors: ParseError[] = [];
   const root = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const sink = new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) });

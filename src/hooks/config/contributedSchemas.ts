@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS } from '../hookEvent';
-import { claudeSettingsFileSchema, EVENT_DESCRIPTIONS, hooksObjectSchema } from './hookConfigSchema';
+import { claudeSettingsFileSchema, EVENT_DESCRIPTIONS } from './hookConfigSchema';
 import { HOOKWISE_SETTINGS, type HookwiseSettingSpec } from './hookwiseSettingsSchema';
 
 /**
@@ -15,12 +15,24 @@ export const CLAUDE_SETTINGS_SCHEMA_PATH = 'schemas/claude-settings.schema.json'
 type JsonObject = Record<string, unknown>;
 
 function toJsonSchema(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any', override: (ctx) => {
-    dropSafeIntegerBounds(ctx.jsonSchema);
-    compactHooksObject(ctx);
-  } }) as JsonObject;
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonObject;
   delete json.$schema;
+  // Post-process the finished tree: zod's `override` hook sees child schemas before they are
+  // filled in, so rewriting there copies empty placeholders.
+  walk(json);
   return json;
+}
+
+function walk(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(walk);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const json = node as JsonObject;
+  dropSafeIntegerBounds(json);
+  compactHooksObject(json);
+  Object.values(json).forEach(walk);
 }
 
 /** zod writes ±2^53-1 bounds for every `.int()`; they say nothing to a user. */
@@ -35,15 +47,15 @@ function dropSafeIntegerBounds(json: JsonObject): void {
  * under `patternProperties`, keeping per-event `properties` for completion and hover, and
  * `additionalProperties: false` so a typo reads "Property PreToolUSe is not allowed".
  */
-function compactHooksObject(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): void {
-  if (ctx.zodSchema !== hooksObjectSchema) return;
-  const properties = ctx.jsonSchema.properties as Record<string, JsonObject> | undefined;
-  const first = properties?.[HOOK_EVENTS[0] as string];
-  if (!properties || !first) return;
+function compactHooksObject(json: JsonObject): void {
+  const properties = json.properties as Record<string, JsonObject> | undefined;
+  if (!properties || Object.keys(properties).join('|') !== HOOK_EVENTS.join('|')) return;
+  const first = properties[HOOK_EVENTS[0] as string];
+  if (!first || first.type !== 'array') return;
   const { markdownDescription: _ignored, ...groups } = first;
-  ctx.jsonSchema.properties = Object.fromEntries(HOOK_EVENTS.map((event) => [event, { type: 'array', markdownDescription: EVENT_DESCRIPTIONS[event] }]));
-  ctx.jsonSchema.patternProperties = { [`^(${HOOK_EVENTS.join('|')})$`]: groups };
-  ctx.jsonSchema.additionalProperties = false;
+  json.properties = Object.fromEntries(HOOK_EVENTS.map((event) => [event, { type: 'array', markdownDescription: EVENT_DESCRIPTIONS[event] }]));
+  json.patternProperties = { [`^(${HOOK_EVENTS.join('|')})$`]: groups };
+  json.additionalProperties = false;
 }
 
 /** package.json `contributes.configuration`: one property per `hookwise.*` setting, with scope and order. */
@@ -53,6 +65,10 @@ export function buildConfigurationContribution(): JsonObject {
   for (const [key, spec] of Object.entries(HOOKWISE_SETTINGS) as [string, HookwiseSettingSpec][]) {
     properties[key] = { ...toJsonSchema(spec.schema), scope: spec.scope, order: order++ };
   }
+  // VS Code nests `hookwise.hooks.enabled` and `.sources` into the `hookwise.hooks` value tree;
+  // accept those two keys there silently (not offered in completion) so validation never flags them.
+  const hooks = properties['hookwise.hooks'] as { patternProperties?: JsonObject } | undefined;
+  if (hooks?.patternProperties) hooks.patternProperties = { ...hooks.patternProperties, '^(enabled|sources)$': {} };
   return { title: 'Hookwise', properties };
 }
 
@@ -65,5 +81,5 @@ export function buildJsonValidationContribution(): JsonObject[] {
 
 /** The standalone JSON Schema file for Claude settings files. */
 export function buildClaudeSettingsJsonSchema(): JsonObject {
-  return { $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://hookwise.invalid/schemas/claude-settings.schema.json', ...toJsonSchema(claudeSettingsFileSchema), allowTrailingCommas: true, allowComments: true };
+  return { $schema: 'http://json-schema.org/draft-07/schema#', ...toJsonSchema(claudeSettingsFileSchema), allowTrailingCommas: true, allowComments: true };
 }

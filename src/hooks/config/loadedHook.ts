@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '../hookEvent';
-import type { HookSource } from '../hookSource';
+import { describeSource, type HookSource } from '../hookSource';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 
@@ -56,4 +56,17 @@ export function hooksForCwd(hooks: readonly LoadedHook[], cwd: string): LoadedHo
     seen.add(id);
     return true;
   });
+}
+
+/**
+ * One line per hook for "Show Effective Hooks", the log and the CLI:
+ * `PreToolUse [Bash] command: ./check.sh (timeout 30 s) — .claude/settings.json › hooks.PreToolUse[0].hooks[0]`.
+ */
+export function describeLoadedHook(hook: LoadedHook): string {
+  const { handler } = hook;
+  const scope = hook.agentType !== undefined ? ` (agent ${hook.agentType})` : '';
+  const matcher = hook.matcher === undefined || hook.matcher === '' ? '' : ` [${hook.matcher}]`;
+  const body = handler.type === 'command' ? handler.command : handler.prompt.length > 60 ? `${handler.prompt.slice(0, 60)}…` : handler.prompt;
+  const timeout = handler.timeout !== undefined ? ` (timeout ${handler.timeout} s)` : '';
+  return `${hook.event}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}`;
 }

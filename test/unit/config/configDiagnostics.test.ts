@@ -85,6 +85,11 @@ describe('a file that is not JSON disables only itself, loudly', () => {
     expect(content.hooks).toHaveLength(1);
   });
 
+  it('a BOM does not shift lines or columns', () => {
+    const content = readClaudeSettingsText('\uFEFF{\n  "hooks": { "Stopp": [] }\n}', { displayFile: 'x.json' });
+    expect(content.diagnostics).toEqual([expect.objectContaining({ line: 2, column: 14, code: 'unknownEvent' })]);
+  });
+
   it('an unreadable file is an error diagnostic, not a crash', async () => {
     const fs = { readTextFile: async () => { throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }); }, listDirectory: async () => [] };
     const config = await loadHookConfig([{ kind: 'claudeSettingsFile', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json' }], { fs });

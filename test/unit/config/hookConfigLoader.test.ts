@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeSource } from '../../../src/hooks/hookSource';
 import { standardConfigSources, type ConfigSourceInput } from '../../../src/hooks/config/configSources';
 import { buildHookConfig, loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
-import { hooksForCwd } from '../../../src/hooks/config/loadedHook';
+import { describeLoadedHook, hooksForCwd } from '../../../src/hooks/config/loadedHook';
 import { bodyOf, FIXTURES, memoryFs } from './configTestKit';
 
 const home = path.join(FIXTURES, 'merge', 'home');
@@ -46,6 +46,7 @@ describe('loadHookConfig: merge order across every source', () => {
     expect(project?.handler).toEqual({ type: 'command', command: 'echo project', timeout: 10 });
     expect(project?.matcher).toBe('Bash');
     expect(project?.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(describeLoadedHook(project!)).toBe('PreToolUse [Bash] command: echo project (timeout 10 s) — .claude/settings.json › hooks.PreToolUse[0].hooks[0]');
   });
 
   it('reads JSONC (comments, trailing commas) and ignores unrelated keys', async () => {

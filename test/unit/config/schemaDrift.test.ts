@@ -46,7 +46,23 @@ describe('contributed settings', () => {
     const hooks = properties['hookwise.hooks'] as { properties: Record<string, { markdownDescription: string }>; additionalProperties: boolean; patternProperties: Record<string, unknown> };
     expect(hooks.additionalProperties).toBe(false);
     expect(hooks.properties.PreToolUse?.markdownDescription).toContain('tool_name');
-    expect(Object.keys(hooks.patternProperties)).toHaveLength(1);
+    expect(Object.keys(hooks.patternProperties)).toEqual([expect.stringContaining('PreToolUse'), '^(enabled|sources)$']);
+  });
+
+  it('the shared groups schema is the real one (matcher + handlers union), in both outputs', () => {
+    const claude = buildClaudeSettingsJsonSchema() as { properties: { hooks: unknown } };
+    for (const hooksSchema of [properties['hookwise.hooks'], claude.properties.hooks]) {
+      const groups = Object.values((hooksSchema as { patternProperties: Record<string, unknown> }).patternProperties)[0] as {
+        type: string;
+        items: { properties: { matcher: { type: string }; hooks: { items: { oneOf: { properties: { type: { const: string }; timeout?: { exclusiveMinimum: number } } }[] } } }; required: string[] };
+      };
+      expect(groups.type).toBe('array');
+      expect(groups.items.required).toEqual(['hooks']);
+      expect(groups.items.properties.matcher.type).toBe('string');
+      const variants = groups.items.properties.hooks.items.oneOf;
+      expect(variants.map((v) => v.properties.type.const)).toEqual(['command', 'prompt', 'agent']);
+      expect(variants[0]?.properties.timeout?.exclusiveMinimum).toBe(0);
+    }
   });
 });
 
