@@ -25,6 +25,27 @@ function bareSpawn(): Promise<void> {
   });
 }
 
+// Reference for the execa question: what processRunner does (detached group, env, stdin JSON,
+// group kill after close), written on node:child_process directly. Not used by the product.
+const refEnv = { ...process.env, CLAUDE_PROJECT_DIR: cwd, HOOKWISE_SESSION_ID: 's' };
+function rawSameSemantics(): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', 'true'], { cwd, env: { ...refEnv }, detached: true });
+    child.stdout.on('data', () => undefined);
+    child.stderr.on('data', () => undefined);
+    child.stdin.on('error', () => undefined);
+    child.on('close', () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // group already gone
+      }
+      resolve();
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
 function runnerWith(commands: readonly string[]): HookRunner {
   const registry = new HookRegistry();
   for (const command of commands) {
@@ -59,18 +80,21 @@ async function main(): Promise<void> {
     await bareSpawn();
     await one.run('PreToolUse', input);
     await action.run(input, ctx);
+    await rawSameSemantics();
   }
 
   const rounds = 300;
   const floor: number[] = [];
   const viaRunner: number[] = [];
   const viaAction: number[] = [];
+  const viaRaw: number[] = [];
   const floor5: number[] = [];
   const runner5: number[] = [];
   for (let i = 0; i < rounds; i++) {
     floor.push(await time(bareSpawn));
     viaRunner.push(await time(() => one.run('PreToolUse', input)));
     viaAction.push(await time(() => action.run(input, ctx)));
+    viaRaw.push(await time(rawSameSemantics));
     if (i % 3 === 0) {
       floor5.push(await time(() => Promise.all([bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn()])));
       runner5.push(await time(() => five.run('PreToolUse', input)));
@@ -92,6 +116,7 @@ async function main(): Promise<void> {
   row('floor: bare spawn /bin/sh -c true', f);
   row('1 command hook `true` through HookRunner.run', median(viaRunner), ratio(median(viaRunner), f));
   row('1 command hook `true`, CommandHookAction.run alone', median(viaAction), ratio(median(viaAction), f));
+  row('reference: same semantics on raw child_process', median(viaRaw), ratio(median(viaRaw), f));
   row('floor: 5 bare spawns at once', f5);
   row('5 command hooks on one PreToolUse (concurrent)', median(runner5), ratio(median(runner5), f5));
   const worstSleep = Math.max(...sleepTimes);

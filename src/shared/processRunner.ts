@@ -236,8 +236,9 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
       clearTimeout(graceTimer);
       clearTimeout(drainTimer);
       signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) {
-        // Whatever the hook left running in its group dies with it.
+      if (pid !== undefined && !IS_WINDOWS) {
+        // Whatever the hook left running in its group dies with it. (On Windows the tree of
+        // an exited shell cannot be walked; stragglers are only killed on abort or drain timeout.)
         killTree(pid, 'SIGKILL');
         liveGroups.delete(pid);
       }
