@@ -1,0 +1,83 @@
+import type { HookAction, HookActionContext, HookActionResult } from '../hooks/hookAction';
+import { blockingOutcome } from '../hooks/actions/interpretCommandResult';
+import { parsePromptHookAnswer } from '../hooks/actions/parsePromptHookAnswer';
+import { buildPromptHookPrompt } from '../hooks/actions/promptHookAction';
+import { proceed } from '../hooks/hookOutcome';
+import { HookRegistry } from '../hooks/hookRegistry';
+import { HookRunner } from '../hooks/hookRunner';
+import { createHooksApi } from '../hooks/hooksApi';
+import type { ModelClient } from '../model/modelClient';
+import { runAgent } from './agentLoop';
+import { Conversation } from './conversation';
+import { registerDefaultLimits } from './defaultLimits';
+import { createGlobTool } from './tools/globTool';
+import { createGrepTool } from './tools/grepTool';
+import { createReadTool } from './tools/readTool';
+import { createTodoStore } from './tools/todoStore';
+
+/** Claude Code's limits for agent hooks (research §5.2). */
+export const AGENT_HOOK_MAX_STEPS = 50;
+export const AGENT_HOOK_DEFAULT_TIMEOUT_MS = 60_000;
+
+const SYSTEM_PROMPT = [
+  'You are evaluating a hook in a coding agent (Hookwise, compatible with Claude Code hooks).',
+  'The user message is the hook condition, followed by the JSON input of the event that fired.',
+  'You may use the read-only tools Read, Glob and Grep to inspect the workspace (and the transcript at transcript_path).',
+  'When you have decided, answer with ONLY valid JSON, no other text and no Markdown:',
+  '- {"ok": true} if the condition is met',
+  '- {"ok": false, "reason": "<short explanation>"} if it is not',
+].join('\n');
+
+/**
+ * A `"type": "agent"` hook (spec §3): a subagent with read-only tools (Read, Glob, Grep),
+ * at most 50 steps, answering `{ok, reason?}` like a prompt hook. It runs the real loop with
+ * its own tiny hook runner (only the step limit), in `dontAsk` spirit: read-only tools never
+ * ask. `ok:false` blocks with the reason; prose, errors and the step limit are failures.
+ */
+export class AgentHookAction implements HookAction {
+  readonly kind = 'agent';
+  readonly label: string;
+  readonly dedupKey: string;
+  readonly defaultTimeoutMs = AGENT_HOOK_DEFAULT_TIMEOUT_MS;
+
+  constructor(
+    readonly prompt: string,
+    private readonly model: ModelClient,
+    private readonly modelName?: string,
+  ) {
+    const oneLine = prompt.trim().replace(/\s+/g, ' ');
+    this.label = `agent: ${oneLine.length > 110 ? `${oneLine.slice(0, 110)}…` : oneLine}`;
+    this.dedupKey = `agent:${prompt}`;
+  }
+
+  async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
+    const registry = new HookRegistry();
+    registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'agent hook limits' } }), () => ({ maxSteps: AGENT_HOOK_MAX_STEPS, maxTokens: 0, maxWallTimeMs: 0 }));
+    const hooks = new HookRunner(registry, { projectDir: ctx.projectDir });
+    const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, JSON.stringify(input)) }]);
+    const result = await runAgent({
+      agent: { agentId: `agent-hook-${ctx.sessionId}`, parentAgentId: null, agentType: 'agent-hook' },
+      sessionId: ctx.sessionId,
+      transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : '',
+      cwd: ctx.cwd,
+      model: this.model,
+      ...(this.modelName ? { modelName: this.modelName } : {}),
+      systemPrompt: SYSTEM_PROMPT,
+      conversation,
+      tools: [createReadTool(), createGlobTool(), createGrepTool()],
+      hooks,
+      permissionMode: 'default',
+      toolContext: { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: 'agent-hook', todos: createTodoStore() },
+      signal: ctx.signal,
+      emit: () => undefined,
+      stopEvent: 'SubagentStop',
+    });
+    if (result.status === 'cancelled' || ctx.signal.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled' };
+    if (result.status !== 'completed') return { status: 'failed', outcome: proceed(), error: `agent hook did not answer: ${result.reason ?? result.status}` };
+    const parsed = parsePromptHookAnswer(result.finalText);
+    if (!parsed.ok) return { status: 'failed', outcome: proceed(), error: `agent hook answer was not JSON {ok, reason}: ${result.finalText.trim().slice(0, 200) || '(empty answer)'}` };
+    if (parsed.answer.ok) return { status: 'ok', outcome: proceed() };
+    const why = parsed.answer.reason?.trim();
+    return { status: 'ok', outcome: blockingOutcome(ctx.event, why ? `Agent hook condition was not met: ${why}` : 'Agent hook condition was not met') };
+  }
+}

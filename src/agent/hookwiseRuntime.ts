@@ -1,0 +1,172 @@
+import type { HookConfig } from '../hooks/config/hookConfigLoader';
+import type { LoadedHook } from '../hooks/config/loadedHook';
+import { hooksForCwd } from '../hooks/config/loadedHook';
+import type { PermissionRuleEntry } from '../hooks/config/permissionRules';
+import type { BindProblem } from '../hooks/hookBinder';
+import { bindLoadedHooks } from '../hooks/hookBinder';
+import type { HookRunObserver, PermissionProvider } from '../hooks/hookRunTypes';
+import { HookRegistry } from '../hooks/hookRegistry';
+import { HookRunner } from '../hooks/hookRunner';
+import type { HooksApi } from '../hooks/hooksApi';
+import { createHooksApi } from '../hooks/hooksApi';
+import { isProjectSource } from '../hooks/hookSource';
+import type { ModelClient, ModelMessage } from '../model/modelClient';
+import { AgentHookAction } from './agentHookAction';
+import type { AgentEventListener } from './agentEvents';
+import { ConfigPermissionRules } from './configPermissionRules';
+import type { AgentLimits } from './defaultLimits';
+import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
+import type { PermissionMode } from './permissionMode';
+import { Session } from './session';
+import { createBuiltinTools } from './tools/builtinTools';
+import type { AnyAgentTool } from './tools/tool';
+
+/** The system prompt of the main agent. */
+export const DEFAULT_SYSTEM_PROMPT = [
+  'You are Hookwise, a coding agent working in the user\'s workspace.',
+  'Use the tools to read, search, edit files and run commands. Prefer small, verifiable steps.',
+  'Every tool call passes through the user\'s hooks and permission rules: when a call is denied, read the reason, adapt, and do not retry the same call unchanged.',
+  'When the task is done, answer with a short summary of what you did.',
+].join('\n');
+
+/** What a runtime is built from. */
+export interface RuntimeOptions {
+  /** Workspace root (CLAUDE_PROJECT_DIR, the file tools' boundary). */
+  readonly projectDir: string;
+  readonly homeDir: string;
+  /** The model for the agent and for prompt/agent hooks. */
+  readonly model: ModelClient;
+  readonly modelName?: string;
+  readonly observers?: readonly HookRunObserver[];
+  readonly permissionProvider?: PermissionProvider;
+  readonly askFallback?: 'allow' | 'deny';
+  readonly limits?: () => AgentLimits;
+  readonly transcriptDir: string;
+  readonly systemPrompt?: string;
+}
+
+/** What applying a config did: which hooks are active, which were held back and why. */
+export interface AppliedConfig {
+  readonly generation: number;
+  readonly active: readonly LoadedHook[];
+  /** Project hooks not run: the workspace is untrusted, or the user has not approved them. */
+  readonly held: readonly { readonly hook: LoadedHook; readonly why: 'untrusted' | 'unapproved' }[];
+  readonly problems: readonly BindProblem[];
+}
+
+/** Trust state for project hooks (spec §6). */
+export interface TrustPolicy {
+  /** VS Code Workspace Trust (a headless run counts as trusted). */
+  readonly trusted: boolean;
+  /** True when the user approved this exact project hook (content hash); absent = all approved. */
+  readonly isApproved?: (hook: LoadedHook) => boolean;
+}
+
+/**
+ * The core wired once: registry + runner + the public hooks API with the built-in limits,
+ * config application (trust-filtered, atomically swapped), permission rules and sessions.
+ * The CLI and the extension both build one; neither assembles these parts itself.
+ */
+export class HookwiseRuntime {
+  readonly registry = new HookRegistry();
+  readonly runner: HookRunner;
+  /** The in-process TypeScript API (`hooks.onPreToolUse(...)`). */
+  readonly hooks: HooksApi;
+  private generation = 0;
+  private config: HookConfig | undefined;
+  private extraRules: PermissionRuleEntry[] = [];
+
+  constructor(private readonly o: RuntimeOptions) {
+    this.runner = new HookRunner(this.registry, {
+      projectDir: o.projectDir,
+      ...(o.observers ? { observers: o.observers } : {}),
+      ...(o.permissionProvider ? { permissionProvider: o.permissionProvider } : {}),
+      askFallback: o.askFallback ?? 'deny',
+    });
+    this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
+    registerDefaultLimits(createHooksApi(this.registry, { source: { kind: 'code', label: 'built-in limits' } }), o.limits ?? (() => DEFAULT_AGENT_LIMITS));
+  }
+
+  /** The model the agent uses. */
+  get model(): ModelClient {
+    return this.o.model;
+  }
+
+  /**
+   * Makes `config` the active hook set for sessions in `cwd` (multi-root: that folder's
+   * hooks plus user-level ones). Project hooks run only when trusted and approved: the rest
+   * are returned in `held` and never registered. Swaps atomically; runs in flight keep theirs.
+   */
+  applyConfig(config: HookConfig, trust: TrustPolicy, cwd: string = this.o.projectDir): AppliedConfig {
+    this.config = config;
+    const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
+    const active = hooksForCwd(config.hooks, cwd).filter((hook) => {
+      if (!isProjectSource(hook.source)) return true;
+      if (!trust.trusted) held.push({ hook, why: 'untrusted' });
+      else if (trust.isApproved && !trust.isApproved(hook)) held.push({ hook, why: 'unapproved' });
+      else return true;
+      return false;
+    });
+    const { inits, problems } = bindLoadedHooks(active, {
+      promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
+      agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name),
+    });
+    this.generation++;
+    this.registry.setConfigHooks(this.generation, inits);
+    return { generation: this.generation, active, held, problems };
+  }
+
+  /** Extra allow rules for every session (CLI `--allowed-tools`). */
+  setExtraRules(rules: readonly PermissionRuleEntry[]): void {
+    this.extraRules = [...rules];
+  }
+
+  /** Permission rules for a session in `cwd`: the config's (trusted project rules only) plus the extra ones. */
+  permissionRules(cwd: string, trusted: boolean): ConfigPermissionRules {
+    const entries = (this.config?.permissions.rules ?? []).filter((e) => (trusted || !isProjectSource(e.source)) && (e.folder === undefined || cwd.startsWith(e.folder)));
+    return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir });
+  }
+
+  /** The `defaultMode` of the loaded permissions, when valid. */
+  get configuredMode(): PermissionMode | undefined {
+    const mode = this.config?.permissions.defaultMode?.value;
+    return mode === 'default' || mode === 'acceptEdits' || mode === 'bypassPermissions' || mode === 'plan' ? mode : undefined;
+  }
+
+  /** Starts a session (SessionStart fires when the caller calls `start`). */
+  createSession(options: {
+    readonly cwd?: string;
+    readonly sessionId?: string;
+    readonly permissionMode: PermissionMode;
+    readonly trusted: boolean;
+    readonly emit: AgentEventListener;
+    readonly history?: readonly ModelMessage[];
+    readonly tools?: readonly AnyAgentTool[];
+  }): Session {
+    const cwd = options.cwd ?? this.o.projectDir;
+    const rules = this.permissionRules(cwd, options.trusted);
+    return new Session({
+      cwd,
+      projectDir: this.o.projectDir,
+      transcriptDir: this.o.transcriptDir,
+      model: this.o.model,
+      ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
+      hooks: this.runner,
+      tools: options.tools ?? createBuiltinTools(),
+      permissionMode: options.permissionMode,
+      rules,
+      sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
+      ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),
+      askFallback: this.o.askFallback ?? 'deny',
+      systemPrompt: this.o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      emit: options.emit,
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      ...(options.history ? { history: options.history } : {}),
+    });
+  }
+}
+
+/** The same client, with requests defaulting to another model name (a hook's `model` field). */
+function withModelName(client: ModelClient, model: string): ModelClient {
+  return { label: client.label, stream: (request, signal) => client.stream({ ...request, model: request.model ?? model }, signal) };
+}

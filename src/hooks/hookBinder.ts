@@ -1,0 +1,76 @@
+import type { HookAction } from './hookAction';
+import { CommandHookAction } from './actions/commandHookAction';
+import { PromptHookAction } from './actions/promptHookAction';
+import type { PromptHookModel } from './actions/promptHookAction';
+import type { LoadedHook } from './config/loadedHook';
+import type { HookRegistrationInit } from './hookRegistry';
+import { describeSource } from './hookSource';
+import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from './matchers/claudeMatcher';
+
+/** What the binder needs to build actions for prompt and agent hooks. */
+export interface HookBinderOptions {
+  /** Model for prompt hooks (a factory receives the hook's `model` field). */
+  readonly promptModel?: PromptHookModel;
+  /** Builds an agent hook's action (a read-only subagent); absent = agent hooks fail with a clear message. */
+  readonly agentAction?: (prompt: string, model: string | undefined) => HookAction;
+}
+
+/** A hook the binder could not turn into a registration, with why. */
+export interface BindProblem {
+  readonly hook: LoadedHook;
+  readonly message: string;
+}
+
+/**
+ * Turns loaded config hooks (pure data) into HookRegistry registrations: compiles matchers
+ * once (the `Task` matcher also selects the `Agent` tool, its old name), builds the action
+ * per handler type, converts timeouts from seconds to ms, and gives each a stable id from its
+ * source so records stay comparable across reloads. Problems are returned, never thrown.
+ */
+export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinderOptions): { inits: HookRegistrationInit[]; problems: BindProblem[] } {
+  const inits: HookRegistrationInit[] = [];
+  const problems: BindProblem[] = [];
+  const ids = new Set<string>();
+  for (const hook of hooks) {
+    const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
+    if (!compiled.ok) {
+      problems.push({ hook, message: compiled.error.message });
+      continue;
+    }
+    const action = actionFor(hook, options);
+    if (typeof action === 'string') {
+      problems.push({ hook, message: action });
+      continue;
+    }
+    let id = `config:${describeSource(hook.source)}${hook.folder ? `@${hook.folder}` : ''}`;
+    for (let n = 2; ids.has(id); n++) id = `${id}#${n}`;
+    ids.add(id);
+    const { handler } = hook;
+    inits.push({
+      id,
+      event: hook.event,
+      matcher: compiled.matcher,
+      action,
+      source: hook.source,
+      ...(handler.priority !== undefined ? { priority: handler.priority } : {}),
+      ...(handler.timeout !== undefined ? { timeoutMs: handler.timeout * 1000 } : {}),
+      ...(handler.continueOnFailure !== undefined ? { continueOnFailure: handler.continueOnFailure } : {}),
+      ...(hook.agentType !== undefined ? { agentType: hook.agentType } : {}),
+    });
+  }
+  return { inits, problems };
+}
+
+function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | string {
+  const { handler } = hook;
+  switch (handler.type) {
+    case 'command':
+      return new CommandHookAction(handler.command);
+    case 'prompt':
+      if (!options.promptModel) return 'prompt hooks need a model: configure one (hookwise.model.*, or --model / OPENAI_BASE_URL for the CLI)';
+      return new PromptHookAction(handler.prompt, options.promptModel, handler.model !== undefined ? { model: handler.model } : {});
+    case 'agent':
+      if (!options.agentAction) return 'agent hooks need a model: configure one (hookwise.model.*, or --model / OPENAI_BASE_URL for the CLI)';
+      return options.agentAction(handler.prompt, handler.model);
+  }
+}
