@@ -23,6 +23,16 @@ const problemMatcherPlugin = {
   },
 };
 
+// Some dependencies are ESM that read `import.meta.url` (fdir via tinyglobby, execa); in a
+// CJS bundle that is undefined, so give them the bundle's own file URL.
+const importMetaShim = {
+  // jsonc-parser's "main" is a UMD build with dynamic requires esbuild cannot follow; its
+  // "module" build bundles cleanly.
+  mainFields: ['module', 'main'],
+  define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
+  banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -42,6 +52,7 @@ const configs = [
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
+    ...importMetaShim,
   },
   {
     ...common,
@@ -50,7 +61,8 @@ const configs = [
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    ...importMetaShim,
+    banner: { js: `#!/usr/bin/env node\n${importMetaShim.banner.js}` },
   },
 ];
 
@@ -71,6 +83,7 @@ if (!production && existsSync('test/integration')) {
       platform: 'node',
       target: 'node20',
       external: ['vscode', 'mocha'],
+      ...importMetaShim,
     });
   }
 }

@@ -22,6 +22,10 @@ await esbuild.build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // ESM dependencies read import.meta.url; give the CJS bundle its own file URL.
+  mainFields: ['module', 'main'],
+  define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
+  banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
 });
 let failed = 0;
 for (const f of files) {

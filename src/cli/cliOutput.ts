@@ -1,0 +1,68 @@
+import type { AgentEvent } from '../agent/agentEvents';
+import type { HookRunRecord } from '../hooks/hookRunTypes';
+import { describeSource } from '../hooks/hookSource';
+
+/** A hook run as the CLI's `json` / `stream-json` output shows it. */
+export interface CliHookRun {
+  readonly run_id: string;
+  readonly event: string;
+  readonly hook: string;
+  readonly source: string;
+  readonly agent_id: string;
+  readonly status: string;
+  readonly decision?: string;
+  readonly reason?: string;
+  readonly error?: string;
+  readonly exit_code?: number | null;
+  readonly duration_ms?: number;
+  readonly permission?: { readonly decision: string; readonly decided_by: string };
+}
+
+/** Projects a run record onto the CLI's snake_case shape (no input/stdout: those are in the transcript). */
+export function toCliHookRun(record: HookRunRecord): CliHookRun {
+  return {
+    run_id: record.runId,
+    event: record.event,
+    hook: record.hookLabel,
+    source: describeSource(record.source),
+    agent_id: record.agentId,
+    status: record.status,
+    ...(record.outcome?.decision ? { decision: record.outcome.decision } : {}),
+    ...(record.outcome?.reason ? { reason: record.outcome.reason } : {}),
+    ...(record.error ? { error: record.error } : {}),
+    ...(record.raw ? { exit_code: record.raw.exitCode } : {}),
+    ...(record.durationMs !== undefined ? { duration_ms: Math.round(record.durationMs) } : {}),
+    ...(record.permission ? { permission: { decision: record.permission.decision, decided_by: record.permission.decidedBy } } : {}),
+  };
+}
+
+/** One `stream-json` line for an agent event, or undefined for events the stream leaves out. */
+export function streamLine(event: AgentEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case 'text':
+      return { type: 'text', agent_id: event.agent.agentId, delta: event.delta };
+    case 'toolCall':
+      return { type: 'tool_call', agent_id: event.agent.agentId, tool_use_id: event.toolUseId, tool_name: event.toolName, input: event.input, summary: event.summary };
+    case 'toolStatus':
+      return {
+        type: 'tool_status',
+        agent_id: event.agent.agentId,
+        tool_use_id: event.toolUseId,
+        status: event.status,
+        ...(event.result !== undefined ? { result: event.result } : {}),
+        ...(event.verdict ? { verdict: { event: event.verdict.event, decision: event.verdict.decision, reason: event.verdict.reason, decided_by: event.verdict.decidedBy?.kind } } : {}),
+      };
+    case 'systemMessage':
+      return { type: 'system', agent_id: event.agent.agentId, message: event.text, ...(event.source ? { source: event.source } : {}) };
+    case 'hookRun':
+      return event.phase === 'started' ? undefined : { type: 'hook_run', phase: event.phase, ...toCliHookRun(event.record) };
+    case 'usage':
+      return { type: 'usage', agent_id: event.agent.agentId, input_tokens: event.inputTokens, output_tokens: event.outputTokens };
+    case 'runStarted':
+      return { type: 'agent_start', agent_id: event.agent.agentId, parent_agent_id: event.agent.parentAgentId, agent_type: event.agent.agentType };
+    case 'runEnded':
+      return { type: 'agent_end', agent_id: event.agent.agentId, status: event.result.status, ...(event.result.reason ? { reason: event.result.reason } : {}) };
+    case 'assistantMessage':
+      return undefined;
+  }
+}

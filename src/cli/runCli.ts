@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentEvent } from '../agent/agentEvents';
+import { ConfigPermissionRules } from '../agent/configPermissionRules';
+import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
+import { HookwiseRuntime } from '../agent/hookwiseRuntime';
+import type { SubmitResult } from '../agent/session';
+import { readTranscript } from '../agent/transcript';
+import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
+import { standardConfigSources } from '../hooks/config/configSources';
+import type { ConfigSourceInput } from '../hooks/config/configSources';
+import { loadHookConfig } from '../hooks/config/hookConfigLoader';
+import type { HookRunRecord } from '../hooks/hookRunTypes';
+import type { ModelClient, ModelMessage } from '../model/modelClient';
+import { OpenAiModelClient } from '../model/openAiModelClient';
+import { PlaygroundModelClient } from '../model/playgroundModelClient';
+import { loadPlaygroundScript } from '../model/playgroundScript';
+import type { CliArgs } from './cliArgs';
+import { streamLine, toCliHookRun } from './cliOutput';
+
+/** Where the CLI writes: stdout for results, stderr for notices. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+}
+
+/** The folder of a project's transcripts: `$HOOKWISE_HOME/projects/<project-slug>/`. */
+export function transcriptDirFor(projectDir: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOOKWISE_HOME ?? path.join(os.homedir(), '.hookwise');
+  const slug = path.resolve(projectDir).replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return path.join(home, 'projects', slug || 'root');
+}
+
+/**
+ * Runs one headless prompt (`hookwise -p`), the same core as the extension: hooks from
+ * `~/.claude/settings.json` and the cwd's `.claude/` files (a headless run counts as
+ * trusted, like Claude Code's `-p`), no PermissionProvider (ask → deny unless rules allow).
+ * Returns the exit code: 0 completed, 1 failed/stopped/blocked, 2 bad usage.
+ */
+export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
+  const cwd = path.resolve(args.cwd);
+  if (!existsSync(cwd)) {
+    io.stderr(`hookwise: --cwd ${cwd} does not exist\n`);
+    return 2;
+  }
+  const model = await createModel(args, io);
+  if (typeof model === 'string') {
+    io.stderr(`hookwise: ${model}\n`);
+    return 2;
+  }
+
+  const homeDir = io.env.HOME ?? os.homedir();
+  const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
+  if (args.settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(args.settingsFile), displayFile: args.settingsFile });
+  const config = await loadHookConfig(sources);
+  for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
+  if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
+
+  const records: HookRunRecord[] = [];
+  const stream = args.outputFormat === 'stream-json';
+  const emit = (event: AgentEvent): void => {
+    if (event.type === 'text' && args.outputFormat === 'text') return;
+    if (!stream) return;
+    const line = streamLine(event);
+    if (line) io.stdout(`${JSON.stringify(line)}\n`);
+  };
+  const finished = new Map<string, HookRunRecord>();
+  const runtime = new HookwiseRuntime({
+    projectDir: cwd,
+    homeDir,
+    model,
+    ...(args.model ? { modelName: args.model } : {}),
+    transcriptDir: transcriptDirFor(cwd, io.env),
+    askFallback: 'deny',
+    limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
+    observers: [
+      {
+        onHookFinished: (record) => {
+          if (!finished.has(record.runId)) records.push(record);
+          finished.set(record.runId, record);
+          emit({ type: 'hookRun', record, phase: 'finished' });
+        },
+        onAskResolved: (record) => {
+          finished.set(record.runId, record);
+          emit({ type: 'hookRun', record, phase: 'askResolved' });
+        },
+      },
+    ],
+  });
+  const applied = runtime.applyConfig(config, { trusted: true });
+  for (const p of applied.problems) io.stderr(`hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`);
+  runtime.setExtraRules(ConfigPermissionRules.allowList(args.allowedTools, { kind: 'code', label: '--allowed-tools' }));
+
+  let history: ModelMessage[] | undefined;
+  if (args.resume) {
+    const file = path.join(transcriptDirFor(cwd, io.env), `${args.resume}.jsonl`);
+    if (!existsSync(file)) {
+      io.stderr(`hookwise: no session ${args.resume} for ${cwd} (looked for ${file})\n`);
+      return 2;
+    }
+    const loaded = readTranscript(file);
+    for (const s of loaded.skipped) io.stderr(`hookwise: ${path.basename(file)} line ${s.line} skipped: ${s.reason}\n`);
+    history = loaded.messages;
+  }
+
+  const session = runtime.createSession({
+    cwd,
+    permissionMode: args.permissionMode === 'default' ? (runtime.configuredMode ?? 'default') : args.permissionMode,
+    trusted: true,
+    emit,
+    ...(args.resume ? { sessionId: args.resume } : {}),
+    ...(history ? { history } : {}),
+  });
+  runtime.runner.addObserver({ onHookFinished: (r) => session.transcriptWriter.writeHookRun(r) });
+
+  let result: SubmitResult;
+  try {
+    await session.start(args.resume ? 'resume' : 'startup', io.signal);
+    result = await session.submit(args.prompt, io.signal);
+  } finally {
+    await session.end('other');
+  }
+
+  const isError = result.status !== 'completed';
+  const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
+  const hookRuns = records.map((r) => toCliHookRun(finished.get(r.runId) ?? r));
+  if (args.outputFormat === 'json') {
+    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: hookRuns })}\n`);
+  } else if (stream) {
+    io.stdout(`${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`);
+  } else {
+    if (resultText) io.stdout(`${resultText}\n`);
+    if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
+  }
+  return isError ? 1 : 0;
+}
+
+async function createModel(args: CliArgs, io: CliIo): Promise<ModelClient | string> {
+  if (args.playgroundScript) {
+    const loaded = await loadPlaygroundScript(path.resolve(args.cwd, args.playgroundScript));
+    return loaded.ok ? new PlaygroundModelClient(loaded.script, { chunkDelayMs: 0 }) : loaded.error;
+  }
+  if (!args.model) return 'no model: pass --model NAME (with --base-url or OPENAI_BASE_URL for a local endpoint), set HOOKWISE_MODEL, or use --model playground:FILE';
+  return new OpenAiModelClient({
+    model: args.model,
+    ...(args.baseUrl ? { baseURL: args.baseUrl } : {}),
+    ...(args.apiKey ? { apiKey: args.apiKey } : {}),
+    onRetry: (info) => io.stderr(`hookwise: ${info.error.message} — retrying in ${(info.delayMs / 1000).toFixed(1)} s\n`),
+  });
+}
