@@ -86,7 +86,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   }
   if (pre.decision === 'deny') {
     const reason = pre.reason ?? `Hook PreToolUse:${tool.name} denied this tool`;
-    const out = fail(pre.asked ? `The user denied ${tool.name}${pre.reason ? `: ${pre.reason}` : ''}.` : reason, verdictOf(pre, 'PreToolUse'), 'denied');
+    const out = fail(pre.asked ? `The user denied ${tool.name}${pre.reason ? ` (the hook asked: ${pre.reason})` : ''}.` : `Blocked by a PreToolUse hook: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
