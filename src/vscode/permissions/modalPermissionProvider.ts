@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../../hooks/hookRunTypes';
+import { addAllowRule } from './allowRuleEdit';
+import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from './permissionText';
+import { ProposedChangeDiff } from './proposedChangeDiff';
+import { SerialQueue } from './serialQueue';
+
+/** Shows the popup; resolves with the clicked button, or undefined when it was closed. Injectable for tests. */
+export type PermissionDialog = (message: string, options: vscode.MessageOptions, ...buttons: string[]) => Thenable<string | undefined>;
+
+/** Shows a proposed Write/Edit beside the popup; the returned disposable closes it. Injectable for tests. */
+export type ShowProposedChange = (request: PermissionRequest) => Promise<vscode.Disposable | undefined>;
+
+export interface ModalPermissionProviderOptions {
+  /** Default: a modal `showWarningMessage`. */
+  readonly dialog?: PermissionDialog;
+  /** Default: a diff editor beside, for Write and Edit. */
+  readonly showProposedChange?: ShowProposedChange;
+  /** Where "Always Allow" writes its rule; default `<first workspace folder>/.claude/settings.local.json`. Undefined = no Always Allow. */
+  readonly localSettingsFile?: () => vscode.Uri | undefined;
+  /** True while a popup is open or queued (the status bar's "waiting for approval"). */
+  readonly onWaitingChanged?: (waiting: boolean) => void;
+  readonly log?: vscode.LogOutputChannel;
+}
+
+/**
+ * The `PermissionProvider` in VS Code: a modal warning naming the tool and agent, with the
+ * input, the reason and who asked. A hook's ask gets Allow / Deny; a rule's ask also gets
+ * Allow for This Session and Always Allow (which writes the suggested rule to
+ * `.claude/settings.local.json`). Closing the popup is Deny. Requests queue and show one at
+ * a time. An abort settles the request as deny at once (VS Code cannot close a modal from
+ * code; the popup's late answer is then ignored).
+ */
+export class ModalPermissionProvider implements PermissionProvider {
+  private readonly queue: SerialQueue;
+  private readonly dialog: PermissionDialog;
+  private readonly showProposedChange: ShowProposedChange;
+  private readonly localSettingsFile: () => vscode.Uri | undefined;
+
+  constructor(private readonly options: ModalPermissionProviderOptions = {}) {
+    this.queue = new SerialQueue((waiting) => options.onWaitingChanged?.(waiting));
+    this.dialog = options.dialog ?? ((message, opts, ...buttons) => vscode.window.showWarningMessage(message, opts, ...buttons));
+    this.showProposedChange = options.showProposedChange ?? ((request) => ProposedChangeDiff.show(request));
+    this.localSettingsFile = options.localSettingsFile ?? defaultLocalSettingsFile;
+  }
+
+  /** Requests waiting or showing (for tests and the status bar). */
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    const cancelled: PermissionAnswer = { decision: 'deny', decidedBy: 'user', reason: 'cancelled before the user answered' };
+    return this.queue.run(signal, () => this.ask(request, signal, cancelled), () => cancelled);
+  }
+
+  private async ask(request: PermissionRequest, signal: AbortSignal, cancelled: PermissionAnswer): Promise<PermissionAnswer> {
+    const settingsFile = this.localSettingsFile();
+    const buttons = permissionButtons(request, settingsFile !== undefined);
+    let diff: vscode.Disposable | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      diff = await this.showProposedChange(request).catch((error: unknown) => {
+        this.options.log?.warn(`approval: could not show the proposed change: ${String(error)}`);
+        return undefined;
+      });
+      if (signal.aborted) return cancelled;
+      const aborted = new Promise<undefined>((resolve) => {
+        onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      const detail = permissionDetail(request, settingsFile ? vscode.workspace.asRelativePath(settingsFile) : undefined);
+      const choice = await Promise.race([Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...buttons)), aborted]);
+      if (signal.aborted) return cancelled;
+      return await this.answer(request, choice, settingsFile);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      diff?.dispose();
+    }
+  }
+
+  private async answer(request: PermissionRequest, choice: string | undefined, settingsFile: vscode.Uri | undefined): Promise<PermissionAnswer> {
+    switch (choice) {
+      case PermissionButtons.allow:
+        return { decision: 'allow', scope: 'once', decidedBy: 'user' };
+      case PermissionButtons.allowSession:
+        return { decision: 'allow', scope: 'session', decidedBy: 'user', reason: request.suggestedRule ? `allowed for this session: ${request.suggestedRule}` : 'allowed for this session' };
+      case PermissionButtons.alwaysAllow: {
+        const rule = request.suggestedRule;
+        if (rule && settingsFile) {
+          try {
+            await writeAllowRule(settingsFile, rule);
+            this.options.log?.info(`approval: added ${rule} to ${settingsFile.fsPath}`);
+          } catch (error) {
+            // The user said yes: allow this call even if the rule could not be saved.
+            this.options.log?.error(`approval: could not add ${rule} to ${settingsFile.fsPath}: ${String(error)}`);
+            void vscode.window.showErrorMessage(`Hookwise could not save the rule ${rule}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+        return { decision: 'allow', scope: 'always', decidedBy: 'user', ...(rule ? { reason: `always allowed: ${rule}` } : {}) };
+      }
+      case PermissionButtons.deny:
+        return { decision: 'deny', decidedBy: 'user', reason: 'denied by the user' };
+      default:
+        return { decision: 'deny', decidedBy: 'user', reason: 'the approval popup was closed' };
+    }
+  }
+}
+
+function defaultLocalSettingsFile(): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, '.claude', 'settings.local.json') : undefined;
+}
+
+/** Adds `rule` to the file's permissions.allow, creating the file when missing; comments survive. */
+export async function writeAllowRule(file: vscode.Uri, rule: string): Promise<void> {
+  let text = '';
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch (error) {
+    if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+  }
+  const next = addAllowRule(text, rule);
+  if (next === text) return;
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
+  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(next));
+}

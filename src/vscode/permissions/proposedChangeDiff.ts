@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { PermissionRequest } from '../../hooks/hookRunTypes';
+import { proposedContent, proposedFile } from './proposedChange';
+
+/** The scheme of the virtual "proposed content" documents. */
+export const PROPOSED_SCHEME = 'hookwise-proposed';
+
+/**
+ * Shows a Write/Edit's proposed change in a diff editor beside the approval popup, from a
+ * virtual read-only document, and closes that diff when the popup is answered. One content
+ * provider serves every proposal; it is registered by `ProposedChangeDiff.register()`.
+ */
+export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
+  private static instance: ProposedChangeDiff | undefined;
+  private readonly contents = new Map<string, string>();
+  private counter = 0;
+
+  /** Registers the content provider; the returned disposable belongs to the extension context. */
+  static register(): vscode.Disposable {
+    const provider = new ProposedChangeDiff();
+    ProposedChangeDiff.instance = provider;
+    const registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider);
+    return new vscode.Disposable(() => {
+      registration.dispose();
+      if (ProposedChangeDiff.instance === provider) ProposedChangeDiff.instance = undefined;
+    });
+  }
+
+  /** Opens the diff for a Write/Edit request; resolves undefined for other tools or when not registered. */
+  static async show(request: PermissionRequest): Promise<vscode.Disposable | undefined> {
+    return ProposedChangeDiff.instance?.open(request);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.query) ?? '';
+  }
+
+  private async open(request: PermissionRequest): Promise<vscode.Disposable | undefined> {
+    const file = proposedFile(request.toolName, request.toolInput);
+    if (!file) return undefined;
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const absolute = path.isAbsolute(file) || !root ? file : path.resolve(root, file);
+    const fileUri = vscode.Uri.file(absolute);
+    let current: string | undefined;
+    try {
+      current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));
+    } catch {
+      current = undefined;
+    }
+    const proposed = proposedContent(request.toolName, request.toolInput, current);
+    if (proposed === undefined) return undefined;
+    const key = String(++this.counter);
+    const name = path.basename(absolute);
+    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name}`, query: key });
+    this.contents.set(key, proposed);
+    let left = fileUri;
+    if (current === undefined) {
+      left = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name}`, query: `${key}-empty` });
+      this.contents.set(`${key}-empty`, '');
+    }
+    const title = `${name}: proposed ${request.toolName} (${current === undefined ? 'new file' : 'current ↔ proposed'})`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+    return new vscode.Disposable(() => {
+      this.contents.delete(key);
+      this.contents.delete(`${key}-empty`);
+      void closeDiffTabs(right);
+    });
+  }
+}
+
+async function closeDiffTabs(modified: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === modified.toString());
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}
