@@ -58,6 +58,11 @@ suite('Hookwise extension', () => {
     assert.ok(all.includes('hookwise.hookRuns.focus'), 'the Hook Runs view has no focus command');
   });
 
+  test('the Hook Runs view can be shown', async () => {
+    // Focusing a view opens its container and resolves its provider; it throws if the view is unknown.
+    await vscode.commands.executeCommand('hookwise.hookRuns.focus');
+  });
+
   test('"Hookwise: Open Chat" runs without error', async () => {
     await vscode.commands.executeCommand('hookwise.openChat');
     // Running it again while the view is open must be harmless too.
