@@ -1,0 +1,53 @@
+import { HOOK_EVENTS } from '../../hooks/hookEvent';
+import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
+import type { HookConfigChange } from './hookConfigService';
+
+/**
+ * The text of "Hookwise: Show Effective Hooks": every active hook in the order it runs
+ * (events in lifecycle order; within an event priority descending, then merge order, as the
+ * registry sorts them), then the held ones with why, then what could not be bound.
+ */
+
+/** Active hooks in run order. */
+export function inRunOrder(hooks: readonly LoadedHook[]): LoadedHook[] {
+  const rank = new Map(HOOK_EVENTS.map((event, i) => [event, i]));
+  return hooks
+    .map((hook, index) => ({ hook, index }))
+    .sort((a, b) => (rank.get(a.hook.event) ?? 0) - (rank.get(b.hook.event) ?? 0) || (b.hook.handler.priority ?? 0) - (a.hook.handler.priority ?? 0) || a.index - b.index)
+    .map((x) => x.hook);
+}
+
+const HELD_WHY = {
+  untrusted: 'workspace not trusted',
+  unapproved: 'not approved — run "Hookwise: Review Project Hooks"',
+} as const;
+
+/** Report lines for the log; `change` undefined = nothing loaded yet. */
+export function effectiveHooksReport(change: HookConfigChange | undefined): string[] {
+  if (!change) return ['Effective hooks: the configuration has not been loaded yet.'];
+  const { config, applied } = change;
+  const lines = [`Effective hooks (generation ${applied.generation}): ${applied.active.length} active, ${applied.held.length} held.`];
+  if (config.disabled) lines.push(`Configured hooks are disabled by ${config.disabledBy.join(', ')}.`);
+  let event: string | undefined;
+  let n = 0;
+  for (const hook of inRunOrder(applied.active)) {
+    if (hook.event !== event) {
+      event = hook.event;
+      n = 0;
+      lines.push(`${event}:`);
+    }
+    const priority = hook.handler.priority ? ` (priority ${hook.handler.priority})` : '';
+    lines.push(`  ${++n}. ${describeLoadedHook(hook)}${priority}`);
+  }
+  if (applied.active.length === 0) lines.push('  (no active configured hooks)');
+  if (applied.held.length > 0) {
+    lines.push('Held (not run):');
+    for (const { hook, why } of applied.held) lines.push(`  - ${describeLoadedHook(hook)} — ${HELD_WHY[why]}`);
+  }
+  if (applied.problems.length > 0) {
+    lines.push('Not registered:');
+    for (const p of applied.problems) lines.push(`  - ${describeLoadedHook(p.hook)} — ${p.message}`);
+  }
+  if (config.diagnostics.length > 0) lines.push(`${config.diagnostics.length} configuration problem(s); see the Problems panel and the lines above.`);
+  return lines;
+}

@@ -1,0 +1,292 @@
+import os from 'node:os';
+import * as vscode from 'vscode';
+import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
+import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
+import { standardConfigSources } from '../../hooks/config/configSources';
+import { approvedHashesAfter } from '../../hooks/config/hookApproval';
+import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
+import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
+import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
+import { isProjectSource } from '../../hooks/hookSource';
+import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
+import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import { readSourceOptions } from './settingsLayers';
+
+/** One applied generation: the loaded configuration and what the runtime made of it. */
+export interface HookConfigChange {
+  readonly config: HookConfig;
+  /** `held` also lists the project hooks this service kept from the runtime (untrusted or unapproved). */
+  readonly applied: AppliedConfig;
+}
+
+/** Registers a configuration with the runtime (the extension wires `runtime.applyConfig`). */
+export type ApplyHookConfig = (config: HookConfig, trust: TrustPolicy) => AppliedConfig;
+
+/** What the service needs; everything past `globalStorageUri` is for tests. */
+export interface HookConfigServiceOptions {
+  readonly log: vscode.LogOutputChannel;
+  readonly apply: ApplyHookConfig;
+  /** `context.workspaceState`: approved project-hook hashes live here. */
+  readonly workspaceState: vscode.Memento;
+  /** `context.globalStorageUri`, to locate the user settings.json. */
+  readonly globalStorageUri: vscode.Uri;
+  readonly homeDir?: string;
+  readonly trust?: WorkspaceTrustSource;
+  readonly prompts?: Partial<TrustPrompts>;
+  readonly notJsonWarning?: NotJsonWarning;
+  readonly fs?: ConfigFileSystem;
+  /** Quiet time before a reload after a change; default 150 ms. */
+  readonly debounceMs?: number;
+}
+
+/**
+ * Loads hook configuration from every source of spec §6 and keeps it live: file watchers on
+ * the `.claude` files of each folder and of the home directory, settings changes and trust
+ * grants trigger a debounced reload; reloads run one at a time and a newer one wins.
+ * Project hooks never reach `apply` unless the workspace is trusted and the user approved
+ * their exact content; the approval modal follows the first apply, never precedes a run.
+ */
+export class HookConfigService implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private folderWatchers: vscode.Disposable[] = [];
+  private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();
+  /** Fires after every applied generation. */
+  readonly onDidChange: vscode.Event<HookConfigChange> = this.onDidChangeEmitter.event;
+
+  private readonly homeDir: string;
+  private readonly trust: WorkspaceTrustSource;
+  private readonly prompts: TrustPrompts;
+  private readonly approvals: ApprovalStore;
+  private readonly diagnostics: ConfigDiagnosticsPublisher;
+  private readonly fs: ConfigFileSystem;
+  private latest: HookConfigChange | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private requested = 0;
+  private completed = 0;
+  private pumping = false;
+  private readonly waiters: { ticket: number; resolve: (change: HookConfigChange | undefined) => void }[] = [];
+  /** Hashes declined or revoked this session: not asked again until "Review Project Hooks". */
+  private readonly declined = new Set<string>();
+  private prompting = false;
+  private recheckAfterPrompt = false;
+  private untrustedNoticeShown = false;
+  private disposed = false;
+
+  constructor(private readonly o: HookConfigServiceOptions) {
+    this.homeDir = o.homeDir ?? os.homedir();
+    this.trust = o.trust ?? vscodeWorkspaceTrust;
+    this.prompts = { ...vscodeTrustPrompts, ...o.prompts };
+    this.approvals = new ApprovalStore(o.workspaceState);
+    this.diagnostics = new ConfigDiagnosticsPublisher(o.log, o.notJsonWarning);
+    this.fs = o.fs ?? nodeConfigFileSystem;
+    this.disposables.push(this.onDidChangeEmitter, this.diagnostics);
+
+    const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.homeDir), '.claude/{settings.json,agents/*.md}'));
+    this.disposables.push(home, ...this.onAnyFileEvent(home));
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('hookwise')) this.scheduleReload();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watchFolders();
+        this.scheduleReload();
+      }),
+      this.trust.onDidGrantWorkspaceTrust(() => this.scheduleReload()),
+    );
+    this.watchFolders();
+  }
+
+  /** The last applied generation; undefined until the first load finished. */
+  get current(): HookConfigChange | undefined {
+    return this.latest;
+  }
+
+  /** Reloads now (no debounce); resolves with a generation that includes every change made before the call. */
+  reload(): Promise<HookConfigChange | undefined> {
+    const ticket = ++this.requested;
+    const done = new Promise<HookConfigChange | undefined>((resolve) => this.waiters.push({ ticket, resolve }));
+    void this.pump();
+    return done;
+  }
+
+  /** Debounced reload, for bursts of file events (an editor saving, git checkout). */
+  scheduleReload(): void {
+    if (this.disposed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.reload(), this.o.debounceMs ?? 150);
+  }
+
+  /**
+   * Approves project hooks the user wrote through this extension ("Add Hook…" is consent for
+   * exactly what was typed); takes effect on the next reload.
+   */
+  async approve(hashes: readonly string[]): Promise<void> {
+    for (const hash of hashes) this.declined.delete(hash);
+    await this.approvals.set([...new Set([...this.approvals.get(), ...hashes])]);
+  }
+
+  /** "Hookwise: Review Project Hooks": every project hook, approved or not; allow all or turn all off. */
+  async reviewProjectHooks(): Promise<void> {
+    const change = this.latest ?? (await this.reload());
+    const project = (change?.config.hooks ?? []).filter((h) => isProjectSource(h.source));
+    if (!this.trust.isTrusted) {
+      this.prompts.untrusted(project.length);
+      return;
+    }
+    if (project.length === 0) {
+      void vscode.window.showInformationMessage('Hookwise: this workspace has no project hooks.');
+      return;
+    }
+    const approved = new Set(this.approvals.get());
+    this.logHookList('Project hooks under review:', project);
+    const choice = await askApproval(this.prompts.approve, { message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`, detail: approvalDetail(project, approved), offerRevoke: true }, this.o.log);
+    if (choice === 'allow') {
+      for (const hook of project) this.declined.delete(hook.hash);
+      await this.approvals.set(approvedHashesAfter(approved, project, change?.config.hooks ?? []));
+      this.o.log.info(`approved ${project.length} project hook(s)`);
+    } else if (choice === 'revoke') {
+      for (const hook of project) this.declined.add(hook.hash);
+      await this.approvals.set([]);
+      this.o.log.info('project hooks turned off (approvals revoked)');
+    } else {
+      return;
+    }
+    await this.reload();
+  }
+
+  private onAnyFileEvent(watcher: vscode.FileSystemWatcher): vscode.Disposable[] {
+    const schedule = (): void => this.scheduleReload();
+    return [watcher.onDidCreate(schedule), watcher.onDidChange(schedule), watcher.onDidDelete(schedule)];
+  }
+
+  private watchFolders(): void {
+    for (const d of this.folderWatchers) d.dispose();
+    this.folderWatchers = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.claude/{settings.json,settings.local.json,agents/*.md}'));
+      this.folderWatchers.push(watcher, ...this.onAnyFileEvent(watcher));
+    }
+  }
+
+  /** Runs loads one at a time until every requested ticket is served; a load overtaken by a newer request is dropped unapplied. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.completed < this.requested && !this.disposed) {
+        const target = this.requested;
+        let loaded: { config: HookConfig; texts: Map<string, string> } | undefined;
+        try {
+          loaded = await this.load();
+        } catch (error) {
+          this.o.log.error(`loading hook configuration failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+        if (this.requested > target) continue; // newer request: load again, apply only the newest
+        if (loaded && !this.disposed) this.applyLoaded(loaded.config, loaded.texts);
+        this.completed = target;
+        for (const w of this.waiters.filter((x) => x.ticket <= target)) w.resolve(this.latest);
+        this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.ticket > target));
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.disposed) for (const w of this.waiters.splice(0)) w.resolve(this.latest);
+  }
+
+  private async load(): Promise<{ config: HookConfig; texts: Map<string, string> }> {
+    const configuration = vscode.workspace.getConfiguration();
+    const { settings, problems } = readHookwiseSettings((key: HookwiseSettingKey) => configuration.get(key));
+    for (const p of problems) this.o.log.warn(`settings: ${p}`);
+    const options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
+    const texts = new Map<string, string>();
+    for (const layer of [options.userSettings, options.workspaceSettings, ...options.folders.map((f) => f.settings)]) {
+      if (layer?.file !== undefined && layer.text !== undefined) texts.set(layer.file, layer.text);
+    }
+    // Remember what the loader read, so diagnostics map offsets on the same text.
+    const recording: ConfigFileSystem = {
+      readTextFile: async (file) => {
+        const text = await this.fs.readTextFile(file);
+        if (text !== undefined) texts.set(file, text);
+        return text;
+      },
+      listDirectory: (dir) => this.fs.listDirectory(dir),
+    };
+    const config = await loadHookConfig(standardConfigSources(options), { fs: recording, enabled: settings['hookwise.hooks.enabled'], sources: settings['hookwise.hooks.sources'] });
+    return { config, texts };
+  }
+
+  private applyLoaded(config: HookConfig, texts: ReadonlyMap<string, string>): void {
+    this.diagnostics.publish(config.diagnostics, (file) => texts.get(file));
+    const trusted = this.trust.isTrusted;
+    const approved = new Set(this.approvals.get());
+    const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
+    // Project hooks are filtered here AND flagged in the trust policy: the runtime never even sees one that may not run.
+    const runnable = config.hooks.filter((hook) => {
+      if (!isProjectSource(hook.source)) return true;
+      if (!trusted) held.push({ hook, why: 'untrusted' });
+      else if (!approved.has(hook.hash)) held.push({ hook, why: 'unapproved' });
+      else return true;
+      return false;
+    });
+    const result = this.o.apply({ ...config, hooks: runnable }, { trusted, isApproved: (hook) => !isProjectSource(hook.source) || (trusted && approved.has(hook.hash)) });
+    const applied: AppliedConfig = { ...result, held: [...held, ...result.held] };
+    this.latest = { config, applied };
+    const disabled = config.disabled ? ` (hooks disabled by ${config.disabledBy.join(', ')})` : '';
+    this.o.log.info(`hook configuration generation ${applied.generation}: ${applied.active.length} active, ${applied.held.length} held${disabled}`);
+    for (const p of result.problems) this.o.log.warn(`${describeLoadedHook(p.hook)}: ${p.message}`);
+    this.onDidChangeEmitter.fire(this.latest);
+
+    const untrusted = held.filter((h) => h.why === 'untrusted').length;
+    if (untrusted > 0 && !this.untrustedNoticeShown) {
+      this.untrustedNoticeShown = true;
+      this.prompts.untrusted(untrusted);
+    }
+    if (held.some((h) => h.why === 'unapproved' && !this.declined.has(h.hook.hash))) void this.promptForApproval();
+  }
+
+  /** Asks about the project hooks that are new or changed since the last approval (one modal at a time). */
+  private async promptForApproval(): Promise<void> {
+    if (this.prompting) {
+      this.recheckAfterPrompt = true;
+      return;
+    }
+    const change = this.latest;
+    const pending = (change?.applied.held ?? []).filter((h) => h.why === 'unapproved').map((h) => h.hook);
+    if (!change || pending.length === 0 || pending.every((h) => this.declined.has(h.hash))) return;
+    this.prompting = true;
+    try {
+      this.logHookList('Project hooks awaiting approval:', pending);
+      const n = pending.length;
+      const choice = await askApproval(this.prompts.approve, { message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`, detail: approvalDetail(pending), offerRevoke: false }, this.o.log);
+      if (this.disposed) return;
+      if (choice === 'allow') {
+        await this.approvals.set(approvedHashesAfter(this.approvals.get(), pending, this.latest?.config.hooks ?? change.config.hooks));
+        this.o.log.info(`approved ${n} project hook(s)`);
+        await this.reload();
+      } else {
+        for (const hook of pending) this.declined.add(hook.hash);
+        this.o.log.info(`${n} project hook(s) declined; they stay off`);
+        this.prompts.declined();
+      }
+    } finally {
+      this.prompting = false;
+    }
+    if (this.recheckAfterPrompt) {
+      this.recheckAfterPrompt = false;
+      void this.promptForApproval();
+    }
+  }
+
+  private logHookList(title: string, hooks: readonly LoadedHook[]): void {
+    this.o.log.info([title, ...hooks.map((h) => `  ${describeLoadedHook(h)}`)].join('\n'));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.timer);
+    for (const d of this.folderWatchers) d.dispose();
+    this.folderWatchers = [];
+    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const w of this.waiters.splice(0)) w.resolve(this.latest);
+  }
+}

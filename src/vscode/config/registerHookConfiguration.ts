@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { hookApprovalKey } from '../../hooks/config/hookApproval';
+import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
+import { effectiveHooksReport } from './effectiveHooksReport';
+import { HookConfigService, type ApplyHookConfig } from './hookConfigService';
+
+/** Command ids contributed in package.json. */
+export const HOOK_CONFIG_COMMANDS = {
+  addHook: 'hookwise.addHook',
+  openHookSettings: 'hookwise.openHookSettings',
+  showEffectiveHooks: 'hookwise.showEffectiveHooks',
+  reviewProjectHooks: 'hookwise.reviewProjectHooks',
+} as const;
+
+/**
+ * Issue 5's VS Code glue in one call: the live HookConfigService (watchers, diagnostics,
+ * trust and approval) and the four commands. Everything is owned by `context.subscriptions`.
+ * Starts the first load; `service.onDidChange` fires once it is applied.
+ */
+export function registerHookConfiguration(context: vscode.ExtensionContext, deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig }): HookConfigService {
+  const { log } = deps;
+  const service = new HookConfigService({ log, apply: deps.apply, workspaceState: context.workspaceState, globalStorageUri: context.globalStorageUri });
+  context.subscriptions.push(
+    service,
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.addHook, async (answers?: AddHookAnswers) => {
+      const result = await runAddHookFlow(
+        {
+          log,
+          globalStorageUri: context.globalStorageUri,
+          // The user typed this hook here: that is approval of exactly it (user settings need none).
+          onAdded: (hook, target) => (target === 'userSettings' ? undefined : service.approve([hookApprovalKey(hook)])),
+        },
+        typeof answers === 'object' && answers !== null ? answers : {},
+      );
+      if (result) await service.reload();
+      return result;
+    }),
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.openHookSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:hookwise.hookwise hookwise')),
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.showEffectiveHooks, async () => {
+      const change = service.current ?? (await service.reload());
+      log.info(effectiveHooksReport(change).join('\n'));
+      log.show(true);
+    }),
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.reviewProjectHooks, () => service.reviewProjectHooks()),
+  );
+  void service.reload();
+  return service;
+}
