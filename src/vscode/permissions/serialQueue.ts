@@ -20,10 +20,13 @@ export class SerialQueue {
         start: () => {
           signal.removeEventListener('abort', dropWhileWaiting);
           this.running = true;
-          task().then(resolve, reject).finally(() => {
-            this.running = false;
-            this.next();
-          });
+          // Start the next task before this one's caller resumes: the popups follow each other.
+          task()
+            .finally(() => {
+              this.running = false;
+              this.next();
+            })
+            .then(resolve, reject);
         },
       };
       const dropWhileWaiting = (): void => {
