@@ -77,6 +77,10 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   let inputTokens = 0;
   let outputTokens = 0;
   let finalText = '';
+  // Stop blocks in this run. Not reset by tool steps: spec §4.8 says a block sets
+  // stop_hook_active on the *next* Stop (Claude Code keeps it true for the whole forced
+  // continuation, tool calls included), and every Stop of one run that did not end it is a
+  // consecutive block, so the cap of 8 also holds for a model that runs a tool between Stops.
   let stopBlocks = 0;
   const usageTotal = (): number => inputTokens + outputTokens;
   const lastUserPrompt = [...o.conversation.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -146,7 +150,6 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       }
 
       if (response.toolCalls.length > 0) {
-        stopBlocks = 0;
         for (let i = 0; i < response.toolCalls.length; i++) {
           const call = response.toolCalls[i]!;
           if (o.signal.aborted) {

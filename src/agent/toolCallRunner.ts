@@ -5,7 +5,7 @@ import type { ContextBuffer } from './contextBuffer';
 import type { HookDispatcher } from './hookDispatcher';
 import type { HookInputs } from './hookInputs';
 import { evaluatePolicy } from './permissionMode';
-import type { PermissionMode, PermissionRules } from './permissionMode';
+import type { PermissionMode, PermissionRules, PolicyVerdict } from './permissionMode';
 import type { PermissionFlow } from './permissionFlow';
 import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
 import { validateToolInput } from './tools/validateToolInput';
@@ -60,12 +60,17 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   if (!validated.ok) return fail(validated.error);
   let input = validated.input as Input;
 
-  const policy = evaluatePolicy({ toolName: tool.name, input, readOnly: tool.readOnly, mode: deps.mode, cwd: deps.toolContext.cwd, ...(deps.rules ? { rules: deps.rules } : {}), ...(deps.sessionRules ? { sessionRules: deps.sessionRules } : {}) });
+  // Rules and modes judge the input that will actually run: a hook's rewrite is judged again,
+  // so a deny rule still catches `rm` written by a hook and an allow rule for the original
+  // command does not wave the rewritten one through.
+  const policyFor = (candidate: Input): PolicyVerdict =>
+    evaluatePolicy({ toolName: tool.name, input: candidate, readOnly: tool.readOnly, mode: deps.mode, cwd: deps.toolContext.cwd, ...(deps.rules ? { rules: deps.rules } : {}), ...(deps.sessionRules ? { sessionRules: deps.sessionRules } : {}) });
+  let policy = policyFor(input);
 
   // PreToolUse. A hook's ask goes through the permission flow, where deny rules still win.
   const pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
-    permissionProvider: deps.permissions.providerFor(policy),
+    permissionProvider: { requestPermission: (request, signal) => deps.permissions.settle(request, policyFor(request.toolInput ?? input), signal) },
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
       return check.ok ? { ok: true } : { ok: false, error: check.error };
@@ -77,7 +82,10 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     // The runner already checked the merged rewrite against the schema; parse it again so
     // the tool gets exactly what its schema produces (defaults, stripped keys).
     const rewritten = validateToolInput(tool, pre.updatedInput);
-    if (rewritten.ok) input = rewritten.input as Input;
+    if (rewritten.ok) {
+      input = rewritten.input as Input;
+      policy = policyFor(input);
+    }
   }
   if (pre.decision === 'stop') {
     const reason = pre.reason ?? 'a PreToolUse hook stopped the agent';

@@ -1,0 +1,198 @@
+/**
+ * Hook configuration in the real extension host (issue 5): live reload from disk, trust and
+ * approval, "Add Hook…", and Problems-panel diagnostics. Each test builds its own
+ * HookConfigService over fakes (configSupport.ts) and restores every file it touches.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { isProjectSource } from '../../src/hooks/hookSource';
+import { runAddHookFlow, type AddHookUi } from '../../src/vscode/config/addHookFlow';
+import { effectiveHooksReport } from '../../src/vscode/config/effectiveHooksReport';
+import { APPROVED_HOOKS_KEY } from '../../src/vscode/config/projectHookTrust';
+import { activeCommands, createHarness, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
+
+const FIXTURE_COMMAND_PART = 'permissionDecision';
+
+/** Remembers files' contents and puts them back (or deletes files that did not exist). */
+class FileRestorer {
+  private readonly saved = new Map<string, string | undefined>();
+  remember(file: string): string {
+    if (!this.saved.has(file)) this.saved.set(file, existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    return file;
+  }
+  restore(): void {
+    for (const [file, text] of this.saved) {
+      if (text === undefined) rmSync(file, { force: true });
+      else writeFileSync(file, text);
+    }
+    this.saved.clear();
+  }
+}
+
+/** Add Hook UI for tests: every answer is pre-filled, so any dialog is a test failure. */
+const noDialogs: AddHookUi = {
+  pick: () => Promise.reject(new Error('the flow asked a question the test answered')),
+  input: () => Promise.reject(new Error('the flow asked for input the test gave')),
+  pickFolder: () => Promise.reject(new Error('the flow asked for a folder')),
+};
+
+/**
+ * Hookwise's diagnostics on `uri`, one per (code, position, message): the extension's own
+ * service may publish the same problems in its collection next to this test's service.
+ */
+function hookwiseDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  const seen = new Set<string>();
+  return vscode.languages.getDiagnostics(uri).filter((d) => {
+    const key = `${String(d.code)}|${d.range.start.line}:${d.range.start.character}|${d.message}`;
+    if (d.source !== 'Hookwise' || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+suite('Hook configuration (VS Code glue)', () => {
+  let harness: ServiceHarness | undefined;
+  const files = new FileRestorer();
+  let settingsFile = '';
+  let localFile = '';
+
+  suiteSetup(() => {
+    settingsFile = path.join(workspaceRoot(), '.claude', 'settings.json');
+    localFile = path.join(workspaceRoot(), '.claude', 'settings.local.json');
+  });
+
+  teardown(async () => {
+    harness?.dispose();
+    harness = undefined;
+    files.restore();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('editing .claude/settings.json on disk changes the effective hooks without a reload', async () => {
+    harness = createHarness({ trusted: true, approve: () => 'allow' });
+    const { service } = harness;
+    await service.reload();
+    const first = await waitForChange(service, (c) => activeCommands(c).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), 10_000, 'the approved fixture hook');
+    assert.equal(harness.approvalRequests.length, 1, 'the fixture hook needs one approval');
+    assert.ok(harness.applyCalls[0], 'apply was called');
+    assert.equal(harness.applyCalls[0].config.hooks.some((h) => isProjectSource(h.source)), false, 'the first apply (before approval) got no project hook');
+    assert.ok(first.applied.generation >= 2);
+
+    const original = readFileSync(files.remember(settingsFile), 'utf8');
+    const edited = original.replace(/"command": ".*"/, '"command": "echo live-edit"');
+    assert.notEqual(edited, original);
+    writeFileSync(settingsFile, edited);
+    // No reload() call: the file watcher must pick it up (and the new command needs approval again).
+    const change = await waitForChange(service, (c) => activeCommands(c).includes('echo live-edit'), 15_000, 'the edited hook to become active');
+    assert.equal(activeCommands(change).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), false, 'the old command is gone');
+    assert.equal(harness.approvalRequests.length, 2, 'a changed command is approved again');
+    assert.match(harness.approvalRequests[1]?.detail ?? '', /echo live-edit \(timeout 10 s\) — \.claude\/settings\.json › hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+    const stored = harness.state.get<string[]>(APPROVED_HOOKS_KEY) ?? [];
+    assert.equal(stored.length, 1, 'approvals keep only hashes still in use');
+    assert.match(effectiveHooksReport(change).join('\n'), /PreToolUse:\n {2}1\. PreToolUse \[Bash\] command: echo live-edit/);
+  });
+
+  test('an untrusted workspace gives apply() no project hook and says so once', async () => {
+    harness = createHarness({
+      trusted: false,
+      approve: () => {
+        throw new Error('no approval may be asked in an untrusted workspace');
+      },
+    });
+    const change = await harness.service.reload();
+    assert.ok(change);
+    assert.ok(change.config.hooks.some((h) => isProjectSource(h.source)), 'the fixture has a project hook');
+    assert.ok(harness.applyCalls.length > 0);
+    for (const call of harness.applyCalls) {
+      assert.equal(call.trust.trusted, false);
+      assert.deepEqual(call.config.hooks.filter((h) => isProjectSource(h.source)), [], 'apply received a project hook');
+    }
+    assert.deepEqual(change.applied.active, []);
+    assert.deepEqual(change.applied.held.map((h) => h.why), ['untrusted']);
+    assert.deepEqual(harness.untrustedNotices, [1]);
+    await harness.service.reload();
+    assert.deepEqual(harness.untrustedNotices, [1], 'the notice is shown once per session');
+    assert.equal(harness.approvalRequests.length, 0);
+  });
+
+  test('a refused approval dialog keeps project hooks off (default deny)', async () => {
+    harness = createHarness({
+      trusted: true,
+      approve: () => {
+        throw new Error('refused to show dialog in tests');
+      },
+    });
+    await harness.service.reload();
+    // Let the (refused) prompt settle.
+    for (let i = 0; i < 50 && harness.declinedNotices.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(harness.approvalRequests.length, 1);
+    assert.equal(harness.declinedNotices.length, 1, 'the user is told how to review later');
+    for (const call of harness.applyCalls) assert.deepEqual(call.config.hooks.filter((h) => isProjectSource(h.source)), []);
+    assert.deepEqual(harness.service.current?.applied.held.map((h) => h.why), ['unapproved']);
+    await harness.service.reload();
+    assert.equal(harness.approvalRequests.length, 1, 'a declined set is not asked again this session');
+  });
+
+  test('"Add Hook…" with given answers writes an entry the loader reads', async () => {
+    harness = createHarness({ trusted: true, approve: () => 'allow' });
+    files.remember(localFile);
+    const log = vscode.window.createOutputChannel('Hookwise add hook test', { log: true });
+    const result = await runAddHookFlow(
+      { log, globalStorageUri: vscode.Uri.file(path.join(workspaceRoot(), 'no-such-dir', 'x')), ui: noDialogs },
+      { event: 'PreToolUse', matcher: 'Write|Edit', type: 'command', body: 'echo added-by-test', target: 'claudeLocal' },
+    );
+    log.dispose();
+    assert.ok(result, 'the flow wrote nothing');
+    assert.equal(result.uri?.fsPath, localFile);
+    assert.equal(result.jsonPath, 'hooks.PreToolUse[0].hooks[0]');
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.fsPath, localFile, 'the file is opened');
+    assert.match(editor?.document.getText(editor.selection) ?? '', /"command": "echo added-by-test"/, 'the new entry is selected');
+
+    const change = await harness.service.reload();
+    const added = change?.config.hooks.find((h) => h.handler.type === 'command' && h.handler.command === 'echo added-by-test');
+    assert.ok(added, 'the loader did not read the new hook');
+    assert.equal(added.matcher, 'Write|Edit');
+    assert.equal(added.source.kind === 'file' && added.source.displayFile, '.claude/settings.local.json');
+    assert.deepEqual(change?.config.diagnostics, []);
+  });
+
+  test('broken files show up in the Problems panel, and a non-JSON file warns once', async () => {
+    harness = createHarness({ trusted: true, approve: () => 'allow' });
+    files.remember(localFile);
+    writeFileSync(localFile, '{\n  "hooks": {\n    "PreToolUSe": []\n  }\n}\n');
+    await harness.service.reload();
+    const uri = vscode.Uri.file(localFile);
+    const unknown = hookwiseDiagnostics(uri);
+    assert.equal(unknown.length, 1, JSON.stringify(unknown));
+    assert.equal(unknown[0]?.code, 'unknownEvent');
+    assert.equal(unknown[0]?.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(unknown[0]?.range.start.line, 2, 'points at the key on line 3');
+    assert.match(unknown[0]?.message ?? '', /did you mean "PreToolUse"/);
+
+    writeFileSync(localFile, '// my hooks\n\nhooks: oops\n');
+    await harness.service.reload();
+    const broken = hookwiseDiagnostics(uri);
+    assert.deepEqual(broken.map((d) => d.code), ['notJson']);
+    assert.equal(harness.notJsonWarnings.length, 1);
+    assert.match(harness.notJsonWarnings[0] ?? '', /^Hookwise ignored \.claude\/settings\.local\.json: not valid JSON \(line 3\)\. Its hooks are off until you fix it\.$/);
+    await harness.service.reload();
+    assert.equal(harness.notJsonWarnings.length, 1, 'warned once per file');
+
+    files.restore();
+    await harness.service.reload();
+    // The extension's own service (when wired) clears its copy after its debounce: wait for both.
+    for (let i = 0; i < 100 && hookwiseDiagnostics(uri).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(hookwiseDiagnostics(uri), [], 'fixed files lose their problems');
+  });
+
+  test('declares the hook configuration commands', () => {
+    const pkg = vscode.extensions.getExtension('hookwise.hookwise')?.packageJSON as { contributes: { commands: { command: string; title: string; category?: string }[] } } | undefined;
+    const titles = (pkg?.contributes.commands ?? []).map((c) => `${c.category}: ${c.title}`);
+    for (const title of ['Hookwise: Add Hook…', 'Hookwise: Open Hook Settings', 'Hookwise: Show Effective Hooks', 'Hookwise: Review Project Hooks']) {
+      assert.ok(titles.includes(title), `${title} is not contributed`);
+    }
+  });
+});

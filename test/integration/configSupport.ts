@@ -1,0 +1,133 @@
+/**
+ * Helpers for the hook configuration integration tests: a HookConfigService wired to fakes
+ * (in-memory workspace state, a recording apply, scripted trust and dialogs, an isolated
+ * home directory) and a way to wait for a generation that satisfies a predicate.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { AppliedConfig, TrustPolicy } from '../../src/agent/hookwiseRuntime';
+import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
+import { isProjectSource } from '../../src/hooks/hookSource';
+import { HookConfigService, type HookConfigChange } from '../../src/vscode/config/hookConfigService';
+import type { ApprovalChoice, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
+
+/** A Memento in memory, like a fresh `context.workspaceState`. */
+export class MemoryMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+/** What the fake apply saw, call by call. */
+export interface ApplyCall {
+  readonly config: HookConfig;
+  readonly trust: TrustPolicy;
+}
+
+/** A service over fakes, and what it did. */
+export interface ServiceHarness {
+  readonly service: HookConfigService;
+  readonly applyCalls: ApplyCall[];
+  readonly approvalRequests: { message: string; detail: string }[];
+  readonly untrustedNotices: number[];
+  readonly declinedNotices: number[];
+  readonly notJsonWarnings: string[];
+  readonly state: MemoryMemento;
+  dispose(): void;
+}
+
+/** Builds a service for the open workspace; `approve` answers the approval modal (a throwing one = the test host refusing dialogs). */
+export function createHarness(options: { trusted: boolean; approve: () => ApprovalChoice | Promise<ApprovalChoice> }): ServiceHarness {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
+  const log = vscode.window.createOutputChannel('Hookwise config tests', { log: true });
+  const grant = new vscode.EventEmitter<void>();
+  const applyCalls: ApplyCall[] = [];
+  const approvalRequests: { message: string; detail: string }[] = [];
+  const untrustedNotices: number[] = [];
+  const declinedNotices: number[] = [];
+  const notJsonWarnings: string[] = [];
+  const state = new MemoryMemento();
+  let generation = 0;
+  const prompts: TrustPrompts = {
+    approve: async (request) => {
+      approvalRequests.push({ message: request.message, detail: request.detail });
+      return options.approve();
+    },
+    declined: () => declinedNotices.push(Date.now()),
+    untrusted: (count) => untrustedNotices.push(count),
+  };
+  const service = new HookConfigService({
+    log,
+    workspaceState: state,
+    globalStorageUri: vscode.Uri.file(path.join(home, 'userData', 'User', 'globalStorage', 'hookwise.hookwise')),
+    homeDir: home,
+    trust: { isTrusted: options.trusted, onDidGrantWorkspaceTrust: grant.event },
+    prompts,
+    notJsonWarning: async (message) => {
+      notJsonWarnings.push(message);
+      return false;
+    },
+    // Mirrors HookwiseRuntime.applyConfig's filter, so `active` is what would run.
+    apply: (config, trust): AppliedConfig => {
+      applyCalls.push({ config, trust });
+      const active = config.hooks.filter((h) => !isProjectSource(h.source) || (trust.trusted && (trust.isApproved?.(h) ?? true)));
+      return { generation: ++generation, active, held: [], problems: [] };
+    },
+  });
+  return {
+    service,
+    applyCalls,
+    approvalRequests,
+    untrustedNotices,
+    declinedNotices,
+    notJsonWarnings,
+    state,
+    dispose: () => {
+      service.dispose();
+      grant.dispose();
+      log.dispose();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves with the first generation (current or coming) for which `predicate` holds; rejects after `timeoutMs`. */
+export function waitForChange(service: HookConfigService, predicate: (change: HookConfigChange) => boolean, timeoutMs = 10_000, what = 'a matching configuration'): Promise<HookConfigChange> {
+  return new Promise((resolve, reject) => {
+    const now = service.current;
+    if (now && predicate(now)) return resolve(now);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    const sub = service.onDidChange((change) => {
+      if (!predicate(change)) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(change);
+    });
+  });
+}
+
+/** Commands of the active hooks, for readable assertions. */
+export function activeCommands(change: HookConfigChange | undefined): string[] {
+  return (change?.applied.active ?? []).map((h) => (h.handler.type === 'command' ? h.handler.command : h.handler.prompt));
+}
+
+/** The open fixture folder. */
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder is open');
+  return folder.uri.fsPath;
+}
