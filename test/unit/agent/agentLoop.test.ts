@@ -113,6 +113,26 @@ describe('Stop hooks', () => {
     expect(result).toMatchObject({ status: 'completed', finalText: 'Tests pass, done.' });
   });
 
+  it('stop_hook_active stays true on the next Stop when the model used tools after the block', async () => {
+    const active: boolean[] = [];
+    h.hooks.onStop((ctx) => {
+      active.push(ctx.stop_hook_active);
+      return ctx.stop_hook_active ? undefined : continueWith('run the tests first');
+    });
+    const { result, model } = await h.run([{ text: 'Done early.' }, { text: 'Running tests.', ...bash('echo tests pass') }, { text: 'Tests pass.' }, { text: 'never' }], { mode: 'bypassPermissions' });
+    expect(active).toEqual([false, true]);
+    expect(model.requests).toHaveLength(3);
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Tests pass.' });
+  });
+
+  it('counts Stop blocks across tool steps, so a hook that always blocks cannot keep the agent busy forever', async () => {
+    h.hooks.onStop(() => continueWith('keep going'));
+    const turns = Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? { text: `attempt ${i}` } : bash('true')));
+    const { result } = await h.run(turns, { mode: 'bypassPermissions', limits: { maxSteps: 30 } });
+    expect(result.status).toBe('completed');
+    expect(result.reason).toMatch(/8 consecutive times/);
+  });
+
   it('a Stop hook that blocks with deny (exit-2 style) also forces continuation', async () => {
     let calls = 0;
     h.hooks.onStop(() => (calls++ === 0 ? block('not finished') : undefined));
