@@ -68,3 +68,11 @@ export async function runCommand(label) {
 export function chatFrame() {
   return e2e().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 }
+
+/**
+ * The chat's prompt box, found the way a screen reader would (a textbox whose accessible
+ * name starts with "Prompt"), so the test survives changes to the webview's markup.
+ */
+export function chatPrompt() {
+  return chatFrame().getByRole('textbox', { name: /^Prompt/ });
+}

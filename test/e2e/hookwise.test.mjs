@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { chatFrame, e2e, runCommand, screenshot } from './harness.mjs';
+import { chatPrompt, e2e, runCommand, screenshot } from './harness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {
@@ -26,7 +26,7 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await sidebar.locator('.pane-header', { hasText: 'Hook Runs' }).first().waitFor({ state: 'visible' });
     // Wait for the extension itself, not just its static contributions: the chat webview is
     // rendered by our provider, and the tree stops saying no provider is registered.
-    await chatFrame().locator('#title').waitFor({ state: 'visible', timeout: 30_000 });
+    await chatPrompt().waitFor({ state: 'visible', timeout: 30_000 });
     await sidebar.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
     const file = await screenshot('e2e-hookwise-container');
     console.log(`      screenshot: ${file}`);
@@ -39,11 +39,8 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
 
     await runCommand('Hookwise: Open Chat');
-    const chat = chatFrame();
-    await chat.locator('#title').waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal((await chat.locator('#title').textContent())?.trim(), 'Hookwise');
-    const prompt = chat.getByRole('textbox', { name: 'Prompt' });
-    await prompt.waitFor({ state: 'visible' });
+    const prompt = chatPrompt();
+    await prompt.waitFor({ state: 'visible', timeout: 30_000 });
     // Typing proves the webview is live, not just painted.
     await prompt.fill('hello from e2e');
     assert.equal(await prompt.inputValue(), 'hello from e2e');
