@@ -18,6 +18,9 @@ export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
 /** Everything one agent run needs. The session owns `conversation`; the run appends to it. */
 export interface AgentRunOptions {
   readonly agent: AgentRef;
+  /** For subagents: the task description and the Agent tool call it runs under (UI nesting). */
+  readonly description?: string;
+  readonly parentToolUseId?: string;
   readonly sessionId: string;
   readonly transcriptPath: string;
   readonly cwd: string;
@@ -85,7 +88,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const usageTotal = (): number => inputTokens + outputTokens;
   const lastUserPrompt = [...o.conversation.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 
-  o.emit({ type: 'runStarted', agent: o.agent });
+  o.emit({ type: 'runStarted', agent: o.agent, ...(o.description ? { description: o.description } : {}), ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}) });
   const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
     const result: AgentRunResult = { status, finalText, steps: step, inputTokens, outputTokens, ...(reason ? { reason } : {}) };
     if (status === 'failed') await dispatch('AgentFailed', inputs.agentFailed(reason ?? 'unknown error')).catch(() => undefined);
@@ -150,22 +153,32 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       }
 
       if (response.toolCalls.length > 0) {
-        for (let i = 0; i < response.toolCalls.length; i++) {
-          const call = response.toolCalls[i]!;
+        const calls = response.toolCalls;
+        const deps = {
+          agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
+          toolContext: o.toolContext, signal: o.signal, sessionId: o.sessionId,
+          ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
+        };
+        for (let i = 0; i < calls.length; ) {
           if (o.signal.aborted) {
             closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
             return await end('cancelled', 'Stopped by the user');
           }
-          const outcome = await runToolCall(call, {
-            agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
-            toolContext: o.toolContext, signal: o.signal, sessionId: o.sessionId,
-            ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
+          // Consecutive Agent calls run concurrently (independent subagents); everything else
+          // runs in order, as the model wrote it. Results are appended in call order.
+          let j = i + 1;
+          if (calls[i]!.name === 'Agent') while (j < calls.length && calls[j]!.name === 'Agent') j++;
+          const batch = calls.slice(i, j);
+          const outcomes = await Promise.all(batch.map((call) => runToolCall(call, deps)));
+          outcomes.forEach((outcome, k) => {
+            o.conversation.append({ role: 'tool', toolCallId: batch[k]!.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
           });
-          o.conversation.append({ role: 'tool', toolCallId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
-          if (outcome.stopReason) {
-            closeUnansweredCalls(o.conversation, response, i + 1, outcome.stopReason);
-            return await end('stopped', outcome.stopReason);
+          const stopped = outcomes.find((outcome) => outcome.stopReason);
+          if (stopped?.stopReason) {
+            closeUnansweredCalls(o.conversation, response, j, stopped.stopReason);
+            return await end('stopped', stopped.stopReason);
           }
+          i = j;
         }
         const afterStep = observe(await dispatch('AfterStep', inputs.afterStep(step, response.toolCalls.length, Date.now() - started, usageTotal())), 'AfterStep');
         if (afterStep) return await end('stopped', afterStep);

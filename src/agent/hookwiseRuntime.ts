@@ -19,6 +19,9 @@ import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';
 import { Session } from './session';
 import { createBuiltinTools } from './tools/builtinTools';
+import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentDefinitions';
+import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
+import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import type { AnyAgentTool } from './tools/tool';
 
 /** The system prompt of the main agent. */
@@ -43,6 +46,8 @@ export interface RuntimeOptions {
   readonly limits?: () => AgentLimits;
   readonly transcriptDir: string;
   readonly systemPrompt?: string;
+  /** Subagent nesting limit (hookwise.agent.maxSubagentDepth, default 2). */
+  readonly maxSubagentDepth?: () => number;
 }
 
 /** What applying a config did: which hooks are active, which were held back and why. */
@@ -75,6 +80,7 @@ export class HookwiseRuntime {
   private generation = 0;
   private config: HookConfig | undefined;
   private extraRules: PermissionRuleEntry[] = [];
+  private agents: readonly AgentDefinition[] = BUILTIN_AGENTS;
 
   constructor(private readonly o: RuntimeOptions) {
     this.runner = new HookRunner(this.registry, {
@@ -114,6 +120,21 @@ export class HookwiseRuntime {
     this.generation++;
     this.registry.setConfigHooks(this.generation, inits);
     return { generation: this.generation, active, held, problems };
+  }
+
+  /**
+   * Loads subagent types: built-ins, then `~/.claude/agents` and `.claude/agents` files (a
+   * later name wins). Returns the files that could not be read.
+   */
+  async loadAgents(dirs: readonly { readonly dir: string; readonly displayDir: string }[]): Promise<AgentDefinitionProblem[]> {
+    const { agents, problems } = await loadAgentDefinitions(dirs);
+    this.agents = agents;
+    return problems;
+  }
+
+  /** The subagent types sessions can spawn. */
+  get agentTypes(): readonly AgentDefinition[] {
+    return this.agents;
   }
 
   /** Extra allow rules for every session (CLI `--allowed-tools`). */
@@ -160,6 +181,8 @@ export class HookwiseRuntime {
       askFallback: this.o.askFallback ?? 'deny',
       systemPrompt: this.o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       emit: options.emit,
+      agents: this.agents,
+      maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       ...(options.history ? { history: options.history } : {}),
     });

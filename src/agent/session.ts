@@ -10,6 +10,10 @@ import type { PermissionMode, PermissionRules } from './permissionMode';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
 import { TranscriptWriter } from './transcript';
+import type { AgentDefinition } from './subagents/agentDefinitions';
+import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
+import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
+import type { SubagentHost } from './subagents/agentTool';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -34,6 +38,9 @@ export interface SessionOptions {
   readonly emit: AgentEventListener;
   /** Conversation to continue (resume). */
   readonly history?: readonly ModelMessage[];
+  /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
+  readonly agents?: readonly AgentDefinition[];
+  readonly maxSubagentDepth?: number;
 }
 
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
@@ -114,6 +121,8 @@ export class Session {
     }
     this.conversation.append({ role: 'user', content: finalPrompt });
 
+    const maxDepth = this.o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH;
+    const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.subagentHost(maxDepth), MAIN, 0)] : this.o.tools;
     return runAgent({
       agent: MAIN,
       sessionId: this.id,
@@ -123,7 +132,7 @@ export class Session {
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       systemPrompt: this.o.systemPrompt,
       conversation: this.conversation,
-      tools: this.o.tools,
+      tools,
       hooks: this.o.hooks,
       permissionMode: this.o.permissionMode,
       ...(this.o.rules ? { rules: this.o.rules } : {}),
@@ -135,6 +144,31 @@ export class Session {
       emit: this.o.emit,
       stopEvent: 'Stop',
     });
+  }
+
+  private subagentHost(maxDepth: number): SubagentHost {
+    const o = this.o;
+    return {
+      sessionId: this.id,
+      cwd: o.cwd,
+      projectDir: o.projectDir,
+      subagentTranscriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
+      model: o.model,
+      ...(o.modelName ? { modelName: o.modelName } : {}),
+      hooks: o.hooks,
+      permissionMode: o.permissionMode,
+      ...(o.rules ? { rules: o.rules } : {}),
+      ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
+      ...(o.permissionProvider ? { permissionProvider: o.permissionProvider } : {}),
+      askFallback: o.askFallback ?? 'deny',
+      emit: o.emit,
+      agents: o.agents ?? BUILTIN_AGENTS,
+      maxDepth,
+      baseTools: o.tools,
+      todos: this.todos,
+      parentTranscript: this.transcript,
+      transcriptPath: this.transcriptPath,
+    };
   }
 
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */

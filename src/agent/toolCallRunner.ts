@@ -124,7 +124,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
 
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });
   const started = Date.now();
-  const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal });
+  const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
 
   if (result.isError) {

@@ -91,6 +91,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
+  const agentProblems = await runtime.loadAgents([
+    { dir: path.join(homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' },
+    { dir: path.join(cwd, '.claude', 'agents'), displayDir: '.claude/agents' },
+  ]);
+  for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
   for (const p of applied.problems) io.stderr(`hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`);
   runtime.setExtraRules(ConfigPermissionRules.allowList(args.allowedTools, { kind: 'code', label: '--allowed-tools' }));
 

@@ -34,6 +34,8 @@ export interface ToolContext {
   readonly allowOutsideWorkspace?: (absPath: string) => boolean | Promise<boolean>;
   /** Where TodoWrite keeps each agent's list. */
   readonly todos: TodoStore;
+  /** Id of the tool call being executed (the Agent tool nests its subagent's events under it). */
+  readonly toolUseId?: string;
 }
 
 /**

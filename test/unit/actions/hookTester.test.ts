@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { AgentHookAction } from '../../../src/hooks/actions/agentHookAction';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AgentHookAction } from '../../../src/agent/agentHookAction';
+import { PlaygroundModelClient } from '../../../src/model/playgroundModelClient';
+import { parsePlaygroundScript } from '../../../src/model/playgroundScript';
 import { CommandHookAction } from '../../../src/hooks/actions/commandHookAction';
 import type { HookAction } from '../../../src/hooks/hookAction';
 import { testHookAction } from '../../../src/hooks/hookTester';
 
 const where = { cwd: '/tmp', projectDir: '/tmp', sessionId: 's' };
+
+function playground(script: unknown): PlaygroundModelClient {
+  const parsed = parsePlaygroundScript(script);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return new PlaygroundModelClient(parsed.script, { chunkDelayMs: 0 });
+}
 
 describe('testHookAction', () => {
   it('runs one hook against an input JSON; the event comes from hook_event_name', async () => {
@@ -38,9 +49,20 @@ describe('testHookAction', () => {
     const broken: HookAction = { kind: 'callable', label: 'broken', defaultTimeoutMs: 1000, run: () => Promise.reject(new Error('bug')) };
     expect((await testHookAction(broken, { hook_event_name: 'PreToolUse' }, where)).result).toMatchObject({ status: 'failed', error: 'the hook threw: bug' });
   });
-  it('agent hooks are a clear failure until the agent loop exists', async () => {
-    const action = new AgentHookAction('Verify the tests pass');
-    expect(action).toMatchObject({ kind: 'agent', dedupKey: 'agent:Verify the tests pass', defaultTimeoutMs: 60_000 });
-    expect((await testHookAction(action, { hook_event_name: 'Stop' }, where)).result).toMatchObject({ status: 'failed', error: expect.stringContaining('not supported yet') });
+  it('an agent hook reads the workspace with its read-only tools and blocks when the condition fails', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-agent-hook-'));
+    writeFileSync(path.join(dir, 'notes.md'), 'TODO: write tests\n');
+    const model = playground({ turns: [{ toolCalls: [{ name: 'Read', input: { file_path: 'notes.md' } }] }, { text: '{"ok": false, "reason": "notes.md still has a TODO"}' }] });
+    const action = new AgentHookAction('Are all TODOs in notes.md done?', model);
+    expect(action).toMatchObject({ kind: 'agent', dedupKey: 'agent:Are all TODOs in notes.md done?', defaultTimeoutMs: 60_000 });
+    const record = await testHookAction(action, { hook_event_name: 'Stop', transcript_path: '' }, { cwd: dir, projectDir: dir, sessionId: 's' });
+    expect(record.result).toMatchObject({ status: 'ok', outcome: { decision: 'continue', reason: 'Agent hook condition was not met: notes.md still has a TODO' } });
+    // The agent really read the file: its second model call carried the Read result.
+    expect(model.turnsUsed).toBe(2);
+  });
+  it('an agent hook whose answer is prose is a failure, not a decision', async () => {
+    const model = playground({ turns: [{ text: 'Looks good to me!' }] });
+    const record = await testHookAction(new AgentHookAction('Check it', model), { hook_event_name: 'PreToolUse' }, where);
+    expect(record.result).toMatchObject({ status: 'failed', error: expect.stringContaining('not JSON') });
   });
 });

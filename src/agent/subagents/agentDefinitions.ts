@@ -1,0 +1,110 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** A subagent type: built-in (`general-purpose`, `Explore`) or a `.claude/agents/*.md` file. */
+export interface AgentDefinition {
+  /** The `subagent_type` the model passes, and the hooks' `agent_type`. */
+  readonly name: string;
+  readonly description: string;
+  /** Tool names it may use; undefined = every tool of its parent. */
+  readonly tools?: readonly string[];
+  /** Model name override (`inherit` or absent = the parent's). */
+  readonly model?: string;
+  readonly systemPrompt: string;
+  /** Display path of the defining file, or `built-in`. */
+  readonly source: string;
+}
+
+const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep'] as const;
+
+/** The built-in types (Claude Code's names). `Explore` is read-only. */
+export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
+  {
+    name: 'general-purpose',
+    description: 'General-purpose agent for multi-step tasks: researching, searching code, and making changes. Has the same tools as its parent.',
+    systemPrompt: 'You are a subagent of Hookwise, given one task by the main agent. Do it with the tools you have, then answer with a concise report of what you found or changed: your final message is all the main agent sees.',
+    source: 'built-in',
+  },
+  {
+    name: 'Explore',
+    description: 'Fast read-only agent for exploring a codebase: find files, search code, read and summarize. Cannot change anything.',
+    tools: READ_ONLY_TOOLS,
+    systemPrompt: 'You are a read-only exploration subagent of Hookwise. Use Read, Glob and Grep to answer the question you were given, then reply with a concise, specific answer (paths and line numbers help). You cannot modify files or run commands.',
+    source: 'built-in',
+  },
+]);
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+const frontmatterSchema = z.looseObject({
+  name: z.string().trim().min(1).optional(),
+  description: z.string().optional(),
+  tools: z.union([z.string(), z.array(z.string())]).optional(),
+  model: z.string().optional(),
+});
+
+/** A problem with one agent file (the agent is skipped; everything else loads). */
+export interface AgentDefinitionProblem {
+  readonly file: string;
+  readonly message: string;
+}
+
+/**
+ * Parses one `.claude/agents/*.md` file: YAML frontmatter (name, description, tools as a
+ * comma list or array, model) and the body as the system prompt. The name defaults to the
+ * file name, as in Claude Code. Never throws.
+ */
+export function parseAgentDefinition(text: string, displayFile: string): AgentDefinition | AgentDefinitionProblem {
+  const match = FRONTMATTER.exec(text);
+  if (!match) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
+  let raw: unknown;
+  try {
+    raw = parseYaml(match[1] ?? '');
+  } catch (error) {
+    return { file: displayFile, message: `frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = frontmatterSchema.safeParse(raw ?? {});
+  if (!parsed.success) return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+  const fm = parsed.data;
+  const tools = typeof fm.tools === 'string' ? fm.tools.split(',').map((t) => t.trim()).filter(Boolean) : fm.tools;
+  const name = fm.name ?? path.basename(displayFile, '.md');
+  return {
+    name,
+    description: fm.description ?? `Custom agent from ${displayFile}`,
+    ...(tools && tools.length > 0 ? { tools } : {}),
+    ...(fm.model && fm.model !== 'inherit' ? { model: fm.model } : {}),
+    systemPrompt: (match[2] ?? '').trim() || `You are the ${name} subagent.`,
+    source: displayFile,
+  };
+}
+
+/**
+ * Loads agent definitions: the built-ins, then user (`~/.claude/agents`) and project
+ * (`.claude/agents`) files in that order; a later definition of the same name wins (project
+ * over user over built-in, as in Claude Code). Missing folders are fine.
+ */
+export async function loadAgentDefinitions(dirs: readonly { readonly dir: string; readonly displayDir: string }[]): Promise<{ agents: AgentDefinition[]; problems: AgentDefinitionProblem[] }> {
+  const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
+  const problems: AgentDefinitionProblem[] = [];
+  for (const { dir, displayDir } of dirs) {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const displayFile = `${displayDir}/${name}`;
+      try {
+        const parsed = parseAgentDefinition(await readFile(path.join(dir, name), 'utf8'), displayFile);
+        if ('message' in parsed) problems.push(parsed);
+        else byName.set(parsed.name, parsed);
+      } catch (error) {
+        problems.push({ file: displayFile, message: `could not read: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    }
+  }
+  return { agents: [...byName.values()], problems };
+}
