@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { isProjectSource } from '../../src/hooks/hookSource';
 import { runAddHookFlow, type AddHookUi } from '../../src/vscode/config/addHookFlow';
 import { effectiveHooksReport } from '../../src/vscode/config/effectiveHooksReport';
-import { APPROVED_HOOKS_KEY } from '../../src/vscode/config/projectHookTrust';
+import { APPROVED_HOOKS_KEY, type ApprovalChoice } from '../../src/vscode/config/projectHookTrust';
 import { activeCommands, createHarness, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
 
 const FIXTURE_COMMAND_PART = 'permissionDecision';
@@ -186,6 +186,47 @@ suite('Hook configuration (VS Code glue)', () => {
     // The extension's own service (when wired) clears its copy after its debounce: wait for both.
     for (let i = 0; i < 100 && hookwiseDiagnostics(uri).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(hookwiseDiagnostics(uri), [], 'fixed files lose their problems');
+  });
+
+  test('"Add Hook…" into workspace settings is read live from hookwise.hooks, with diagnostics on settings.json', async () => {
+    harness = createHarness({ trusted: true, approve: () => 'allow' });
+    const { service } = harness;
+    await service.reload();
+    const settingsJson = files.remember(path.join(workspaceRoot(), '.vscode', 'settings.json'));
+    const log = vscode.window.createOutputChannel('Hookwise add hook test', { log: true });
+    const result = await runAddHookFlow(
+      { log, globalStorageUri: vscode.Uri.file(path.join(workspaceRoot(), 'no-such-dir', 'x')), ui: noDialogs },
+      { event: 'Stop', type: 'prompt', body: 'Check the work is done: $ARGUMENTS', target: 'workspaceSettings', reveal: false },
+    );
+    log.dispose();
+    assert.equal(result?.uri?.fsPath, settingsJson);
+    assert.equal(result?.jsonPath, 'hookwise.hooks.Stop[0].hooks[0]');
+    // No reload() call: onDidChangeConfiguration must pick it up.
+    const change = await waitForChange(service, (c) => c.applied.active.some((h) => h.event === 'Stop'), 15_000, 'the workspace settings hook');
+    const stop = change.applied.active.find((h) => h.event === 'Stop');
+    assert.deepEqual(stop?.source, { kind: 'settings', scope: 'workspace', file: settingsJson, jsonPath: 'hookwise.hooks.Stop[0].hooks[0]' });
+
+    writeFileSync(settingsJson, '{\n  // typo below\n  "hookwise.hooks": { "PreToolUSe": [] }\n}\n');
+    await waitForChange(service, (c) => c.config.diagnostics.some((d) => d.code === 'unknownEvent'), 15_000, 'the unknown event diagnostic');
+    const problems = hookwiseDiagnostics(vscode.Uri.file(settingsJson));
+    assert.deepEqual(problems.map((d) => [d.code, d.range.start.line]), [['unknownEvent', 2]]);
+  });
+
+  test('"Review Project Hooks" can turn approved hooks off again', async () => {
+    let answer: ApprovalChoice = 'allow';
+    harness = createHarness({ trusted: true, approve: () => answer });
+    const { service } = harness;
+    await service.reload();
+    await waitForChange(service, (c) => c.applied.active.some((h) => isProjectSource(h.source)), 10_000, 'the approved fixture hook');
+    answer = 'revoke';
+    const asked = harness.approvalRequests.length;
+    await service.reviewProjectHooks();
+    assert.match(harness.approvalRequests.at(-1)?.detail ?? '', /^\[allowed\] PreToolUse \[Bash\]/);
+    const after = service.current;
+    assert.deepEqual(after?.applied.held.map((x) => x.why), ['unapproved']);
+    assert.deepEqual(harness.state.get(APPROVED_HOOKS_KEY), []);
+    await service.reload();
+    assert.equal(harness.approvalRequests.length, asked + 1, 'revoked hooks are not asked about again this session');
   });
 
   test('declares the hook configuration commands', () => {
