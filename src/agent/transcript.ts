@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeSource } from '../hooks/hookSource';
 import type { ModelMessage } from '../model/modelClient';
+import { compactionNote } from './compactionNote';
 
 /**
  * A session's JSONL transcript at `transcript_path` (issue 7 §3): one line per user
@@ -17,6 +18,9 @@ export class TranscriptWriter {
   constructor(readonly filePath: string) {
     mkdirSync(path.dirname(filePath), { recursive: true });
     this.fd = openSync(filePath, 'a');
+    // A process killed mid-write leaves a last line without its newline; end it, or the
+    // first line written now (on resume) would be glued to it and lost with it.
+    if (!endsWithNewline(filePath)) writeSync(this.fd, '\n');
   }
 
   /** Appends one entry; after `close` it is a no-op (late events of a cancelled run). */
@@ -68,6 +72,20 @@ export class TranscriptWriter {
 /** One transcript line (before the timestamp is added). */
 export type TranscriptEntry = { readonly type: string } & Readonly<Record<string, unknown>>;
 
+/** True for an empty file or one whose last byte is `\n`. */
+function endsWithNewline(filePath: string): boolean {
+  const fd = openSync(filePath, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parseOrRaw(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -116,6 +134,14 @@ export function readTranscript(filePath: string, mainAgentId = 'main'): LoadedTr
       return;
     }
     if ((entry.agent_id ?? mainAgentId) !== mainAgentId) return;
+    if (entry.type === 'compaction' && typeof entry.summary === 'string') {
+      // Everything before the compaction is replaced by its summary, as the model saw it.
+      const kept = typeof entry.kept === 'number' ? entry.kept : 0;
+      const tail = kept > 0 ? messages.slice(-kept) : [];
+      messages.length = 0;
+      messages.push({ role: 'user', content: compactionNote(entry.summary) }, ...tail);
+      return;
+    }
     const content = typeof entry.content === 'string' ? entry.content : '';
     if (entry.type === 'user' || entry.type === 'system') messages.push({ role: entry.type, content });
     else if (entry.type === 'assistant') {
