@@ -1,0 +1,152 @@
+/**
+ * The PermissionProvider port in VS Code (the approval popup protocol), inside the real
+ * extension host. The host runs in smoke-test-driver mode, where VS Code refuses dialogs, so
+ * the modal itself is injected here and left to the e2e suite; everything around it is
+ * real: queueing, buttons, abort, the settings.local.json write and the diff editor.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PermissionRequest } from '../../src/hooks/hookRunTypes';
+import { ModalPermissionProvider, type PermissionDialog } from '../../src/vscode/permissions/modalPermissionProvider';
+import { ProposedChangeDiff, PROPOSED_SCHEME } from '../../src/vscode/permissions/proposedChangeDiff';
+
+const request: PermissionRequest = {
+  agentId: 'main',
+  parentAgentId: null,
+  agentType: 'main',
+  sessionId: 's',
+  event: 'PreToolUse',
+  toolName: 'Bash',
+  toolInput: { command: 'npm test' },
+  reason: 'Bash needs your approval',
+  kind: 'rule',
+  askedBy: [],
+  suggestedRule: 'Bash(npm test:*)',
+};
+
+interface Shown {
+  readonly message: string;
+  readonly detail: string | undefined;
+  readonly modal: boolean | undefined;
+  readonly buttons: string[];
+  answer(choice: string | undefined): void;
+}
+
+/** A dialog the test answers by hand; records what each popup showed. */
+function scriptedDialog(): { dialog: PermissionDialog; shown: Shown[]; next(): Promise<Shown> } {
+  const shown: Shown[] = [];
+  let wake: (() => void) | undefined;
+  const dialog: PermissionDialog = (message, options, ...buttons) =>
+    new Promise((resolve) => {
+      shown.push({ message, detail: options.detail, modal: options.modal, buttons, answer: resolve });
+      wake?.();
+    });
+  const next = async (): Promise<Shown> => {
+    const count = shown.length;
+    while (shown.length === count) await new Promise<void>((r) => (wake = r));
+    return shown[shown.length - 1] as Shown;
+  };
+  return { dialog, shown, next };
+}
+
+suite('Approval popup (PermissionProvider)', () => {
+  let tmp: string;
+
+  setup(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hookwise-perm-'));
+  });
+
+  teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  test('a rule ask offers four buttons; Always Allow writes the rule to settings.local.json', async () => {
+    const { dialog, next } = scriptedDialog();
+    const file = vscode.Uri.file(path.join(tmp, '.claude', 'settings.local.json'));
+    const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => file });
+    const answer = provider.requestPermission(request, new AbortController().signal);
+    const popup = await next();
+    assert.equal(popup.message, 'Allow Bash for the main agent?');
+    assert.equal(popup.modal, true);
+    assert.deepEqual(popup.buttons, ['Allow', 'Allow for This Session', 'Always Allow', 'Deny']);
+    assert.match(popup.detail ?? '', /\$ npm test/);
+    popup.answer('Always Allow');
+    assert.deepEqual(await answer, { decision: 'allow', scope: 'always', decidedBy: 'user', reason: 'always allowed: Bash(npm test:*)' });
+    assert.deepEqual(JSON.parse(fs.readFileSync(file.fsPath, 'utf8')), { permissions: { allow: ['Bash(npm test:*)'] } });
+  });
+
+  test('a hook ask offers Allow / Deny and names the hook; closing the popup is deny', async () => {
+    const { dialog, next } = scriptedDialog();
+    const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => undefined });
+    const hookAsk: PermissionRequest = {
+      ...request,
+      kind: 'hook',
+      reason: 'tests touch the network',
+      askedBy: [{ hookLabel: './ask.sh', source: { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } }],
+    };
+    const answer = provider.requestPermission(hookAsk, new AbortController().signal);
+    const popup = await next();
+    assert.deepEqual(popup.buttons, ['Allow', 'Deny']);
+    assert.match(popup.detail ?? '', /Asked by hook: \.\/ask\.sh\n {2}\.claude\/settings\.json › hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+    popup.answer(undefined);
+    assert.equal((await answer).decision, 'deny');
+  });
+
+  test('concurrent requests show one at a time and report waiting', async () => {
+    const { dialog, shown, next } = scriptedDialog();
+    const waiting: boolean[] = [];
+    const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => undefined, onWaitingChanged: (w) => waiting.push(w) });
+    const sub = { ...request, agentId: 'sub-1', parentAgentId: 'main', agentType: 'Explore' };
+    const first = provider.requestPermission(request, new AbortController().signal);
+    const second = provider.requestPermission(sub, new AbortController().signal);
+    const popup1 = await next();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(shown.length, 1, 'the second popup waits for the first');
+    assert.equal(provider.pending, 2);
+    popup1.answer('Deny');
+    const popup2 = await next();
+    assert.equal(popup2.message, 'Allow Bash for subagent Explore (sub-1)?');
+    popup2.answer('Allow for This Session');
+    assert.equal((await first).decision, 'deny');
+    assert.deepEqual(await second, { decision: 'allow', scope: 'session', decidedBy: 'user', reason: 'allowed for this session: Bash(npm test:*)' });
+    assert.deepEqual(waiting, [true, false]);
+  });
+
+  test('an abort settles the open and the queued requests as deny', async () => {
+    const { dialog, next } = scriptedDialog();
+    const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => undefined });
+    const stop = new AbortController();
+    const open = provider.requestPermission(request, stop.signal);
+    const queued = provider.requestPermission(request, stop.signal);
+    await next();
+    stop.abort();
+    assert.equal((await open).decision, 'deny');
+    assert.equal((await queued).decision, 'deny');
+    assert.equal(provider.pending, 0);
+  });
+
+  test('a Write opens its proposed content in a diff beside, closed after the answer', async () => {
+    const registration = ProposedChangeDiff.register();
+    const { dialog, next } = scriptedDialog();
+    const target = path.join(tmp, 'hello.txt');
+    fs.writeFileSync(target, 'old text\n');
+    const provider = new ModalPermissionProvider({ dialog, localSettingsFile: () => undefined });
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME);
+    try {
+      const answer = provider.requestPermission({ ...request, toolName: 'Write', toolInput: { file_path: target, content: 'new text\n' } }, new AbortController().signal);
+      const popup = await next();
+      const tabs = diffTabs();
+      assert.equal(tabs.length, 1, 'one proposed-change diff is open');
+      const input = tabs[0]?.input as vscode.TabInputTextDiff;
+      assert.equal(input.original.fsPath, target);
+      assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'new text\n');
+      popup.answer('Allow');
+      assert.equal((await answer).decision, 'allow');
+      for (let i = 0; i < 50 && diffTabs().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(diffTabs().length, 0, 'the diff is closed after the answer');
+    } finally {
+      registration.dispose();
+    }
+  });
+});
