@@ -8,7 +8,7 @@ import DOMPurify from 'dompurify';
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
-/** Renders `text` into `target`, replacing its content. `copy` is called with a code block's text. */
+/** Renders `text` into `target`, replacing its content; code blocks get a Copy button. */
 export function renderMarkdown(target: HTMLElement, text: string): void {
   const html = DOMPurify.sanitize(md.render(text), { USE_PROFILES: { html: true } });
   target.innerHTML = html;
@@ -26,4 +26,9 @@ function addCopyButton(pre: HTMLPreElement): void {
   button.setAttribute('aria-label', 'Copy code');
   button.dataset['action'] = 'copy-code';
   wrapper.append(button, pre);
+}
+
+/** Renders one line of inline markdown (code spans in verdicts: `.claude/settings.json › …`). */
+export function renderInlineMarkdown(target: HTMLElement, text: string): void {
+  target.innerHTML = DOMPurify.sanitize(md.renderInline(text), { USE_PROFILES: { html: true } });
 }

@@ -1,4 +1,5 @@
 import type { ChatToolStatus } from '../../src/shared/webviewProtocol';
+import { renderInlineMarkdown } from './markdown';
 
 /** The DOM of one tool call card, kept so status updates touch only what changed. */
 export interface ToolCard {
@@ -72,7 +73,7 @@ export function updateToolCard(card: ToolCard, update: { status: ChatToolStatus;
     card.resultDetails.classList.toggle('error', update.isError === true);
   }
   if (update.verdict !== undefined) {
-    card.verdict.textContent = update.verdict;
+    renderInlineMarkdown(card.verdict, update.verdict);
     card.verdict.hidden = false;
     card.verdict.classList.toggle('blocks', update.verdictBlocks === true);
   }
