@@ -129,7 +129,7 @@ export class HookConfigService implements vscode.Disposable {
   async reviewProjectHooks(): Promise<void> {
     const change = this.latest ?? (await this.reload());
     const project = (change?.config.hooks ?? []).filter((h) => isProjectSource(h.source));
-    if (!this.trust.isTrusted) {
+    if (!this.trust.isTrusted && project.length > 0) {
       this.prompts.untrusted(project.length);
       return;
     }
