@@ -41,6 +41,8 @@ export interface AgentRunOptions {
   readonly emit: AgentEventListener;
   /** `Stop` for the main agent, `SubagentStop` inside a subagent. */
   readonly stopEvent: 'Stop' | 'SubagentStop';
+  /** Called before each model call (the session compacts here when over budget). */
+  readonly beforeInference?: () => Promise<void>;
   /** Called before every hook dispatch so hooks can read the transcript so far. */
   readonly beforeHooks?: () => Promise<void>;
   readonly maxTokens?: number;
@@ -121,6 +123,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       const beforeInference = observe(await dispatch('BeforeInference', inputs.beforeInference(step, o.conversation.length)), 'BeforeInference');
       if (beforeInference) return await end('stopped', beforeInference);
 
+      await o.beforeInference?.();
       context.flushInto(o.conversation);
       let response: ModelResponse;
       try {

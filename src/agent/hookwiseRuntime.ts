@@ -163,6 +163,8 @@ export class HookwiseRuntime {
     readonly emit: AgentEventListener;
     readonly history?: readonly ModelMessage[];
     readonly tools?: readonly AnyAgentTool[];
+    readonly compactionBudgetTokens?: number;
+    readonly idleNotificationMs?: number;
   }): Session {
     const cwd = options.cwd ?? this.o.projectDir;
     const rules = this.permissionRules(cwd, options.trusted);
@@ -182,6 +184,8 @@ export class HookwiseRuntime {
       systemPrompt: this.o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       emit: options.emit,
       agents: this.agents,
+      ...(options.compactionBudgetTokens ? { compactionBudgetTokens: options.compactionBudgetTokens } : {}),
+      ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       ...(options.history ? { history: options.history } : {}),

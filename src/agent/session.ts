@@ -10,6 +10,10 @@ import type { PermissionMode, PermissionRules } from './permissionMode';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
 import { TranscriptWriter } from './transcript';
+import { compactionCut, estimateTokens, summarize } from './compaction';
+import { compactionNote } from './compactionNote';
+import { HookContext } from '../hooks/hookContext';
+import type { HookEnvelope } from '../hooks/hookContext';
 import type { AgentDefinition } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
@@ -41,12 +45,22 @@ export interface SessionOptions {
   /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
   readonly agents?: readonly AgentDefinition[];
   readonly maxSubagentDepth?: number;
+  /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
+  readonly compactionBudgetTokens?: number;
+  /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
+  readonly idleNotificationMs?: number;
 }
+
+/** What a compaction did. */
+export type CompactionResult =
+  | { readonly status: 'compacted'; readonly summarized: number; readonly kept: number; readonly summary: string }
+  | { readonly status: 'skipped'; readonly reason: string };
 
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
 
 const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as const;
+
 
 /**
  * One conversation with the main agent (issue 7 §2). Fires SessionStart (its stdout and
@@ -63,6 +77,7 @@ export class Session {
   private readonly todos = createTodoStore();
   private pendingContext: string[] = [];
   private running: Promise<SubmitResult> | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
 
   constructor(private readonly o: SessionOptions) {
@@ -85,7 +100,7 @@ export class Session {
   /** Fires SessionStart; `source` is startup, resume, clear or compact. */
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.o.hooks.run('SessionStart', { ...this.base('SessionStart'), source, model: this.o.model.label }, signal ? { signal } : {});
+    const result = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal ? { signal } : {});
     this.takeContext(result, `SessionStart:${source}`);
     this.showSystemMessages(result);
     return result;
@@ -94,17 +109,19 @@ export class Session {
   /** Sends one prompt through UserPromptSubmit and the agent. One prompt at a time. */
   async submit(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
     if (this.running) throw new Error('a prompt is already running in this session');
+    this.clearIdle();
     const work = this.submitNow(prompt, signal);
     this.running = work;
     try {
       return await work;
     } finally {
       this.running = undefined;
+      this.armIdle();
     }
   }
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
-    const submitted = await this.o.hooks.run('UserPromptSubmit', { ...this.base('UserPromptSubmit'), permission_mode: this.o.permissionMode, prompt }, { signal });
+    const submitted = await this.o.hooks.run('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }), { signal });
     this.showSystemMessages(submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
@@ -143,7 +160,48 @@ export class Session {
       signal,
       emit: this.o.emit,
       stopEvent: 'Stop',
+      beforeInference: () => this.maybeAutoCompact(signal),
     });
+  }
+
+  /**
+   * Compacts the conversation (issue 7 §4): PreCompact hooks run (their plain stdout is added
+   * to the instructions; a block skips compaction), older turns are summarized by the model
+   * and replaced by the summary, and SessionStart fires with `source: compact`.
+   */
+  async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
+    const pre = await this.o.hooks.run('PreCompact', HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }), { signal });
+    this.showSystemMessages(pre);
+    if (pre.decision === 'deny' || pre.decision === 'stop') {
+      const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
+      this.o.emit({ type: 'systemMessage', agent: MAIN, text: reason, source: 'PreCompact' });
+      return { status: 'skipped', reason };
+    }
+    const messages = this.conversation.messages;
+    const cut = compactionCut(messages);
+    if (cut === 0) return { status: 'skipped', reason: 'the conversation is too short to compact' };
+    const instructions = [...(customInstructions ? [customInstructions] : []), ...pre.plainOutputs, ...pre.additionalContext];
+    const summary = await summarize(this.o.model, messages.slice(0, cut), instructions, signal, this.o.modelName);
+    const kept = messages.length - cut;
+    this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
+    this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
+    this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
+    const started = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), { signal });
+    this.showSystemMessages(started);
+    const context = [...started.plainOutputs, ...started.additionalContext].map((c) => c.trim()).filter((c) => c !== '');
+    if (context.length > 0) this.conversation.append({ role: 'user', content: `<system-reminder>\nSessionStart:compact hook additional context: ${context.join('\n')}\n</system-reminder>` });
+    return { status: 'compacted', summarized: cut, kept, summary };
+  }
+
+  private async maybeAutoCompact(signal: AbortSignal): Promise<void> {
+    const budget = this.o.compactionBudgetTokens ?? 0;
+    if (budget <= 0 || estimateTokens(this.conversation.messages) <= budget) return;
+    try {
+      await this.compact('auto', signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${error instanceof Error ? error.message : String(error)}`, source: 'PreCompact' });
+    }
   }
 
   private subagentHost(maxDepth: number): SubagentHost {
@@ -175,17 +233,35 @@ export class Session {
   async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.clearIdle();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     await Promise.race([
-      this.o.hooks.run('SessionEnd', { ...this.base('SessionEnd'), reason }, { signal }).catch(() => undefined),
+      this.o.hooks.run('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), { signal }).catch(() => undefined),
       new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
     ]);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
   }
 
-  private base(event: string): Record<string, unknown> {
-    return { session_id: this.id, transcript_path: this.transcriptPath, cwd: this.o.cwd, hook_event_name: event, agent_id: MAIN.agentId, parent_agent_id: null, agent_type: MAIN.agentType };
+  /** After a turn: tell Notification hooks when the user has not answered for a while. */
+  private armIdle(): void {
+    const ms = this.o.idleNotificationMs ?? 0;
+    if (ms <= 0 || this.ended) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      void this.o.hooks.run('Notification', HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }));
+    }, ms);
+    // An idle reminder must never keep a headless process alive.
+    this.idleTimer.unref?.();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  private envelope(): HookEnvelope {
+    return { session_id: this.id, transcript_path: this.transcriptPath, cwd: this.o.cwd, agent_id: MAIN.agentId, parent_agent_id: null, agent_type: MAIN.agentType };
   }
 
   private takeContext(result: HookEventResult, hookName: string): void {
