@@ -1,0 +1,166 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
+import { startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
+import type { CliRun, CliWorkspace } from './cliHarness';
+import { buildCli, hookCommand, makeCliWorkspace, parseJsonResult, runCliProcess } from './cliHarness';
+
+let buildDir: string;
+let cli: string;
+beforeAll(async () => {
+  buildDir = await mkdtemp(path.join(os.tmpdir(), 'hookwise-cli-build-'));
+  cli = await buildCli(buildDir);
+});
+afterAll(async () => {
+  await rm(buildDir, { recursive: true, force: true });
+});
+
+let w: CliWorkspace;
+let server: OpenAiTestServer | undefined;
+beforeEach(async () => {
+  w = await makeCliWorkspace();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await w.cleanup();
+});
+
+async function serve(script: readonly ScriptedReply[]): Promise<OpenAiTestServer> {
+  server = await startOpenAiTestServer({ script });
+  return server;
+}
+
+/** `hookwise -p PROMPT --model test-model --base-url URL --output-format json --max-steps 6 ...extra`. */
+function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
+  return runCliProcess(cli, w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '6', ...extra]);
+}
+
+/** The `tool` messages the server received in request `n`. */
+function toolMessages(s: OpenAiTestServer, n: number): { tool_call_id: string; content: string }[] {
+  const messages = s.requests[n]?.body.messages ?? [];
+  return messages.filter((m) => m.role === 'tool').map((m) => ({ tool_call_id: String(m.tool_call_id), content: String(m.content) }));
+}
+
+function allText(s: OpenAiTestServer, n: number): string {
+  return JSON.stringify(s.requests[n]?.body.messages ?? []);
+}
+
+const preToolUse = (command: string, matcher = 'Bash') => ({ PreToolUse: [{ matcher, hooks: [{ type: 'command', command }] }] });
+
+describe('hookwise -p with command hooks from .claude/settings.json', () => {
+  it('a PreToolUse hook denies rm: the file survives and the model gets the reason on its next request', async () => {
+    await w.write('keep.txt', 'precious');
+    await w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')), permissions: { allow: ['Bash'] } });
+    const s = await serve([toolCallsReply([{ id: 'call_rm', name: 'Bash', arguments: { command: 'rm keep.txt' } }]), textReply('OK, I will not delete it.')]);
+
+    const out = await run(s, 'clean up');
+    const json = parseJsonResult(out);
+
+    expect(out.code).toBe(0);
+    expect(w.read('keep.txt')).toBe('precious');
+    expect(s.requests).toHaveLength(2);
+    expect(toolMessages(s, 1)).toEqual([{ tool_call_id: 'call_rm', content: expect.stringContaining('rm is blocked by project policy') }]);
+    expect(json).toMatchObject({ result: 'OK, I will not delete it.', is_error: false, status: 'completed', num_turns: 2 });
+    expect(json.hook_runs).toContainEqual(expect.objectContaining({ event: 'PreToolUse', status: 'blocked', decision: 'deny' }));
+  });
+
+  it('a PreToolUse hook rewrites the command (JSON updatedInput): the rewritten command is what runs', async () => {
+    await w.settings({ hooks: preToolUse(hookCommand('rewrite-command.cjs')) });
+    const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo original > out.txt' } }]), textReply('done')]);
+
+    const out = await run(s, 'write it');
+
+    expect(out.code).toBe(0);
+    expect(w.read('out.txt').trim()).toBe('rewritten');
+  });
+
+  it('a Stop hook forces one more step; with stop_hook_active it lets the agent finish', async () => {
+    await w.settings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hookCommand('stop-once.cjs') }] }] } });
+    const s = await serve([textReply('All done.'), textReply('Tests pass. Done now.')]);
+
+    const out = await run(s, 'fix the bug');
+    const json = parseJsonResult(out);
+
+    expect(s.requests).toHaveLength(2);
+    expect(allText(s, 1)).toContain('Run the tests before finishing.');
+    expect(json).toMatchObject({ status: 'completed', result: 'Tests pass. Done now.' });
+    expect(json.hook_runs.filter((r) => r.event === 'Stop').map((r) => r.status)).toEqual(['blocked', 'ok']);
+  });
+
+  it('a PostToolUse block reaches the model with the tool result', async () => {
+    await w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('post-block.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo built' } }]), textReply('I will fix the lint errors.')]);
+
+    const out = await run(s, 'build');
+
+    expect(out.code).toBe(0);
+    const [tool] = toolMessages(s, 1);
+    expect(tool?.content).toContain('built');
+    expect(tool?.content).toContain('lint found 3 errors in src/a.ts');
+  });
+
+  it('a hook reads transcript_path and finds the previous tool call', async () => {
+    await w.settings({ hooks: preToolUse(hookCommand('previous-tool-calls.cjs', path.join(w.ws, 'seen.jsonl'))), permissions: { allow: ['Bash(echo:*)'] } });
+    const s = await serve([
+      toolCallsReply([{ id: 'c1', name: 'Bash', arguments: { command: 'echo one' } }]),
+      toolCallsReply([{ id: 'c2', name: 'Bash', arguments: { command: 'echo two' } }]),
+      textReply('done'),
+    ]);
+
+    const out = await run(s, 'two steps');
+
+    expect(out.code).toBe(0);
+    expect(w.jsonLines('seen.jsonl')).toEqual([
+      { current: 'echo one', previous: [] },
+      { current: 'echo two', previous: ['echo one'] },
+    ]);
+  });
+});
+
+describe('hookwise --resume', () => {
+  it('continues the session: the model sees the earlier turns, SessionStart says resume, hooks see the earlier tool call', async () => {
+    const record = path.join(w.ws, 'session-start.jsonl');
+    const seen = path.join(w.ws, 'seen.jsonl');
+    await w.settings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: hookCommand('record-input.cjs', record) }] }],
+        ...preToolUse(hookCommand('previous-tool-calls.cjs', seen)),
+      },
+      permissions: { allow: ['Bash(echo:*)'] },
+    });
+    const s = await serve([
+      toolCallsReply([{ id: 'first_call', name: 'Bash', arguments: { command: 'echo from-first-run' } }]),
+      textReply('First run done.'),
+      toolCallsReply([{ id: 'second_call', name: 'Bash', arguments: { command: 'echo from-second-run' } }]),
+      textReply('Second run done.'),
+    ]);
+
+    const first = parseJsonResult(await run(s, 'first prompt'));
+    expect(first.status).toBe('completed');
+    const second = await run(s, 'second prompt', '--resume', first.session_id);
+    const json = parseJsonResult(second);
+
+    expect(second.code).toBe(0);
+    expect(json).toMatchObject({ session_id: first.session_id, result: 'Second run done.', transcript_path: first.transcript_path });
+    expect(w.jsonLines('session-start.jsonl').map((l) => [l.source, l.session_id])).toEqual([
+      ['startup', first.session_id],
+      ['resume', first.session_id],
+    ]);
+    const firstRequestOfSecondRun = allText(s, 2);
+    expect(firstRequestOfSecondRun).toContain('first prompt');
+    expect(firstRequestOfSecondRun).toContain('from-first-run');
+    expect(firstRequestOfSecondRun).toContain('First run done.');
+    expect(w.jsonLines('seen.jsonl').at(-1)).toEqual({ current: 'echo from-second-run', previous: ['echo from-first-run'] });
+  });
+
+  it('an unknown session id is a usage error (exit 2)', async () => {
+    const s = await serve([]);
+    const out = await run(s, 'hi', '--resume', 'no-such-session');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('no session no-such-session');
+    expect(s.requests).toHaveLength(0);
+  });
+});
