@@ -94,6 +94,7 @@ export interface RunOverrides {
   readonly prompt?: string;
   readonly mode?: PermissionMode;
   readonly rules?: PermissionRules;
+  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
   readonly provider?: PermissionProvider;
   readonly askFallback?: 'allow' | 'deny';
   readonly signal?: AbortSignal;
@@ -139,6 +140,7 @@ export async function makeAgentHarness(): Promise<AgentHarness> {
         hooks: runner,
         permissionMode: o.mode ?? 'default',
         ...(o.rules ? { rules: o.rules } : {}),
+        ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
         ...(o.provider ? { permissionProvider: o.provider } : {}),
         ...(o.askFallback ? { askFallback: o.askFallback } : {}),
         toolContext: { cwd: dir, workspaceRoot: dir, sessionId: 'session-1', agentId: 'main', todos: createTodoStore() },
