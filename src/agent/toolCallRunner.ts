@@ -77,6 +77,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     },
   });
   deps.context.collect(pre, `PreToolUse:${tool.name}`);
+  showSystemMessages(deps, pre);
   if (pre.cancelled || deps.signal.aborted) return fail(`${tool.name} was not run: stopped by the user.`, undefined, 'denied');
   if (pre.updatedInput) {
     // The runner already checked the merged rewrite against the schema; parse it again so
@@ -135,6 +136,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
 
   const post = await deps.hooks.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), { signal: deps.signal });
   deps.context.collect(post, `PostToolUse:${tool.name}`);
+  showSystemMessages(deps, post);
   let content = result.content;
   if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : JSON.stringify(post.updatedResult);
   if (post.decision === 'deny' && post.reason) content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
@@ -146,6 +148,12 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
 async function postFailure(deps: ToolCallDeps, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
   const result = await deps.hooks.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), { signal: deps.signal });
   deps.context.collect(result, `PostToolUseFailure:${toolName}`);
+  showSystemMessages(deps, result);
+}
+
+/** A hook's `systemMessage` is for the user only: shown in the chat / CLI, never sent to the model. */
+function showSystemMessages(deps: ToolCallDeps, result: HookEventResult): void {
+  for (const text of result.systemMessages) deps.emit({ type: 'systemMessage', agent: deps.agent, text, source: result.event });
 }
 
 function verdictOf(result: HookEventResult, event: string): HookVerdict {
