@@ -44,11 +44,17 @@ describe('what hooks add reaches the model', () => {
     expect(model.textOf(1)).not.toContain('SECRET-TOKEN');
   });
 
-  it('a systemMessage is shown to the user and never sent to the model', async () => {
-    h.hooks.onPreToolUse(() => ({ systemMessage: 'USER-ONLY-NOTE' }));
+  it.each(['PreToolUse', 'PostToolUse'] as const)('a %s systemMessage is shown to the user and never sent to the model', async (event) => {
+    h.hooks.on(event, () => ({ systemMessage: `USER-ONLY-NOTE from ${event}` }));
     const { model, events } = await h.run([bash('true'), { text: 'ok' }], { mode: 'bypassPermissions' });
-    expect(events.some((e) => e.type === 'systemMessage' && e.text === 'USER-ONLY-NOTE') || h.records.some((r) => r.outcome?.systemMessage === 'USER-ONLY-NOTE')).toBe(true);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'systemMessage', text: `USER-ONLY-NOTE from ${event}` }));
     expect(model.textOf(1)).not.toContain('USER-ONLY-NOTE');
+  });
+
+  it('a Stop systemMessage is shown to the user', async () => {
+    h.hooks.onStop(() => ({ systemMessage: 'Reminder: open a PR' }));
+    const { events } = await h.run([{ text: 'ok' }]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'systemMessage', text: 'Reminder: open a PR' }));
   });
 });
 
