@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -84,8 +85,14 @@ export interface CliRun {
 
 /** Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs. */
 export function runCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
+  return startCliProcess(cli, w, args, env).done;
+}
+
+/** Like runCliProcess, with the child process at hand (to send it signals). */
+export function startCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  let child: ChildProcess | undefined;
+  const done = new Promise<CliRun>((resolve) => {
+    child = execFile(
       process.execPath,
       [cli, ...args],
       {
@@ -99,6 +106,16 @@ export function runCliProcess(cli: string, w: CliWorkspace, args: readonly strin
       },
     );
   });
+  return { child: child as ChildProcess, done };
+}
+
+/** Resolves once `file` exists (a marker a command or hook writes), or rejects after `ms`. */
+export async function waitForFile(file: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() > until) throw new Error(`${file} did not appear`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The `--output-format json` result object. */
