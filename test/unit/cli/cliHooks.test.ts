@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
 import { startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
 import type { CliRun, CliWorkspace } from './cliHarness';
-import { buildCli, hookCommand, makeCliWorkspace, parseJsonResult, runCliProcess } from './cliHarness';
+import { buildCli, hookCommand, HOOKS_DIR, makeCliWorkspace, parseJsonResult, runCliProcess } from './cliHarness';
 
 let buildDir: string;
 let cli: string;
@@ -117,6 +118,25 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
       { current: 'echo one', previous: [] },
       { current: 'echo two', previous: ['echo one'] },
     ]);
+  });
+});
+
+describe('hookwise --model playground:FILE', () => {
+  it('replays a scripted session through the real hooks and tools, with no network', async () => {
+    await w.write('keep.txt', 'precious');
+    await w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')) });
+    const script = path.resolve(HOOKS_DIR, '../scripts/clean-up.json');
+    const out = await runCliProcess(cli, w, ['-p', 'clean up', '--model', `playground:${script}`, '--output-format', 'json', '--allowed-tools', 'Bash(echo:*)', '--max-steps', '6']);
+    const json = parseJsonResult(out);
+
+    expect(out.code).toBe(0);
+    expect(w.read('keep.txt')).toBe('precious');
+    expect(json).toMatchObject({ result: 'Cleaned up without deleting anything.', status: 'completed', num_turns: 3 });
+    expect(json.hook_runs.filter((r) => r.event === 'PreToolUse').map((r) => r.status)).toEqual(['blocked', 'ok']);
+    const transcript = readFileSync(json.transcript_path, 'utf8');
+    expect(transcript).toContain('rm is blocked by project policy');
+    expect(transcript).toContain('"type":"session","session_id":"' + json.session_id);
+    expect(transcript).toContain('Playground (scripted)');
   });
 });
 
