@@ -1,27 +1,98 @@
 import * as vscode from 'vscode';
+import type { AgentEvent } from './agent/agentEvents';
+import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
-import { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
+import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
+import type { HookConfigService } from './vscode/config/hookConfigService';
+import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
+import { ProposedChangeDiff } from './vscode/permissions/proposedChangeDiff';
+import { AgentStatusBar } from './vscode/statusBar';
+import { registerHookRunsView } from './vscode/tree/hookRunsView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi {
   readonly log: vscode.LogOutputChannel;
+  readonly controller: AgentController;
+  readonly hookConfig: HookConfigService;
 }
+
+const API_KEY_SECRET = 'hookwise.apiKey';
 
 /** Wires the services and registers views and commands. Holds no logic of its own. */
 export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const log = vscode.window.createOutputChannel('Hookwise', { log: true });
   context.subscriptions.push(log);
 
-  const chat = new ChatViewProvider(context.extensionUri);
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }));
+  const chat = new ChatViewProvider(context.extensionUri, log);
+  context.subscriptions.push(chat, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }));
 
-  const runs = new HookRunsTreeProvider();
-  context.subscriptions.push(runs, vscode.window.createTreeView(HookRunsTreeProvider.viewId, { treeDataProvider: runs, showCollapseAll: true }));
+  // The tree's rerun goes through the controller, created a few lines below (called only later).
+  const runs = registerHookRunsView({ log, rerun: (record) => controller.rerunHook(record) });
+  context.subscriptions.push(runs.disposable);
 
-  context.subscriptions.push(vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()));
+  const status = new AgentStatusBar();
+  const permissions = new ModalPermissionProvider({ log, onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting) });
+  context.subscriptions.push(status, ProposedChangeDiff.register());
+
+  const onAgentEvent = (event: AgentEvent): void => {
+    chat.postAgentEvent(event);
+    status.observeAgentEvent(event);
+    runs.provider.observeAgentEvent(event);
+  };
+  const controller = new AgentController({
+    context,
+    log,
+    permissionProvider: permissions,
+    observers: [runs.provider],
+    onAgentEvent,
+    onBusyChanged: (busy) => chat.setBusy(busy),
+    onModelChanged: (label) => chat.setModelLabel(label),
+    apiKey: async () => (await context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY,
+  });
+  context.subscriptions.push(controller);
+
+  const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
+
+  const offerSetup = async (): Promise<void> => {
+    const pick = await chat.showNotice(controller.model.configurationProblem, [
+      { id: 'playground', label: 'Use Playground' },
+      { id: 'configure', label: 'Configure Model' },
+      { id: 'apiKey', label: 'Set API Key' },
+    ]);
+    if (pick === 'playground') {
+      await vscode.workspace.getConfiguration('hookwise.model').update('provider', 'playground', vscode.ConfigurationTarget.Global);
+      await controller.reloadModel();
+      chat.clearNotice();
+    } else if (pick === 'configure') await vscode.commands.executeCommand('workbench.action.openSettings', 'hookwise.model');
+    else if (pick === 'apiKey') await vscode.commands.executeCommand('hookwise.setApiKey');
+  };
+
+  context.subscriptions.push(
+    chat.onDidSubmit(async (prompt) => {
+      if (!(await controller.submit(prompt))) await offerSetup();
+    }),
+    chat.onDidStop(() => controller.stop()),
+    chat.onDidRequestNewChat(async () => {
+      await controller.newSession();
+      chat.resetSession();
+    }),
+    chat.onDidRequestHistory(() => chat.showHistory(controller.listSessions())),
+    chat.onDidResumeSession(async (id) => {
+      chat.resetSession();
+      await controller.resume(id, (event) => (event.type === 'userPrompt' ? chat.addUserPrompt(event.text) : chat.postAgentEvent(event)));
+    }),
+    chat.onDidRequestSetup(() => offerSetup()),
+    vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
+    vscode.commands.registerCommand('hookwise.stop', () => controller.stop()),
+    vscode.commands.registerCommand('hookwise.newChat', async () => {
+      await controller.newSession();
+      chat.resetSession();
+    }),
+    vscode.commands.registerCommand('hookwise.compact', async () => void vscode.window.showInformationMessage(await controller.compact())),
+  );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { log };
+  return { log, controller, hookConfig };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */

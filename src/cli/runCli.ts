@@ -7,6 +7,7 @@ import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import type { SubmitResult } from '../agent/session';
 import { readTranscript } from '../agent/transcript';
+import { transcriptDirFor } from '../agent/transcriptLocation';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { standardConfigSources } from '../hooks/config/configSources';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
@@ -27,12 +28,6 @@ export interface CliIo {
   readonly signal: AbortSignal;
 }
 
-/** The folder of a project's transcripts: `$HOOKWISE_HOME/projects/<project-slug>/`. */
-export function transcriptDirFor(projectDir: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOOKWISE_HOME ?? path.join(os.homedir(), '.hookwise');
-  const slug = path.resolve(projectDir).replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
-  return path.join(home, 'projects', slug || 'root');
-}
 
 /**
  * Runs one headless prompt (`hookwise -p`), the same core as the extension: hooks from
