@@ -121,6 +121,14 @@ describe('model endpoint behaviour through the CLI', () => {
     expect(out.stderr).toContain('retrying');
   });
 
+  it('finds the model and the endpoint in HOOKWISE_MODEL and OPENAI_BASE_URL, and sends the key from OPENAI_API_KEY', async () => {
+    const s = await serve([textReply('from env')]);
+    const out = await runCliProcess(cli, w, ['-p', 'hi'], { HOOKWISE_MODEL: 'env-model', OPENAI_BASE_URL: s.url, OPENAI_API_KEY: 'env-key' });
+    expect(out).toMatchObject({ code: 0, stdout: 'from env\n' });
+    expect(s.requests[0]?.body.model).toBe('env-model');
+    expect(s.requests[0]?.headers.authorization).toBe('Bearer env-key');
+  });
+
   it('a 401 exits 1 with a message that says what to fix on stderr', async () => {
     const s = await serve([textReply('never')], { apiKey: 'the-right-key' });
     const out = await runCliProcess(cli, w, ['-p', 'hi', '--model', 'test-model', '--base-url', s.url], { OPENAI_API_KEY: 'a-wrong-key' });

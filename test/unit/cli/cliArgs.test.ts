@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../../../src/cli/cliArgs';
+import type { CliArgs } from '../../../src/cli/cliArgs';
+
+function args(argv: string[], env: NodeJS.ProcessEnv = {}): CliArgs {
+  const command = parseCliArgs(argv, env, '/work/project');
+  if (command.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(command)}`);
+  return command.args;
+}
+
+describe('parseCliArgs', () => {
+  it('has safe defaults: text output, default mode, no allowed tools, the current directory', () => {
+    expect(args(['-p', 'hi'])).toEqual({ prompt: 'hi', cwd: '/work/project', outputFormat: 'text', permissionMode: 'default', allowedTools: [] });
+  });
+
+  it('splits --allowed-tools on commas and spaces outside parentheses, across repeated flags', () => {
+    expect(args(['-p', 'x', '--allowed-tools', 'Bash(npm test:*),Edit', '--allowed-tools', 'Read Bash(git log:*)']).allowedTools).toEqual(['Bash(npm test:*)', 'Edit', 'Read', 'Bash(git log:*)']);
+  });
+
+  it('takes model, endpoint and key from the environment when no flag is given; flags win', () => {
+    const env = { HOOKWISE_MODEL: 'env-model', OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'k' };
+    expect(args(['-p', 'x'], env)).toMatchObject({ model: 'env-model', baseUrl: 'http://env/v1', apiKey: 'k' });
+    expect(args(['-p', 'x', '--model', 'flag-model', '--base-url', 'http://flag/v1'], env)).toMatchObject({ model: 'flag-model', baseUrl: 'http://flag/v1' });
+  });
+
+  it('reads --model playground:FILE as a playground script, not a model name', () => {
+    const a = args(['-p', 'x', '--model', 'playground:demo.json']);
+    expect(a.playgroundScript).toBe('demo.json');
+    expect(a.model).toBeUndefined();
+  });
+
+  it('accepts the prompt as positional words too', () => {
+    expect(args(['fix', 'the', 'bug']).prompt).toBe('fix the bug');
+  });
+
+  it.each([
+    [['-p', '   '], 'a prompt is required'],
+    [['-p', 'x', '--max-steps', '0'], '--max-steps must be a positive integer'],
+    [['-p', 'x', '--max-steps', '2.5'], '--max-steps must be a positive integer'],
+    [['-p', 'x', '--model', 'playground:'], 'needs a file'],
+    [['-p', 'x', '--permission-mode', 'dontAsk'], '--permission-mode must be one of'],
+  ])('%j is a usage error that says what is wrong', (argv, message) => {
+    const command = parseCliArgs(argv, {}, '/');
+    expect(command.kind).toBe('usageError');
+    expect(command.kind === 'usageError' ? command.message : '').toContain(message);
+  });
+
+  it('--help and --version are commands of their own', () => {
+    expect(parseCliArgs(['--help'], {}, '/').kind).toBe('help');
+    expect(parseCliArgs(['--version'], {}, '/').kind).toBe('version');
+  });
+});
