@@ -172,6 +172,14 @@ describe("a hook's ask always reaches a person", () => {
     expect(ran('a.txt')).toBe(false);
   });
 
+  it('a deny rule settles a hook ask as deny without bothering the person', async () => {
+    h.hooks.onPreToolUse(() => ask('are you sure?'));
+    const provider = new RecordingProvider(() => ({ decision: 'allow' }));
+    await h.run([bash(touch('a.txt')), { text: 'ok' }], { provider, rules: rules({ allow: [], deny: ['Bash(touch:*)'], ask: [] }) });
+    expect(provider.requests).toEqual([]);
+    expect(ran('a.txt')).toBe(false);
+  });
+
   it('a PermissionRequest hook may deny a hook ask (the person is not asked)', async () => {
     h.hooks.onPreToolUse(() => ask('risky'));
     h.hooks.onPermissionRequest(() => block('policy server says no'));

@@ -46,8 +46,7 @@ function makeSession(turns: readonly Turn[], extra: { sessionId?: string; histor
     emit: (e) => events.push(e),
     ...extra,
   });
-  const dispose = runner.addObserver({ onHookFinished: (r) => session.transcriptWriter.writeHookRun(r) });
-  void dispose;
+  runner.addObserver({ onHookFinished: (r) => session.transcriptWriter.writeHookRun(r) });
   return { session, model, events };
 }
 
@@ -88,6 +87,13 @@ describe('Session', () => {
     const { session, model } = makeSession([{ text: 'ok' }]);
     await session.submit('what branch?', new AbortController().signal);
     expect(model.textOf(0)).toContain('Current branch: feature/x');
+  });
+
+  it('an in-process UserPromptSubmit hook may rewrite the prompt the model gets', async () => {
+    hooks.onUserPromptSubmit((ctx) => ({ updatedInput: { prompt: `${ctx.prompt} (answer in French)` } }));
+    const { session, model } = makeSession([{ text: 'ok' }]);
+    await session.submit('say hello', new AbortController().signal);
+    expect(model.messagesOf(0).at(-1)).toEqual({ role: 'user', content: 'say hello (answer in French)' });
   });
 
   it('SessionStart gets the source it was started with', async () => {
