@@ -179,6 +179,17 @@ describe('stopping the run', () => {
     expect(h.records.some((r) => r.hookLabel === 'built-in: max steps' && r.status === 'blocked')).toBe(true);
   });
 
+  it('an abort while a PreToolUse hook is still deciding cancels the run; the tool never runs', async () => {
+    const controller = new AbortController();
+    h.hooks.onPreToolUse(() => {
+      setTimeout(() => controller.abort(), 20);
+      return new Promise<undefined>(() => undefined); // never decides
+    });
+    const { result } = await h.run([bash('touch ran.txt'), { text: 'never' }], { mode: 'bypassPermissions', signal: controller.signal });
+    expect(result.status).toBe('cancelled');
+    expect(existsSync(path.join(h.dir, 'ran.txt'))).toBe(false);
+  });
+
   it('an abort while a tool runs ends the run as cancelled and answers the call', async () => {
     const controller = new AbortController();
     h.hooks.onPreToolUse(() => void setTimeout(() => controller.abort(), 50));
