@@ -1,11 +1,13 @@
 /**
  * Model setup in a real extension host: the vscode.lm message/tool mapping builds the API's
  * own part classes, the adapter streams, cancels and maps errors over a stand-in
- * LanguageModelChat (the host has no chat model provider), and the two commands. Until the
- * extension wires `registerModelCommands` the test registers it over a stand-in context;
- * once wired it drives the extension's registration (registering twice would throw).
+ * LanguageModelChat (the host has no chat model provider), the two commands and the
+ * walkthrough's links. Until the extension wires `registerModelCommands` the test registers
+ * it over a stand-in context; once wired it drives the extension's registration (registering
+ * twice would throw).
  */
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ModelStreamEvent } from '../../src/model/modelClient';
 import { ModelError } from '../../src/model/modelError';
@@ -301,5 +303,30 @@ suite('Model setup: commands', () => {
     const providerBefore = vscode.workspace.getConfiguration('hookwise.model').get('provider');
     assert.equal(await vscode.commands.executeCommand(MODEL_COMMANDS.selectModel, { provider: 'openai-compatible', baseUrl: 'not a url', name: 'x' }), undefined);
     assert.equal(vscode.workspace.getConfiguration('hookwise.model').get('provider'), providerBefore);
+  });
+
+  test('walkthrough "Get started with Hookwise": every step has its markdown and its buttons run registered commands', async () => {
+    const extension = vscode.extensions.getExtension('hookwise.hookwise');
+    assert.ok(extension, 'the extension is loaded');
+    await extension.activate();
+    interface Step {
+      readonly id: string;
+      readonly description: string;
+      readonly media: { readonly markdown: string };
+    }
+    const walkthroughs = (extension.packageJSON as { contributes: { walkthroughs: { id: string; steps: Step[] }[] } }).contributes.walkthroughs;
+    const walkthrough = walkthroughs.find((w) => w.id === 'hookwise.gettingStarted');
+    assert.ok(walkthrough);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['hookwise.chooseModel', 'hookwise.tryPlayground', 'hookwise.addHook', 'hookwise.watchHookRuns'],
+    );
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const step of walkthrough.steps) {
+      assert.ok(existsSync(vscode.Uri.joinPath(extension.extensionUri, step.media.markdown).fsPath), `${step.media.markdown} is missing`);
+      const commands = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1] ?? '');
+      assert.ok(commands.length > 0, `${step.id} has no button`);
+      for (const id of commands) assert.ok(registered.has(id), `${step.id} links to ${id}, which is not registered`);
+    }
   });
 });
