@@ -142,7 +142,7 @@ export interface OpenAiTestServer {
 export async function startOpenAiTestServer(options: OpenAiTestServerOptions): Promise<OpenAiTestServer> {
   const requests: RecordedRequest[] = [];
   let used = 0;
-  const server = createServer((req, res) => {
+  const server = createServer({ noDelay: true, keepAlive: true }, (req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         sendJson(res, 500, openAiErrorBody(`openAiTestServer: ${String(error)}`, 'server_error', null));

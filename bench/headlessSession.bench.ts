@@ -1,0 +1,101 @@
+// Issue 6 benchmark: one scripted headless session (`node dist/cli.js -p …`) of 10 Bash tool
+// calls against an instant local OpenAI-compatible server, measured as a user runs it: wall
+// time from spawn to exit and the CLI process's peak RSS.
+//  - with no hooks (target: whole run ≤ 0.4 s; peak memory ≤ 120 MiB);
+//  - with 5 PreToolUse command hooks per call: the added cost per tool call, against the
+//    cost of spawning those 5 processes directly (concurrently), measured in the same run
+//    (target ≤ 1.2×).
+// Needs `node esbuild.mjs` first (npm run bench does it). Measures only.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startOpenAiTestServer, textReply, toolCallsReply } from '../test/support/openAiTestServer';
+
+const CALLS = 10;
+const ROUNDS = 7;
+const cli = path.resolve('dist/cli.js');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+function workspace(hooks: number): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-bench-'));
+  mkdirSync(path.join(dir, '.claude'));
+  const handlers = Array.from({ length: hooks }, (_, i) => ({ type: 'command', command: `true ${i}` }));
+  writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(hooks > 0 ? { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: handlers }] } } : {}));
+  return dir;
+}
+
+async function runOnce(dir: string, home: string): Promise<{ ms: number; maxRssKb: number }> {
+  const server = await startOpenAiTestServer({
+    script: [...Array.from({ length: CALLS }, (_, i) => toolCallsReply([{ name: 'Bash', arguments: { command: `true ${i}` } }])), textReply('done')],
+  });
+  const started = performance.now();
+  // Preload a tiny reporter so the CLI process tells us its own peak RSS when it exits.
+  const code = `process.on('exit',()=>{require('fs').writeSync(2,'\\nMAXRSS '+process.resourceUsage().maxRSS+'\\n')});require(${JSON.stringify(cli)})`;
+  const result = await new Promise<{ stderr: string; code: number | null }>((resolve) => {
+    const child = spawn(process.execPath, ['-e', code, '--', '-p', 'go', '--model', 'bench', '--base-url', server.url, '--allowed-tools', 'Bash', '--max-steps', '20'], {
+      cwd: dir,
+      env: { ...process.env, HOME: home, HOOKWISE_HOME: path.join(home, '.hookwise'), OPENAI_API_KEY: 'x' },
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (c) => resolve({ stderr, code: c }));
+  });
+  const ms = performance.now() - started;
+  await server.close();
+  if (result.code !== 0) throw new Error(`the CLI failed (${result.code}): ${result.stderr}`);
+  const maxRssKb = Number(/MAXRSS (\d+)/.exec(result.stderr)?.[1] ?? NaN);
+  return { ms, maxRssKb };
+}
+
+function spawnFive(): Promise<void> {
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const child = spawn('/bin/sh', ['-c', 'true']);
+      child.on('close', () => resolve());
+    });
+  return Promise.all([one(), one(), one(), one(), one()]).then(() => undefined);
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hw-bench-home-'));
+  const bare = workspace(0);
+  const hooked = workspace(5);
+  const plain: number[] = [];
+  const withHooks: number[] = [];
+  const floor: number[] = [];
+  const rss: number[] = [];
+  await runOnce(bare, home); // warm the file cache
+  for (let r = 0; r < ROUNDS; r++) {
+    const a = await runOnce(bare, home);
+    plain.push(a.ms);
+    rss.push(a.maxRssKb);
+    const b = await runOnce(hooked, home);
+    withHooks.push(b.ms);
+    rss.push(b.maxRssKb);
+    const t = performance.now();
+    for (let i = 0; i < CALLS; i++) await spawnFive();
+    floor.push((performance.now() - t) / CALLS);
+  }
+  const base = median(plain);
+  const hookedMs = median(withHooks);
+  const addedPerCall = (hookedMs - base) / CALLS;
+  const floorPerCall = median(floor);
+  const peakMiB = Math.max(...rss) / 1024;
+  console.log(`headless session, ${CALLS} Bash calls, ${ROUNDS} rounds (medians):`);
+  console.log(`  no hooks: whole run ${base.toFixed(0)} ms          target ≤ 400 ms  ${base <= 400 ? 'OK' : 'MISSED'}`);
+  console.log(`  5 PreToolUse hooks per call: whole run ${hookedMs.toFixed(0)} ms`);
+  console.log(`  added per tool call ${addedPerCall.toFixed(2)} ms vs spawning 5 processes directly ${floorPerCall.toFixed(2)} ms = ${(addedPerCall / floorPerCall).toFixed(2)}×   target ≤ 1.2×  ${addedPerCall / floorPerCall <= 1.2 ? 'OK' : 'MISSED'}`);
+  console.log(`  peak RSS of the CLI process ${peakMiB.toFixed(1)} MiB      target ≤ 120 MiB  ${peakMiB <= 120 ? 'OK' : 'MISSED'}`);
+  for (const d of [home, bare, hooked]) rmSync(d, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
