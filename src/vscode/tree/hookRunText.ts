@@ -15,6 +15,8 @@ export function renderHookRun(record: HookRunRecord): string {
   lines.push(`# ${record.event}${record.matchValue ? ` · ${record.matchValue}` : ''} — ${record.hookLabel}`, '');
   field('Hook', `${record.hookLabel} (${record.actionKind})`);
   field('Source', describeSource(record.source));
+  // Which settings edit the hook came from: runs keep the configuration they started with.
+  field('Config', record.configGeneration === undefined ? undefined : `generation ${record.configGeneration}`);
   field('Agent', record.parentAgentId === null ? `main (${record.agentId})` : `${record.agentType} (${record.agentId}, parent ${record.parentAgentId})`);
   field('Session', record.sessionId);
   field('Status', record.status);

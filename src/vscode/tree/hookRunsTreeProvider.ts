@@ -174,7 +174,7 @@ function runTooltip(record: HookRunRecord): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(record.event)}** · ${record.actionKind} hook\n\n`);
   md.appendCodeblock(record.hookLabel, record.actionKind === 'command' ? 'shellscript' : 'text');
-  md.appendMarkdown(`\n**Source:** ${escape(describeSource(record.source))}\n\n`);
+  md.appendMarkdown(`\n**Source:** ${escape(describeSource(record.source))}${record.configGeneration !== undefined ? ` (config generation ${record.configGeneration})` : ''}\n\n`);
   md.appendMarkdown(`**Result:** ${escape(decisionText(record))}${record.durationMs !== undefined ? ` in ${formatDuration(record.durationMs)}` : ''}\n\n`);
   const reason = runReason(record);
   if (reason) md.appendMarkdown(`**Reason:** ${escape(reason)}\n\n`);

@@ -52,6 +52,10 @@ describe('renderHookRun', () => {
     expect(text).toContain('## stderr\n\nnope');
     expect(text).toMatch(/Started: +2023-11-14T/);
   });
+  it('names the config generation a config-sourced run used (code hooks have none)', () => {
+    expect(renderHookRun(record({ status: 'ok', configGeneration: 7 }))).toMatch(/Config: +generation 7/);
+    expect(renderHookRun(record({ status: 'ok' }))).not.toContain('Config:');
+  });
 });
 
 describe('hook definition location', () => {
