@@ -299,6 +299,20 @@ suite('Model setup: commands', () => {
     assert.equal(after.get('name'), 'qwen2.5-coder', 'keys the provider does not use are left alone');
   });
 
+  test('"Select Model…" without an argument asks through quick picks (driven by keyboard commands)', async () => {
+    const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    const result = vscode.commands.executeCommand<unknown>(MODEL_COMMANDS.selectModel);
+    // Provider list: the third entry is the Playground; then "Default script" (the first).
+    await sleep(1200);
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await sleep(1200);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual(await result, { provider: 'playground', playgroundScript: '' });
+    assert.equal(vscode.workspace.getConfiguration('hookwise.model').get('provider'), 'playground');
+  });
+
   test('"Select Model…" with an invalid selection writes nothing', async () => {
     const providerBefore = vscode.workspace.getConfiguration('hookwise.model').get('provider');
     assert.equal(await vscode.commands.executeCommand(MODEL_COMMANDS.selectModel, { provider: 'openai-compatible', baseUrl: 'not a url', name: 'x' }), undefined);

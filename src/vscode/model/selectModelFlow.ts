@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { OpenAiModelClient } from '../../model/openAiModelClient';
+import { WORKSPACE_PLAYGROUND_SCRIPT } from './modelFromSettings';
 import type { ModelSelection } from './modelSelection';
 import { currentModelSettings } from './modelSelection';
 import { listLanguageModels } from './vscodeLmModelClient';
@@ -18,9 +19,6 @@ export interface SelectModelDeps {
   readonly apiKey: () => Promise<string | undefined>;
   readonly log: vscode.LogOutputChannel;
 }
-
-/** The playground script the workspace may carry (relative to its first folder). */
-export const workspacePlaygroundScript = path.join('.hookwise', 'playground.json');
 
 /** Shown in the base URL box when nothing is configured: the usual local endpoint. */
 const ollamaHint = 'http://localhost:11434/v1';
@@ -38,7 +36,7 @@ export async function pickModelSelection(deps: SelectModelDeps): Promise<ModelSe
     { provider: 'vscode-lm', label: '$(sparkle) VS Code Language Model', description: mark('vscode-lm'), detail: 'A chat model another extension provides to VS Code (for example GitHub Copilot Chat)' },
     { provider: 'playground', label: '$(beaker) Playground', description: mark('playground'), detail: 'Replays a scripted session offline — no model, no network; try hooks safely' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Hookwise: Select Model (1/2) — provider', placeHolder: 'Where should the agent\'s model come from?', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Hookwise: Select Model — provider', placeHolder: 'Where should the agent\'s model come from?', ignoreFocusOut: true });
   switch (picked?.provider) {
     case undefined:
       return undefined;
@@ -53,7 +51,7 @@ export async function pickModelSelection(deps: SelectModelDeps): Promise<ModelSe
 
 async function pickOpenAiCompatible(deps: SelectModelDeps, current: ReturnType<typeof currentModelSettings>): Promise<ModelSelection | undefined> {
   const baseUrl = await vscode.window.showInputBox({
-    title: 'Hookwise: Select Model (2/3) — base URL',
+    title: 'Hookwise: Select Model — base URL',
     prompt: `Base URL of the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1, ${ollamaHint} (Ollama), http://localhost:1234/v1 (LM Studio)`,
     value: current.baseUrl || ollamaHint,
     placeHolder: ollamaHint,
@@ -67,7 +65,7 @@ async function pickOpenAiCompatible(deps: SelectModelDeps, current: ReturnType<t
   if (listed.length > 0) {
     const other = { label: '$(edit) Other model name…', alwaysShow: true } satisfies vscode.QuickPickItem;
     const choice = await vscode.window.showQuickPick([...listed.map((id) => ({ label: id, description: id === previousName ? 'current' : undefined })), other], {
-      title: 'Hookwise: Select Model (3/3) — model',
+      title: 'Hookwise: Select Model — model',
       placeHolder: `Models at ${url}`,
       ignoreFocusOut: true,
     });
@@ -75,7 +73,7 @@ async function pickOpenAiCompatible(deps: SelectModelDeps, current: ReturnType<t
     if (choice !== other) return { provider: 'openai-compatible', baseUrl: url, name: choice.label };
   }
   const name = await vscode.window.showInputBox({
-    title: 'Hookwise: Select Model (3/3) — model name',
+    title: 'Hookwise: Select Model — model name',
     prompt: `Model name sent to ${url}`,
     value: previousName,
     placeHolder: 'e.g. gpt-4.1, qwen2.5-coder',
@@ -115,18 +113,18 @@ async function pickLanguageModel(current: ReturnType<typeof currentModelSettings
       detail: `${m.id} · ${m.maxInputTokens.toLocaleString('en-US')} input tokens`,
       id: m.id,
     })),
-    { title: 'Hookwise: Select Model (2/2) — VS Code language model', placeHolder: 'Choose a chat model', matchOnDetail: true, ignoreFocusOut: true },
+    { title: 'Hookwise: Select Model — VS Code language model', placeHolder: 'Choose a chat model', matchOnDetail: true, ignoreFocusOut: true },
   );
   return choice === undefined ? undefined : { provider: 'vscode-lm', name: choice.id };
 }
 
 async function pickPlaygroundScript(): Promise<ModelSelection | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const workspaceScript = root ? vscode.Uri.joinPath(root, ...workspacePlaygroundScript.split(path.sep)) : undefined;
+  const workspaceScript = root ? vscode.Uri.joinPath(root, ...WORKSPACE_PLAYGROUND_SCRIPT.split(path.sep)) : undefined;
   const found = workspaceScript !== undefined && existsSync(workspaceScript.fsPath);
-  const byDefault = { label: '$(beaker) Default script', detail: found ? `${workspacePlaygroundScript} in this workspace` : `The built-in demo (this workspace has no ${workspacePlaygroundScript})`, script: '' };
+  const byDefault = { label: '$(beaker) Default script', detail: found ? `${WORKSPACE_PLAYGROUND_SCRIPT} in this workspace` : `The built-in demo (this workspace has no ${WORKSPACE_PLAYGROUND_SCRIPT})`, script: '' };
   const browse = { label: '$(folder-opened) Choose a script file…', detail: 'A JSON file of scripted model turns', script: undefined };
-  const choice = await vscode.window.showQuickPick([byDefault, browse], { title: 'Hookwise: Select Model (2/2) — playground script', ignoreFocusOut: true });
+  const choice = await vscode.window.showQuickPick([byDefault, browse], { title: 'Hookwise: Select Model — playground script', ignoreFocusOut: true });
   if (choice === undefined) return undefined;
   if (choice.script !== undefined) return { provider: 'playground', playgroundScript: choice.script };
   const files = await vscode.window.showOpenDialog({
