@@ -6,6 +6,8 @@ import type { PolicyVerdict } from './permissionMode';
 /** How an ask ended, with who settled it. */
 export interface SettledAsk extends PermissionAnswer {
   readonly decidedBy: NonNullable<PermissionAnswer['decidedBy']>;
+  /** A PermissionRequest hook's rewrite of the tool input, applied only with its allow. */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -54,7 +56,7 @@ export class PermissionFlow {
         return { decision: 'deny', decidedBy: 'hook', reason: hookResult.reason ?? 'Permission denied by hook' };
       }
       if (hookResult.decision === 'allow' && request.kind === 'rule') {
-        return { decision: 'allow', decidedBy: 'hook', reason: hookResult.reason ?? 'Permission granted by hook' };
+        return { decision: 'allow', decidedBy: 'hook', reason: hookResult.reason ?? 'Permission granted by hook', ...(hookResult.updatedInput ? { updatedInput: hookResult.updatedInput } : {}) };
       }
     }
     return this.askPerson(request, signal);

@@ -70,7 +70,13 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   // PreToolUse. A hook's ask goes through the permission flow, where deny rules still win.
   const pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
-    permissionProvider: { requestPermission: (request, signal) => deps.permissions.settle(request, policyFor(request.toolInput ?? input), signal) },
+    permissionProvider: {
+      requestPermission: (request, signal) => {
+        // A hook asked: the card shows it is waiting for the person.
+        emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input: request.toolInput ?? input });
+        return deps.permissions.settle(request, policyFor(request.toolInput ?? input), signal);
+      },
+    },
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
       return check.ok ? { ok: true } : { ok: false, error: check.error };
@@ -121,6 +127,18 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
       return out;
     }
     if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) deps.sessionRules?.grant(policy.suggestedRule);
+    if (answer.updatedInput) {
+      // A PermissionRequest hook allowed a rewritten call: it must pass the schema and the deny rules too.
+      const rewritten = validateToolInput(tool, answer.updatedInput);
+      if (!rewritten.ok) return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
+      input = rewritten.input as Input;
+      const again = policyFor(input);
+      if (again.behavior === 'deny') {
+        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: { kind: again.by } }, 'denied');
+        await postFailure(deps, tool.name, input, call.id, out.content, 0);
+        return out;
+      }
+    }
   }
 
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });

@@ -98,14 +98,18 @@ describe('approvals for the session', () => {
 
 describe('PermissionRequest rewriting the input', () => {
   // Spec §1: PermissionRequest may "decide instead of the user (allow + updatedInput / deny)".
-  // TODO(bug): PermissionFlow.settle drops the PermissionRequest result's updatedInput, so an
-  // allow-with-rewrite runs the original input. The answer has to carry the input back to
-  // toolCallRunner (SettledAsk has no field for it). Reported, not fixed here.
-  it.fails('an allow with updatedInput runs the rewritten input', async () => {
+  it('an allow with updatedInput runs the rewritten input', async () => {
     h.hooks.onPermissionRequest(() => ({ decision: 'allow', updatedInput: { command: 'touch safe.txt' } }));
     await h.run([bash('touch risky.txt'), { text: 'ok' }], { provider: new RecordingProvider(() => ({ decision: 'deny' })) });
     expect(existsSync(path.join(h.dir, 'risky.txt'))).toBe(false);
     expect(existsSync(path.join(h.dir, 'safe.txt'))).toBe(true);
+  });
+
+  it('a rewrite into an invalid input is refused, not run', async () => {
+    h.hooks.onPermissionRequest(() => ({ decision: 'allow', updatedInput: { command: 42 } }));
+    const { result } = await h.run([bash('touch risky.txt'), { text: 'ok' }], { provider: new RecordingProvider(() => ({ decision: 'allow' })) });
+    expect(result.status).toBe('completed');
+    expect(existsSync(path.join(h.dir, 'risky.txt'))).toBe(false);
   });
 });
 
