@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from './agent/agentEvents';
+import type { HooksApi } from './hooks/hooksApi';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
@@ -11,6 +12,8 @@ import { registerHookRunsView } from './vscode/tree/hookRunsView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi {
+  /** The in-process hooks API: `hooks.onPreToolUse(fn, { matcher, priority })` and friends. */
+  readonly hooks: HooksApi;
   readonly log: vscode.LogOutputChannel;
   readonly controller: AgentController;
   readonly hookConfig: HookConfigService;
@@ -92,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { log, controller, hookConfig };
+  return { hooks: controller.runtime.hooks, log, controller, hookConfig };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */
