@@ -80,16 +80,22 @@ export function useLifecycleEnv(): LifecycleEnv {
       servers.push(server);
       return server;
     },
-    async hook(name, body) {
-      const file = await ws().write(`hooks/${name}.cjs`, `const fs = require('node:fs');\nconst input = JSON.parse(fs.readFileSync(0, 'utf8'));\n${body}\n`);
-      return [process.execPath, file].map((a) => JSON.stringify(a)).join(' ');
-    },
+    hook: (name, body) => writeHookScript(ws(), name, body),
     run: (s, prompt, extra = [], format = 'json') => runCliProcess(cli, ws(), args(s, prompt, extra, format)),
     start: (s, prompt, extra = []) => startCliProcess(cli, ws(), args(s, prompt, extra, 'json')),
     killLater: (pid) => {
       pids.push(pid);
     },
   };
+}
+
+/**
+ * Writes a node hook script into the workspace (`hooks/<name>.cjs`) and returns the
+ * settings.json command that runs it. The script gets `input` (its parsed stdin) and `fs`.
+ */
+export async function writeHookScript(w: CliWorkspace, name: string, body: string): Promise<string> {
+  const file = await w.write(`hooks/${name}.cjs`, `const fs = require('node:fs');\nconst input = JSON.parse(fs.readFileSync(0, 'utf8'));\n${body}\n`);
+  return [process.execPath, file].map((a) => JSON.stringify(a)).join(' ');
 }
 
 /** A hook body that appends its stdin JSON as one line to `file` (absolute). */

@@ -121,6 +121,65 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(jsonLinesOf(stops)).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStop', agent_type: 'auditor', agent_id: scopedInputs[0]?.agent_id, last_assistant_message: 'Audited: audit-me' })]);
   });
 
+  it('a PreToolUse matcher "Task" (the tool\'s old name) matches the Agent tool and can deny the spawn', async () => {
+    const { w } = env;
+    const deny = await env.hook('deny-task', "process.stderr.write('delegation is off in this repo'); process.exit(2);");
+    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: deny }] }] } });
+    const s = await env.serve([toolCallsReply([agentCall('call_task', 'general-purpose', 'Do it.')]), textReply('Doing it myself.')]);
+
+    const out = await env.run(s, 'delegate');
+
+    expect(out.code).toBe(0);
+    expect(s.requests).toHaveLength(2);
+    expect(toolMessagesOf(s.requests[1])).toEqual([{ tool_call_id: 'call_task', content: expect.stringContaining('delegation is off in this repo') }]);
+  });
+
+  it('SubagentStart stdout reaches the child as context; a SubagentStop block (exit 2) makes the child continue, and the parent gets its final answer', async () => {
+    const { w } = env;
+    const context = await env.hook('start-context', "process.stdout.write('House rule: answers end with DONE.');");
+    const stopOnce = await env.hook('stop-once', "if (!input.stop_hook_active) { process.stderr.write('Say DONE at the end.'); process.exit(2); }");
+    await w.settings({ hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: context }] }], SubagentStop: [{ hooks: [{ type: 'command', command: stopOnce }] }] } });
+    const s = await env.serve([
+      toolCallsReply([agentCall('call_agent', 'Explore', 'Summarize the repo.')]),
+      textReply('It is a small repo.'),
+      textReply('It is a small repo. DONE'),
+      textReply('Summary received.'),
+    ]);
+
+    const out = await env.run(s, 'summarize');
+
+    expect(out.code).toBe(0);
+    expect(JSON.stringify(s.requests[1]?.body.messages)).toContain('House rule: answers end with DONE.');
+    expect(lastUserText(s.requests[2]!)).toContain('Say DONE at the end.');
+    expect(isMainAgentRequest(s.requests[3]!)).toBe(true);
+    expect(toolMessagesOf(s.requests[3])).toEqual([{ tool_call_id: 'call_agent', content: 'It is a small repo. DONE' }]);
+    // Stop of the main agent is another event: the SubagentStop hook did not hold it back.
+    expect(s.requests).toHaveLength(4);
+  });
+
+  it('nesting is limited (default 2): a subagent may spawn one, whose own requests no longer offer the Agent tool; Explore never gets it', async () => {
+    const s = await env.serve([
+      toolCallsReply([agentCall('call_child', 'general-purpose', 'Child task: delegate further.')]),
+      toolCallsReply([agentCall('call_grandchild', 'general-purpose', 'Grandchild task.')]),
+      textReply('grandchild done'),
+      textReply('child done'),
+      toolCallsReply([agentCall('call_explore', 'Explore', 'Look around.')]),
+      textReply('explored'),
+      textReply('all done'),
+    ]);
+
+    const out = await env.run(s, 'nest');
+
+    expect(out.code).toBe(0);
+    const offersAgent = (n: number): boolean => (s.requests[n]?.body.tools ?? []).some((t) => (t.function as { name?: string } | undefined)?.name === 'Agent');
+    expect(lastUserText(s.requests[1]!)).toBe('Child task: delegate further.');
+    expect(lastUserText(s.requests[2]!)).toBe('Grandchild task.');
+    expect(lastUserText(s.requests[5]!)).toBe('Look around.');
+    expect([0, 1, 2, 5].map(offersAgent)).toEqual([true, true, false, false]);
+    expect(toolMessagesOf(s.requests[3])).toEqual([{ tool_call_id: 'call_grandchild', content: 'grandchild done' }]);
+    expect(toolMessagesOf(s.requests[4])).toEqual([{ tool_call_id: 'call_child', content: 'child done' }]);
+  });
+
   it.each(['json', 'stream-json'] as const)('two Agent calls in one step both run concurrently and complete; their hook records carry their own ids (%s output)', async (format) => {
     const { w } = env;
     const starts = path.join(w.ws, 'starts.jsonl');
