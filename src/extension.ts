@@ -8,6 +8,8 @@ import type { HookConfigService } from './vscode/config/hookConfigService';
 import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
 import { ProposedChangeDiff } from './vscode/permissions/proposedChangeDiff';
 import { AgentStatusBar } from './vscode/statusBar';
+import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
+import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
@@ -18,8 +20,6 @@ export interface HookwiseApi {
   readonly controller: AgentController;
   readonly hookConfig: HookConfigService;
 }
-
-const API_KEY_SECRET = 'hookwise.apiKey';
 
 /** Wires the services and registers views and commands. Holds no logic of its own. */
 export function activate(context: vscode.ExtensionContext): HookwiseApi {
@@ -50,8 +50,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),
-    apiKey: async () => (await context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY,
+    apiKey: () => getApiKey(context),
+    createLm: resolveVscodeLmModelClient,
   });
+  registerModelCommands(context, { log });
+  // vscode-lm models come and go as extensions load or sign in.
+  context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
   context.subscriptions.push(controller);
 
   const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
@@ -66,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
       await vscode.workspace.getConfiguration('hookwise.model').update('provider', 'playground', vscode.ConfigurationTarget.Global);
       await controller.reloadModel();
       chat.clearNotice();
-    } else if (pick === 'configure') await vscode.commands.executeCommand('workbench.action.openSettings', 'hookwise.model');
+    } else if (pick === 'configure') await vscode.commands.executeCommand('hookwise.selectModel');
     else if (pick === 'apiKey') await vscode.commands.executeCommand('hookwise.setApiKey');
   };
 

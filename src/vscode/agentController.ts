@@ -13,6 +13,7 @@ import { testHookAction } from '../hooks/hookTester';
 import type { HistoryEntry } from '../shared/webviewProtocol';
 import type { ModelResolution } from './model/modelFromSettings';
 import { modelFromSettings, SwitchableModelClient } from './model/modelFromSettings';
+import { API_KEY_SECRET } from './model/apiKey';
 
 const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as const;
 
@@ -71,7 +72,7 @@ export class AgentController implements vscode.Disposable {
         if (e.affectsConfiguration('hookwise.model')) void this.reloadModel();
       }),
       deps.context.secrets.onDidChange((e) => {
-        if (e.key === 'hookwise.apiKey') void this.reloadModel();
+        if (e.key === API_KEY_SECRET) void this.reloadModel();
       }),
     );
     void this.reloadModel();
