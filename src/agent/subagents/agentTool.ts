@@ -78,7 +78,9 @@ export function createAgentTool(host: SubagentHost, parent: AgentRef, depth: num
       const transcriptPath = path.join(host.subagentTranscriptDir, `${child.agentId}.jsonl`);
       const env = { session_id: host.sessionId, transcript_path: transcriptPath, cwd: host.cwd, agent_id: child.agentId, parent_agent_id: parent.agentId, agent_type: type.name };
 
-      const start = await host.hooks.run('SubagentStart', HookContext.forSubagentStart(env, { description: input.description, prompt: input.prompt }), { signal: ctx.signal });
+      // The child's transcript does not exist before the spawn is allowed, so SubagentStart
+      // reads the session's (as in Claude Code), which has the Agent call being run.
+      const start = await host.hooks.run('SubagentStart', HookContext.forSubagentStart({ ...env, transcript_path: host.transcriptPath }, { description: input.description, prompt: input.prompt }), { signal: ctx.signal });
       if (start.decision === 'deny' || start.decision === 'stop') {
         return toolError(`The subagent was not started: a SubagentStart hook refused it${start.reason ? `: ${start.reason}` : '.'}`, { agent_id: child.agentId, agent_type: type.name, status: 'refused' });
       }
