@@ -180,6 +180,36 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(toolMessagesOf(s.requests[4])).toEqual([{ tool_call_id: 'call_child', content: 'child done' }]);
   });
 
+  it('transcript_path is readable by every hook around a subagent: SubagentStart finds the Agent call that spawns it, hooks inside read the child transcript', async () => {
+    const { w } = env;
+    const seen = path.join(w.ws, 'seen.jsonl');
+    const reader = await env.hook(
+      'read-transcript',
+      [
+        'let lines = null;',
+        "try { lines = fs.readFileSync(input.transcript_path, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l)); } catch (e) { lines = null; }",
+        `fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ event: input.hook_event_name, agent_id: input.agent_id, readable: lines !== null, tool_uses: (lines || []).filter((l) => l.type === 'tool_use').map((l) => l.id) }) + '\\n');`,
+      ].join('\n'),
+    );
+    const all = [{ hooks: [{ type: 'command', command: reader }] }];
+    await w.settings({ hooks: { SubagentStart: all, PreToolUse: all, SubagentStop: all }, permissions: { allow: ['Bash(echo:*)'] } });
+    const s = await env.serve([
+      toolCallsReply([agentCall('call_agent', 'general-purpose', 'Run echo hi.')]),
+      toolCallsReply([{ id: 'call_echo', name: 'Bash', arguments: { command: 'echo hi' } }]),
+      textReply('hi'),
+      textReply('done'),
+    ]);
+
+    const out = await env.run(s, 'spawn');
+
+    expect(out.code).toBe(0);
+    const byEvent = Object.fromEntries(jsonLinesOf(seen).map((l) => [`${String(l.event)}:${l.agent_id === 'main' ? 'main' : 'child'}`, l]));
+    expect(byEvent['PreToolUse:main']).toMatchObject({ readable: true, tool_uses: ['call_agent'] });
+    expect(byEvent['SubagentStart:child']).toMatchObject({ readable: true, tool_uses: expect.arrayContaining(['call_agent']) });
+    expect(byEvent['PreToolUse:child']).toMatchObject({ readable: true, tool_uses: ['call_echo'] });
+    expect(byEvent['SubagentStop:child']).toMatchObject({ readable: true, tool_uses: ['call_echo'] });
+  });
+
   it.each(['json', 'stream-json'] as const)('two Agent calls in one step both run concurrently and complete; their hook records carry their own ids (%s output)', async (format) => {
     const { w } = env;
     const starts = path.join(w.ws, 'starts.jsonl');
