@@ -96,7 +96,7 @@ export interface PermissionProvider {
 
 /** Who decided an event's merged decision. */
 export type DecidedBy =
-  | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource }
+  | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource; readonly configGeneration?: number }
   | { readonly kind: 'user' | 'fallback' | 'rule' | 'mode'; readonly detail?: string };
 
 /**

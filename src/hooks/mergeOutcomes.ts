@@ -98,7 +98,7 @@ const NO_MESSAGES: readonly InjectedMessage[] = Object.freeze([]);
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function hookDecider(hook: HookRegistration, label: string): DecidedBy {
-  return { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source };
+  return hook.configGeneration === undefined ? { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source } : { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source, configGeneration: hook.configGeneration };
 }
 
 /**
