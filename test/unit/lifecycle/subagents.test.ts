@@ -210,6 +210,27 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(byEvent['SubagentStop:child']).toMatchObject({ readable: true, tool_uses: ['call_echo'] });
   });
 
+  it('a SubagentStop hook that always blocks is capped like Stop: the child ends after 8 blocks and the parent goes on', async () => {
+    const { w } = env;
+    const stops = path.join(w.ws, 'stops.jsonl');
+    const never = await env.hook('never-done', `${recordTo(stops)}\nprocess.stderr.write('not done yet'); process.exit(2);`);
+    await w.settings({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: never }] }] } });
+    let childTurns = 0;
+    const s = await env.serve((request) => {
+      if (!isMainAgentRequest(request)) return textReply(`attempt ${++childTurns}`);
+      return toolMessagesOf(request).length === 0 ? toolCallsReply([agentCall('call_agent', 'general-purpose', 'Try forever.')]) : textReply('Parent finished.');
+    });
+
+    const out = await env.run(s, 'go', ['--max-steps', '20']);
+    const json = parseJsonResult(out);
+
+    expect(out.code).toBe(0);
+    expect(json.result).toBe('Parent finished.');
+    expect(childTurns).toBe(8);
+    expect(jsonLinesOf(stops).map((i) => i.stop_hook_active)).toEqual([false, true, true, true, true, true, true, true]);
+    expect(toolMessagesOf(s.requests.at(-1))).toEqual([{ tool_call_id: 'call_agent', content: 'attempt 8' }]);
+  });
+
   it.each(['json', 'stream-json'] as const)('two Agent calls in one step both run concurrently and complete; their hook records carry their own ids (%s output)', async (format) => {
     const { w } = env;
     const starts = path.join(w.ws, 'starts.jsonl');
