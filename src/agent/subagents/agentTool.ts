@@ -94,7 +94,7 @@ export function createAgentTool(host: SubagentHost, parent: AgentRef, depth: num
 
       const allowed = type.tools ? host.baseTools.filter((t) => type.tools?.includes(t.name)) : [...host.baseTools];
       const canNest = depth + 1 < host.maxDepth && (type.tools === undefined || type.tools.includes('Agent'));
-      const tools = canNest ? [...allowed, createAgentTool(host, child, depth + 1)] : allowed;
+      const tools = canNest ? [...allowed, createAgentTool({ ...host, parentTranscript: transcript }, child, depth + 1)] : allowed;
       try {
         const result = await runAgent({
           agent: child,
