@@ -4,18 +4,20 @@
  * .vsix and opens the workbench) and the e2e test files (which drive the page). The runner
  * sets it before mocha loads the tests; both import this same module instance.
  */
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+export const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
 
 /**
  * @typedef {object} E2eContext
  * @property {import('playwright-core').Page} page The workbench page, already navigated.
  * @property {string} url The workbench URL (with ?folder=).
  * @property {string} workspace Temp copy of examples/demo-workspace that the workbench has open.
+ * @property {string} hookwiseHome HOOKWISE_HOME of the server (transcripts live under it).
  * @property {{codeServer: string, vscode: string}} version
  */
 
@@ -39,6 +41,8 @@ export function e2e() {
  */
 export async function screenshot(name) {
   mkdirSync(RESULTS_DIR, { recursive: true });
+  // Park the pointer on the empty editor area, so no hover tooltip covers what the shot is about.
+  await e2e().page.mouse.move(1000, 700);
   const file = path.join(RESULTS_DIR, `${name}.png`);
   await e2e().page.screenshot({ path: file });
   return file;
@@ -75,4 +79,291 @@ export function chatFrame() {
  */
 export function chatPrompt() {
   return chatFrame().getByRole('textbox', { name: /^Prompt/ });
+}
+
+/** The chat header's model label (the playground says "Playground (scripted)"). */
+export function chatModelLabel() {
+  return chatFrame().locator('#model-label');
+}
+
+/**
+ * Opens the "Hookwise" container unless it is already showing (a click on the active
+ * activity-bar item would close it).
+ */
+export async function showHookwise() {
+  const { page } = e2e();
+  const title = page.locator('.part.sidebar .composite.title', { hasText: /hookwise/i }).first();
+  // After a reload the workbench restores the container it had open; give it the time to,
+  // since a click on an active activity-bar item would close it again.
+  const restored = await title.waitFor({ state: 'visible', timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!restored) {
+    const item = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Hookwise"]') }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    if (!(await item.evaluate((el) => el.classList.contains('checked')))) await item.click();
+    await title.waitFor({ state: 'visible' });
+  }
+  await widenSideBar();
+}
+
+/** Side bar width for the tests: room for the chat's cards and the Hook Runs labels. */
+const SIDE_BAR_WIDTH = 620;
+
+/** Drags the side bar's edge until it is SIDE_BAR_WIDTH wide (the workbench remembers it). */
+async function widenSideBar() {
+  const { page } = e2e();
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || Math.abs(box.width - SIDE_BAR_WIDTH) < 20) return;
+  const edge = box.x + box.width;
+  const y = box.y + box.height / 3;
+  await page.mouse.move(edge + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(edge + 40, y, { steps: 2 });
+  await page.mouse.move(box.x + SIDE_BAR_WIDTH, y, { steps: 5 });
+  await page.mouse.up();
+  await waitUntil('the side bar to widen', async () => ((await page.locator('.part.sidebar').boundingBox())?.width ?? 0) > SIDE_BAR_WIDTH - 40, 5_000);
+}
+
+/** Escapes text for use inside a RegExp. @param {string} text */
+const reEscape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A modal dialog of the workbench (`showWarningMessage(..., {modal: true})`), by its text.
+ * @param {string | RegExp} text part of the message or detail
+ */
+export function dialog(text) {
+  return e2e().page.locator('.monaco-dialog-box', { hasText: text });
+}
+
+/**
+ * Waits for a modal dialog showing `text` and returns its message, detail and button labels.
+ * @param {string | RegExp} text
+ * @param {number} [timeout]
+ */
+export async function waitForDialog(text, timeout = 30_000) {
+  const box = dialog(text);
+  await box.waitFor({ state: 'visible', timeout });
+  const message = ((await box.locator('.dialog-message-text').textContent()) ?? '').trim();
+  const detail = (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+  const buttons = (await box.locator('.dialog-buttons .monaco-button').allTextContents()).map((b) => b.trim());
+  return { box, message, detail, buttons };
+}
+
+/**
+ * Clicks the dialog button labelled exactly `label` and waits until the dialog is gone.
+ * @param {import('playwright-core').Locator} box from waitForDialog
+ * @param {string} label e.g. "Allow"
+ */
+export async function clickDialogButton(box, label) {
+  await box.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${reEscape(label)}\\s*$`) }).click();
+  await box.waitFor({ state: 'hidden' });
+}
+
+/** Whether this window already approved the demo's project hooks (approvals persist in workspace state). */
+let hooksApproved = false;
+
+/**
+ * Answers the one-time "Allow These Hooks" modal that a trusted workspace with project hooks
+ * shows after the extension loads them. Returns what the modal said (undefined when it was
+ * already answered earlier in this run).
+ * @param {() => Promise<unknown>} [beforeClick] e.g. a screenshot of the modal
+ */
+export async function approveProjectHooks(beforeClick = async () => {}) {
+  if (hooksApproved) return undefined;
+  const shown = await waitForDialog(/project hooks? to run in this workspace/);
+  await beforeClick();
+  await clickDialogButton(shown.box, 'Allow These Hooks');
+  hooksApproved = true;
+  return shown;
+}
+
+/**
+ * Reloads the workbench page (a fresh extension host: the model reloads its playground
+ * script, the chat and Hook Runs start empty) and waits until Hookwise is ready again.
+ */
+export async function reloadWorkbench() {
+  const { page } = e2e();
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await showHookwise();
+  await chatPrompt().waitFor({ state: 'visible', timeout: 30_000 });
+  await approveProjectHooks();
+  await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor({ timeout: 30_000 });
+  await hookRunsView().getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/**
+ * Starts a scenario on a fresh extension host: writes its playground script into the
+ * workspace copy's `.hookwise/playground.json` (the playground replays turns in call order,
+ * so each scenario brings its own), or restores the demo's own tour script, then reloads.
+ * @param {{turns: object[], name?: string} | undefined} script
+ */
+export async function startScenario(script) {
+  const target = path.join(e2e().workspace, '.hookwise', 'playground.json');
+  mkdirSync(path.dirname(target), { recursive: true });
+  if (script) writeFileSync(target, JSON.stringify(script, null, 2));
+  else copyFileSync(path.join(DEMO_WORKSPACE, '.hookwise', 'playground.json'), target);
+  await reloadWorkbench();
+}
+
+/**
+ * Sends a prompt from the chat's input, as a user would (type, Enter), and waits until the
+ * chat shows it as the user's message.
+ * @param {string} text
+ */
+export async function sendPrompt(text) {
+  const prompt = chatPrompt();
+  await prompt.fill(text);
+  await prompt.press('Enter');
+  await chatFrame().locator('.message.user', { hasText: text }).last().waitFor({ state: 'visible' });
+}
+
+/**
+ * A tool call card in the chat, by its accessible name ("Tool call Bash: npm test"),
+ * optionally only once it has reached `status` (validating, waiting-approval, running,
+ * done, denied, failed).
+ * @param {string} name e.g. "Bash: npm test" (without the "Tool call " prefix)
+ * @param {string} [status]
+ */
+export function toolCard(name, status) {
+  return chatFrame().locator(`section.tool-card[aria-label=${JSON.stringify(`Tool call ${name}`)}]${status ? `[data-status=${JSON.stringify(status)}]` : ''}`);
+}
+
+/**
+ * Waits for a card to reach `status` and returns its parts' text (status word, verdict line,
+ * result), read from the card itself and not from nested subagent cards.
+ * @param {string} name
+ * @param {string} status
+ * @param {number} [timeout]
+ */
+export async function waitForToolCard(name, status, timeout = 30_000) {
+  const card = toolCard(name, status);
+  await card.waitFor({ state: 'visible', timeout });
+  const text = async (/** @type {string} */ selector) => ((await card.locator(selector).first().textContent()) ?? '').trim();
+  return {
+    card,
+    status: await text(':scope > .tool-header > .tool-status'),
+    verdict: (await card.locator(':scope > .tool-verdict').isHidden()) ? '' : await text(':scope > .tool-verdict'),
+    result: await text(':scope > details.tool-section:nth-of-type(2) > pre'),
+  };
+}
+
+/**
+ * Expands a card's Result section (as a person would, to read the output).
+ * @param {import('playwright-core').Locator} card
+ */
+export async function expandResult(card) {
+  const details = card.locator(':scope > details.tool-section').nth(1);
+  if ((await details.getAttribute('open')) === null) await details.locator(':scope > summary').click();
+}
+
+/** Waits for the assistant's text to contain `text`. @param {string | RegExp} text */
+export async function waitForAssistantText(text, timeout = 30_000) {
+  await chatFrame().locator('.message.assistant', { hasText: text }).first().waitFor({ state: 'visible', timeout });
+}
+
+/** Waits until the agent is idle again (Send back, Stop hidden). */
+export async function waitForIdle(timeout = 30_000) {
+  await chatFrame().locator('#messages[aria-busy="false"]').waitFor({ state: 'attached', timeout });
+  await chatFrame().locator('#send').waitFor({ state: 'visible', timeout });
+}
+
+/** The "Hook Runs" view's pane in the side bar. */
+export function hookRunsView() {
+  const { page } = e2e();
+  return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Hook Runs' }) });
+}
+
+/**
+ * Rows of the Hook Runs tree whose text (label and description) matches.
+ * @param {string | RegExp} text
+ */
+export function treeItem(text) {
+  return hookRunsView().locator('.monaco-list-row', { hasText: text });
+}
+
+/**
+ * Reads one tree row: label, description, nesting level, expanded state and icon classes.
+ * @param {import('playwright-core').Locator} row
+ */
+export async function readTreeItem(row) {
+  // One evaluate, so an absent part (a row with no description) reads as '' instead of waiting.
+  return row.first().evaluate((el) => ({
+    label: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+    description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+    level: Number(el.getAttribute('aria-level')),
+    expanded: el.getAttribute('aria-expanded'),
+    icon: el.querySelector('.custom-view-tree-node-item-icon')?.className ?? '',
+  }));
+}
+
+/** The Hook Runs rows as rendered, one line each ("  label — description [icon]"), for failure messages. */
+export async function treeSnapshot() {
+  return hookRunsView()
+    .locator('.monaco-list-row')
+    .evaluateAll((rows) =>
+      rows
+        .map((el) => {
+          const level = Number(el.getAttribute('aria-level'));
+          const text = (/** @type {string} */ sel) => el.querySelector(sel)?.textContent?.trim() ?? '';
+          const icon = /codicon-([\w-]+)/.exec(el.querySelector('.custom-view-tree-node-item-icon')?.className ?? '')?.[1] ?? '';
+          return `${'  '.repeat(Math.max(0, level - 1))}${text('.label-name')} — ${text('.label-description')} [${icon}]`;
+        })
+        .join('\n'),
+    );
+}
+
+/**
+ * Expands a collapsed tree row (a click on a collapsible item toggles it).
+ * @param {import('playwright-core').Locator} row
+ */
+export async function expandTreeItem(row) {
+  const first = row.first();
+  if ((await first.getAttribute('aria-expanded')) === 'false') {
+    await first.click();
+    await first.and(hookRunsView().locator('.monaco-list-row[aria-expanded="true"]')).waitFor();
+  }
+}
+
+/**
+ * Polls `check` until it returns a truthy value; throws with `what` and the last value on timeout.
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T>} check
+ * @param {number} [timeout]
+ * @returns {Promise<T>}
+ */
+export async function waitUntil(what, check, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  /** @type {unknown} */
+  let last;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+      last = value;
+    } catch (e) {
+      last = e instanceof Error ? e.message : e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The newest transcript of the workspace's sessions (what the model was told), as text.
+ * Transcripts live in `$HOOKWISE_HOME/projects/<project-slug>/<session>.jsonl`.
+ */
+export function latestTranscript() {
+  const { hookwiseHome, workspace } = e2e();
+  const slug = path.resolve(workspace).replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const dir = path.join(hookwiseHome, 'projects', slug);
+  if (!existsSync(dir)) return '';
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return files[0] ? readFileSync(files[0], 'utf8') : '';
 }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { chatPrompt, e2e, runCommand, screenshot } from './harness.mjs';
+import { approveProjectHooks, chatModelLabel, chatPrompt, e2e, runCommand, screenshot } from './harness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {
@@ -30,6 +30,21 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await sidebar.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
     const file = await screenshot('e2e-hookwise-container');
     console.log(`      screenshot: ${file}`);
+  });
+
+  it('asks once to allow the demo workspace\'s project hooks, listing each with its source', async function () {
+    // The workspace is trusted (--disable-workspace-trust), but project hooks still need the
+    // user's approval of their exact content: a modal right after the extension loads them.
+    const shown = await approveProjectHooks(async () => console.log(`      screenshot: ${await screenshot('e2e-approve-project-hooks')}`));
+    assert.ok(shown, 'the approval modal was already answered before this test');
+    assert.match(shown.message, /allow 5 new or changed project hooks to run in this workspace\?/);
+    for (const source of ['hooks.PreToolUse[0].hooks[0]', 'hooks.PreToolUse[1].hooks[0]', 'hooks.PreToolUse[2].hooks[0]', 'hooks.Stop[0].hooks[0]']) {
+      assert.ok(shown.detail.includes(`.claude/settings.json › ${source}`), `the modal lists ${source}:\n${shown.detail}`);
+    }
+    assert.match(shown.detail, /ask-before-risky\.sh/);
+    assert.deepEqual(shown.buttons.filter((b) => b !== 'Cancel'), ['Allow These Hooks']);
+    // The demo workspace's .vscode/settings.json selects the playground.
+    await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor();
   });
 
   it('"Hookwise: Open Chat" from the command palette brings the chat back and it takes input', async function () {

@@ -118,6 +118,9 @@ async function main() {
   say(`code-server --install-extension ${path.basename(vsix)} into a fresh extensions dir: ${since(t1)}`);
   checkInstalled(extensionsDir);
   const workspace = copyWorkspace(DEMO_WORKSPACE);
+  // The agent's transcripts go to a temp HOOKWISE_HOME (never ~/.hookwise); tests read them
+  // to check what the model was told.
+  const hookwiseHome = tempDir('home');
 
   /** @type {import('./codeServer.mjs').CodeServer | undefined} */
   let server;
@@ -127,13 +130,13 @@ async function main() {
   let code = 1;
   try {
     const t2 = Date.now();
-    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true, settings: QUIET_SETTINGS });
+    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true, settings: QUIET_SETTINGS, env: { HOOKWISE_HOME: hookwiseHome } });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
     browser = await launchChromium();
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;
     await browser.page.goto(url);
-    setE2eContext({ page: browser.page, url, workspace, version: server.version });
+    setE2eContext({ page: browser.page, url, workspace, hookwiseHome, version: server.version });
     const { passed, failed } = await runMocha();
     if (failed > 0) {
       mkdirSync(RESULTS_DIR, { recursive: true });
@@ -151,6 +154,7 @@ async function main() {
     await browser?.close();
     await server?.stop();
     rmSync(path.dirname(workspace), { recursive: true, force: true });
+    rmSync(hookwiseHome, { recursive: true, force: true });
     rmSync(extensionsDir, { recursive: true, force: true });
     rmSync(path.dirname(vsix), { recursive: true, force: true });
   }
