@@ -196,8 +196,13 @@ export class HookRunsModel implements HookRunObserver {
   private upsert(record: HookRunRecord): void {
     const existing = this.runById.get(record.runId);
     if (existing) {
+      const wasShown = this.filterValue === 'all' || this.matches(existing.occurrence);
       existing.record = record;
-      this.emit(existing);
+      const shown = this.filterValue === 'all' || this.matches(existing.occurrence);
+      // The occurrence's item sums up its runs (spinner, "2 hooks · deny"): refresh it, which
+      // refreshes the run too. Under the filter, a run that starts or stops matching can show
+      // or hide its ancestors: refresh from the root then.
+      this.emit(wasShown && shown ? existing.occurrence : undefined);
       return;
     }
     const session = this.session(record.sessionId, record.startedAt);

@@ -95,7 +95,7 @@ describe('HookRunsModel', () => {
     expect(model.getChildren().map((s) => (s as SessionNode).sessionId)).toEqual(['new', 'old']);
   });
 
-  it('reports targeted changes: the occurrence for a new run, the run for an update, the agent for a new occurrence', () => {
+  it('reports targeted changes: the occurrence for a new run and for an update (its item sums up its runs), the agent for a new occurrence', () => {
     const model = new HookRunsModel();
     const changes: (HookRunsNode | undefined)[] = [];
     model.onChange((n) => changes.push(n));
@@ -106,10 +106,22 @@ describe('HookRunsModel', () => {
     expect(changes).toEqual([model.findRun('r1')!.occurrence]);
     changes.length = 0;
     model.onHookFinished(record({ status: 'ok', durationMs: 3 }));
-    expect(changes).toEqual([model.findRun('r1')]);
+    expect(changes).toEqual([model.findRun('r1')!.occurrence]);
     changes.length = 0;
     model.onHookStarted(record({ runId: 'r3', occurrenceId: 'o2' }));
     expect(changes).toEqual([model.findRun('r1')!.occurrence.agent]);
+  });
+
+  it('under the filter, a run that finishes as a block refreshes from the root (its ancestors appear)', () => {
+    const model = new HookRunsModel();
+    model.filter = 'attention';
+    model.onHookStarted(record());
+    expect(dump(model)).toEqual([]);
+    const changes: (HookRunsNode | undefined)[] = [];
+    model.onChange((n) => changes.push(n));
+    model.onHookFinished(record({ status: 'blocked', durationMs: 2, outcome: { decision: 'deny' } }));
+    expect(changes).toEqual([undefined]);
+    expect(dump(model)).toEqual(['session s1', '  agent main', '    occ o1', '      run r1 blocked']);
   });
 
   it('keeps at most N runs per session, dropping the oldest and empty occurrences', () => {
