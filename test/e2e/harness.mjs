@@ -108,22 +108,28 @@ export async function showHookwise() {
   await widenSideBar();
 }
 
-/** Side bar width for the tests: room for the chat's cards and the Hook Runs labels. */
+/** Side bar layout for the tests: room for the chat's cards and the Hook Runs labels. */
 const SIDE_BAR_WIDTH = 620;
 
 /** Drags the side bar's edge until it is SIDE_BAR_WIDTH wide (the workbench remembers it). */
 async function widenSideBar() {
   const { page } = e2e();
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || Math.abs(box.width - SIDE_BAR_WIDTH) < 20) return;
-  const edge = box.x + box.width;
-  const y = box.y + box.height / 3;
-  await page.mouse.move(edge + 1, y);
-  await page.mouse.down();
-  await page.mouse.move(edge + 40, y, { steps: 2 });
-  await page.mouse.move(box.x + SIDE_BAR_WIDTH, y, { steps: 5 });
-  await page.mouse.up();
-  await waitUntil('the side bar to widen', async () => ((await page.locator('.part.sidebar').boundingBox())?.width ?? 0) > SIDE_BAR_WIDTH - 40, 5_000);
+  const sidebar = page.locator('.part.sidebar');
+  const box = await sidebar.boundingBox();
+  if (!box) return;
+  /** @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 */
+  const drag = async (x0, y0, x1, y1) => {
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(x0 + Math.sign(x1 - x0) * 20, y0 + Math.sign(y1 - y0) * 20, { steps: 2 });
+    await page.mouse.move(x1, y1, { steps: 5 });
+    await page.mouse.up();
+  };
+  if (Math.abs(box.width - SIDE_BAR_WIDTH) >= 20) {
+    const edge = box.x + box.width;
+    await drag(edge + 1, box.y + box.height / 3, box.x + SIDE_BAR_WIDTH, box.y + box.height / 3);
+    await waitUntil('the side bar to widen', async () => ((await sidebar.boundingBox())?.width ?? 0) > SIDE_BAR_WIDTH - 40, 5_000);
+  }
 }
 
 /** Escapes text for use inside a RegExp. @param {string} text */

@@ -189,6 +189,9 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     assert.match(done.description, /^allow · (1\.9|2\.\d|3\.\d) s$/, 'about two seconds');
     assert.doesNotMatch(done.icon, /codicon-modifier-spin/);
     assert.match(done.icon, /codicon-pass/);
+    // The occurrence sums up its runs: no spinner once its only run is done.
+    await occurrence.filter({ hasText: '1 hook · allow' }).waitFor({ timeout: 5_000 });
+    assert.doesNotMatch((await readTreeItem(occurrence)).icon, /codicon-modifier-spin/, await treeSnapshot());
     const card = await waitForToolCard('Read: src/greet.js', 'done');
     assert.match(card.result, /export function greet/);
     await waitForIdle();
