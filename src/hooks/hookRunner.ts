@@ -226,7 +226,8 @@ export class HookRunner {
       decision = answer.decision;
       reason = answer.reason;
       decidedBy = answer.decidedBy;
-      const permission = { decision: answer.decision, decidedBy: answer.decidedBy.kind as PermissionDecider, reason: answer.reason };
+      const answerReason = answer.decidedBy.kind === 'user' ? (answer.decidedBy.detail ?? answer.reason) : answer.reason;
+      const permission = { decision: answer.decision, decidedBy: answer.decidedBy.kind as PermissionDecider, reason: answerReason };
       for (let k = 0; k < records.length; k++) {
         const record = records[k] as HookRunRecord;
         if (record.outcome?.decision !== 'ask') continue;
@@ -328,8 +329,10 @@ export class HookRunner {
         return { decision: 'deny', reason: `${askReason}\n(the permission provider gave no allow/deny answer; denied)`, decidedBy: { kind: 'fallback', detail: 'invalid permission answer' } };
       }
       const by = answer.decidedBy;
-      const kind: DecidedBy & { kind: PermissionDecider } = by === undefined || by === 'hook' ? { kind: 'user' } : { kind: by };
-      return { decision: answer.decision, reason: answer.reason ?? askReason, decidedBy: kind };
+      const kind: DecidedBy & { kind: PermissionDecider } = by === undefined || by === 'hook' ? { kind: 'user', ...(answer.reason ? { detail: answer.reason } : {}) } : { kind: by };
+      // A person answered the hook's question: the reason stays the hook's (what the model and
+      // the card show); how the person answered is the decider's detail.
+      return { decision: answer.decision, reason: kind.kind === 'user' ? askReason : (answer.reason ?? askReason), decidedBy: kind };
     } catch (thrown) {
       const error = describeThrown(thrown);
       return { decision: 'deny', reason: `${askReason}\n(permission provider failed: ${error}; denied)`, decidedBy: { kind: 'fallback', detail: `permission provider failed: ${error}` } };

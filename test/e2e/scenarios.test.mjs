@@ -103,9 +103,8 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
 
     const card = await waitForToolCard('Bash: curl -sI https://example.com', 'denied');
     assert.equal(card.status, 'denied');
-    // What the model gets as the tool's result. (Its parenthesis should quote the hook's reason,
-    // "this command reaches the network"; today it carries the popup's answer instead.)
-    assert.match(card.result, /^The user denied Bash\b/);
+    // What the model gets as the tool's result: who said no, and the hook's reason for asking.
+    assert.match(card.result, /^The user denied Bash \(the hook asked: this command reaches the network\)/);
     assert.match(card.verdict, /you/);
     await waitForAssistantText('Understood: no network check, then.');
     await waitForIdle();

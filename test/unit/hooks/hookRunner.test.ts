@@ -419,7 +419,8 @@ describe('HookRunner: ask (spec §4.5)', () => {
     expect(p.calls).toHaveLength(1);
     expect(p.calls[0]).toMatchObject({ kind: 'hook', event: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'deploy' }, reason: 'touches prod\nlarge diff' });
     expect(p.calls[0]?.askedBy.map((a) => a.hookLabel)).toEqual(['ask1', 'ask2']);
-    expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'user' }, reason: 'user said no' });
+    // The reason stays the hooks' (what the model is told); the person's words are the decider's detail.
+    expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'user', detail: 'user said no' }, reason: 'touches prod\nlarge diff' });
     expect(resolved.map((r) => r.permission)).toEqual([
       { decision: 'deny', decidedBy: 'user', reason: 'user said no' },
       { decision: 'deny', decidedBy: 'user', reason: 'user said no' },
