@@ -42,7 +42,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     status.observeAgentEvent(event);
     runs.provider.observeAgentEvent(event);
   };
+  // Prompts wait for the first hook configuration, so no prompt ever runs without its hooks.
+  let markConfigReady: () => void = () => undefined;
+  const configReady = new Promise<void>((resolve) => (markConfigReady = resolve));
   const controller = new AgentController({
+    configReady,
     context,
     log,
     permissionProvider: permissions,
@@ -59,6 +63,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   context.subscriptions.push(controller);
 
   const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
+  context.subscriptions.push(hookConfig.onDidChange(() => markConfigReady()));
+  if (hookConfig.current) markConfigReady();
 
   const offerSetup = async (): Promise<void> => {
     const pick = await chat.showNotice(controller.model.configurationProblem, [

@@ -30,7 +30,12 @@ export interface AgentControllerDeps {
   readonly onModelChanged: (label: string) => void;
   readonly apiKey: () => Promise<string | undefined>;
   readonly createLm?: (name: string) => Promise<ModelResolution>;
+  /** Settles once the first hook configuration is applied: no prompt runs before the hooks are in place. */
+  readonly configReady?: Promise<unknown>;
 }
+
+/** How long a prompt waits for the first config load before running anyway (it is logged). */
+const CONFIG_READY_TIMEOUT_MS = 10_000;
 
 /**
  * The agent inside the extension host: one HookwiseRuntime for the workspace, one session
@@ -119,6 +124,10 @@ export class AgentController implements vscode.Disposable {
     this.running = controller;
     this.deps.onBusyChanged(true);
     try {
+      if (this.deps.configReady) {
+        const ready = await Promise.race([this.deps.configReady.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONFIG_READY_TIMEOUT_MS))]);
+        if (!ready) this.deps.log.warn('the hook configuration had not loaded after 10 s; running with what is registered');
+      }
       const session = await this.ensureSession(controller.signal);
       const result = await session.submit(prompt, controller.signal);
       if (result.status === 'failed') this.deps.onAgentEvent({ type: 'systemMessage', agent: MAIN, text: `The agent failed: ${result.reason ?? 'unknown error'}`, source: 'Hookwise' });
