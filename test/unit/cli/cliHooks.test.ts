@@ -1,42 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
-import { startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliRun, CliWorkspace } from './cliHarness';
-import { buildCli, hookCommand, HOOKS_DIR, makeCliWorkspace, parseJsonResult, runCliProcess } from './cliHarness';
+import { describe, expect, it } from 'vitest';
+import type { OpenAiTestServer } from '../../support/openAiTestServer';
+import { textReply, toolCallsReply } from '../../support/openAiTestServer';
+import type { CliRun } from './cliHarness';
+import { useCliSuite } from './cliSuite';
+import { hookCommand, HOOKS_DIR, parseJsonResult, runCliProcess } from './cliHarness';
 
-let buildDir: string;
-let cli: string;
-beforeAll(async () => {
-  buildDir = await mkdtemp(path.join(os.tmpdir(), 'hookwise-cli-build-'));
-  cli = await buildCli(buildDir);
-});
-afterAll(async () => {
-  await rm(buildDir, { recursive: true, force: true });
-});
-
-let w: CliWorkspace;
-let server: OpenAiTestServer | undefined;
-beforeEach(async () => {
-  w = await makeCliWorkspace();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await w.cleanup();
-});
-
-async function serve(script: readonly ScriptedReply[]): Promise<OpenAiTestServer> {
-  server = await startOpenAiTestServer({ script });
-  return server;
-}
+const suite = useCliSuite();
+const serve = suite.serve;
 
 /** `hookwise -p PROMPT --model test-model --base-url URL --output-format json --max-steps 6 ...extra`. */
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(cli, w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '6', ...extra]);
+  return runCliProcess(suite.cli, suite.w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '6', ...extra]);
 }
 
 /** The `tool` messages the server received in request `n`. */
@@ -53,15 +29,15 @@ const preToolUse = (command: string, matcher = 'Bash') => ({ PreToolUse: [{ matc
 
 describe('hookwise -p with command hooks from .claude/settings.json', () => {
   it('a PreToolUse hook denies rm: the file survives and the model gets the reason on its next request', async () => {
-    await w.write('keep.txt', 'precious');
-    await w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')), permissions: { allow: ['Bash'] } });
+    await suite.w.write('keep.txt', 'precious');
+    await suite.w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')), permissions: { allow: ['Bash'] } });
     const s = await serve([toolCallsReply([{ id: 'call_rm', name: 'Bash', arguments: { command: 'rm keep.txt' } }]), textReply('OK, I will not delete it.')]);
 
     const out = await run(s, 'clean up');
     const json = parseJsonResult(out);
 
     expect(out.code).toBe(0);
-    expect(w.read('keep.txt')).toBe('precious');
+    expect(suite.w.read('keep.txt')).toBe('precious');
     expect(s.requests).toHaveLength(2);
     expect(toolMessages(s, 1)).toEqual([{ tool_call_id: 'call_rm', content: expect.stringContaining('rm is blocked by project policy') }]);
     expect(json).toMatchObject({ result: 'OK, I will not delete it.', is_error: false, status: 'completed', num_turns: 2 });
@@ -69,17 +45,17 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
   });
 
   it('a PreToolUse hook rewrites the command (JSON updatedInput): the rewritten command is what runs', async () => {
-    await w.settings({ hooks: preToolUse(hookCommand('rewrite-command.cjs')) });
+    await suite.w.settings({ hooks: preToolUse(hookCommand('rewrite-command.cjs')) });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo original > out.txt' } }]), textReply('done')]);
 
     const out = await run(s, 'write it');
 
     expect(out.code).toBe(0);
-    expect(w.read('out.txt').trim()).toBe('rewritten');
+    expect(suite.w.read('out.txt').trim()).toBe('rewritten');
   });
 
   it('a Stop hook forces one more step; with stop_hook_active it lets the agent finish', async () => {
-    await w.settings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hookCommand('stop-once.cjs') }] }] } });
+    await suite.w.settings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hookCommand('stop-once.cjs') }] }] } });
     const s = await serve([textReply('All done.'), textReply('Tests pass. Done now.')]);
 
     const out = await run(s, 'fix the bug');
@@ -92,7 +68,7 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
   });
 
   it('a PostToolUse block reaches the model with the tool result', async () => {
-    await w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('post-block.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('post-block.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo built' } }]), textReply('I will fix the lint errors.')]);
 
     const out = await run(s, 'build');
@@ -104,7 +80,7 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
   });
 
   it('a hook reads transcript_path and finds the previous tool call', async () => {
-    await w.settings({ hooks: preToolUse(hookCommand('previous-tool-calls.cjs', path.join(w.ws, 'seen.jsonl'))), permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({ hooks: preToolUse(hookCommand('previous-tool-calls.cjs', path.join(suite.w.ws, 'seen.jsonl'))), permissions: { allow: ['Bash(echo:*)'] } });
     const s = await serve([
       toolCallsReply([{ id: 'c1', name: 'Bash', arguments: { command: 'echo one' } }]),
       toolCallsReply([{ id: 'c2', name: 'Bash', arguments: { command: 'echo two' } }]),
@@ -114,7 +90,7 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
     const out = await run(s, 'two steps');
 
     expect(out.code).toBe(0);
-    expect(w.jsonLines('seen.jsonl')).toEqual([
+    expect(suite.w.jsonLines('seen.jsonl')).toEqual([
       { current: 'echo one', previous: [] },
       { current: 'echo two', previous: ['echo one'] },
     ]);
@@ -123,14 +99,14 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
 
 describe('hookwise --model playground:FILE', () => {
   it('replays a scripted session through the real hooks and tools, with no network', async () => {
-    await w.write('keep.txt', 'precious');
-    await w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')) });
+    await suite.w.write('keep.txt', 'precious');
+    await suite.w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')) });
     const script = path.resolve(HOOKS_DIR, '../scripts/clean-up.json');
-    const out = await runCliProcess(cli, w, ['-p', 'clean up', '--model', `playground:${script}`, '--output-format', 'json', '--allowed-tools', 'Bash(echo:*)', '--max-steps', '6']);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'clean up', '--model', `playground:${script}`, '--output-format', 'json', '--allowed-tools', 'Bash(echo:*)', '--max-steps', '6']);
     const json = parseJsonResult(out);
 
     expect(out.code).toBe(0);
-    expect(w.read('keep.txt')).toBe('precious');
+    expect(suite.w.read('keep.txt')).toBe('precious');
     expect(json).toMatchObject({ result: 'Cleaned up without deleting anything.', status: 'completed', num_turns: 3 });
     expect(json.hook_runs.filter((r) => r.event === 'PreToolUse').map((r) => r.status)).toEqual(['blocked', 'ok']);
     const transcript = readFileSync(json.transcript_path, 'utf8');
@@ -142,9 +118,9 @@ describe('hookwise --model playground:FILE', () => {
 
 describe('hookwise --resume', () => {
   it('continues the session: the model sees the earlier turns, SessionStart says resume, hooks see the earlier tool call', async () => {
-    const record = path.join(w.ws, 'session-start.jsonl');
-    const seen = path.join(w.ws, 'seen.jsonl');
-    await w.settings({
+    const record = path.join(suite.w.ws, 'session-start.jsonl');
+    const seen = path.join(suite.w.ws, 'seen.jsonl');
+    await suite.w.settings({
       hooks: {
         SessionStart: [{ hooks: [{ type: 'command', command: hookCommand('record-input.cjs', record) }] }],
         ...preToolUse(hookCommand('previous-tool-calls.cjs', seen)),
@@ -165,7 +141,7 @@ describe('hookwise --resume', () => {
 
     expect(second.code).toBe(0);
     expect(json).toMatchObject({ session_id: first.session_id, result: 'Second run done.', transcript_path: first.transcript_path });
-    expect(w.jsonLines('session-start.jsonl').map((l) => [l.source, l.session_id])).toEqual([
+    expect(suite.w.jsonLines('session-start.jsonl').map((l) => [l.source, l.session_id])).toEqual([
       ['startup', first.session_id],
       ['resume', first.session_id],
     ]);
@@ -173,7 +149,7 @@ describe('hookwise --resume', () => {
     expect(firstRequestOfSecondRun).toContain('first prompt');
     expect(firstRequestOfSecondRun).toContain('from-first-run');
     expect(firstRequestOfSecondRun).toContain('First run done.');
-    expect(w.jsonLines('seen.jsonl').at(-1)).toEqual({ current: 'echo from-second-run', previous: ['echo from-first-run'] });
+    expect(suite.w.jsonLines('seen.jsonl').at(-1)).toEqual({ current: 'echo from-second-run', previous: ['echo from-first-run'] });
   });
 
   it('an unknown session id is a usage error (exit 2)', async () => {

@@ -1,44 +1,19 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
-import { startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliWorkspace } from './cliHarness';
-import { buildCli, hookCommand, makeCliWorkspace, parseJsonResult, runCliProcess, startCliProcess, waitForFile } from './cliHarness';
+import { describe, expect, it } from 'vitest';
+import type { OpenAiTestServer } from '../../support/openAiTestServer';
+import { textReply, toolCallsReply } from '../../support/openAiTestServer';
+import { useCliSuite } from './cliSuite';
+import { hookCommand, parseJsonResult, runCliProcess, startCliProcess, waitForFile } from './cliHarness';
 
-let buildDir: string;
-let cli: string;
-beforeAll(async () => {
-  buildDir = await mkdtemp(path.join(os.tmpdir(), 'hookwise-cli-build-'));
-  cli = await buildCli(buildDir);
-});
-afterAll(async () => {
-  await rm(buildDir, { recursive: true, force: true });
-});
-
-let w: CliWorkspace;
-let server: OpenAiTestServer | undefined;
-beforeEach(async () => {
-  w = await makeCliWorkspace();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await w.cleanup();
-});
-
-async function serve(script: readonly ScriptedReply[]): Promise<OpenAiTestServer> {
-  server = await startOpenAiTestServer({ script });
-  return server;
-}
+const suite = useCliSuite();
+const serve = suite.serve;
 
 const base = (s: OpenAiTestServer): string[] => ['--model', 'test-model', '--base-url', s.url, '--max-steps', '6', '--output-format', 'json'];
 
 /** The one transcript file the CLI wrote under HOOKWISE_HOME. */
 function onlyTranscript(): { file: string; sessionId: string } {
-  const projects = path.join(w.hookwiseHome, 'projects');
+  const projects = path.join(suite.w.hookwiseHome, 'projects');
   const [slug] = readdirSync(projects);
   const dir = path.join(projects, String(slug));
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
@@ -48,19 +23,19 @@ function onlyTranscript(): { file: string; sessionId: string } {
 
 describe('hookwise -p process lifecycle', () => {
   it('Ctrl+C during a tool stops the run as cancelled (exit 1) and still ends the session', async () => {
-    const ended = path.join(w.ws, 'session-end.jsonl');
-    await w.settings({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hookCommand('record-input.cjs', ended) }] }] } });
+    const ended = path.join(suite.w.ws, 'session-end.jsonl');
+    await suite.w.settings({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hookCommand('record-input.cjs', ended) }] }] } });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch started.marker; sleep 8; touch finished.marker' } }]), textReply('never')]);
-    const { child, done } = startCliProcess(cli, w, ['-p', 'wait', ...base(s), '--permission-mode', 'bypassPermissions']);
-    await waitForFile(path.join(w.ws, 'started.marker'));
+    const { child, done } = startCliProcess(suite.cli, suite.w, ['-p', 'wait', ...base(s), '--permission-mode', 'bypassPermissions']);
+    await waitForFile(path.join(suite.w.ws, 'started.marker'));
     child.kill('SIGINT');
     const out = await done;
 
     expect(out.code).toBe(1);
     expect(parseJsonResult(out)).toMatchObject({ status: 'cancelled', is_error: true });
-    expect(w.exists('finished.marker')).toBe(false);
+    expect(suite.w.exists('finished.marker')).toBe(false);
     expect(s.requests).toHaveLength(1);
-    expect(w.jsonLines('session-end.jsonl')).toHaveLength(1);
+    expect(suite.w.jsonLines('session-end.jsonl')).toHaveLength(1);
   });
 
   it('a process killed mid-tool leaves a transcript that resumes; the interrupted call is answered', async () => {
@@ -68,13 +43,13 @@ describe('hookwise -p process lifecycle', () => {
       toolCallsReply([{ id: 'killed_call', name: 'Bash', arguments: { command: 'touch started.marker; sleep 3' } }]),
       textReply('Resumed fine.'),
     ]);
-    const { child, done } = startCliProcess(cli, w, ['-p', 'first prompt before the crash', ...base(s), '--permission-mode', 'bypassPermissions']);
-    await waitForFile(path.join(w.ws, 'started.marker'));
+    const { child, done } = startCliProcess(suite.cli, suite.w, ['-p', 'first prompt before the crash', ...base(s), '--permission-mode', 'bypassPermissions']);
+    await waitForFile(path.join(suite.w.ws, 'started.marker'));
     child.kill('SIGKILL');
     await done;
     const { sessionId } = onlyTranscript();
 
-    const out = await runCliProcess(cli, w, ['-p', 'go on', ...base(s), '--resume', sessionId]);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'go on', ...base(s), '--resume', sessionId]);
 
     expect(out.code).toBe(0);
     expect(parseJsonResult(out)).toMatchObject({ session_id: sessionId, result: 'Resumed fine.' });
@@ -85,11 +60,11 @@ describe('hookwise -p process lifecycle', () => {
 
   it('a truncated last transcript line is skipped on resume with a notice on stderr', async () => {
     const s = await serve([textReply('First.'), textReply('Second.')]);
-    const first = parseJsonResult(await runCliProcess(cli, w, ['-p', 'one', ...base(s)]));
+    const first = parseJsonResult(await runCliProcess(suite.cli, suite.w, ['-p', 'one', ...base(s)]));
     const { appendFileSync } = await import('node:fs');
     appendFileSync(first.transcript_path, '{"type":"assistant","agent_id":"main","content":"half a li');
 
-    const out = await runCliProcess(cli, w, ['-p', 'two', ...base(s), '--resume', first.session_id]);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'two', ...base(s), '--resume', first.session_id]);
 
     expect(out.code).toBe(0);
     expect(out.stderr).toMatch(/line \d+ skipped: truncated last line/);
@@ -98,9 +73,9 @@ describe('hookwise -p process lifecycle', () => {
 
   it('a UserPromptSubmit hook that blocks (exit 2) drops the prompt: no model call, exit 1, the reason in the result', async () => {
     const blockAll = `node -e 'process.stderr.write("prompts are frozen today"); process.exit(2)'`;
-    await w.settings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: blockAll }] }] } });
+    await suite.w.settings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: blockAll }] }] } });
     const s = await serve([textReply('never')]);
-    const out = await runCliProcess(cli, w, ['-p', 'hello', ...base(s)]);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'hello', ...base(s)]);
 
     expect(out.code).toBe(1);
     expect(s.requests).toHaveLength(0);
@@ -108,17 +83,17 @@ describe('hookwise -p process lifecycle', () => {
   });
 
   it('--settings adds a settings file on top of the project ones', async () => {
-    const extra = await w.write('extra-settings.json', JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }));
+    const extra = await suite.w.write('extra-settings.json', JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }));
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch from-extra.txt' } }]), textReply('ok')]);
-    const out = await runCliProcess(cli, w, ['-p', 'make it', ...base(s), '--settings', extra]);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'make it', ...base(s), '--settings', extra]);
     expect(out.code).toBe(0);
-    expect(w.exists('from-extra.txt')).toBe(true);
+    expect(suite.w.exists('from-extra.txt')).toBe(true);
   });
 
   it('permissions.defaultMode from the settings applies when no --permission-mode is given', async () => {
-    await w.settings({ permissions: { defaultMode: 'plan', allow: ['Write'] } });
+    await suite.w.settings({ permissions: { defaultMode: 'plan', allow: ['Write'] } });
     const s = await serve([toolCallsReply([{ name: 'Write', arguments: { file_path: 'p.txt', content: 'x' } }]), textReply('ok')]);
-    await runCliProcess(cli, w, ['-p', 'write', ...base(s)]);
-    expect(w.exists('p.txt')).toBe(false);
+    await runCliProcess(suite.cli, suite.w, ['-p', 'write', ...base(s)]);
+    expect(suite.w.exists('p.txt')).toBe(false);
   });
 });

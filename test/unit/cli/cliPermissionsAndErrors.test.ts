@@ -1,40 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
-import { errorReply, startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliRun, CliWorkspace } from './cliHarness';
-import { buildCli, hookCommand, makeCliWorkspace, parseJsonResult, runCliProcess } from './cliHarness';
+import { errorReply, textReply, toolCallsReply } from '../../support/openAiTestServer';
+import type { CliRun } from './cliHarness';
+import { useCliSuite } from './cliSuite';
+import { hookCommand, parseJsonResult, runCliProcess } from './cliHarness';
 
-let buildDir: string;
-let cli: string;
-beforeAll(async () => {
-  buildDir = await mkdtemp(path.join(os.tmpdir(), 'hookwise-cli-build-'));
-  cli = await buildCli(buildDir);
-});
-afterAll(async () => {
-  await rm(buildDir, { recursive: true, force: true });
-});
-
-let w: CliWorkspace;
-let server: OpenAiTestServer | undefined;
-beforeEach(async () => {
-  w = await makeCliWorkspace();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await w.cleanup();
-});
-
-async function serve(script: readonly ScriptedReply[], options: { apiKey?: string } = {}): Promise<OpenAiTestServer> {
-  server = await startOpenAiTestServer({ script, ...options });
-  return server;
-}
+const suite = useCliSuite();
+const serve = suite.serve;
 
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(cli, w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--max-steps', '6', ...extra]);
+  return runCliProcess(suite.cli, suite.w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--max-steps', '6', ...extra]);
 }
 
 function toolContent(s: OpenAiTestServer, n: number): string[] {
@@ -45,7 +20,7 @@ const bashCall = (command: string): ScriptedReply => toolCallsReply([{ name: 'Ba
 
 describe('permission rules and modes, headless', () => {
   it('permissions.allow Bash(echo:*) runs a matching command without asking', async () => {
-    await w.settings({ permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({ permissions: { allow: ['Bash(echo:*)'] } });
     const s = await serve([bashCall('echo hello-from-rules'), textReply('ok')]);
     const out = await run(s, 'say hello', '--output-format', 'json');
     expect(out.code).toBe(0);
@@ -53,11 +28,11 @@ describe('permission rules and modes, headless', () => {
   });
 
   it('permissions.deny blocks the command even with --permission-mode bypassPermissions', async () => {
-    await w.settings({ permissions: { deny: ['Bash(touch:*)'] } });
+    await suite.w.settings({ permissions: { deny: ['Bash(touch:*)'] } });
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file', '--permission-mode', 'bypassPermissions');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(false);
+    expect(suite.w.exists('made.txt')).toBe(false);
     expect(toolContent(s, 1)[0]).toContain('denied by permission rule Bash(touch:*)');
   });
 
@@ -65,7 +40,7 @@ describe('permission rules and modes, headless', () => {
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(false);
+    expect(suite.w.exists('made.txt')).toBe(false);
     expect(toolContent(s, 1)[0]).toContain('headless');
   });
 
@@ -73,14 +48,14 @@ describe('permission rules and modes, headless', () => {
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file', '--allowed-tools', 'Bash(touch:*)');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(true);
+    expect(suite.w.exists('made.txt')).toBe(true);
   });
 
   it('--permission-mode plan denies Write', async () => {
     const s = await serve([toolCallsReply([{ name: 'Write', arguments: { file_path: 'plan.txt', content: 'x' } }]), textReply('ok')]);
     const out = await run(s, 'write a file', '--permission-mode', 'plan', '--allowed-tools', 'Write');
     expect(out.code).toBe(0);
-    expect(w.exists('plan.txt')).toBe(false);
+    expect(suite.w.exists('plan.txt')).toBe(false);
     expect(toolContent(s, 1)[0]).toContain('plan mode');
   });
 
@@ -88,16 +63,16 @@ describe('permission rules and modes, headless', () => {
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file', '--permission-mode', 'bypassPermissions');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(true);
+    expect(suite.w.exists('made.txt')).toBe(true);
   });
 
   it("a hook's ask is denied headless even in bypassPermissions mode", async () => {
     const ask = `node -e 'process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"ask",permissionDecisionReason:"needs a human"}}))'`;
-    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: ask }] }] } });
+    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: ask }] }] } });
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file', '--permission-mode', 'bypassPermissions');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(false);
+    expect(suite.w.exists('made.txt')).toBe(false);
   });
 });
 
@@ -123,7 +98,7 @@ describe('model endpoint behaviour through the CLI', () => {
 
   it('finds the model and the endpoint in HOOKWISE_MODEL and OPENAI_BASE_URL, and sends the key from OPENAI_API_KEY', async () => {
     const s = await serve([textReply('from env')]);
-    const out = await runCliProcess(cli, w, ['-p', 'hi'], { HOOKWISE_MODEL: 'env-model', OPENAI_BASE_URL: s.url, OPENAI_API_KEY: 'env-key' });
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'hi'], { HOOKWISE_MODEL: 'env-model', OPENAI_BASE_URL: s.url, OPENAI_API_KEY: 'env-key' });
     expect(out).toMatchObject({ code: 0, stdout: 'from env\n' });
     expect(s.requests[0]?.body.model).toBe('env-model');
     expect(s.requests[0]?.headers.authorization).toBe('Bearer env-key');
@@ -131,7 +106,7 @@ describe('model endpoint behaviour through the CLI', () => {
 
   it('a 401 exits 1 with a message that says what to fix on stderr', async () => {
     const s = await serve([textReply('never')], { apiKey: 'the-right-key' });
-    const out = await runCliProcess(cli, w, ['-p', 'hi', '--model', 'test-model', '--base-url', s.url], { OPENAI_API_KEY: 'a-wrong-key' });
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'hi', '--model', 'test-model', '--base-url', s.url], { OPENAI_API_KEY: 'a-wrong-key' });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('401');
     expect(out.stderr).toContain('OPENAI_API_KEY');
@@ -147,7 +122,7 @@ describe('command line and output formats', () => {
     ['a bad output format', ['-p', 'hi', '--output-format', 'xml']],
     ['a bad --max-steps', ['-p', 'hi', '--max-steps', 'zero']],
   ])('bad usage (%s) exits 2 with the usage on stderr', async (_name, args) => {
-    const out = await runCliProcess(cli, w, args);
+    const out = await runCliProcess(suite.cli, suite.w, args);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('Usage: hookwise -p');
     expect(out.stdout).toBe('');
@@ -160,7 +135,7 @@ describe('command line and output formats', () => {
   });
 
   it('stream-json prints one JSON object per line: text, tool call, hook runs, and the result last', async () => {
-    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo streamed' } }], { text: 'Let me check.' }), textReply('Finished.')]);
     const out = await run(s, 'stream it', '--output-format', 'stream-json');
 
@@ -177,7 +152,7 @@ describe('command line and output formats', () => {
 
   it('a run stopped by --max-steps is an error (exit 1) and says why', async () => {
     const s = await serve([bashCall('echo 1'), bashCall('echo 2'), bashCall('echo 3')]);
-    const out = await runCliProcess(cli, w, ['-p', 'loop', '--model', 'test-model', '--base-url', s.url, '--max-steps', '2', '--allowed-tools', 'Bash(echo:*)', '--output-format', 'json']);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'loop', '--model', 'test-model', '--base-url', s.url, '--max-steps', '2', '--allowed-tools', 'Bash(echo:*)', '--output-format', 'json']);
     const json = parseJsonResult(out);
     expect(out.code).toBe(1);
     expect(s.requests).toHaveLength(2);
@@ -185,10 +160,10 @@ describe('command line and output formats', () => {
   });
 
   it("never reads the user's real ~/.claude: only the HOME it is given", async () => {
-    await w.write('../home/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }));
+    await suite.w.write('../home/.claude/settings.json', JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }));
     const s = await serve([bashCall('touch made.txt'), textReply('ok')]);
     const out = await run(s, 'make a file');
     expect(out.code).toBe(0);
-    expect(w.exists('made.txt')).toBe(true);
+    expect(suite.w.exists('made.txt')).toBe(true);
   });
 });
