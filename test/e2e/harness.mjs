@@ -327,10 +327,18 @@ export async function treeSnapshot() {
  */
 export async function expandTreeItem(row) {
   const first = row.first();
-  if ((await first.getAttribute('aria-expanded')) === 'false') {
+  // A live tree re-renders rows as hooks finish; a click that lands mid-render is lost, so retry.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if ((await first.getAttribute('aria-expanded')) !== 'false') return;
     await first.click();
-    await first.and(hookRunsView().locator('.monaco-list-row[aria-expanded="true"]')).waitFor();
+    try {
+      await first.and(hookRunsView().locator('.monaco-list-row[aria-expanded="true"]')).waitFor({ timeout: 3_000 });
+      return;
+    } catch {
+      // not expanded yet: look again and click again
+    }
   }
+  throw new Error(`could not expand the tree row:\n${await treeSnapshot()}`);
 }
 
 /**
