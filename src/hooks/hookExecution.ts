@@ -1,4 +1,4 @@
-import type { HookActionContext, HookActionResult } from './hookAction';
+import type { HookActionContext, HookActionResult, HookRawOutput } from './hookAction';
 import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
@@ -7,9 +7,16 @@ import type { HookRegistration } from './hookRegistry';
 /** How one execution ended, before merging. */
 export type ExecutionEnd =
   | { readonly kind: 'result'; readonly result: HookActionResult }
-  | { readonly kind: 'timed-out' }
+  | { readonly kind: 'timed-out'; readonly raw?: HookRawOutput }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly error: string; readonly failureReason: HookFailureReason };
+
+/**
+ * After a timeout, how long the runner waits for the aborted action to hand back what it
+ * collected (a killed command's stdout/stderr) before recording the timeout without it.
+ * Process actions kill with SIGTERM, then SIGKILL after 500 ms: this covers both.
+ */
+export const TIMEOUT_OUTPUT_GRACE_MS = 800;
 
 /**
  * One hook execution in flight; it is also the action's context (one object per execution).
@@ -52,12 +59,23 @@ export class HookExecution implements HookActionContext {
   race(pending: Promise<HookActionResult>): Promise<void> {
     return new Promise<void>((resolve) => {
       this.resolveDone = resolve;
-      this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), this.timeoutMs);
+      let timedOut = false;
+      this.timer = setTimeout(() => {
+        // Time is up: stop the action now, then give it a moment to return its output so the
+        // record shows what the hook printed before it was killed.
+        timedOut = true;
+        this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
+        this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), TIMEOUT_OUTPUT_GRACE_MS);
+        (this.timer as { unref?: () => void }).unref?.();
+      }, this.timeoutMs);
       // Node only: do not keep a CLI alive for a hook that is being abandoned anyway.
       (this.timer as { unref?: () => void }).unref?.();
       pending.then(
-        (result) => this.settle(isActionResult(result) ? { kind: 'result', result } : { kind: 'failed', failureReason: 'actionFailed', error: 'the action returned something that is not a HookActionResult' }),
-        (thrown: unknown) => this.settle({ kind: 'failed', failureReason: 'actionFailed', error: `the action threw (actions must not throw): ${describeThrown(thrown)}` }),
+        (result) => {
+          if (timedOut) this.settle(isActionResult(result) && result.raw ? { kind: 'timed-out', raw: result.raw } : { kind: 'timed-out' });
+          else this.settle(isActionResult(result) ? { kind: 'result', result } : { kind: 'failed', failureReason: 'actionFailed', error: 'the action returned something that is not a HookActionResult' });
+        },
+        (thrown: unknown) => this.settle(timedOut ? { kind: 'timed-out' } : { kind: 'failed', failureReason: 'actionFailed', error: `the action threw (actions must not throw): ${describeThrown(thrown)}` }),
       );
     });
   }

@@ -430,7 +430,7 @@ function finishedRecord(execution: HookExecution, occurrenceId: string, input: I
   if (end === undefined) return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
   switch (end.kind) {
     case 'timed-out':
-      return makeRecord(execution, occurrenceId, input, 'timed-out', durationMs, undefined, undefined, `timed out after ${execution.timeoutMs} ms`, 'timeout');
+      return makeRecord(execution, occurrenceId, input, 'timed-out', durationMs, undefined, end.raw, `timed out after ${execution.timeoutMs} ms`, 'timeout');
     case 'cancelled':
       return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
     case 'failed':
