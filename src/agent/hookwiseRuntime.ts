@@ -1,6 +1,6 @@
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../hooks/config/loadedHook';
-import { hooksForCwd } from '../hooks/config/loadedHook';
+import { hooksForCwd, scopeToCwd } from '../hooks/config/loadedHook';
 import type { PermissionRuleEntry } from '../hooks/config/permissionRules';
 import type { BindProblem } from '../hooks/hookBinder';
 import { bindLoadedHooks } from '../hooks/hookBinder';
@@ -144,7 +144,7 @@ export class HookwiseRuntime {
 
   /** Permission rules for a session in `cwd`: the config's (trusted project rules only) plus the extra ones. */
   permissionRules(cwd: string, trusted: boolean): ConfigPermissionRules {
-    const entries = (this.config?.permissions.rules ?? []).filter((e) => (trusted || !isProjectSource(e.source)) && (e.folder === undefined || cwd.startsWith(e.folder)));
+    const entries = scopeToCwd(this.config?.permissions.rules ?? [], cwd).filter((e) => trusted || !isProjectSource(e.source));
     return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir });
   }
 
