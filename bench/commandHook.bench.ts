@@ -4,6 +4,7 @@
 //  - one command hook `true` on PreToolUse through HookRunner.run (also through the action alone);
 //  - 5 such hooks matched on one PreToolUse (run concurrently) vs 5 bare spawns at once;
 //  - 10 hooks of `sleep 0.2` on one event (target: all done in ≤ 0.3 s).
+//  - reference: the same hook run launched through execa (the Bash tool's launcher), to show why hooks do not.
 // Prints medians and ratios next to the targets (≤ 1.2× the floor). Measures only.
 import { spawn } from 'node:child_process';
 import { CommandHookAction } from '../src/hooks/actions/commandHookAction';
@@ -11,6 +12,7 @@ import type { HookActionContext } from '../src/hooks/hookAction';
 import { forPreToolUse } from '../src/hooks/hookContext';
 import { HookRegistry } from '../src/hooks/hookRegistry';
 import { HookRunner } from '../src/hooks/hookRunner';
+import { runShellCommand } from '../src/shared/processRunner';
 
 const cwd = process.cwd();
 const env = { session_id: 's', transcript_path: '/tmp/s.jsonl', cwd, agent_id: 'main-1', parent_agent_id: null, agent_type: 'main' };
@@ -25,26 +27,9 @@ function bareSpawn(): Promise<void> {
   });
 }
 
-// Reference for the execa question: what processRunner does (detached group, env, stdin JSON,
-// group kill after close), written on node:child_process directly. Not used by the product.
+// Reference for the launcher choice: the same run through execa (what the Bash tool uses).
 const refEnv = { ...process.env, CLAUDE_PROJECT_DIR: cwd, HOOKWISE_SESSION_ID: 's' };
-function rawSameSemantics(): Promise<void> {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', 'true'], { cwd, env: { ...refEnv }, detached: true });
-    child.stdout.on('data', () => undefined);
-    child.stderr.on('data', () => undefined);
-    child.stdin.on('error', () => undefined);
-    child.on('close', () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // group already gone
-      }
-      resolve();
-    });
-    child.stdin.end(JSON.stringify(input));
-  });
-}
+const viaExecaLauncher = () => runShellCommand('true', { cwd, env: refEnv, stdin: JSON.stringify(input), launcher: 'execa' });
 
 function runnerWith(commands: readonly string[]): HookRunner {
   const registry = new HookRegistry();
@@ -80,21 +65,21 @@ async function main(): Promise<void> {
     await bareSpawn();
     await one.run('PreToolUse', input);
     await action.run(input, ctx);
-    await rawSameSemantics();
+    await viaExecaLauncher();
   }
 
   const rounds = 300;
   const floor: number[] = [];
   const viaRunner: number[] = [];
   const viaAction: number[] = [];
-  const viaRaw: number[] = [];
+  const viaExeca: number[] = [];
   const floor5: number[] = [];
   const runner5: number[] = [];
   for (let i = 0; i < rounds; i++) {
     floor.push(await time(bareSpawn));
     viaRunner.push(await time(() => one.run('PreToolUse', input)));
     viaAction.push(await time(() => action.run(input, ctx)));
-    viaRaw.push(await time(rawSameSemantics));
+    viaExeca.push(await time(viaExecaLauncher));
     if (i % 3 === 0) {
       floor5.push(await time(() => Promise.all([bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn()])));
       runner5.push(await time(() => five.run('PreToolUse', input)));
@@ -116,7 +101,7 @@ async function main(): Promise<void> {
   row('floor: bare spawn /bin/sh -c true', f);
   row('1 command hook `true` through HookRunner.run', median(viaRunner), ratio(median(viaRunner), f));
   row('1 command hook `true`, CommandHookAction.run alone', median(viaAction), ratio(median(viaAction), f));
-  row('reference: same semantics on raw child_process', median(viaRaw), ratio(median(viaRaw), f));
+  row('reference: the same run launched through execa', median(viaExeca), ratio(median(viaExeca), f));
   row('floor: 5 bare spawns at once', f5);
   row('5 command hooks on one PreToolUse (concurrent)', median(runner5), ratio(median(runner5), f5));
   const worstSleep = Math.max(...sleepTimes);

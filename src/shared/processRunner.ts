@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { execa } from 'execa';
 
@@ -31,7 +32,17 @@ export interface ProcessRunOptions {
    * is killed (a background child may hold the pipes open forever). Default 100 ms.
    */
   readonly drainMs?: number;
+  /**
+   * What starts the shell. `node` (default) calls `child_process.spawn` directly: command hooks
+   * are the hot path and execa's per-spawn bookkeeping measured +0.4–0.9 ms on a 1.9 ms spawn,
+   * past issue 4's 1.2× budget (bench/commandHook.bench.ts). `execa` is used by the Bash tool.
+   * Both get the same stdio, detached group, capture, kill and drain handling below.
+   */
+  readonly launcher?: ShellLauncherKind;
 }
+
+/** See {@link ProcessRunOptions.launcher}. */
+export type ShellLauncherKind = 'node' | 'execa';
 
 /** What happened. `exitCode` is null when the shell ended by a signal or never started. */
 export interface ProcessRunResult {
@@ -164,6 +175,43 @@ function describeSpawnError(error: unknown, shell: string, cwd: string): string 
 const noop = (): void => undefined;
 
 /**
+ * Starts the shell with pipes on all three streams. An execa subprocess is a ChildProcess;
+ * execa must not buffer (our collectors cap memory), reject, or kill on its own: the caller
+ * owns all of that.
+ */
+function launch(kind: ShellLauncherKind, invocation: ShellInvocation, options: SpawnOptions): ChildProcess {
+  if (kind === 'node') return spawn(invocation.file, [...invocation.args], options);
+  const subprocess = execa(invocation.file, invocation.args, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    encoding: 'buffer',
+    stripFinalNewline: false,
+    reject: false,
+    detached: options.detached,
+    cleanup: false,
+    forceKillAfterDelay: false,
+    windowsHide: true,
+    windowsVerbatimArguments: options.windowsVerbatimArguments,
+  });
+  // A failure before spawn (bad cwd, say) may only settle execa's promise: surface it as the
+  // 'error' event the caller listens to, as node's spawn does. A second 'error' is harmless.
+  subprocess.then(
+    (outcome) => {
+      if (outcome.failed && subprocess.pid === undefined) subprocess.emit('error', outcome.cause ?? new Error(outcome.message));
+    },
+    (error: unknown) => {
+      if (subprocess.pid === undefined) subprocess.emit('error', error);
+    },
+  );
+  return subprocess;
+}
+
+/**
  * Runs `command` through the shell (see {@link resolveShell}) and resolves when the shell has
  * exited and its output is collected — at most `drainMs` after exit even if a background child
  * keeps the pipes open (that child is then killed). Never rejects.
@@ -189,23 +237,13 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
     let graceTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    let child: ReturnType<typeof execa>;
+    let child: ChildProcess;
     try {
-      child = execa(invocation.file, invocation.args, {
+      child = launch(options.launcher ?? 'node', invocation, {
         cwd: options.cwd,
         env: options.env ?? process.env,
-        extendEnv: false,
-        stdin: 'pipe',
-        stdout: 'pipe',
-        stderr: 'pipe',
-        // We stream into our own capped collectors: execa must not buffer (memory stays bounded).
-        buffer: false,
-        encoding: 'buffer',
-        stripFinalNewline: false,
-        reject: false,
+        stdio: 'pipe',
         detached: !IS_WINDOWS,
-        cleanup: false,
-        forceKillAfterDelay: false,
         windowsHide: true,
         windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
       });
@@ -282,22 +320,6 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
     });
     // 'close' = exited and every stdio stream closed: the normal, fast path.
     child.once('close', finish);
-    // execa's own promise settles after ours; consume it so an early (pre-spawn) failure is seen.
-    child.then(
-      (outcome) => {
-        if (!exited && outcome.failed && !finished) {
-          spawnError ??= describeSpawnError(outcome.cause, invocation.file, options.cwd);
-          finish();
-        }
-      },
-      (error: unknown) => {
-        if (!exited && !finished) {
-          spawnError ??= describeSpawnError(error, invocation.file, options.cwd);
-          finish();
-        }
-      },
-    );
-
     signal?.addEventListener('abort', onAbort, { once: true });
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     else child.stdin?.end();
