@@ -31,8 +31,9 @@ export function toModelError(error: unknown, context: ModelErrorContext): ModelE
   if (error instanceof SyntaxError) {
     return new ModelError('protocol', `The model endpoint ${baseURL} sent a malformed response (${error.message}). Is it an OpenAI-compatible Chat Completions server?`, { cause: error });
   }
-  // undici reports a dropped stream as a plain TypeError("terminated") with the socket error as cause.
-  if (error instanceof TypeError && (error.message === 'terminated' || socketCode(error) !== undefined)) {
+  // A dropped stream: undici says TypeError("terminated") with the socket error as cause,
+  // node:http an Error("aborted") with code ECONNRESET.
+  if (error instanceof Error && ((error instanceof TypeError && error.message === 'terminated') || socketCode(error) !== undefined)) {
     return connectionError(error, baseURL);
   }
   const text = error instanceof Error ? error.message : String(error);

@@ -19,6 +19,7 @@ import type { ChatRequestBody, RequestFallback } from './openAiRequest';
 import { backoffDelayMs, defaultRetryPolicy, retryAfterMs, sleepWithAbort } from './retryPolicy';
 import type { RetryPolicy } from './retryPolicy';
 import { ToolCallAssembler } from './toolCallAssembler';
+import { nodeHttpFetch } from './nodeHttpFetch';
 
 /** Options of `OpenAiModelClient`. */
 export interface OpenAiModelClientOptions {
@@ -81,6 +82,7 @@ export class OpenAiModelClient implements ModelClient {
       // Our own idle timer (below) decides; the SDK's only guards against it failing to.
       timeout: this.#timeoutMs + 5_000,
       defaultHeaders: options.defaultHeaders ? { ...options.defaultHeaders } : undefined,
+      fetch: nodeHttpFetch,
     });
     this.baseURL = this.#sdk.baseURL.replace(/\/+$/, '');
   }

@@ -153,10 +153,16 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
     execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false, stdio: 'ignore', windowsHide: true }).catch(() => undefined);
     return;
   }
+  // After every run the group is usually gone already (ESRCH): that throw is expected, so
+  // skip capturing its stack, the costly part of a failed process.kill.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pid, signal);
   } catch {
     // ESRCH: the whole group has already exited. EPERM cannot happen for our own children.
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

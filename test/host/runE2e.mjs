@@ -20,7 +20,7 @@ import { RESULTS_DIR, setE2eContext } from '../e2e/harness.mjs';
 const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
 /** What the .vsix must contain for the extension to work (the bundle carries all dependencies). */
-const REQUIRED_IN_VSIX = ['dist/extension.js', 'dist/cli.js', 'dist/media/chat.js', 'media/hookwise.svg', 'media/playground/demo.json', 'schemas/claude-settings.schema.json', 'package.json'];
+const REQUIRED_IN_VSIX = ['dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/media/chat.js', 'media/hookwise.svg', 'media/playground/demo.json', 'schemas/claude-settings.schema.json', 'package.json'];
 
 /** @param {string} msg */
 const say = (msg) => console.log(`[e2e] ${msg}`);

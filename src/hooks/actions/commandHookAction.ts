@@ -35,16 +35,16 @@ export class CommandHookAction implements HookAction {
   }
 
   async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
-    let stdin: string;
+    let prepared: PreparedSpawn;
     try {
-      stdin = JSON.stringify(input);
+      prepared = prepare(input, ctx);
     } catch (error) {
       return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${(error as Error).message}` };
     }
     const run = await runShellCommand(this.command, {
       cwd: ctx.cwd,
-      env: { ...process.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
-      stdin,
+      env: prepared.env,
+      stdin: prepared.stdin,
       signal: ctx.signal,
       maxOutputBytes: this.options.maxOutputBytes,
     });
@@ -53,6 +53,32 @@ export class CommandHookAction implements HookAction {
     if (run.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled: the hook was stopped (timeout or Stop) and its processes were killed', raw };
     return { ...interpretCommandResult(ctx.event, run.exitCode, run.stdout, run.stderr, this.command, run.signal), raw };
   }
+}
+
+interface PreparedSpawn {
+  readonly stdin: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly projectDir: string;
+  readonly sessionId: string;
+}
+
+/**
+ * The hooks of one event get the same input object: serialize it and copy process.env once
+ * for all of them (a copy of the env costs more than the rest of a hook's set-up).
+ */
+const preparedByInput = new WeakMap<object, PreparedSpawn>();
+
+function prepare(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): PreparedSpawn {
+  const cached = preparedByInput.get(input);
+  if (cached !== undefined && cached.projectDir === ctx.projectDir && cached.sessionId === ctx.sessionId) return cached;
+  const prepared: PreparedSpawn = {
+    stdin: JSON.stringify(input),
+    env: { ...process.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
+    projectDir: ctx.projectDir,
+    sessionId: ctx.sessionId,
+  };
+  preparedByInput.set(input, prepared);
+  return prepared;
 }
 
 function rawOutput(run: ProcessRunResult): HookRawOutput {

@@ -18,24 +18,24 @@ export function hookCommand(script: string, ...args: string[]): string {
 }
 
 /**
- * Builds src/cli/main.ts exactly as esbuild.mjs does for dist/cli.js, but into `outDir`, so
- * the tests run the code of this working tree, never a stale dist/. Returns the bundle's path.
+ * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
+ * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js) — but into
+ * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
+ * launcher's path.
  */
 export async function buildCli(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'cli.js');
+  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' } as const;
   await esbuild.build({
+    ...common,
     entryPoints: [path.resolve(here, '../../../src/cli/main.ts')],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'silent',
+    outfile: path.join(outDir, 'cliMain.js'),
     mainFields: ['module', 'main'],
     define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
-    banner: { js: "#!/usr/bin/env node\nconst __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
   });
-  return outfile;
+  const launcher = path.join(outDir, 'cli.js');
+  await esbuild.build({ ...common, entryPoints: [path.resolve(here, '../../../src/cli/bin.ts')], outfile: launcher, banner: { js: '#!/usr/bin/env node' } });
+  return launcher;
 }
 
 /** A temp project (`ws`), a temp HOME and a temp HOOKWISE_HOME, so nothing of the user's leaks in. */

@@ -96,4 +96,17 @@ describe('hookwise -p process lifecycle', () => {
     await runCliProcess(suite.cli, suite.w, ['-p', 'write', ...base(s)]);
     expect(suite.w.exists('p.txt')).toBe(false);
   });
+
+  it('the second run loads the CLI from the compile cache under ~/.cache/hookwise and answers the same', async () => {
+    const s = await serve((_request, n) => textReply(`answer ${n % 2}`));
+    const first = await runCliProcess(suite.cli, suite.w, ['-p', 'hi', ...base(s)]);
+    const cacheDir = path.join(suite.w.home, '.cache', 'hookwise');
+    const cached = readdirSync(cacheDir).filter((f) => f.endsWith('.bin'));
+    expect(cached).toHaveLength(1);
+    const second = await runCliProcess(suite.cli, suite.w, ['-p', 'hi', ...base(s)]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect([parseJsonResult(first).result, parseJsonResult(second).result]).toEqual(['answer 0', 'answer 1']);
+    // Used, not rewritten: still the one file.
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith('.bin'))).toEqual(cached);
+  });
 });

@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultCompileCacheDir } from '../../../src/cli/compileCache';
+
+// Each load runs in a fresh Node process, as the CLI does: inside one process V8's own
+// compilation cache would answer before the code cache is even looked at.
+const here = path.dirname(fileURLToPath(import.meta.url));
+let root = '';
+let loader = '';
+let dir = '';
+let cacheDir = '';
+let bundle = '';
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'hookwise-cc-'));
+  loader = path.join(root, 'loader.js');
+  await esbuild.build({
+    stdin: {
+      contents: `import { requireWithCompileCache } from ${JSON.stringify(path.resolve(here, '../../../src/cli/compileCache.ts'))};
+        const [bundle, cacheDir, native] = process.argv.slice(2);
+        const status = requireWithCompileCache(bundle, { cacheDir, ...(native === 'fake-native' ? { enableNative: (d) => process.stdout.write('native:' + d + '\\n') } : native === 'none' ? { enableNative: undefined } : {}) });
+        process.stdout.write('status:' + status + '\\n');`,
+      resolveDir: here,
+      loader: 'ts',
+    },
+    outfile: loader,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(root, 'case-'));
+  cacheDir = path.join(dir, 'cache');
+  bundle = path.join(dir, 'bundle.js');
+  writeFileSync(path.join(dir, 'sibling.js'), 'module.exports = { answer: 42 };');
+  // Uses the CommonJS scope a bundle needs: require of a sibling, __dirname, module.exports.
+  writeFileSync(bundle, "const sibling = require('./sibling');\nprocess.stdout.write('ran:' + (sibling.answer + 0) + ':' + (__dirname === " + JSON.stringify(dir) + ") + ':' + (typeof module.exports) + '\\n');\n");
+});
+
+/** One CLI-like process: load the bundle, exit. Returns its status line and what the bundle printed. */
+function load(env: Record<string, string> = {}, native: 'none' | 'fake-native' = 'none'): { status: string; ran: string; native?: string } {
+  const r = spawnSync(process.execPath, [loader, bundle, cacheDir, native], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env } });
+  expect(r.stderr).toBe('');
+  const line = (prefix: string): string | undefined => r.stdout.split('\n').find((l) => l.startsWith(prefix))?.slice(prefix.length);
+  return { status: line('status:') ?? '', ran: line('ran:') ?? '', ...(line('native:') ? { native: line('native:') } : {}) };
+}
+
+const cacheFiles = (): string[] => {
+  try {
+    return readdirSync(cacheDir).filter((f) => f.endsWith('.bin'));
+  } catch {
+    return [];
+  }
+};
+
+describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => {
+  it('the first run writes the cache at exit, the next one uses it; both run the bundle as CommonJS', () => {
+    expect(load()).toEqual({ status: 'created', ran: '42:true:object' });
+    expect(cacheFiles()).toHaveLength(1);
+    expect(load()).toEqual({ status: 'used', ran: '42:true:object' });
+    expect(cacheFiles()).toHaveLength(1);
+  });
+
+  it('an edited bundle never meets the old cache, even at the same size', () => {
+    load();
+    const before = readFileSync(bundle, 'utf8');
+    const edited = before.replace('sibling.answer + 0', 'sibling.answer + 1');
+    expect(edited.length).toBe(before.length);
+    writeFileSync(bundle, edited);
+    expect(load()).toEqual({ status: 'created', ran: '43:true:object' });
+    appendFileSync(bundle, '// longer\n');
+    expect(load()).toEqual({ status: 'created', ran: '43:true:object' });
+  });
+
+  it('a corrupt cache file is rejected, the bundle still runs, and the file is rewritten', () => {
+    load();
+    const cachePath = path.join(cacheDir, String(cacheFiles()[0]));
+    writeFileSync(cachePath, Buffer.from('definitely not V8 code cache'));
+    expect(load()).toEqual({ status: 'rejected', ran: '42:true:object' });
+    expect(readFileSync(cachePath).toString()).not.toContain('definitely not');
+    expect(load().status).toBe('used');
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE: a plain require, nothing written', () => {
+    expect(load({ NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual({ status: 'disabled', ran: '42:true:object' });
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  it('an unwritable cache folder only means no cache', () => {
+    writeFileSync(cacheDir, 'a file where the folder should be');
+    expect(load()).toEqual({ status: 'created', ran: '42:true:object' });
+    expect(load().status).toBe('created');
+  });
+
+  it("uses Node's own compile cache where it exists (Node ≥ 22.1)", () => {
+    expect(load({}, 'fake-native')).toEqual({ status: 'native', ran: '42:true:object', native: cacheDir });
+  });
+});
+
+describe('defaultCompileCacheDir', () => {
+  it("follows each platform's per-user cache folder, NODE_COMPILE_CACHE first", () => {
+    expect(defaultCompileCacheDir({}, 'linux', '/home/u')).toBe('/home/u/.cache/hookwise');
+    expect(defaultCompileCacheDir({ XDG_CACHE_HOME: '/x' }, 'linux', '/home/u')).toBe('/x/hookwise');
+    expect(defaultCompileCacheDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Caches/hookwise');
+    expect(defaultCompileCacheDir({ LOCALAPPDATA: 'C:\\L' }, 'win32', 'C:\\Users\\u')).toBe(path.join('C:\\L', 'hookwise', 'Cache'));
+    expect(defaultCompileCacheDir({ NODE_COMPILE_CACHE: '/n' }, 'linux', '/home/u')).toBe('/n');
+  });
+});
