@@ -305,6 +305,28 @@ export async function readTreeItem(row) {
   }));
 }
 
+/**
+ * Reads a tree row until `check` accepts it (the live tree redraws rows while runs settle, so
+ * one read can land between two renders). Fails with the rendered tree when it never does.
+ * @param {import('playwright-core').Locator} row
+ * @param {(item: Awaited<ReturnType<typeof readTreeItem>>) => boolean} check
+ * @param {string} what
+ */
+export async function settledTreeItem(row, check, what, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await readTreeItem(row);
+      if (check(last)) return last;
+    } catch (e) {
+      last = e instanceof Error ? e.message : e;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: last read ${JSON.stringify(last)}\n${await treeSnapshot()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The Hook Runs rows as rendered, one line each ("  label — description [icon]"), for failure messages. */
 export async function treeSnapshot() {
   return hookRunsView()
