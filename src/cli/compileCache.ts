@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,9 +83,11 @@ function prepare(file: string, cacheDir: string, onExit: (write: () => void) => 
   const bytes = readFileSync(file);
   // Keyed by content, not mtime: V8 checks only the source's length, so a same-sized edit
   // must never meet an old cache (0.6 ms for the 1 MB bundle).
-  const key = createHash('sha256').update(bytes).update(`\0${file}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 32);
+  // `<this bundle and runtime>-<its content>.bin`: a new version replaces the old file.
+  const owner = createHash('sha256').update(`${file}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  const content = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const source = bytes.toString('utf8');
-  const cachePath = path.join(cacheDir, `${key}.bin`);
+  const cachePath = path.join(cacheDir, `${owner}-${content}.bin`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cachePath);
@@ -94,7 +96,7 @@ function prepare(file: string, cacheDir: string, onExit: (write: () => void) => 
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   const status: CompileCacheStatus = cachedData === undefined ? 'created' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (status !== 'used') onExit(() => writeCache(script, cacheDir, cachePath));
+  if (status !== 'used') onExit(() => writeCache(script, cacheDir, cachePath, `${owner}-`));
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
   const module = { exports: {}, filename: file, id: file, loaded: false, children: [], paths: [] };
   return {
@@ -106,13 +108,17 @@ function prepare(file: string, cacheDir: string, onExit: (write: () => void) => 
   };
 }
 
-function writeCache(script: vm.Script, cacheDir: string, cachePath: string): void {
+function writeCache(script: vm.Script, cacheDir: string, cachePath: string, ownerPrefix: string): void {
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // Write then rename, so a concurrent run never reads half a file.
     const temp = `${cachePath}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cachePath);
+    // Caches of earlier versions of this bundle are dead weight (~1 MB each).
+    for (const name of readdirSync(cacheDir)) {
+      if (name.startsWith(ownerPrefix) && name.endsWith('.bin') && path.join(cacheDir, name) !== cachePath) rmSync(path.join(cacheDir, name), { force: true });
+    }
   } catch {
     // Read-only home, full disk: the next run compiles again, nothing else changes.
   }

@@ -71,13 +71,17 @@ describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => 
     expect(cacheFiles()).toHaveLength(1);
   });
 
-  it('an edited bundle never meets the old cache, even at the same size', () => {
+  it('an edited bundle never meets the old cache, even at the same size, and replaces it', () => {
     load();
     const before = readFileSync(bundle, 'utf8');
     const edited = before.replace('sibling.answer + 0', 'sibling.answer + 1');
     expect(edited.length).toBe(before.length);
+    const old = cacheFiles();
     writeFileSync(bundle, edited);
     expect(load()).toEqual({ status: 'created', ran: '43:true:object' });
+    // The new version's cache replaced the old one.
+    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles()).not.toEqual(old);
     appendFileSync(bundle, '// longer\n');
     expect(load()).toEqual({ status: 'created', ran: '43:true:object' });
   });
