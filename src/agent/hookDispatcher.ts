@@ -6,6 +6,8 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   readonly permissionProvider?: PermissionProvider;
   readonly validateUpdatedInput?: (input: Readonly<Record<string, unknown>>) => { ok: true } | { ok: false; error: string };
+  /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**

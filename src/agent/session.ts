@@ -72,6 +72,8 @@ const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as cons
 export class Session {
   readonly id: string;
   readonly transcriptPath: string;
+  /** `CLAUDE_ENV_FILE` of this session: SessionStart hooks append `export K=V` lines, Bash sources them. */
+  readonly envFile: string;
   private readonly transcript: TranscriptWriter;
   private readonly conversation: Conversation;
   private readonly todos = createTodoStore();
@@ -83,6 +85,7 @@ export class Session {
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
     this.transcriptPath = path.join(o.transcriptDir, `${this.id}.jsonl`);
+    this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
   }
@@ -100,7 +103,7 @@ export class Session {
   /** Fires SessionStart; `source` is startup, resume, clear or compact. */
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal ? { signal } : {});
+    const result = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), { ...(signal ? { signal } : {}), env: { CLAUDE_ENV_FILE: this.envFile } });
     this.takeContext(result, `SessionStart:${source}`);
     this.showSystemMessages(result);
     return result;
@@ -156,7 +159,7 @@ export class Session {
       ...(this.o.sessionRules ? { sessionRules: this.o.sessionRules } : {}),
       ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),
       ...(this.o.askFallback ? { askFallback: this.o.askFallback } : {}),
-      toolContext: { cwd: this.o.cwd, workspaceRoot: this.o.projectDir, sessionId: this.id, agentId: MAIN.agentId, todos: this.todos },
+      toolContext: { cwd: this.o.cwd, workspaceRoot: this.o.projectDir, sessionId: this.id, agentId: MAIN.agentId, todos: this.todos, envFile: this.envFile },
       signal,
       emit: this.o.emit,
       stopEvent: 'Stop',
@@ -186,7 +189,7 @@ export class Session {
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
-    const started = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), { signal });
+    const started = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), { signal, env: { CLAUDE_ENV_FILE: this.envFile } });
     this.showSystemMessages(started);
     const context = [...started.plainOutputs, ...started.additionalContext].map((c) => c.trim()).filter((c) => c !== '');
     if (context.length > 0) this.conversation.append({ role: 'user', content: `<system-reminder>\nSessionStart:compact hook additional context: ${context.join('\n')}\n</system-reminder>` });
@@ -224,6 +227,7 @@ export class Session {
       maxDepth,
       baseTools: o.tools,
       todos: this.todos,
+      envFile: this.envFile,
       parentTranscript: this.transcript,
       transcriptPath: this.transcriptPath,
     };

@@ -19,6 +19,8 @@ export interface HookActionContext {
   /** The workspace root, exported as `CLAUDE_PROJECT_DIR`. */
   readonly projectDir: string;
   readonly sessionId: string;
+  /** Extra environment for process actions of this run, e.g. `CLAUDE_ENV_FILE` for SessionStart. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Raw output of a process-backed action, kept verbatim for the run record. */

@@ -43,6 +43,7 @@ export class HookExecution implements HookActionContext {
     readonly sessionId: string,
     private readonly runSignal: AbortSignal | undefined,
     private readonly clock: () => number,
+    readonly env?: Readonly<Record<string, string>>,
   ) {}
 
   get signal(): AbortSignal {

@@ -37,6 +37,8 @@ export interface HookRunOptions {
   readonly cwd?: string;
   /** The agent run's metadata, for Metadata matchers. */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 type Input = Readonly<Record<string, unknown>>;
@@ -181,7 +183,7 @@ export class HookRunner {
         for (let k = i; k < tierEnd; k++) {
           const s = selected[k] as Selected;
           const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
-          const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, signal, this.clock);
+          const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, signal, this.clock, options.env);
           tier.push(execution);
           const wait = this.start(execution, tierInput, occurrenceId, s.matchError);
           if (wait !== undefined) (waits ??= []).push(wait);

@@ -99,6 +99,21 @@ function findWindowsShell(env: NodeJS.ProcessEnv): ShellInvocation {
   return { file: env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c'], windowsVerbatimArguments: true };
 }
 
+/** Quotes `text` as one word for the shell {@link resolveShell} picks (POSIX sh / Git Bash, or cmd.exe). */
+export function quoteForShell(text: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  if (platform === 'win32' && resolveShell('', platform, env).windowsVerbatimArguments) return `"${text.replace(/"/g, '""')}"`;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Claude Code's `CLAUDE_CODE_SHELL_PREFIX`: when set, every command (hooks and Bash) runs as
+ * `<prefix> '<command>'`, so a wrapper can log or sandbox it.
+ */
+export function withShellPrefix(command: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const prefix = env.CLAUDE_CODE_SHELL_PREFIX?.trim();
+  return prefix ? `${prefix} ${quoteForShell(command, platform, env)}` : command;
+}
+
 /**
  * Keeps the first `cap` bytes of a stream and counts the rest, so memory stays bounded
  * whatever a process prints. Decoding replaces invalid UTF-8 with U+FFFD.
@@ -226,7 +241,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
   const startedAt = performance.now();
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const signal = options.signal;
-  const invocation = resolveShell(command);
+  const invocation = resolveShell(withShellPrefix(command, options.env ?? process.env));
   if (signal?.aborted) {
     return Promise.resolve({ stdout: '', stderr: '', exitCode: null, stdoutTruncated: false, stderrTruncated: false, durationMs: 0, aborted: true });
   }

@@ -40,6 +40,8 @@ export interface SubagentHost {
   /** The tools a subagent may get (filtered by its type's `tools`); the Agent tool is added per depth. */
   readonly baseTools: readonly AnyAgentTool[];
   readonly todos: TodoStore;
+  /** The session's CLAUDE_ENV_FILE: subagents' Bash sources it too. */
+  readonly envFile?: string;
   /** The parent's transcript, which gets a line linking to the subagent's file. */
   readonly parentTranscript?: TranscriptWriter;
   readonly transcriptPath: string;
@@ -114,7 +116,7 @@ export function createAgentTool(host: SubagentHost, parent: AgentRef, depth: num
           ...(host.sessionRules ? { sessionRules: host.sessionRules } : {}),
           ...(host.permissionProvider ? { permissionProvider: host.permissionProvider } : {}),
           askFallback: host.askFallback,
-          toolContext: { cwd: host.cwd, workspaceRoot: host.projectDir, sessionId: host.sessionId, agentId: child.agentId, todos: host.todos },
+          toolContext: { cwd: host.cwd, workspaceRoot: host.projectDir, sessionId: host.sessionId, agentId: child.agentId, todos: host.todos, ...(host.envFile ? { envFile: host.envFile } : {}) },
           signal: ctx.signal,
           emit: host.emit,
           stopEvent: 'SubagentStop',

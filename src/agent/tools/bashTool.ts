@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { runShellCommand } from '../../shared/processRunner';
+import { statSync } from 'node:fs';
+import { quoteForShell, resolveShell, runShellCommand } from '../../shared/processRunner';
 import type { ProcessRunOptions, ProcessRunResult } from '../../shared/processRunner';
 import { truncateMiddle } from './truncate';
 import { defineTool, toolError } from './tool';
@@ -80,7 +81,7 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
       ctx.signal.addEventListener('abort', onStop, { once: true });
       let result: ProcessRunResult;
       try {
-        result = await run(input.command, {
+        result = await run(withSessionEnv(input.command, ctx.envFile), {
           cwd: ctx.cwd,
           env: options.env ? { ...process.env, ...options.env } : process.env,
           stdin: '',
@@ -104,6 +105,20 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
       return { content: formatForModel(result, data, timeoutMs, maxChars), isError: isFailure(result), data };
     },
   });
+}
+
+/**
+ * Sources the session's CLAUDE_ENV_FILE before the command when a SessionStart hook wrote to
+ * it (POSIX shells only: cmd.exe cannot source a shell file).
+ */
+function withSessionEnv(command: string, envFile: string | undefined): string {
+  if (envFile === undefined || resolveShell('').windowsVerbatimArguments) return command;
+  try {
+    if (statSync(envFile).size === 0) return command;
+  } catch {
+    return command;
+  }
+  return `. ${quoteForShell(envFile)}\n${command}`;
 }
 
 function isFailure(result: ProcessRunResult): boolean {

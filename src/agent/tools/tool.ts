@@ -36,6 +36,11 @@ export interface ToolContext {
   readonly todos: TodoStore;
   /** Id of the tool call being executed (the Agent tool nests its subagent's events under it). */
   readonly toolUseId?: string;
+  /**
+   * The session's `CLAUDE_ENV_FILE`: what SessionStart hooks append there (`export K=V`) is
+   * sourced before every Bash command, as in Claude Code.
+   */
+  readonly envFile?: string;
 }
 
 /**

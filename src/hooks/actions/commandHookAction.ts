@@ -60,6 +60,7 @@ interface PreparedSpawn {
   readonly env: NodeJS.ProcessEnv;
   readonly projectDir: string;
   readonly sessionId: string;
+  readonly extraEnv: HookActionContext['env'];
 }
 
 /**
@@ -70,12 +71,13 @@ const preparedByInput = new WeakMap<object, PreparedSpawn>();
 
 function prepare(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): PreparedSpawn {
   const cached = preparedByInput.get(input);
-  if (cached !== undefined && cached.projectDir === ctx.projectDir && cached.sessionId === ctx.sessionId) return cached;
+  if (cached !== undefined && cached.projectDir === ctx.projectDir && cached.sessionId === ctx.sessionId && cached.extraEnv === ctx.env) return cached;
   const prepared: PreparedSpawn = {
     stdin: JSON.stringify(input),
-    env: { ...process.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
+    env: { ...process.env, ...ctx.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
     projectDir: ctx.projectDir,
     sessionId: ctx.sessionId,
+    extraEnv: ctx.env,
   };
   preparedByInput.set(input, prepared);
   return prepared;

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveShell, runShellCommand, type ProcessRunOptions, type ProcessRunResult } from '../../../src/shared/processRunner';
+import { resolveShell, runShellCommand, withShellPrefix, type ProcessRunOptions, type ProcessRunResult } from '../../../src/shared/processRunner';
 import { PidFile, survivors } from './processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-runner-')));
@@ -21,6 +21,20 @@ describe('resolveShell', () => {
   it('Windows without Git Bash: cmd /d /s /c "<command>" verbatim (code path only here)', () => {
     const shell = resolveShell('echo hi', 'win32', { ComSpec: 'C:\\Windows\\system32\\cmd.exe' });
     expect(shell).toEqual({ file: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', '"echo hi"'], windowsVerbatimArguments: true });
+  });
+});
+
+describe('withShellPrefix (CLAUDE_CODE_SHELL_PREFIX)', () => {
+  it('unset or blank: the command as it is', () => {
+    expect(withShellPrefix('echo hi', {}, 'linux')).toBe('echo hi');
+    expect(withShellPrefix('echo hi', { CLAUDE_CODE_SHELL_PREFIX: '  ' }, 'linux')).toBe('echo hi');
+  });
+  it('POSIX: the prefix gets the command as one single-quoted word, quotes inside survive', () => {
+    expect(withShellPrefix(`echo "it's"`, { CLAUDE_CODE_SHELL_PREFIX: '/opt/audit.sh --log' }, 'linux')).toBe(`/opt/audit.sh --log 'echo "it'\\''s"'`);
+  });
+  it('the wrapped command really runs with the prefix in front', async () => {
+    const r = await runShellCommand(`echo "it's"`, { cwd, env: { ...process.env, CLAUDE_CODE_SHELL_PREFIX: `printf '[%s]'` } });
+    expect(r.stdout).toBe(`[echo "it's"]`);
   });
 });
 

@@ -159,4 +159,35 @@ describe('hookwise --resume', () => {
     expect(out.stderr).toContain('no session no-such-session');
     expect(s.requests).toHaveLength(0);
   });
+
+  it('CLAUDE_ENV_FILE: what a SessionStart hook exports there is set for every later Bash command, and only SessionStart gets the variable', async () => {
+    await suite.w.settings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: `echo 'export GREETING="hello from SessionStart"' >> "$CLAUDE_ENV_FILE"` }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "pre:${CLAUDE_ENV_FILE:-unset}" >> env-seen.txt' }] }],
+      },
+      permissions: { allow: ['Bash'] },
+    });
+    const s = await serve([
+      toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command: 'echo "greeting=$GREETING"' } }]),
+      toolCallsReply([{ id: 'call_2', name: 'Bash', arguments: { command: 'echo "again=$GREETING"' } }]),
+      textReply('done'),
+    ]);
+    const out = await run(s, 'greet');
+    expect(out.code).toBe(0);
+    expect(toolMessages(s, 1)[0]?.content).toContain('greeting=hello from SessionStart');
+    expect(toolMessages(s, 2).at(-1)?.content).toContain('again=hello from SessionStart');
+    expect(suite.w.read('env-seen.txt')).toBe('pre:unset\npre:unset\n');
+  });
+
+  it('CLAUDE_CODE_SHELL_PREFIX wraps hook commands and Bash commands alike', async () => {
+    const wrapper = await suite.w.write('wrap.sh', '#!/bin/sh\necho "wrapped: $1" >> wrapped.log\nexec /bin/sh -c "$1"\n');
+    await import('node:fs/promises').then((fs) => fs.chmod(wrapper, 0o755));
+    await suite.w.settings({ hooks: preToolUse("echo 'hook ran' >&2"), permissions: { allow: ['Bash'] } });
+    const s = await serve([toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command: `echo "it's here"` } }]), textReply('done')]);
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'go', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json'], { CLAUDE_CODE_SHELL_PREFIX: wrapper });
+    expect(out.code).toBe(0);
+    expect(toolMessages(s, 1)[0]?.content).toContain("it's here");
+    expect(suite.w.read('wrapped.log')).toBe(`wrapped: echo 'hook ran' >&2\nwrapped: echo "it's here"\n`);
+  });
 });
