@@ -269,11 +269,22 @@ export class Session {
   }
 
   private takeContext(result: HookEventResult, hookName: string): void {
-    const context = [...result.plainOutputs, ...result.additionalContext].map((c) => c.trim()).filter((c) => c !== '');
+    // Claude Code caps each UserPromptSubmit output at 10,000 characters (research §4.5).
+    const cap = result.event === 'UserPromptSubmit' ? capHookText : (c: string): string => c;
+    const context = [...result.plainOutputs, ...result.additionalContext].map((c) => cap(c.trim())).filter((c) => c !== '');
     if (context.length > 0) this.pendingContext.push(`${hookName} hook additional context: ${context.join('\n')}`);
   }
 
   private showSystemMessages(result: HookEventResult): void {
     for (const text of result.systemMessages) this.o.emit({ type: 'systemMessage', agent: MAIN, text, source: result.event });
   }
+}
+
+/** Most characters of one UserPromptSubmit output that reach the model. */
+export const USER_PROMPT_CONTEXT_CAP = 10_000;
+
+/** Claude Code's cut of an over-long UserPromptSubmit output, with its marker. */
+function capHookText(text: string): string {
+  if (text.length <= USER_PROMPT_CONTEXT_CAP) return text;
+  return `${text.slice(0, USER_PROMPT_CONTEXT_CAP)}… [output truncated - exceeded ${USER_PROMPT_CONTEXT_CAP} characters]`;
 }

@@ -89,6 +89,18 @@ describe('Session', () => {
     expect(model.textOf(0)).toContain('Current branch: feature/x');
   });
 
+  it('each UserPromptSubmit output is cut at 10,000 characters with a marker; SessionStart context is not', async () => {
+    hooks.onSessionStart(() => addContext(`s${'b'.repeat(12_000)}`));
+    hooks.onUserPromptSubmit(() => addContext(`u${'a'.repeat(12_000)}`));
+    const { session, model } = makeSession([{ text: 'ok' }]);
+    await session.start('startup');
+    await session.submit('hi', new AbortController().signal);
+    const sent = model.textOf(0);
+    expect(sent).toContain(`u${'a'.repeat(9_999)}… [output truncated - exceeded 10000 characters]`);
+    expect(sent).not.toContain('a'.repeat(10_000));
+    expect(sent).toContain('b'.repeat(12_000));
+  });
+
   it('an in-process UserPromptSubmit hook may rewrite the prompt the model gets', async () => {
     hooks.onUserPromptSubmit((ctx) => ({ updatedInput: { prompt: `${ctx.prompt} (answer in French)` } }));
     const { session, model } = makeSession([{ text: 'ok' }]);
