@@ -124,6 +124,11 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       if (beforeInference) return await end('stopped', beforeInference);
 
       await o.beforeInference?.();
+      // Background (async) hooks that finished since the last call speak now, as in Claude Code.
+      for (const output of o.hooks.takeBackgroundOutput?.(o.sessionId) ?? []) {
+        if (output.systemMessage) o.emit({ type: 'systemMessage', agent: o.agent, text: output.systemMessage, source: output.event });
+        if (output.additionalContext) context.add(`${output.event} hook additional context: ${output.additionalContext}`);
+      }
       context.flushInto(o.conversation);
       let response: ModelResponse;
       try {

@@ -1,5 +1,5 @@
 import type { HookEvent } from '../hooks/hookEvent';
-import type { HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
+import type { BackgroundHookOutput, HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
 
 /** Options of one dispatch, as the HookRunner takes them. */
 export interface DispatchOptions {
@@ -18,4 +18,6 @@ export interface HookDispatcher {
   run(event: HookEvent, input: Readonly<Record<string, unknown>>, options?: DispatchOptions): Promise<HookEventResult>;
   /** True when some registration listens to `event` (lets the loop skip building inputs). */
   hasHooks?(event: HookEvent): boolean;
+  /** What background (`async`) hooks of the session said since the last call; taken once. */
+  takeBackgroundOutput?(sessionId: string): readonly BackgroundHookOutput[];
 }

@@ -122,6 +122,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await session.end('other');
+    // Async hooks (an audit log, say) finish before the process exits, each within its timeout.
+    await runtime.runner.settleBackground();
   }
 
   const isError = result.status !== 'completed';

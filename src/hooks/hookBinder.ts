@@ -56,6 +56,7 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
       ...(handler.timeout !== undefined ? { timeoutMs: handler.timeout * 1000 } : {}),
       ...(handler.continueOnFailure !== undefined ? { continueOnFailure: handler.continueOnFailure } : {}),
       ...(hook.agentType !== undefined ? { agentType: hook.agentType } : {}),
+      ...(handler.type === 'command' && handler.async === true ? { background: true } : {}),
     });
   }
   return { inits, problems };

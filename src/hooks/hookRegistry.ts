@@ -28,6 +28,12 @@ export interface HookRegistrationInit {
   readonly source: HookSource;
   /** Scope to one subagent type: runs only when the input's `agent_type` equals it. */
   readonly agentType?: string;
+  /**
+   * Claude Code's `"async": true`: started with the event but not waited for. It cannot
+   * decide anything; its additionalContext and systemMessage reach the agent before its next
+   * model call (HookRunner.takeBackgroundOutput). Never deduplicated.
+   */
+  readonly background?: boolean;
 }
 
 /** One registered hook, as the runner sees it. Immutable. */
@@ -41,6 +47,8 @@ export interface HookRegistration {
   readonly continueOnFailure: boolean;
   readonly source: HookSource;
   readonly agentType?: string;
+  /** See {@link HookRegistrationInit.background}. */
+  readonly background?: boolean;
   /** Set on config-sourced hooks: the generation they were loaded in. */
   readonly configGeneration?: number;
   /** `config` hooks come from setConfigHooks, `code` hooks from register(). */
@@ -169,6 +177,7 @@ export class HookRegistry {
       continueOnFailure: init.continueOnFailure ?? true,
       source: init.source,
       ...(init.agentType !== undefined ? { agentType: init.agentType } : {}),
+      ...(init.background === true ? { background: true } : {}),
       ...(configGeneration !== undefined ? { configGeneration } : {}),
       origin,
       sequence,

@@ -132,3 +132,12 @@ export interface HookEventResult {
    */
   readonly cancelled?: boolean;
 }
+
+/** What one finished background (`async`) hook contributed for its session's next model call. */
+export interface BackgroundHookOutput {
+  readonly sessionId: string;
+  readonly event: HookEvent;
+  readonly hookLabel: string;
+  readonly additionalContext?: string;
+  readonly systemMessage?: string;
+}

@@ -7,7 +7,7 @@ import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistration, HookRegistry } from './hookRegistry';
-import type { DecidedBy, HookEventResult, HookRunObserver, HookRunRecord, HookRunStatus, PermissionDecider, PermissionProvider, PermissionRequest } from './hookRunTypes';
+import type { BackgroundHookOutput, DecidedBy, HookEventResult, HookRunObserver, HookRunRecord, HookRunStatus, PermissionDecider, PermissionProvider, PermissionRequest } from './hookRunTypes';
 import type { MatchTarget } from './matchers/hookMatcher';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { checkOutcomeForEvent, OutcomeMerger } from './mergeOutcomes';
@@ -46,6 +46,9 @@ type Input = Readonly<Record<string, unknown>>;
 const NO_OPTIONS: HookRunOptions = Object.freeze({});
 const NONE: readonly never[] = Object.freeze([]);
 const NO_METADATA = Object.freeze({});
+
+/** Most pending background-hook outputs kept across sessions; the oldest go first. */
+const MAX_BACKGROUND_OUTPUT = 200;
 
 // Counter ids: unique per process, cheap (no crypto in the hot path).
 let occurrenceCounter = 0;
@@ -111,6 +114,9 @@ export class HookRunner {
   private readonly projectDir: string;
   private readonly now: () => number;
   private readonly clock: () => number;
+  /** What finished background (async) hooks said, until the session's agent takes it. */
+  private backgroundOutput: BackgroundHookOutput[] = [];
+  private readonly backgroundRuns = new Set<Promise<void>>();
 
   constructor(
     private readonly registry: HookRegistry,
@@ -122,6 +128,23 @@ export class HookRunner {
     this.projectDir = options.projectDir;
     this.now = options.now ?? Date.now;
     this.clock = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * Takes (and forgets) what the background hooks of `sessionId` said since the last call:
+   * the agent loop adds it before its next model call, as Claude Code delivers async hook
+   * output on the next turn.
+   */
+  takeBackgroundOutput(sessionId: string): BackgroundHookOutput[] {
+    if (this.backgroundOutput.length === 0) return [];
+    const mine = this.backgroundOutput.filter((o) => o.sessionId === sessionId);
+    if (mine.length > 0) this.backgroundOutput = this.backgroundOutput.filter((o) => o.sessionId !== sessionId);
+    return mine;
+  }
+
+  /** Resolves when every background hook started so far has finished (tests, shutdown). */
+  async settleBackground(): Promise<void> {
+    while (this.backgroundRuns.size > 0) await Promise.allSettled([...this.backgroundRuns]);
   }
 
   /** Subscribes an observer (the tree view, the log…); dispose to unsubscribe. */
@@ -183,6 +206,11 @@ export class HookRunner {
         for (let k = i; k < tierEnd; k++) {
           const s = selected[k] as Selected;
           const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
+          if (s.registration.background === true) {
+            // Not tied to this turn's Stop: it outlives the event by design, under its own timeout.
+            this.startBackground(new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, undefined, this.clock, options.env), tierInput, occurrenceId, s.matchError);
+            continue;
+          }
           const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, signal, this.clock, options.env);
           tier.push(execution);
           const wait = this.start(execution, tierInput, occurrenceId, s.matchError);
@@ -290,6 +318,26 @@ export class HookRunner {
     return undefined;
   }
 
+  private startBackground(execution: HookExecution, input: Input, occurrenceId: string, matchError: string | undefined): void {
+    const run = Promise.resolve(this.start(execution, input, occurrenceId, matchError)).then(() => {
+      const end = execution.end;
+      if (end?.kind !== 'result' || end.result.status !== 'ok') return;
+      const { additionalContext, systemMessage } = end.result.outcome;
+      if (!additionalContext && !systemMessage) return;
+      // Bounded: a session that never takes its output cannot grow this without limit.
+      if (this.backgroundOutput.length >= MAX_BACKGROUND_OUTPUT) this.backgroundOutput.shift();
+      this.backgroundOutput.push({
+        sessionId: execution.sessionId,
+        event: execution.event,
+        hookLabel: execution.registration.action.label,
+        ...(additionalContext ? { additionalContext } : {}),
+        ...(systemMessage ? { systemMessage } : {}),
+      });
+    });
+    this.backgroundRuns.add(run);
+    void run.finally(() => this.backgroundRuns.delete(run));
+  }
+
   private finished(execution: HookExecution, occurrenceId: string, input: Input): void {
     if (this.observers.length > 0) this.notify('onHookFinished', finishedRecord(execution, occurrenceId, input));
   }
@@ -367,7 +415,7 @@ function select(event: HookEvent, input: Input, registrations: readonly HookRegi
       matchError = describeThrown(thrown);
     }
     // Spec §4.6: identical commands/prompts from several sources run once; the first (in run order) is kept.
-    const key = registration.action.dedupKey;
+    const key = registration.background === true ? undefined : registration.action.dedupKey;
     if (key !== undefined) {
       dedup ??= new Set();
       const scoped = `${registration.action.kind}\u0000${key}`;

@@ -14,7 +14,7 @@ export const MILLISECOND_TIMEOUT_THRESHOLD = 1000;
 
 /**
  * Validates one handler. Returns the parsed handler, or undefined (with diagnostics) when
- * it must be skipped. Warnings (milliseconds-looking timeout, `async`, unknown fields) keep it.
+ * it must be skipped. Warnings (milliseconds-looking timeout, unknown fields) keep it.
  */
 export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: DiagnosticSink): HookHandlerConfig | undefined {
   if (!isPlainObject(raw)) {
@@ -48,9 +48,6 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
     else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
   }
   const handler = parsed.data;
-  if (handler.type === 'command' && handler.async === true) {
-    sink.report('warning', 'unsupportedField', [...at, 'async'], '"async" is not supported yet; the hook runs synchronously and its result is used');
-  }
   if (handler.timeout !== undefined && handler.timeout >= MILLISECOND_TIMEOUT_THRESHOLD) {
     sink.report('warning', 'timeoutInMilliseconds', [...at, 'timeout'], millisecondsMessage(handler.timeout), { suggestion: String(handler.timeout / 1000) });
   }

@@ -31,7 +31,7 @@ export const commandHandlerSchema = z
     command: z.string().min(1).meta({ markdownDescription: 'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.' }),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
-    async: z.boolean().meta({ markdownDescription: 'Claude Code: run in the background without waiting. **Not supported by Hookwise yet**; the hook runs synchronously.' }).optional(),
+    async: z.boolean().meta({ markdownDescription: 'Run in the background without waiting (as in Claude Code). The hook cannot block or decide; its `additionalContext` and `systemMessage` reach the agent before its next model call. Async hooks are not deduplicated.' }).optional(),
     priority: hookwiseHandlerFields.priority.optional(),
     continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
     enabled: hookwiseHandlerFields.enabled.optional(),

@@ -190,4 +190,23 @@ describe('hookwise --resume', () => {
     expect(toolMessages(s, 1)[0]?.content).toContain("it's here");
     expect(suite.w.read('wrapped.log')).toBe(`wrapped: echo 'hook ran' >&2\nwrapped: echo "it's here"\n`);
   });
+
+  it('an async PostToolUse hook does not hold up the agent; its additionalContext reaches the model on a later request', async () => {
+    // The hook waits until the agent has moved on (the second Bash call creates `go`), then
+    // answers; the second call waits for the answer, so the third request must carry it.
+    const hook = `while [ ! -f go ]; do sleep 0.02; done; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}'; touch hook-done`;
+    await suite.w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, async: true }] }] }, permissions: { allow: ['Bash'] } });
+    const s = await serve([
+      toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command: 'echo first' } }]),
+      toolCallsReply([{ id: 'call_2', name: 'Bash', arguments: { command: 'touch go; while [ ! -f hook-done ]; do sleep 0.02; done; sleep 0.3; echo second' } }]),
+      textReply('done'),
+    ]);
+    const out = await run(s, 'lint as you go');
+    expect(out.code).toBe(0);
+    // The first tool result came back before the hook could answer: the agent did not wait.
+    expect(allText(s, 1)).not.toContain('lint: 2 warnings');
+    expect(allText(s, 2)).toContain('PostToolUse hook additional context: lint: 2 warnings');
+    // The second call's async run also finished (the CLI waits for async hooks before exiting).
+    expect(parseJsonResult(out).hook_runs.filter((r) => r.event === 'PostToolUse').map((r) => r.status)).toEqual(['ok', 'ok']);
+  });
 });

@@ -118,7 +118,7 @@ describe('more diagnostics', () => {
     expect(read({ Stop: [{ matcher: '' }] }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop[0].hooks', code: 'wrongType', message: expect.stringContaining('missing required field "hooks"') });
   });
 
-  it('async, unknown fields, ignored and suspicious matchers are warnings and the hook loads', () => {
+  it('unknown fields, ignored and suspicious matchers are warnings and the hook loads; async is a supported field', () => {
     const content = read({
       Stop: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'a', async: true, once: true, colour: 'red' }] }],
       PreToolUse: [{ matcher: 'Write, Edit', hooks: [{ type: 'command', command: 'b' }] }],
@@ -128,7 +128,6 @@ describe('more diagnostics', () => {
       ['warning', 'ignoredMatcher', 'hooks.Stop[0].matcher'],
       ['warning', 'unsupportedField', 'hooks.Stop[0].hooks[0].once'],
       ['warning', 'unknownField', 'hooks.Stop[0].hooks[0].colour'],
-      ['warning', 'unsupportedField', 'hooks.Stop[0].hooks[0].async'],
       ['warning', 'suspiciousMatcher', 'hooks.PreToolUse[0].matcher'],
     ]);
   });

@@ -519,3 +519,56 @@ describe('HookRunner: registry snapshots', () => {
     expect((await runner.run('SubagentStart', forSubagentStart({ ...sub, agent_type: 'Plan' }))).records).toEqual([]);
   });
 });
+
+describe('HookRunner: background (async) hooks', () => {
+  it('the event does not wait for them, their deny decides nothing, and their context is delivered once, to their session', async () => {
+    let release: (() => void) | undefined;
+    const { runner, add, fn } = setup();
+    add({
+      background: true,
+      action: callableAction(() => new Promise<HookOutcome>((resolve) => (release = () => resolve({ ...block('too late to block'), additionalContext: 'lint: 2 warnings', systemMessage: 'lint finished' }))), { label: 'lint (async)' }),
+    });
+    fn('sync audit', {});
+    const result = await runner.run('PreToolUse', preToolUse());
+    // The event settled while the background hook was still running.
+    expect(release).toBeDefined();
+    expect(result.decision).toBeUndefined();
+    expect(result.records.map((r) => r.hookLabel)).toEqual(['sync audit']);
+    expect(runner.takeBackgroundOutput(String(env.session_id))).toEqual([]);
+
+    release?.();
+    await runner.settleBackground();
+    expect(runner.takeBackgroundOutput('another session')).toEqual([]);
+    expect(runner.takeBackgroundOutput(String(env.session_id))).toEqual([
+      { sessionId: env.session_id, event: 'PreToolUse', hookLabel: 'lint (async)', additionalContext: 'lint: 2 warnings', systemMessage: 'lint finished' },
+    ]);
+    expect(runner.takeBackgroundOutput(String(env.session_id))).toEqual([]);
+  });
+
+  it('are reported to observers like any run, and identical async commands are not deduplicated', async () => {
+    const finished: HookRunRecord[] = [];
+    const { runner, add } = setup({ observers: [{ onHookFinished: (r) => finished.push(r) }] });
+    const a = fakeAction({ label: 'log.sh', dedupKey: 'log.sh' });
+    const b = fakeAction({ label: 'log.sh', dedupKey: 'log.sh' });
+    add({ background: true, action: a });
+    add({ background: true, action: b });
+    await runner.run('PreToolUse', preToolUse());
+    await runner.settleBackground();
+    expect([a.runs, b.runs]).toEqual([1, 1]);
+    expect(finished.map((r) => [r.hookLabel, r.status])).toEqual([['log.sh', 'ok'], ['log.sh', 'ok']]);
+  });
+
+  it("a Stop of the turn does not cancel them; their own timeout still applies", async () => {
+    const finished: HookRunRecord[] = [];
+    const { runner, add } = setup({ observers: [{ onHookFinished: (r) => finished.push(r) }] });
+    add({ background: true, timeoutMs: 50, action: fakeAction({ label: 'hangs', hang: true }) });
+    add({ background: true, action: fakeAction({ label: 'slow', delayMs: 30, outcome: addContext('slow done') }) });
+    const controller = new AbortController();
+    const pending = runner.run('PreToolUse', preToolUse(), { signal: controller.signal });
+    controller.abort();
+    await pending;
+    await runner.settleBackground();
+    expect(finished.map((r) => [r.hookLabel, r.status]).sort()).toEqual([['hangs', 'timed-out'], ['slow', 'ok']]);
+    expect(runner.takeBackgroundOutput(String(env.session_id)).map((o) => o.additionalContext)).toEqual(['slow done']);
+  });
+});
