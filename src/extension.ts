@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     context,
     log,
     permissionProvider: permissions,
-    observers: [runs.provider],
+    observers: [runs.provider, { onHookStarted: (r) => status.observeHookRun(r, 'started'), onHookFinished: (r) => status.observeHookRun(r, 'finished') }],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),

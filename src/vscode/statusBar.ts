@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../agent/agentEvents';
+import type { HookRunRecord } from '../hooks/hookRunTypes';
 
 /** What the agent is doing, as the status bar shows it. */
 export type AgentActivity = { readonly kind: 'idle' } | { readonly kind: 'thinking' } | { readonly kind: 'tool'; readonly toolName: string } | { readonly kind: 'approval' };
 
 /**
  * The status bar item "Hookwise: …" with the agent's state: idle, thinking, running a tool,
- * waiting for approval. Clicking it opens the chat. State comes from the agent events
- * (`observeAgentEvent`) and from the permission queue (`setWaitingForApproval`), which wins
- * while a popup is open.
+ * running hooks, waiting for approval. Clicking it opens the chat. State comes from the agent
+ * events (`observeAgentEvent`), the hook runs (`observeHookRun`: a slow hook is what the agent
+ * waits for, so it shows over "thinking") and the permission queue (`setWaitingForApproval`),
+ * which wins while a popup is open.
  */
 export class AgentStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -16,6 +18,8 @@ export class AgentStatusBar implements vscode.Disposable {
   private waiting = false;
   private readonly toolNames = new Map<string, string>();
   private readonly running = new Set<string>();
+  /** Hook runs in flight: run id → event and hook label. */
+  private readonly hooksRunning = new Map<string, { readonly event: string; readonly label: string }>();
 
   constructor(openChatCommand = 'hookwise.openChat') {
     this.item = vscode.window.createStatusBarItem('hookwise.status', vscode.StatusBarAlignment.Left, 50);
@@ -64,6 +68,13 @@ export class AgentStatusBar implements vscode.Disposable {
     }
   }
 
+  /** Follows hook runs (a HookRunner observer): while one runs, the status says which. */
+  observeHookRun(record: HookRunRecord, phase: 'started' | 'finished'): void {
+    if (phase === 'started') this.hooksRunning.set(record.runId, { event: record.event, label: record.hookLabel });
+    else if (!this.hooksRunning.delete(record.runId)) return;
+    this.render();
+  }
+
   /** Sets the state directly (e.g. idle after Stop). */
   set(activity: AgentActivity): void {
     this.activity = activity;
@@ -87,6 +98,15 @@ export class AgentStatusBar implements vscode.Disposable {
 
   private render(): void {
     const activity: AgentActivity = this.waiting ? { kind: 'approval' } : this.activity;
+    if (!this.waiting && this.hooksRunning.size > 0) {
+      const runs = [...this.hooksRunning.values()];
+      const events = [...new Set(runs.map((r) => r.event))].join(', ');
+      this.item.text = `$(loading~spin) Hookwise: running ${events} ${runs.length === 1 ? 'hook' : `hooks (${runs.length})`}`;
+      this.item.tooltip = `Hookwise is waiting for ${runs.map((r) => `${r.event} hook ${r.label}`).join('; ')}. Click to open the chat.`;
+      this.item.backgroundColor = undefined;
+      this.item.accessibilityInformation = { label: this.item.tooltip };
+      return;
+    }
     switch (activity.kind) {
       case 'idle':
         this.item.text = '$(hubot) Hookwise';

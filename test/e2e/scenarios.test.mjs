@@ -180,9 +180,13 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     assert.match(running.icon, /codicon-modifier-spin/);
     assert.equal(running.description, 'running…');
     assert.equal(await toolCard('Read: src/greet.js', 'done').count(), 0, 'the Read waits for the hook');
+    // The status bar says what the agent waits for: the hook, not the model.
+    const statusItem = e2e().page.locator('.statusbar-item', { hasText: 'Hookwise' });
+    await statusItem.filter({ hasText: 'Hookwise: running PreToolUse hook' }).waitFor({ timeout: 5_000 });
     await shot('e2e-slow-hook-1-spinner');
 
     await run.filter({ hasText: /allow · [\d.]+ s/ }).waitFor({ timeout: 15_000 });
+    await statusItem.filter({ hasNotText: 'running PreToolUse hook' }).waitFor({ timeout: 5_000 });
     const done = await settledTreeItem(run, (i) => /codicon-pass/.test(i.icon), 'the finished hook shows its decision icon');
     assert.match(done.description, /^allow · (1\.9|2\.\d|3\.\d) s$/, 'about two seconds');
     assert.doesNotMatch(done.icon, /codicon-modifier-spin/);
