@@ -74,6 +74,8 @@ export class Session {
   readonly transcriptPath: string;
   /** `CLAUDE_ENV_FILE` of this session: SessionStart hooks append `export K=V` lines, Bash sources them. */
   readonly envFile: string;
+  /** Estimated tokens right after an auto compaction that could not get under the budget. */
+  private stillOverAfterCompaction: number | undefined;
   private readonly transcript: TranscriptWriter;
   private readonly conversation: Conversation;
   private readonly todos = createTodoStore();
@@ -198,9 +200,21 @@ export class Session {
 
   private async maybeAutoCompact(signal: AbortSignal): Promise<void> {
     const budget = this.o.compactionBudgetTokens ?? 0;
-    if (budget <= 0 || estimateTokens(this.conversation.messages) <= budget) return;
+    if (budget <= 0) return;
+    const size = estimateTokens(this.conversation.messages);
+    if (size <= budget) return;
+    // The last compaction could not get under the budget (the recent turns it keeps are that
+    // large): compacting again before the conversation has grown would only summarize the
+    // summary, one model call per step.
+    if (this.stillOverAfterCompaction !== undefined && size - this.stillOverAfterCompaction < budget / 4) return;
     try {
-      await this.compact('auto', signal);
+      const result = await this.compact('auto', signal);
+      if (result.status !== 'compacted') return;
+      const after = estimateTokens(this.conversation.messages);
+      this.stillOverAfterCompaction = after > budget ? after : undefined;
+      if (after > budget) {
+        this.o.emit({ type: 'systemMessage', agent: MAIN, text: `The conversation is still over the compaction budget (~${after} of ${budget} tokens): the recent turns alone are that large. It is compacted again once it has grown.`, source: 'PreCompact' });
+      }
     } catch (error) {
       if (signal.aborted) return;
       this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${error instanceof Error ? error.message : String(error)}`, source: 'PreCompact' });

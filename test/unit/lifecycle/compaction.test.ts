@@ -132,4 +132,24 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     expect(jsonLinesOf(hooks.sessionStart).map((i) => i.source)).toEqual(['compact']);
     expect(events).toContainEqual(expect.objectContaining({ type: 'systemMessage', text: expect.stringMatching(/compacted \(auto\)/) }));
   });
+
+  it('auto: when the kept recent turns alone exceed the budget it says so once and does not re-summarize on every later model call', async () => {
+    const hugeAnswer = 'a very long answer '.repeat(200);
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'Old question.' },
+      { role: 'assistant', content: 'Old answer.' },
+      { role: 'user', content: 'Show me everything.' },
+      { role: 'assistant', content: hugeAnswer },
+    ];
+    const s = await createSession([textReply('SUMMARY: old questions.'), textReply('First reply.'), textReply('Second reply.'), textReply('Third reply.')], { history, compactionBudgetTokens: 100 });
+
+    await s.submit('Next question.', signal());
+    await s.submit('And another.', signal());
+    await s.submit('One more.', signal());
+
+    // One summarizer call, then only the agent's three requests.
+    expect(server!.requests).toHaveLength(4);
+    expect(textOf(server!.requests[3])).toContain('One more.');
+    expect(events.filter((e) => e.type === 'systemMessage' && /still over the compaction budget/.test(e.text))).toHaveLength(1);
+  });
 });
