@@ -5,6 +5,7 @@ import type { HookEvent } from './hookEvent';
 import { MATCHER_FIELD, TOOL_EVENTS } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
+import { raceAbort } from '../shared/raceAbort';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistration, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, DecidedBy, HookEventResult, HookRunObserver, HookRunRecord, HookRunStatus, PermissionDecider, PermissionProvider, PermissionRequest } from './hookRunTypes';
@@ -352,7 +353,8 @@ export class HookRunner {
     const askers = records.filter((r) => r.outcome?.decision === 'ask');
     const askReason = askers.map((r) => r.outcome?.reason ?? `${r.hookLabel} asked`).join('\n');
     const signal = options.signal;
-    if (signal?.aborted) return { decision: 'deny', reason: `${askReason}\n(cancelled while asking)`, decidedBy: { kind: 'fallback', detail: 'cancelled' } };
+    const cancelled = { decision: 'deny', reason: `${askReason}\n(cancelled while asking)`, decidedBy: { kind: 'fallback', detail: 'cancelled' } } as const;
+    if (signal?.aborted) return cancelled;
     const provider = options.permissionProvider ?? this.permissionProvider;
     if (provider === undefined) {
       return { decision: this.askFallback, reason: askReason, decidedBy: { kind: 'fallback', detail: `no permission provider; askFallback: ${this.askFallback}` } };
@@ -373,8 +375,8 @@ export class HookRunner {
       askedBy: askers.map((r) => ({ hookLabel: r.hookLabel, source: r.source })),
     };
     try {
-      const answer = await raceAbort(provider.requestPermission(request, signal ?? new AbortController().signal), signal);
-      if (answer === ABORTED) return { decision: 'deny', reason: `${askReason}\n(cancelled while asking)`, decidedBy: { kind: 'fallback', detail: 'cancelled' } };
+      const asked = provider.requestPermission(request, signal ?? new AbortController().signal);
+      const answer = signal === undefined ? await asked : await raceAbort(asked, signal);
       if (answer?.decision !== 'allow' && answer?.decision !== 'deny') {
         return { decision: 'deny', reason: `${askReason}\n(the permission provider gave no allow/deny answer; denied)`, decidedBy: { kind: 'fallback', detail: 'invalid permission answer' } };
       }
@@ -384,6 +386,8 @@ export class HookRunner {
       // the card show); how the person answered is the decider's detail.
       return { decision: answer.decision, reason: kind.kind === 'user' ? askReason : (answer.reason ?? askReason), decidedBy: kind };
     } catch (thrown) {
+      // A Stop while the question is open settles it as cancelled, whatever the provider did.
+      if (signal?.aborted) return cancelled;
       const error = describeThrown(thrown);
       return { decision: 'deny', reason: `${askReason}\n(permission provider failed: ${error}; denied)`, decidedBy: { kind: 'fallback', detail: `permission provider failed: ${error}` } };
     }
@@ -507,27 +511,6 @@ function statusOf(decision: string | undefined): HookRunStatus {
     default:
       return 'ok';
   }
-}
-
-const ABORTED: unique symbol = Symbol('aborted');
-
-/** Resolves with ABORTED when `signal` fires first, so a provider that ignores it cannot hang the run. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
-  if (signal === undefined) return promise;
-  return new Promise<T | typeof ABORTED>((resolve, reject) => {
-    const onAbort = (): void => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Last resort if the runner itself has a bug: no decision, the error in `reason`, never a throw. */

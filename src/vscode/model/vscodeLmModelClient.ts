@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelToolCall } from '../../model/modelClient';
 import { responseSchemaInstruction, toLmMessages, toLmTools } from './lmMessageMapping';
 import { toLmModelError } from './lmModelError';
+import { raceAbort } from '../../shared/raceAbort';
 
 /** Suffix of every label, so the UI says where the model comes from. */
 export const vscodeLmLabelSuffix = '(VS Code Language Model)';
@@ -72,24 +73,6 @@ export async function resolveVscodeLmModelClient(
   }
   const names = available.map((m) => `${m.name} (${m.id})`).join(', ');
   return { ok: false, problem: `The VS Code language model "${name}" is not available. Available: ${names}. Choose one with "Hookwise: Select Model…".` };
-}
-
-/** Resolves with `thenable`, or rejects with the abort reason as soon as `signal` fires. */
-function raceAbort<T>(thenable: Thenable<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    thenable.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** A streamed part as a port event; unknown part kinds (future data parts) give undefined. */
