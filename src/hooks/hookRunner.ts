@@ -207,12 +207,13 @@ export class HookRunner {
         for (let k = i; k < tierEnd; k++) {
           const s = selected[k] as Selected;
           const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
-          if (s.registration.background === true) {
-            // Not tied to this turn's Stop: it outlives the event by design, under its own timeout.
-            this.startBackground(new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, undefined, this.clock, options.env), tierInput, occurrenceId, s.matchError);
+          const background = s.registration.background === true;
+          // A background hook is not tied to this turn's Stop: it outlives the event by design, under its own timeout.
+          const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, background ? undefined : signal, this.clock, options.env);
+          if (background) {
+            this.startBackground(execution, tierInput, occurrenceId, s.matchError);
             continue;
           }
-          const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, signal, this.clock, options.env);
           tier.push(execution);
           const wait = this.start(execution, tierInput, occurrenceId, s.matchError);
           if (wait !== undefined) (waits ??= []).push(wait);

@@ -313,17 +313,19 @@ export async function readTreeItem(row) {
  * @param {string} what
  */
 export async function settledTreeItem(row, check, what, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
+  /** @type {Awaited<ReturnType<typeof readTreeItem>> | undefined} */
   let last;
-  for (;;) {
-    try {
-      last = await readTreeItem(row);
-      if (check(last)) return last;
-    } catch (e) {
-      last = e instanceof Error ? e.message : e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: last read ${JSON.stringify(last)}\n${await treeSnapshot()}`);
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    return await waitUntil(
+      what,
+      async () => {
+        last = await readTreeItem(row);
+        return check(last) ? last : undefined;
+      },
+      timeout,
+    );
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nlast read: ${JSON.stringify(last)}\n${await treeSnapshot()}`);
   }
 }
 
