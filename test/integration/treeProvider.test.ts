@@ -9,26 +9,11 @@ import * as vscode from 'vscode';
 import type { HookRunRecord } from '../../src/hooks/hookRunTypes';
 import { HookRunsTreeProvider, type HookRunsNode } from '../../src/vscode/tree/hookRunsTreeProvider';
 import { goToDefinition } from '../../src/vscode/tree/hookRunsView';
+import { record as baseRecord } from '../support/hookRunFixtures';
 
+/** The shared fixture, with a long session id (the tree shortens it) and a start of now. */
 function record(overrides: Partial<HookRunRecord> = {}): HookRunRecord {
-  return {
-    runId: 'r1',
-    occurrenceId: 'o1',
-    sessionId: 'session-1234567890',
-    agentId: 'main',
-    parentAgentId: null,
-    agentType: 'main',
-    event: 'PreToolUse',
-    matchValue: 'Bash',
-    hookId: 'h1',
-    hookLabel: './check.sh',
-    actionKind: 'command',
-    source: { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' },
-    input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' } },
-    startedAt: Date.now(),
-    status: 'running',
-    ...overrides,
-  };
+  return baseRecord({ sessionId: 'session-1234567890', startedAt: Date.now(), ...overrides });
 }
 
 const label = (item: vscode.TreeItem): string => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentRef } from '../../../src/hooks/hookRunTypes';
 import { MAX_CHAT_TEXT, projectAgentEvent, verdictText } from '../../../src/vscode/chat/chatEventProjection';
 import { chatEventSchema } from '../../../src/shared/webviewProtocol';
-import { record } from './hookRunFixtures';
+import { record } from '../../support/hookRunFixtures';
 
 const main: AgentRef = { agentId: 'main', parentAgentId: null, agentType: 'main' };
 const sub: AgentRef = { agentId: 'sub1', parentAgentId: 'main', agentType: 'Explore' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decisionText, formatDuration, inputSummary, occurrenceLabel, runDescription, runLabel } from '../../../src/vscode/tree/hookRunLabels';
 import { renderHookRun } from '../../../src/vscode/tree/hookRunText';
 import { candidatePaths, locateHookDefinition, parseJsonPath } from '../../../src/vscode/tree/hookDefinitionLocation';
-import { record } from './hookRunFixtures';
+import { record } from '../../support/hookRunFixtures';
 
 describe('Hook Runs labels', () => {
   it('labels occurrences "PreToolUse · Bash · npm test"', () => {

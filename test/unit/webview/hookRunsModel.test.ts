@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HookRunsModel, type AgentNode, type HookRunsNode, type OccurrenceNode, type RunNode, type SessionNode } from '../../../src/vscode/tree/hookRunsModel';
-import { record } from './hookRunFixtures';
+import { record } from '../../support/hookRunFixtures';
 
 const labelOf = (n: HookRunsNode): string => {
   switch (n.kind) {

@@ -1,4 +1,4 @@
-import type { HookRunRecord } from '../../../src/hooks/hookRunTypes';
+import type { HookRunRecord } from '../../src/hooks/hookRunTypes';
 
 /** A finished-or-running hook run record with sensible defaults. */
 export function record(overrides: Partial<HookRunRecord> = {}): HookRunRecord {
