@@ -193,8 +193,8 @@ export class Session {
     this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
     const started = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), { signal, env: { CLAUDE_ENV_FILE: this.envFile } });
     this.showSystemMessages(started);
-    const context = [...started.plainOutputs, ...started.additionalContext].map((c) => c.trim()).filter((c) => c !== '');
-    if (context.length > 0) this.conversation.append({ role: 'user', content: `<system-reminder>\nSessionStart:compact hook additional context: ${context.join('\n')}\n</system-reminder>` });
+    const note = contextNote(started, 'SessionStart:compact');
+    if (note !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${note}\n</system-reminder>` });
     return { status: 'compacted', summarized: cut, kept, summary };
   }
 
@@ -283,15 +283,24 @@ export class Session {
   }
 
   private takeContext(result: HookEventResult, hookName: string): void {
-    // Claude Code caps each UserPromptSubmit output at 10,000 characters (research §4.5).
-    const cap = result.event === 'UserPromptSubmit' ? capHookText : (c: string): string => c;
-    const context = [...result.plainOutputs, ...result.additionalContext].map((c) => cap(c.trim())).filter((c) => c !== '');
-    if (context.length > 0) this.pendingContext.push(`${hookName} hook additional context: ${context.join('\n')}`);
+    const note = contextNote(result, hookName);
+    if (note !== undefined) this.pendingContext.push(note);
   }
 
   private showSystemMessages(result: HookEventResult): void {
     for (const text of result.systemMessages) this.o.emit({ type: 'systemMessage', agent: MAIN, text, source: result.event });
   }
+}
+
+/**
+ * "<hookName> hook additional context: …" from an event's plain outputs and additionalContext
+ * (SessionStart and UserPromptSubmit treat plain stdout as context); undefined when empty.
+ * Claude Code caps each UserPromptSubmit output at 10,000 characters (research §4.5).
+ */
+function contextNote(result: HookEventResult, hookName: string): string | undefined {
+  const cap = result.event === 'UserPromptSubmit' ? capHookText : (c: string): string => c;
+  const context = [...result.plainOutputs, ...result.additionalContext].map((c) => cap(c.trim())).filter((c) => c !== '');
+  return context.length > 0 ? `${hookName} hook additional context: ${context.join('\n')}` : undefined;
 }
 
 /** Most characters of one UserPromptSubmit output that reach the model. */
