@@ -148,13 +148,26 @@ export class HookwiseRuntime {
     return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir });
   }
 
-  /** The `defaultMode` of the loaded permissions, when valid. */
-  get configuredMode(): PermissionMode | undefined {
-    const mode = this.config?.permissions.defaultMode?.value;
-    return mode === 'default' || mode === 'acceptEdits' || mode === 'bypassPermissions' || mode === 'plan' ? mode : undefined;
+  /**
+   * The mode a session starts in. An explicit mode wins; `default` means the loaded
+   * `permissions.defaultMode` (local beats project beats user) — but a mode from the
+   * project's own files never applies in an untrusted workspace: nothing the project wrote
+   * may widen permissions there (a cloned repo must not switch the agent to
+   * `bypassPermissions`), so the session stays in `default`.
+   */
+  startingMode(requested: PermissionMode, trusted: boolean): PermissionMode {
+    if (requested !== 'default') return requested;
+    const configured = this.config?.permissions.defaultMode;
+    if (!configured || (!trusted && isProjectSource(configured.source))) return 'default';
+    const mode = configured.value;
+    return mode === 'acceptEdits' || mode === 'bypassPermissions' || mode === 'plan' ? mode : 'default';
   }
 
-  /** Starts a session (SessionStart fires when the caller calls `start`). */
+  /**
+   * Starts a session (SessionStart fires when the caller calls `start`). `permissionMode` is
+   * the requested mode, resolved with {@link startingMode}: the session's rules and mode both
+   * follow `trusted`, so no caller can hand an untrusted project's settings a wider gate.
+   */
   createSession(options: {
     readonly cwd?: string;
     readonly sessionId?: string;
@@ -176,7 +189,7 @@ export class HookwiseRuntime {
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       hooks: this.runner,
       tools: options.tools ?? createBuiltinTools(),
-      permissionMode: options.permissionMode,
+      permissionMode: this.startingMode(options.permissionMode, options.trusted),
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
       ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),

@@ -108,7 +108,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
 
   const session = runtime.createSession({
     cwd,
-    permissionMode: args.permissionMode === 'default' ? (runtime.configuredMode ?? 'default') : args.permissionMode,
+    permissionMode: args.permissionMode,
     trusted: true,
     emit,
     ...(args.resume ? { sessionId: args.resume } : {}),

@@ -238,7 +238,7 @@ export class AgentController implements vscode.Disposable {
     const mode = settings.get<PermissionMode>('permissions.mode', 'default');
     const idleSeconds = settings.get<number>('notifications.idleSeconds', 60);
     return this.runtime.createSession({
-      permissionMode: mode === 'default' ? (this.runtime.configuredMode ?? 'default') : mode,
+      permissionMode: mode,
       trusted: vscode.workspace.isTrusted,
       emit: this.deps.onAgentEvent,
       compactionBudgetTokens: settings.get<number>('compaction.contextBudgetTokens', 100_000),
