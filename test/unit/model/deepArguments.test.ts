@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parsePromptHookAnswer } from '../../../src/hooks/actions/parsePromptHookAnswer';
 import { defineTool } from '../../../src/agent/tools/tool';
 import { validateToolInput } from '../../../src/agent/tools/validateToolInput';
+import { toOpenAiMessage } from '../../../src/model/openAiRequest';
 import { parsePlaygroundScriptText } from '../../../src/model/playgroundScript';
 
 /**
@@ -42,5 +43,11 @@ describe('deep JSON at the boundaries', () => {
     expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${DEEP}}}]}]}`, 'deep.json')).toEqual({ ok: false, error: 'deep.json: not valid JSON (nested too deep to read)' });
     const nested = `${'['.repeat(100)}1${']'.repeat(100)}`;
     expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${nested}}}]}]}`, 'deep.json')).toEqual({ ok: false, error: 'deep.json › turns[0].toolCalls[0].input: "input" is nested deeper than 64 levels' });
+  });
+
+  it('deep arguments are replayed to an OpenAI-compatible server as {} (like broken JSON), flat ones as sent', () => {
+    const call = (argumentsText: string) => toOpenAiMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'Bash', argumentsText }] });
+    expect(JSON.stringify(call(`{"command":"ls","x":${DEEP}}`))).toContain('"arguments":"{}"');
+    expect(JSON.stringify(call('{"command":"ls"}'))).toContain('"arguments":"{\\"command\\":\\"ls\\"}"');
   });
 });
