@@ -54,7 +54,13 @@ export class AgentHookAction implements HookAction {
     const registry = new HookRegistry();
     registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'agent hook limits' } }), () => ({ maxSteps: AGENT_HOOK_MAX_STEPS, maxTokens: 0, maxWallTimeMs: 0 }));
     const hooks = new HookRunner(registry, { projectDir: ctx.projectDir });
-    const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, JSON.stringify(input)) }]);
+    let inputJson: string;
+    try {
+      inputJson = JSON.stringify(input);
+    } catch (error) {
+      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${error instanceof Error ? error.message : String(error)}`, failureReason: 'inputNotSerializable' };
+    }
+    const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, inputJson) }]);
     const result = await runAgent({
       agent: { agentId: `agent-hook-${ctx.sessionId}`, parentAgentId: null, agentType: 'agent-hook' },
       sessionId: ctx.sessionId,

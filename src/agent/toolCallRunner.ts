@@ -9,6 +9,7 @@ import type { PermissionMode, PermissionRules, PolicyVerdict } from './permissio
 import type { PermissionFlow } from './permissionFlow';
 import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
 import { validateToolInput } from './tools/validateToolInput';
+import { parseBoundedJson, type BoundedJsonResult } from '../shared/boundedJson';
 import type { AgentRef } from '../hooks/hookRunTypes';
 
 /** What one tool call produced for the conversation, and whether the run must end. */
@@ -46,7 +47,7 @@ type Input = Record<string, unknown>;
 export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Promise<ToolCallOutcome> {
   const { emit, agent } = deps;
   const tool = deps.tools.get(call.name);
-  const rawInput = parseArguments(call.argumentsText);
+  const rawInput = call.argumentsError !== undefined ? ({ ok: false, problem: 'depth', error: call.argumentsError } as const) : parseArguments(call.argumentsText);
   emit({ type: 'toolCall', agent, toolUseId: call.id, toolName: call.name, input: rawInput.ok ? rawInput.value : call.argumentsText, summary: tool && rawInput.ok ? safeSummary(tool, rawInput.value) : call.name });
 
   const fail = (content: string, verdict?: HookVerdict, status: 'denied' | 'failed' = 'failed'): ToolCallOutcome => {
@@ -55,7 +56,10 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   };
 
   if (!tool) return fail(`Unknown tool "${call.name}". Available tools: ${[...deps.tools.keys()].join(', ')}.`);
-  if (!rawInput.ok) return fail(`${call.name}: the arguments are not valid JSON (${rawInput.error}). Send the call again with a valid JSON object.`);
+  if (!rawInput.ok) {
+    if (rawInput.problem !== 'syntax') return fail(`${call.name}: ${rawInput.error}. Send the call again with arguments as a flat JSON object.`);
+    return fail(`${call.name}: the arguments are not valid JSON (${rawInput.error}). Send the call again with a valid JSON object.`);
+  }
   const validated = validateToolInput(tool, rawInput.value);
   if (!validated.ok) return fail(validated.error);
   let input = validated.input as Input;
@@ -79,7 +83,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     },
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
-      return check.ok ? { ok: true } : { ok: false, error: check.error };
+      return check.ok ? { ok: true, input: check.input as Input } : { ok: false, error: check.error };
     },
   });
   deps.context.collect(pre, `PreToolUse:${tool.name}`);
@@ -156,7 +160,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   deps.context.collect(post, `PostToolUse:${tool.name}`);
   showSystemMessages(deps, post);
   let content = result.content;
-  if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : JSON.stringify(post.updatedResult);
+  if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : replacementText(post.updatedResult, content);
   if (post.decision === 'deny' && post.reason) content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
   const postVerdict = post.decision === 'deny' || post.hasUpdatedResult ? verdictOf(post, 'PostToolUse') : verdict;
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'done', result: content, isError: false, ...(postVerdict ? { verdict: postVerdict } : {}) });
@@ -178,12 +182,24 @@ function verdictOf(result: HookEventResult, event: string): HookVerdict {
   return { event, decision: result.decision ?? 'allow', ...(result.reason ? { reason: result.reason } : {}), ...(result.decidedBy ? { decidedBy: result.decidedBy } : {}) };
 }
 
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+/**
+ * The model's arguments text, parsed with a depth limit: a value thousands of levels deep
+ * parses, but overflows the stack wherever it is serialized again (events, transcript,
+ * hook input), which ended the run (issue 12 item 10). Errors read "tool arguments nested
+ * deeper than 64 levels".
+ */
+function parseArguments(text: string): BoundedJsonResult {
   if (text.trim() === '') return { ok: true, value: {} };
+  const parsed = parseBoundedJson(text);
+  return parsed.ok || parsed.problem === 'syntax' ? parsed : { ...parsed, error: `tool arguments ${parsed.error}` };
+}
+
+/** A PostToolUse replacement as text for the model; the tool's own text if it cannot be serialized. */
+function replacementText(value: unknown, original: string): string {
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return JSON.stringify(value) ?? original;
+  } catch {
+    return original;
   }
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeSource } from '../hooks/hookSource';
 import type { ModelMessage } from '../model/modelClient';
+import { parseBoundedJson } from '../shared/boundedJson';
 import { compactionNote } from './compactionNote';
 
 /**
@@ -87,11 +88,9 @@ function endsWithNewline(filePath: string): boolean {
 }
 
 function parseOrRaw(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  // Too deep to write back as JSON (the line would overflow the stack): keep the raw text.
+  const parsed = parseBoundedJson(text);
+  return parsed.ok ? parsed.value : text;
 }
 
 const lineSchema = z.looseObject({ type: z.string(), agent_id: z.string().optional() });

@@ -1,4 +1,5 @@
 import type { HookEvent } from './hookEvent';
+import type { HookFailureReason } from './hookErrors';
 import type { HookOutcome } from './hookOutcome';
 
 /** The kinds of hook action (spec §3): shell command, LLM prompt, read-only agent, TS function. */
@@ -44,6 +45,8 @@ export interface HookActionResult {
   readonly outcome: HookOutcome;
   /** For failures: what went wrong, e.g. `exited with code 1: <stderr>`. */
   readonly error?: string;
+  /** For failures: the kind, when more precise than `actionFailed` (the runner's default). */
+  readonly failureReason?: HookFailureReason;
   readonly raw?: HookRawOutput;
   /** Plain (non-JSON) stdout of a successful command, e.g. context for SessionStart. */
   readonly plainOutput?: string;

@@ -59,7 +59,11 @@ export type HookFailureReason =
   | 'updatedInputNotAllowed'
   | 'invalidUpdatedInput'
   | 'updatedResultNotAllowed'
-  | 'metadataConflict';
+  | 'metadataConflict'
+  /** The hook's input could not be serialized for it (e.g. nested too deep), so it never saw the call. */
+  | 'inputNotSerializable'
+  /** The hook printed more than the output cap; what was cut could not be read as a decision. */
+  | 'outputTooLarge';
 
 /**
  * One hook's failure as an error value. The runner never throws it; it exists so code that

@@ -235,7 +235,9 @@ export class HookRunner {
           }
           if (record.status === 'failed' || record.status === 'timed-out') {
             failures.push(record);
-            if (!reg.continueOnFailure) merger.failClosed(reg, record.error ?? record.status);
+            // A hook that never saw the rewritten call cannot have approved it: deny even if it fails open.
+            if (record.failureReason === 'inputNotSerializable' && merger.rewritten) merger.denyUnseenRewrite(reg, record.error ?? record.status);
+            else if (!reg.continueOnFailure) merger.failClosed(reg, record.error ?? record.status);
           }
           records.push(record);
         }
@@ -493,7 +495,7 @@ function finishedRecord(execution: HookExecution, occurrenceId: string, input: I
     case 'result': {
       const r = end.result;
       if (r.status === 'cancelled') return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, r.raw, undefined, undefined);
-      if (r.status === 'failed') return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, r.raw, r.error ?? 'the action failed', 'actionFailed');
+      if (r.status === 'failed') return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, r.raw, r.error ?? 'the action failed', r.failureReason ?? 'actionFailed');
       const problem = checkOutcomeForEvent(execution.event, r.outcome);
       if (problem) return makeRecord(execution, occurrenceId, input, 'failed', durationMs, r.outcome, r.raw, problem.error, problem.failureReason);
       return makeRecord(execution, occurrenceId, input, statusOf(r.outcome.decision), durationMs, r.outcome, r.raw, undefined, undefined);

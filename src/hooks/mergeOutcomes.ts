@@ -7,6 +7,7 @@ import type { DecidedBy } from './hookRunTypes';
 import type { HookRegistration } from './hookRegistry';
 import { withRewrittenInput } from './hookContext';
 import { describeSource } from './hookSource';
+import { checkValueBounds } from '../shared/boundedJson';
 
 /** A part of one hook's outcome that could not be used: recorded as that hook's failure. */
 export interface MergeProblem {
@@ -14,8 +15,12 @@ export interface MergeProblem {
   readonly error: string;
 }
 
-/** Checks an updated input before use; `validateUpdatedInput` of `HookRunner.run`. */
-export type UpdatedInputValidator = (input: Readonly<Record<string, unknown>>) => { readonly ok: true } | { readonly ok: false; readonly error: string };
+/**
+ * Checks an updated input before use; `validateUpdatedInput` of `HookRunner.run`. When it
+ * returns `input` (the tool schema's output: unknown keys stripped), that is what later hooks
+ * and the tool see, so a key no schema knows can never reach them (issue 12 item 9).
+ */
+export type UpdatedInputValidator = (input: Readonly<Record<string, unknown>>) => { readonly ok: true; readonly input?: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
 /** Which input field an event lets hooks rewrite (spec §1 "rewrite input" / "rewrite prompt"). */
 export const REWRITABLE_INPUT: Readonly<Partial<Record<HookEvent, 'tool_input' | 'prompt'>>> = Object.freeze({
@@ -153,15 +158,21 @@ export class OutcomeMerger implements MergedOutcome {
       if (problem) problems.push(problem);
     }
     if (outcome.updatedResult !== undefined && this.event === 'PostToolUse') {
-      this.hasUpdatedResult = true;
-      this.updatedResult = outcome.updatedResult;
+      // An in-process hook's value was never JSON text: bound it here, as hook stdout is bounded when parsed.
+      const tooBig = checkValueBounds(outcome.updatedResult);
+      if (tooBig === undefined) {
+        this.hasUpdatedResult = true;
+        this.updatedResult = outcome.updatedResult;
+      } else problems.push({ failureReason: 'invalidOutcome', error: `updatedResult ${tooBig}; the tool's own result was kept` });
     }
     if (outcome.additionalContext) this.additionalContext.push(outcome.additionalContext);
     if (plainOutput) this.plainOutputs.push(plainOutput);
     if (outcome.messagesToInject?.length) this.messagesToInject.push(...outcome.messagesToInject);
     if (outcome.systemMessage) this.systemMessages.push(outcome.systemMessage);
     if (outcome.suppressOutput) this.suppressOutput = true;
-    if (outcome.metadataToMerge !== undefined) {
+    const metadataTooBig = outcome.metadataToMerge === undefined ? undefined : checkValueBounds(outcome.metadataToMerge);
+    if (metadataTooBig !== undefined) problems.push({ failureReason: 'invalidOutcome', error: `metadataToMerge ${metadataTooBig}; not merged` });
+    else if (outcome.metadataToMerge !== undefined) {
       const { merged, conflicts } = mergeMetadata(this.metadata, outcome.metadataToMerge);
       this.metadata = merged;
       if (conflicts.length > 0) {
@@ -175,6 +186,20 @@ export class OutcomeMerger implements MergedOutcome {
   failClosed(hook: HookRegistration, error: string): void {
     const label = hook.action.label;
     this.decide('deny', `Hook "${label}" (${describeSource(hook.source)}) failed and is configured to fail closed (continueOnFailure: false): ${error}`, hook, label);
+  }
+
+  /** True once a hook rewrote the input (prompt or tool input) of this occurrence. */
+  get rewritten(): boolean {
+    return this.updatedInput !== undefined;
+  }
+
+  /**
+   * A later hook could not be shown the rewritten input (it could not be serialized): the
+   * rewritten call was never checked by it, so it is denied whatever `continueOnFailure` says.
+   */
+  denyUnseenRewrite(hook: HookRegistration, error: string): void {
+    const label = hook.action.label;
+    this.decide('deny', `Hook "${label}" (${describeSource(hook.source)}) could not check the input as rewritten by an earlier hook, so the rewritten call is denied: ${error}`, hook, label);
   }
 
   /** Final view, with empty collections shared. */
@@ -217,6 +242,10 @@ export class OutcomeMerger implements MergedOutcome {
       const current = (this.updatedInput ?? (this.input['tool_input'] as Readonly<Record<string, unknown>> | undefined)) ?? {};
       candidate = { ...current, ...update };
     }
+    // Bounded before anything walks it: later hooks get it as JSON, and JSON.stringify overflows
+    // the stack at a few thousand levels (the later hook would fail and the rewrite run unseen).
+    const tooBig = checkValueBounds(update);
+    if (tooBig !== undefined) return { failureReason: 'invalidUpdatedInput', error: `updatedInput ${tooBig}; the rewrite was not used` };
     if (this.validate && key === 'tool_input') {
       let verdict: ReturnType<UpdatedInputValidator>;
       try {
@@ -225,6 +254,8 @@ export class OutcomeMerger implements MergedOutcome {
         verdict = { ok: false, error: `the validator threw: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
       }
       if (!verdict.ok) return { failureReason: 'invalidUpdatedInput', error: `updatedInput was rejected by the tool's input schema: ${verdict.error}` };
+      // The schema's output: keys the tool does not know are dropped here, not carried to later hooks.
+      if (verdict.input !== undefined) candidate = { ...verdict.input };
     }
     this.updatedInput = Object.freeze(candidate);
     this.input = withRewrittenInput(this.input, key, key === 'prompt' ? candidate['prompt'] : candidate);

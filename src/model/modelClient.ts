@@ -9,6 +9,11 @@ export interface ModelToolCall {
   readonly id: string;
   readonly name: string;
   readonly argumentsText: string;
+  /**
+   * Set by an adapter that received the arguments as an object it could not turn into text
+   * (nested too deep): the loop answers the call with this error instead of running it.
+   */
+  readonly argumentsError?: string;
 }
 
 /** One message of the conversation sent to the model. */

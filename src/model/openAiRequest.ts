@@ -7,6 +7,7 @@
  */
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelRequest } from './modelClient';
+import { parseBoundedJson } from '../shared/boundedJson';
 
 /** The streaming request body we send. */
 export type ChatRequestBody = ChatCompletionCreateParamsStreaming;
@@ -109,13 +110,9 @@ export function toOpenAiMessage(message: ModelMessage): ChatCompletionMessagePar
  * Arguments to send back in the history. Broken JSON the model produced earlier is replaced
  * by `{}`: some servers (Ollama among them) parse history arguments and answer 400 to the
  * whole request otherwise, and the tool result that follows already tells the model what
- * was wrong with its call.
+ * was wrong with its call. Arguments nested deeper than 64 levels count as broken.
  */
 function replayableArguments(argumentsText: string): string {
-  try {
-    JSON.parse(argumentsText);
-    return argumentsText;
-  } catch {
-    return '{}';
-  }
+  // Arguments nested too deep were refused the same way (a server's recursive parser may crash on them).
+  return parseBoundedJson(argumentsText).ok ? argumentsText : '{}';
 }

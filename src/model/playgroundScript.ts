@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import { checkValueBounds } from '../shared/boundedJson';
 
 /** One scripted tool call; `argumentsText` is sent to the loop as is. */
 export interface PlaygroundToolCall {
@@ -50,6 +51,11 @@ const toolCallSchema = z
     input: z.record(z.string(), z.unknown()).optional(),
     /** The raw arguments text — use it to script malformed JSON. */
     arguments: z.string().optional(),
+  })
+  // JSON.stringify below overflows the stack on an input thousands of levels deep.
+  .superRefine((call, ctx) => {
+    const tooBig = checkValueBounds(call.input);
+    if (tooBig !== undefined) ctx.addIssue({ code: 'custom', message: `"input" is ${tooBig}`, path: ['input'] });
   })
   .refine((call) => call.input === undefined || call.arguments === undefined, {
     message: 'give either "input" (an object) or "arguments" (raw text), not both',
@@ -92,7 +98,13 @@ export function parsePlaygroundScript(value: unknown, source = 'playground scrip
 /** Parses JSON-with-comments text, then validates it. */
 export function parsePlaygroundScriptText(text: string, source = 'playground script'): PlaygroundScriptResult {
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch {
+    // jsonc-parser recurses: text thousands of levels deep overflows the stack.
+    return { ok: false, error: `${source}: not valid JSON (nested too deep to read)` };
+  }
   const first = errors[0];
   if (first !== undefined) {
     const { line, column } = lineColumn(text, first.offset);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentTool } from './tool';
+import { checkValueBounds, parseBoundedJson } from '../../shared/boundedJson';
 
 /** Result of validating a tool call's arguments: the parsed input, or a message for the model. */
 export type ToolInputValidation<I> = { readonly ok: true; readonly input: I } | { readonly ok: false; readonly error: string };
@@ -9,21 +10,23 @@ export type ToolInputValidation<I> = { readonly ok: true; readonly input: I } | 
  * Unknown keys are stripped. On failure the message names the tool, the key and the
  * problem, one clause per issue, e.g. `Edit: "old_string" is required`, so the model can
  * correct the call. A JSON string is parsed first (adapters may hand arguments over raw).
- * Never throws.
+ * Arguments nested deeper than 64 levels are refused ("tool arguments nested deeper than 64
+ * levels"). Never throws.
  */
 export function validateToolInput<I>(tool: Pick<AgentTool<I>, 'name' | 'inputSchema'>, rawArgs: unknown): ToolInputValidation<I> {
   let args = rawArgs;
   if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args === '' ? '{}' : args);
-    } catch (err) {
-      return { ok: false, error: `${tool.name}: arguments are not valid JSON (${err instanceof Error ? err.message : String(err)})` };
-    }
+    const parsed = parseBoundedJson(args === '' ? '{}' : args);
+    if (!parsed.ok) return { ok: false, error: parsed.problem === 'syntax' ? `${tool.name}: arguments are not valid JSON (${parsed.error})` : `${tool.name}: tool arguments ${parsed.error}` };
+    args = parsed.value;
   }
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, error: `${tool.name}: arguments must be a JSON object, got ${describeValue(args)}` };
   }
+  // Deep values overflow the stack downstream (zod on nested schemas, JSON.stringify of the input).
+  const tooBig = checkValueBounds(args);
+  if (tooBig !== undefined) return { ok: false, error: `${tool.name}: tool arguments ${tooBig}` };
   const parsed = tool.inputSchema.safeParse(args);
   if (parsed.success) return { ok: true, input: parsed.data };
   const clauses = parsed.error.issues.map((issue) => describeIssue(issue, args));

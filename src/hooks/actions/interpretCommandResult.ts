@@ -2,7 +2,18 @@ import { constants } from 'node:os';
 import type { HookActionResult } from '../hookAction';
 import type { HookEvent } from '../hookEvent';
 import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processRunner';
+import { parseBoundedJson } from '../../shared/boundedJson';
 import { claudeHookOutputSchema, describeZodError, type ClaudeHookOutput } from './claudeHookOutputSchema';
+import { salvageCutJson } from './salvageCutJson';
+
+/** How much of the output was kept (processRunner's flags); absent = all of it. */
+export interface CommandOutputCut {
+  readonly stdoutTruncated?: boolean;
+  readonly stderrTruncated?: boolean;
+  /** The cap that applied, in bytes; default 1 MiB. */
+  readonly maxOutputBytes?: number;
+}
 
 /**
  * Maps a finished command hook (exit code, stdout, stderr) to a result exactly as Claude
@@ -10,9 +21,14 @@ import { claudeHookOutputSchema, describeZodError, type ClaudeHookOutput } from 
  * Pure: no I/O. The caller attaches the raw output.
  *
  * - exit 0: trimmed stdout starting with `{` that parses is Claude's JSON output (a schema
- *   failure or a `hookEventName` naming another event is a failure); otherwise the trimmed
- *   stdout is `plainOutput` (context / compaction instructions, routed by the runner).
- * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}).
+ *   failure, JSON nested deeper than 64 levels, or a `hookEventName` naming another event is
+ *   a failure); otherwise the trimmed stdout is `plainOutput` (context / compaction
+ *   instructions, routed by the runner).
+ * - exit 0 with stdout cut at the cap (`cut.stdoutTruncated`): never "proceed" as if the hook
+ *   had said nothing (issue 12 item 5). A blocking decision the complete part of the JSON
+ *   states (deny, block, ask, stop) is kept; anything else is a failure, which
+ *   `continueOnFailure: false` turns into a deny.
+ * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}), also when cut.
  * - anything else (other codes, 126, 127, signals): `failed` with a readable message.
  */
 export function interpretCommandResult(
@@ -22,10 +38,42 @@ export function interpretCommandResult(
   stderr: string,
   command: string,
   signal?: string,
+  cut: CommandOutputCut = {},
 ): HookActionResult {
-  if (exitCode === 0) return interpretSuccess(event, stdout);
-  if (exitCode === 2) return { status: 'ok', outcome: blockingOutcome(event, stderr.trim() || 'No stderr output') };
+  if (exitCode === 0) return cut.stdoutTruncated ? interpretCutSuccess(event, stdout, cut) : interpretSuccess(event, stdout);
+  if (exitCode === 2) {
+    const reason = stderr.trim() || 'No stderr output';
+    return { status: 'ok', outcome: blockingOutcome(event, cut.stderrTruncated ? `${reason}… [stderr exceeded ${formatBytes(cut.maxOutputBytes)} and was cut]` : reason) };
+  }
   return { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) };
+}
+
+/** "1 MiB", "64 KiB", "100 bytes". */
+function formatBytes(bytes = DEFAULT_MAX_OUTPUT_BYTES): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Decisions that make a call stricter than "proceed": the only ones read from cut output. */
+const BLOCKING_RANK = decisionRank('continue');
+
+function interpretCutSuccess(event: HookEvent, stdout: string, cut: CommandOutputCut): HookActionResult {
+  const limit = formatBytes(cut.maxOutputBytes);
+  const salvaged = salvageCutJson(stdout.trimStart());
+  if (salvaged !== undefined) {
+    const named = (salvaged['hookSpecificOutput'] as { hookEventName?: unknown } | undefined)?.hookEventName;
+    const checked = named === undefined || named === event ? claudeHookOutputSchema.safeParse(salvaged) : undefined;
+    if (checked?.success) {
+      const outcome = outcomeFromJson(event, checked.data);
+      if (outcome.decision !== undefined && decisionRank(outcome.decision) >= BLOCKING_RANK) {
+        // Only the decision and its reason: a rewrite or context cut off half-way is not used.
+        const reason = outcome.reason ?? 'Blocked by hook';
+        return { status: 'ok', outcome: { decision: outcome.decision, reason: `${reason} [hook stdout exceeded ${limit} and was cut; its blocking decision was kept]` } };
+      }
+    }
+  }
+  return { status: 'failed', outcome: proceed(), error: `stdout exceeded ${limit}; output cut, hook treated as failed`, failureReason: 'outputTooLarge' };
 }
 
 /** Events on which exit 2 / `decision: "block"` means "do not stop yet". */
@@ -47,13 +95,12 @@ export function blockingOutcome(event: HookEvent, reason: string): HookOutcome {
 function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
   const trimmed = stdout.trim();
   if (!trimmed.startsWith('{')) return trimmed ? { status: 'ok', outcome: proceed(), plainOutput: trimmed } : { status: 'ok', outcome: proceed() };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(trimmed);
-  } catch {
-    // Claude Code: text that starts with `{` but is not JSON is plain output.
-    return { status: 'ok', outcome: proceed(), plainOutput: trimmed };
-  }
+  const read = parseBoundedJson(trimmed);
+  // Claude Code: text that starts with `{` but is not JSON is plain output.
+  if (!read.ok && read.problem === 'syntax') return { status: 'ok', outcome: proceed(), plainOutput: trimmed };
+  // Deeper JSON would overflow the stack downstream (JSON.stringify of the result or the record).
+  if (!read.ok) return { status: 'failed', outcome: proceed(), error: `hook output JSON is ${read.error}` };
+  const parsed = read.value;
   const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } } | null)?.hookSpecificOutput?.hookEventName;
   if (typeof named === 'string' && named !== event) {
     return { status: 'failed', outcome: proceed(), error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}` };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseBoundedJson } from '../../shared/boundedJson';
 
 /**
  * The answer a prompt (or agent) hook's model must give (research §5.1, Claude Code's zod
@@ -38,13 +39,12 @@ export function parsePromptHookAnswer(text: string): PromptHookParse {
   if (object !== undefined && object !== unfenced) candidates.push(object);
   let lastProblem = 'no JSON object found';
   for (const candidate of candidates) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
+    const read = parseBoundedJson(candidate);
+    if (!read.ok) {
+      if (read.problem !== 'syntax') lastProblem = `the answer is ${read.error}`;
       continue;
     }
-    const checked = promptHookAnswerSchema.safeParse(value);
+    const checked = promptHookAnswerSchema.safeParse(read.value);
     if (checked.success) return { ok: true, answer: checked.data };
     lastProblem = checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   }

@@ -61,10 +61,15 @@ export class PromptHookAction implements HookAction {
 
   async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
     if (ctx.signal.aborted) return cancelled();
+    let inputJson: string;
+    try {
+      inputJson = JSON.stringify(input);
+    } catch (error) {
+      return { ...failed(`could not serialize the hook input as JSON: ${messageOf(error)}`), failureReason: 'inputNotSerializable' };
+    }
     let request: ModelRequest;
     let client: ModelClient;
     try {
-      const inputJson = JSON.stringify(input);
       client = typeof this.model === 'function' ? this.model(this.options.model) : this.model;
       request = {
         messages: [

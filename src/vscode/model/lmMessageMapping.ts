@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ModelMessage, ModelRequest, ModelToolSpec } from '../../model/modelClient';
+import { parseBoundedJson } from '../../shared/boundedJson';
 
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
@@ -25,12 +26,11 @@ export function toLmTools(tools: readonly ModelToolSpec[]): vscode.LanguageModel
  * result, which tells the model what was wrong, and providers reject a non-object input.
  */
 export function parseToolInput(argumentsText: string): object {
-  try {
-    const value: unknown = JSON.parse(argumentsText);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+  // Too deep counts as broken: VS Code serializes the input again, and that would overflow the stack.
+  const parsed = parseBoundedJson(argumentsText);
+  if (!parsed.ok) return {};
+  const value = parsed.value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
 }
 
 /**

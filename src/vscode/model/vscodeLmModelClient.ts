@@ -11,6 +11,7 @@ import type { ModelClient, ModelRequest, ModelStreamEvent, ModelToolCall } from 
 import { responseSchemaInstruction, toLmMessages, toLmTools } from './lmMessageMapping';
 import { toLmModelError } from './lmModelError';
 import { raceAbort } from '../../shared/raceAbort';
+import { checkValueBounds } from '../../shared/boundedJson';
 
 /** Suffix of every label, so the UI says where the model comes from. */
 export const vscodeLmLabelSuffix = '(VS Code Language Model)';
@@ -79,12 +80,12 @@ export async function resolveVscodeLmModelClient(
 function toEvent(part: unknown): ModelStreamEvent | undefined {
   if (part instanceof vscode.LanguageModelTextPart) return part.value === '' ? undefined : { type: 'text', delta: part.value };
   if (part instanceof vscode.LanguageModelToolCallPart) {
-    const call: ModelToolCall = {
-      // The id pairs the call with its result in the next request; never leave it empty.
-      id: part.callId || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-      name: part.name,
-      argumentsText: JSON.stringify(part.input ?? {}),
-    };
+    // The id pairs the call with its result in the next request; never leave it empty.
+    const id = part.callId || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    // JSON.stringify overflows the stack on an input thousands of levels deep: refuse it first.
+    const tooBig = checkValueBounds(part.input);
+    if (tooBig !== undefined) return { type: 'toolCall', call: { id, name: part.name, argumentsText: '{}', argumentsError: `tool arguments ${tooBig}` } };
+    const call: ModelToolCall = { id, name: part.name, argumentsText: JSON.stringify(part.input ?? {}) };
     return { type: 'toolCall', call };
   }
   return undefined;
