@@ -127,7 +127,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       continue;
     }
     if (!('text' in doc) || doc.text === undefined) continue;
-    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? 'agent' : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
+    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
       diagnostics.push(...content.diagnostics);
