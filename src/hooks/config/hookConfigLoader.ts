@@ -4,6 +4,7 @@ import type { HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readClaudeSettingsText } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
+import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
 import { sourceKeyOf, sourceRank, type AgentFileInput, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { DiagnosticSink } from './diagnosticSink';
@@ -63,7 +64,9 @@ function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] 
 
 /**
  * Reads every input (missing files are fine, unreadable ones become diagnostics) and builds
- * the configuration. Inputs may come in any order; they are merged in spec §6 order.
+ * the configuration. Inputs may come in any order; they are merged in spec §6 order. Each
+ * source loads on its own, within configLimits.ts: one that is too large, too deep,
+ * unreadable or that throws becomes a diagnostic naming its file, and the others still load.
  */
 export async function loadHookConfig(inputs: readonly ConfigSourceInput[], options: LoadHookConfigOptions = {}): Promise<HookConfig> {
   const fs = options.fs ?? nodeConfigFileSystem;
@@ -71,9 +74,13 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
   const ioDiagnostics: ConfigDiagnostic[] = [];
   const readText = async (file: string, displayFile: string): Promise<string | undefined> => {
     try {
-      return await fs.readTextFile(file);
+      const text = await fs.readTextFile(file);
+      // An injected file system may not bound sizes itself; UTF-16 length ≤ byte length, so this never refuses a file within the limit.
+      if (text !== undefined && text.length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileTooLargeError(file, text.length);
+      return text;
     } catch (error) {
-      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot read the file (${error instanceof Error ? error.message : String(error)}); it contributes nothing` });
+      const tooLarge = error instanceof ConfigFileTooLargeError;
+      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: tooLarge ? 'tooLarge' : 'unreadable', message: `${tooLarge ? error.message : `cannot read the file (${error instanceof Error ? error.message : String(error)})`}; it contributes nothing, the other sources still load` });
       return undefined;
     }
   };
@@ -86,6 +93,10 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
         names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
       } catch (error) {
         ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${error instanceof Error ? error.message : String(error)})` });
+      }
+      if (names.length > MAX_AGENT_FILES) {
+        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'tooLarge', message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read` });
+        names = names.slice(0, MAX_AGENT_FILES);
       }
       for (const name of names) {
         const agent: AgentFileInput = { kind: 'agentFile', scope: input.scope, file: path.join(input.dir, name), displayFile: `${input.displayDir}/${name}`, ...(input.folder !== undefined ? { folder: input.folder } : {}) };
@@ -118,30 +129,46 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
 
   for (const doc of ordered) {
+    try {
+      readDocument(doc);
+    } catch (error) {
+      // Backstop (issue 12 item 4): one source that throws must not take the others down.
+      const where = doc.input.kind === 'settingsValue' ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] } : { file: doc.input.file, displayFile: doc.input.displayFile };
+      diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it contributes nothing, the other sources still load` });
+    }
+  }
+
+  /** Reads one document and adds what it contributes; everything is collected before anything is added, so a throw adds nothing. */
+  function readDocument(doc: ConfigDocument): void {
     const { input } = doc;
     const folder = input.folder !== undefined ? { folder: input.folder } : {};
     if (input.kind === 'settingsValue') {
       const content = readSettingsValue(input);
+      const hooks = content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder));
       diagnostics.push(...content.diagnostics);
-      all.push(...content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder)));
-      continue;
+      all.push(...hooks);
+      return;
     }
-    if (!('text' in doc) || doc.text === undefined) continue;
+    if (!('text' in doc) || doc.text === undefined) return;
     const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
-      diagnostics.push(...content.diagnostics);
       const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};
-      all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent })));
-      continue;
+      const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent }));
+      diagnostics.push(...content.diagnostics);
+      all.push(...hooks);
+      return;
     }
     const content = readClaudeSettingsText(doc.text, input);
+    const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder));
+    const fileRules = content.permissionRules.map((r) => ({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder }));
+    const dirs = content.additionalDirectories.map((dir, i) => ({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
     diagnostics.push(...content.diagnostics);
     if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
-    all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder)));
-    for (const r of content.permissionRules) rules.push({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder });
+    all.push(...hooks);
+    rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
-    content.additionalDirectories.forEach((dir, i) => additionalDirectories.push({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
+    additionalDirectories.push(...dirs);
   }
 
   const { kept, duplicates } = dedupHooks(all);
@@ -170,7 +197,8 @@ function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?:
 const SETTINGS_LABELS = { user: 'user settings', workspace: 'workspace settings', workspaceFolder: 'folder settings' } as const;
 
 function readSettingsValue(input: SettingsValueInput): { hooks: RawHookEntry[]; diagnostics: ConfigDiagnostic[] } {
-  const root = input.text !== undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
+  // The text only locates diagnostics; a too-deep one would overflow the parser, so it is not located.
+  const root = input.text !== undefined && findExcessNesting(input.text) === undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
   const sink = new DiagnosticSink({
     ...(input.file !== undefined ? { file: input.file } : {}),
     displayFile: SETTINGS_LABELS[input.scope],
