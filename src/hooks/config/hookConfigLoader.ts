@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import type { HookSource } from '../hookSource';
+import { isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readClaudeSettingsText } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
@@ -15,6 +15,7 @@ import { formatJsonPath } from './jsonPath';
 import type { LoadedHook } from './loadedHook';
 import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
+import { pinScripts } from './scriptPins';
 import type { PermissionRuleEntry } from './permissionRules';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
@@ -25,6 +26,8 @@ export interface LoadHookConfigOptions {
   readonly enabled?: boolean;
   /** `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
+  /** Workspace folder roots, to pin the scripts of project hooks that belong to no one folder (multi-root workspace settings). */
+  readonly projectDirs?: readonly string[];
 }
 
 /** Permission settings merged across Claude settings files, each with its source. */
@@ -107,7 +110,22 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
     }
   }
   const config = buildHookConfig(documents, options);
-  return { ...config, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+  const hooks = await Promise.all(config.hooks.map((hook) => withPinnedScripts(hook, options.projectDirs ?? [])));
+  return { ...config, hooks, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+}
+
+/**
+ * A project command hook with the workspace scripts its command names pinned into its
+ * approval key (issue 12 item 14). Done here, at load, so no hook event pays for file I/O.
+ */
+async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
+  if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
+  const { command } = hook.handler;
+  const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
+  const perRoot = await Promise.all(roots.map(async (root) => (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin))));
+  const scripts = perRoot.flat();
+  if (scripts.length === 0) return hook;
+  return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
@@ -190,7 +208,7 @@ function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?:
     handler: entry.handler,
     source,
     ...extra,
-    hash: hookApprovalKey(entry),
+    hash: hookApprovalKey({ ...entry, ...extra }),
   };
 }
 
