@@ -308,7 +308,7 @@ export class HookConfigService implements vscode.Disposable {
   /**
    * Watches every workspace script a project hook names: an edit reloads, the new content
    * changes the hook's approval key, and the hook is held until approved again. Between the
-   * edit and that reload (the debounce plus one load) the old approval still applies.
+   * edit and that reload (watcher latency plus one load) the old approval still applies.
    */
   private watchScripts(hooks: readonly LoadedHook[]): void {
     const files = new Set<string>();
@@ -318,9 +318,13 @@ export class HookConfigService implements vscode.Disposable {
     this.watchedScripts = key;
     for (const d of this.scriptWatchers) d.dispose();
     this.scriptWatchers = [];
+    // No debounce here: the old approval applies until the reload lands, so it starts at once (reloads coalesce in pump()).
+    const reloadNow = (): void => {
+      if (!this.disposed) void this.reload();
+    };
     for (const file of files) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
-      this.scriptWatchers.push(watcher, ...this.onAnyFileEvent(watcher));
+      this.scriptWatchers.push(watcher, watcher.onDidCreate(reloadNow), watcher.onDidChange(reloadNow), watcher.onDidDelete(reloadNow));
     }
   }
 
