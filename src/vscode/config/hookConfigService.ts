@@ -1,5 +1,4 @@
 import os from 'node:os';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
@@ -11,6 +10,7 @@ import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHo
 import { isProjectSource } from '../../hooks/hookSource';
 import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
 import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import { readSourceOptions } from './settingsLayers';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
@@ -50,9 +50,10 @@ export interface HookConfigServiceOptions {
 export class HookConfigService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private folderWatchers: vscode.Disposable[] = [];
-  /** Watchers on the workspace scripts project hooks name (their content is part of the approval). */
-  private scriptWatchers: vscode.Disposable[] = [];
-  private watchedScripts = '';
+  /** Reloads when a script a project hook names changes (its content is part of the approval). */
+  private readonly scripts = new PinnedScriptWatcher(() => {
+    if (!this.disposed) void this.reload();
+  });
   /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
   private readonly written = new Set<string>();
   private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();
@@ -232,7 +233,7 @@ export class HookConfigService implements vscode.Disposable {
   private applyLoaded(config: HookConfig, texts: ReadonlyMap<string, string>): void {
     this.diagnostics.publish(config.diagnostics, (file) => texts.get(file));
     const trusted = this.trust.isTrusted;
-    this.watchScripts(config.hooks);
+    this.scripts.update(config.hooks);
     if (trusted && this.written.size > 0) this.approveWrittenHooks(config.hooks);
     const approved = new Set(this.approvals.get());
     const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
@@ -305,29 +306,6 @@ export class HookConfigService implements vscode.Disposable {
     void this.approvals.set([...new Set([...this.approvals.get(), ...matched.map((h) => h.hash)])], matched);
   }
 
-  /**
-   * Watches every workspace script a project hook names: an edit reloads, the new content
-   * changes the hook's approval key, and the hook is held until approved again. Between the
-   * edit and that reload (watcher latency plus one load) the old approval still applies.
-   */
-  private watchScripts(hooks: readonly LoadedHook[]): void {
-    const files = new Set<string>();
-    for (const hook of hooks) for (const pin of hook.scripts ?? []) files.add(pin.file).add(pin.target ?? pin.file);
-    const key = [...files].sort().join('\n');
-    if (key === this.watchedScripts) return;
-    this.watchedScripts = key;
-    for (const d of this.scriptWatchers) d.dispose();
-    this.scriptWatchers = [];
-    // No debounce here: the old approval applies until the reload lands, so it starts at once (reloads coalesce in pump()).
-    const reloadNow = (): void => {
-      if (!this.disposed) void this.reload();
-    };
-    for (const file of files) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
-      this.scriptWatchers.push(watcher, watcher.onDidCreate(reloadNow), watcher.onDidChange(reloadNow), watcher.onDidDelete(reloadNow));
-    }
-  }
-
   private logHookList(title: string, hooks: readonly LoadedHook[]): void {
     this.o.log.info([title, ...hooks.map((h) => `  ${describeLoadedHook(h)}`)].join('\n'));
   }
@@ -335,9 +313,9 @@ export class HookConfigService implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
-    for (const d of [...this.folderWatchers, ...this.scriptWatchers]) d.dispose();
+    for (const d of this.folderWatchers) d.dispose();
     this.folderWatchers = [];
-    this.scriptWatchers = [];
+    this.scripts.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
     for (const w of this.waiters.splice(0)) w.resolve(this.latest);
   }
