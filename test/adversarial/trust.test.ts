@@ -107,7 +107,7 @@ describe('adversarial: trust', () => {
     const ws = path.join(base, 'ws');
     mkdirSync(path.join(ws, '.claude', 'hooks'), { recursive: true });
     mkdirSync(home);
-    const styles = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', '${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh', 'bash ./.claude/hooks/check.sh', 'sh .claude/hooks/check.sh --strict', `${ws}/.claude/hooks/check.sh`];
+    const styles = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', '${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh', 'bash ./.claude/hooks/check.sh', 'sh .claude/hooks/check.sh --strict', `${ws}/.claude/hooks/check.sh`, `bash -c 'bash "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"'`];
     const script = path.join(ws, '.claude', 'hooks', 'check.sh');
     type Handler = Record<string, unknown>;
     const mutations: { name: string; handler?: (h: Handler) => Handler; matcher?: string; files?: () => void }[] = [

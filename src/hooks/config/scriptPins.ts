@@ -43,7 +43,7 @@ const PROJECT_DIR_VAR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z
 export function referencedScripts(command: string, projectDir: string): string[] {
   const root = path.resolve(projectDir);
   const found = new Set<string>();
-  for (const word of shellWords(command)) {
+  for (const word of nestedWords(command, 3)) {
     for (const candidate of [word, word.includes('=') ? word.slice(word.indexOf('=') + 1) : '']) {
       // Tested before expansion: the project dir itself may contain `$`, `[` or `=`.
       const bare = candidate.replace(PROJECT_DIR_VAR, '');
@@ -104,6 +104,16 @@ async function digestOf(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Shell words of `command` and, down to `depth` levels, of words that are themselves commands
+ * (`bash -c '"$CLAUDE_PROJECT_DIR"/x.sh'`, `"$(cat x.sh)"`), so quoting cannot hide a script.
+ */
+function nestedWords(command: string, depth: number): string[] {
+  const words = shellWords(command);
+  if (depth <= 0) return words;
+  return words.flatMap((w) => (/[\s'"$`;|&()<>]/.test(w) ? [w, ...nestedWords(w.replace(/\$\(|`/g, ' '), depth - 1)] : [w]));
 }
 
 /**

@@ -45,6 +45,10 @@ describe('referencedScripts', () => {
       ['node --require=./g.js h.mjs', 'g.js'],
       ["bash 'with space/i.sh' | jq .", 'with space/i.sh'],
       ['cd sub && sh j.sh; k.py', 'j.sh'],
+      // Quoting and substitution cannot hide a script.
+      [`bash -c 'bash "$CLAUDE_PROJECT_DIR/.claude/hooks/l.sh"'`, '.claude/hooks/l.sh'],
+      ['sh -c "$(cat .claude/hooks/m.sh)"', '.claude/hooks/m.sh'],
+      ['eval `cat n.sh`', 'n.sh'],
     ];
     for (const [command, expected] of cases) expect(referencedScripts(command, ws), command).toContain(path.join(ws, expected));
     expect(referencedScripts('node --require=./g.js h.mjs', ws)).toContain(path.join(ws, 'h.mjs'));
