@@ -2,7 +2,7 @@ import os from 'node:os';
 import * as vscode from 'vscode';
 import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
-import { standardConfigSources } from '../../hooks/config/configSources';
+import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
 import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
@@ -212,7 +212,14 @@ export class HookConfigService implements vscode.Disposable {
     const configuration = vscode.workspace.getConfiguration();
     const { settings, problems } = readHookwiseSettings((key: HookwiseSettingKey) => configuration.get(key));
     for (const p of problems) this.o.log.warn(`settings: ${p}`);
-    const options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
+    let options: StandardSourcesOptions;
+    try {
+      options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
+    } catch (error) {
+      // The .claude files (including the user's policy hooks) still load without the settings layers.
+      this.o.log.error(`reading the hookwise.hooks settings layers failed (${error instanceof Error ? error.message : String(error)}); loading the .claude files only`);
+      options = { homeDir: this.homeDir, folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })) };
+    }
     const texts = new Map<string, string>();
     for (const layer of [options.userSettings, options.workspaceSettings, ...options.folders.map((f) => f.settings)]) {
       if (layer?.file !== undefined && layer.text !== undefined) texts.set(layer.file, layer.text);
