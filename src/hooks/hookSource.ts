@@ -6,7 +6,10 @@
 export type HookSource =
   | {
       readonly kind: 'file';
-      /** Which configuration layer the file belongs to. */
+      /**
+       * Which configuration layer the file belongs to, decided by WHERE the loader found the
+       * file (home directory, a workspace folder, a CLI flag), never derived from `displayFile`.
+       */
       readonly scope: HookSourceScope;
       /** Absolute path of the file. */
       readonly file: string;
@@ -29,12 +32,33 @@ export type HookSource =
       readonly label: string;
     };
 
-/** The configuration layers of spec §6, in merge order. */
-export type HookSourceScope = 'user' | 'project' | 'local' | 'agent' | 'flag';
+/**
+ * The configuration layers of spec §6, in merge order. Agent files are split by where their
+ * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
+ * `.claude/agents` (issue 12 item 3: a folder named `~evil` is still a project folder).
+ */
+export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'userAgent' | 'projectAgent';
 
-/** True for sources inside the workspace, which need trust and approval before they run. */
+/**
+ * Per file scope, whether it lives in the workspace. A Record, so a new scope cannot be added
+ * without deciding here; `flag` is a file the user named on the command line.
+ */
+const FILE_SCOPE_IS_PROJECT: Readonly<Record<HookSourceScope, boolean>> = {
+  user: false,
+  userAgent: false,
+  flag: false,
+  project: true,
+  local: true,
+  projectAgent: true,
+};
+
+/**
+ * True for sources inside the workspace, which need trust and approval before they run.
+ * Decided from the typed scope only; anything unrecognised (e.g. data from an older
+ * version) counts as project, so a mistake holds a hook instead of running it.
+ */
 export function isProjectSource(source: HookSource): boolean {
-  if (source.kind === 'file') return source.scope === 'project' || source.scope === 'local' || (source.scope === 'agent' && !source.displayFile.startsWith('~'));
+  if (source.kind === 'file') return FILE_SCOPE_IS_PROJECT[source.scope] ?? true;
   if (source.kind === 'settings') return source.scope !== 'user';
   return false;
 }

@@ -1,7 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseBoundedYaml } from '../../hooks/config/boundedYaml';
+import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
+import { MAX_AGENT_FILES } from '../../hooks/config/configLimits';
 
 /** A subagent type: built-in (`general-purpose`, `Explore`) or a `.claude/agents/*.md` file. */
 export interface AgentDefinition {
@@ -59,13 +61,10 @@ export interface AgentDefinitionProblem {
 export function parseAgentDefinition(text: string, displayFile: string): AgentDefinition | AgentDefinitionProblem {
   const match = FRONTMATTER.exec(text);
   if (!match) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
-  let raw: unknown;
-  try {
-    raw = parseYaml(match[1] ?? '');
-  } catch (error) {
-    return { file: displayFile, message: `frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const parsed = frontmatterSchema.safeParse(raw ?? {});
+  // Bounded parse (depth, alias expansions): agent files are workspace input (issue 12 item 4).
+  const yaml = parseBoundedYaml(match[1] ?? '');
+  if (!yaml.ok) return { file: displayFile, message: `frontmatter ${yaml.message}` };
+  const parsed = frontmatterSchema.safeParse(yaml.value ?? {});
   if (!parsed.success) return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
   const fm = parsed.data;
   const tools = typeof fm.tools === 'string' ? fm.tools.split(',').map((t) => t.trim()).filter(Boolean) : fm.tools;
@@ -95,10 +94,17 @@ export async function loadAgentDefinitions(dirs: readonly { readonly dir: string
     } catch {
       continue;
     }
+    if (names.length > MAX_AGENT_FILES) {
+      problems.push({ file: displayDir, message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read` });
+      names = names.slice(0, MAX_AGENT_FILES);
+    }
     for (const name of names) {
       const displayFile = `${displayDir}/${name}`;
       try {
-        const parsed = parseAgentDefinition(await readFile(path.join(dir, name), 'utf8'), displayFile);
+        // Bounded and FIFO-safe (configLimits.ts); a file vanished since readdir is skipped.
+        const text = await readBoundedTextFile(path.join(dir, name));
+        if (text === undefined) continue;
+        const parsed = parseAgentDefinition(text, displayFile);
         if ('message' in parsed) problems.push(parsed);
         else byName.set(parsed.name, parsed);
       } catch (error) {

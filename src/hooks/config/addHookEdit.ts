@@ -1,4 +1,5 @@
 import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type Edit, type FormattingOptions } from 'jsonc-parser';
+import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
 import type { HookEvent } from '../hookEvent';
 import { hookHandlerSchema, type HookHandlerConfig } from './hookConfigSchema';
 import { formatJsonPath, type JsonSegment } from './jsonPath';
@@ -57,6 +58,7 @@ export function computeAddHookEdit(fileText: string, event: HookEvent, matcher: 
   if (!parsed.success) throw new AddHookError('invalidHandler', `invalid hook: ${parsed.error.issues[0]?.message ?? 'bad handler'}`);
   if (matcher !== undefined && checkMatcher(matcher).error) throw new AddHookError('invalidMatcher', checkMatcher(matcher).error as string);
   const hooksPath: JsonSegment[] = [...(target.hooksPath ?? ['hooks'])];
+  if (findExcessNesting(fileText) !== undefined) throw new AddHookError('notJsonObject', `the file is nested deeper than ${MAX_CONFIG_DEPTH} levels; fix it before adding hooks`);
   const root = fileText.trim() === '' ? undefined : parseTree(fileText, [], { allowTrailingComma: true });
   if (root && root.type !== 'object') throw new AddHookError('notJsonObject', 'the file is not a JSON object; fix it before adding hooks');
   const groupsNode = root ? findNodeAtLocation(root, [...hooksPath, event]) : undefined;

@@ -5,6 +5,7 @@ import type { JsonSegment } from './jsonPath';
 import { jsoncLocator } from './nodeLocator';
 import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from './permissionRules';
 import type { ConfigDiagnostic } from './configDiagnostic';
+import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
 
 /** What one Claude settings file contributes. */
 export interface ClaudeSettingsContent {
@@ -23,10 +24,18 @@ const PERMISSION_MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermi
  * Reads a Claude settings file (JSONC: comments and trailing commas are fine). A text that is
  * not a JSON object contributes nothing and yields one error; syntax errors inside an object
  * are reported and the recoverable part still loads; each bad entry is skipped on its own.
+ * Nesting over MAX_CONFIG_DEPTH makes the whole file one `tooDeep` error.
  */
 export function readClaudeSettingsText(rawText: string, where: { readonly file?: string; readonly displayFile: string }): ClaudeSettingsContent {
   // A BOM becomes a space: same length, so every offset, line and column stays true to the file.
   const text = rawText.replace(/^\uFEFF/, ' ');
+  const tooDeep = findExcessNesting(text);
+  if (tooDeep !== undefined) {
+    // The JSON parser recurses per level: refuse before it overflows the stack (issue 12 item 4).
+    const sink = new DiagnosticSink({ ...where, text });
+    sink.reportAt('error', 'tooDeep', tooDeep, 1, `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`);
+    return { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };
+  }
   const errors: ParseError[] = [];
   const root = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const sink = new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) });

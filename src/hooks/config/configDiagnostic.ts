@@ -18,7 +18,13 @@ export type ConfigDiagnosticCode =
   | 'unsupportedField'
   | 'unknownField'
   | 'invalidPermissionRule'
-  | 'agentFrontmatter';
+  | 'agentFrontmatter'
+  /** Over a configLimits.ts bound: file size, agent file count. */
+  | 'tooLarge'
+  /** JSON nested deeper than MAX_CONFIG_DEPTH. */
+  | 'tooDeep'
+  /** The source threw while loading; it contributes nothing, the others still load. */
+  | 'loadFailed';
 
 /** One diagnostic. Positions are 1-based and point at the offending key or value. */
 export interface ConfigDiagnostic {

@@ -23,7 +23,7 @@ export interface AgentsDirectoryInput {
   readonly kind: 'agentsDirectory';
   readonly scope: 'user' | 'project';
   readonly dir: string;
-  /** Display prefix, e.g. `~/.claude/agents` (user agents must start with `~`, see isProjectSource). */
+  /** Display prefix, e.g. `~/.claude/agents`; display only, trust comes from `scope`. */
   readonly displayDir: string;
   readonly folder?: string;
 }

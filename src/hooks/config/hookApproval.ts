@@ -3,21 +3,37 @@ import type { HookEvent } from '../hookEvent';
 import { isProjectSource } from '../hookSource';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import type { LoadedHook } from './loadedHook';
+import type { ScriptPin } from './scriptPins';
 
 /**
- * Trust, the pure part (issue 5 item 5): project hooks run only once the user approved their
- * exact content. The key covers what the hook does (event, matcher, type, command or prompt,
- * model), not where it sits or its timeout, so reformatting a file or moving a hook between
- * project files does not ask again, and any change to what runs does.
+ * Trust, the pure part (issue 5 item 5, issue 12 item 14): project hooks run only once the
+ * user approved their exact definition. The key covers every field of the handler (type,
+ * command/prompt, timeout, async, continueOnFailure, priority, enabled, model, …), the event,
+ * the matcher, the agent scope, and the content of the workspace scripts the command names
+ * (scriptPins.ts), not where the hook sits: reformatting a file or moving a hook between
+ * project files does not ask again, and any change to what runs or how does.
  */
 
-/** sha256 (hex) of the hook's behaviour-defining content. */
-export function hookApprovalKey(hook: { readonly event: HookEvent; readonly matcher?: string; readonly handler: HookHandlerConfig }): string {
-  const { handler } = hook;
-  const body = handler.type === 'command' ? handler.command : handler.prompt;
-  const model = handler.type === 'command' ? '' : (handler.model ?? '');
+/** What the key covers. */
+export interface ApprovalSubject {
+  readonly event: HookEvent;
+  readonly matcher?: string;
+  readonly handler: HookHandlerConfig;
+  readonly agentType?: string;
+  /** Pinned scripts (loadHookConfig fills these for project hooks); absent = none pinned. */
+  readonly scripts?: readonly ScriptPin[];
+}
+
+/** Canonical JSON of a value with object keys sorted, so key order in the file does not matter. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
+/** sha256 (hex) of the hook's whole definition plus its pinned scripts. */
+export function hookApprovalKey(hook: ApprovalSubject): string {
   // JSON array, so no field can bleed into the next (`a|b` + `c` ≠ `a` + `b|c`).
-  const canonical = JSON.stringify([hook.event, hook.matcher ?? '', handler.type, body, model]);
+  const scripts = (hook.scripts ?? []).map((p) => [p.path, p.digest, p.target ?? '']);
+  const canonical = canonicalJson(['v2', hook.event, hook.matcher ?? '', hook.agentType ?? '', hook.handler, scripts]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 

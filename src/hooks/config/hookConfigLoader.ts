@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import type { HookSource } from '../hookSource';
+import { isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readClaudeSettingsText } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
+import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
 import { sourceKeyOf, sourceRank, type AgentFileInput, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { DiagnosticSink } from './diagnosticSink';
@@ -14,6 +15,7 @@ import { formatJsonPath } from './jsonPath';
 import type { LoadedHook } from './loadedHook';
 import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
+import { pinScripts } from './scriptPins';
 import type { PermissionRuleEntry } from './permissionRules';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
@@ -24,6 +26,8 @@ export interface LoadHookConfigOptions {
   readonly enabled?: boolean;
   /** `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
+  /** Workspace folder roots, to pin the scripts of project hooks that belong to no one folder (multi-root workspace settings). */
+  readonly projectDirs?: readonly string[];
 }
 
 /** Permission settings merged across Claude settings files, each with its source. */
@@ -63,7 +67,9 @@ function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] 
 
 /**
  * Reads every input (missing files are fine, unreadable ones become diagnostics) and builds
- * the configuration. Inputs may come in any order; they are merged in spec §6 order.
+ * the configuration. Inputs may come in any order; they are merged in spec §6 order. Each
+ * source loads on its own, within configLimits.ts: one that is too large, too deep,
+ * unreadable or that throws becomes a diagnostic naming its file, and the others still load.
  */
 export async function loadHookConfig(inputs: readonly ConfigSourceInput[], options: LoadHookConfigOptions = {}): Promise<HookConfig> {
   const fs = options.fs ?? nodeConfigFileSystem;
@@ -71,9 +77,13 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
   const ioDiagnostics: ConfigDiagnostic[] = [];
   const readText = async (file: string, displayFile: string): Promise<string | undefined> => {
     try {
-      return await fs.readTextFile(file);
+      const text = await fs.readTextFile(file);
+      // An injected file system may not bound sizes itself; UTF-16 length ≤ byte length, so this never refuses a file within the limit.
+      if (text !== undefined && text.length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileTooLargeError(file, text.length);
+      return text;
     } catch (error) {
-      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot read the file (${error instanceof Error ? error.message : String(error)}); it contributes nothing` });
+      const tooLarge = error instanceof ConfigFileTooLargeError;
+      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: tooLarge ? 'tooLarge' : 'unreadable', message: `${tooLarge ? error.message : `cannot read the file (${error instanceof Error ? error.message : String(error)})`}; it contributes nothing, the other sources still load` });
       return undefined;
     }
   };
@@ -87,6 +97,10 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       } catch (error) {
         ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${error instanceof Error ? error.message : String(error)})` });
       }
+      if (names.length > MAX_AGENT_FILES) {
+        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'tooLarge', message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read` });
+        names = names.slice(0, MAX_AGENT_FILES);
+      }
       for (const name of names) {
         const agent: AgentFileInput = { kind: 'agentFile', scope: input.scope, file: path.join(input.dir, name), displayFile: `${input.displayDir}/${name}`, ...(input.folder !== undefined ? { folder: input.folder } : {}) };
         documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
@@ -96,7 +110,22 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
     }
   }
   const config = buildHookConfig(documents, options);
-  return { ...config, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+  const hooks = await Promise.all(config.hooks.map((hook) => withPinnedScripts(hook, options.projectDirs ?? [])));
+  return { ...config, hooks, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+}
+
+/**
+ * A project command hook with the workspace scripts its command names pinned into its
+ * approval key (issue 12 item 14). Done here, at load, so no hook event pays for file I/O.
+ */
+async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
+  if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
+  const { command } = hook.handler;
+  const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
+  const perRoot = await Promise.all(roots.map(async (root) => (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin))));
+  const scripts = perRoot.flat();
+  if (scripts.length === 0) return hook;
+  return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
@@ -118,30 +147,46 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
 
   for (const doc of ordered) {
+    try {
+      readDocument(doc);
+    } catch (error) {
+      // Backstop (issue 12 item 4): one source that throws must not take the others down.
+      const where = doc.input.kind === 'settingsValue' ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] } : { file: doc.input.file, displayFile: doc.input.displayFile };
+      diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it contributes nothing, the other sources still load` });
+    }
+  }
+
+  /** Reads one document and adds what it contributes; everything is collected before anything is added, so a throw adds nothing. */
+  function readDocument(doc: ConfigDocument): void {
     const { input } = doc;
     const folder = input.folder !== undefined ? { folder: input.folder } : {};
     if (input.kind === 'settingsValue') {
       const content = readSettingsValue(input);
+      const hooks = content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder));
       diagnostics.push(...content.diagnostics);
-      all.push(...content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder)));
-      continue;
+      all.push(...hooks);
+      return;
     }
-    if (!('text' in doc) || doc.text === undefined) continue;
-    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? 'agent' : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
+    if (!('text' in doc) || doc.text === undefined) return;
+    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
-      diagnostics.push(...content.diagnostics);
       const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};
-      all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent })));
-      continue;
+      const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent }));
+      diagnostics.push(...content.diagnostics);
+      all.push(...hooks);
+      return;
     }
     const content = readClaudeSettingsText(doc.text, input);
+    const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder));
+    const fileRules = content.permissionRules.map((r) => ({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder }));
+    const dirs = content.additionalDirectories.map((dir, i) => ({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
     diagnostics.push(...content.diagnostics);
     if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
-    all.push(...content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder)));
-    for (const r of content.permissionRules) rules.push({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder });
+    all.push(...hooks);
+    rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
-    content.additionalDirectories.forEach((dir, i) => additionalDirectories.push({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
+    additionalDirectories.push(...dirs);
   }
 
   const { kept, duplicates } = dedupHooks(all);
@@ -163,14 +208,15 @@ function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?:
     handler: entry.handler,
     source,
     ...extra,
-    hash: hookApprovalKey(entry),
+    hash: hookApprovalKey({ ...entry, ...extra }),
   };
 }
 
 const SETTINGS_LABELS = { user: 'user settings', workspace: 'workspace settings', workspaceFolder: 'folder settings' } as const;
 
 function readSettingsValue(input: SettingsValueInput): { hooks: RawHookEntry[]; diagnostics: ConfigDiagnostic[] } {
-  const root = input.text !== undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
+  // The text only locates diagnostics; a too-deep one would overflow the parser, so it is not located.
+  const root = input.text !== undefined && findExcessNesting(input.text) === undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
   const sink = new DiagnosticSink({
     ...(input.file !== undefined ? { file: input.file } : {}),
     displayFile: SETTINGS_LABELS[input.scope],

@@ -3,6 +3,7 @@ import type { HookEvent } from '../hookEvent';
 import { describeSource, type HookSource } from '../hookSource';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
+import type { ScriptPin } from './scriptPins';
 
 /**
  * One configured hook, as pure data. A small binder turns these into HookRunner
@@ -19,7 +20,9 @@ export interface LoadedHook {
   readonly agentType?: string;
   /** Workspace folder root the hook belongs to; undefined = applies everywhere (user level, workspace settings). */
   readonly folder?: string;
-  /** Content hash for trust approval (see hookApproval.ts). */
+  /** Workspace scripts the command names, pinned at load (project command hooks only; see scriptPins.ts). */
+  readonly scripts?: readonly ScriptPin[];
+  /** Approval key: the whole definition plus `scripts` (see hookApproval.ts). */
   readonly hash: string;
 }
 

@@ -2,14 +2,15 @@ import os from 'node:os';
 import * as vscode from 'vscode';
 import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
-import { standardConfigSources } from '../../hooks/config/configSources';
-import { approvedHashesAfter } from '../../hooks/config/hookApproval';
+import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
+import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 import { isProjectSource } from '../../hooks/hookSource';
 import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
 import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import { readSourceOptions } from './settingsLayers';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
@@ -49,6 +50,12 @@ export interface HookConfigServiceOptions {
 export class HookConfigService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private folderWatchers: vscode.Disposable[] = [];
+  /** Reloads when a script a project hook names changes (its content is part of the approval). */
+  private readonly scripts = new PinnedScriptWatcher(() => {
+    if (!this.disposed) void this.reload();
+  });
+  /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
+  private readonly written = new Set<string>();
   private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();
   /** Fires after every applied generation. */
   readonly onDidChange: vscode.Event<HookConfigChange> = this.onDidChangeEmitter.event;
@@ -125,6 +132,14 @@ export class HookConfigService implements vscode.Disposable {
     await this.approvals.set([...new Set([...this.approvals.get(), ...hashes])]);
   }
 
+  /**
+   * Approves a hook the user wrote with "Add Hook…" once a reload finds it: its key includes
+   * the content of the scripts it names (issue 12 item 14), known only after that load pins them.
+   */
+  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): void {
+    this.written.add(definitionKey(hook));
+  }
+
   /** "Hookwise: Review Project Hooks": every project hook, approved or not; allow all or turn all off. */
   async reviewProjectHooks(): Promise<void> {
     const change = this.latest ?? (await this.reload());
@@ -139,10 +154,10 @@ export class HookConfigService implements vscode.Disposable {
     }
     const approved = new Set(this.approvals.get());
     this.logHookList('Project hooks under review:', project);
-    const choice = await askApproval(this.prompts.approve, { message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`, detail: approvalDetail(project, approved), offerRevoke: true }, this.o.log);
+    const choice = await askApproval(this.prompts.approve, { message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`, detail: approvalDetail(project, approved, this.approvals.records()), offerRevoke: true }, this.o.log);
     if (choice === 'allow') {
       for (const hook of project) this.declined.delete(hook.hash);
-      await this.approvals.set(approvedHashesAfter(approved, project, change?.config.hooks ?? []));
+      await this.approvals.set(approvedHashesAfter(approved, project, change?.config.hooks ?? []), project);
       this.o.log.info(`approved ${project.length} project hook(s)`);
     } else if (choice === 'revoke') {
       for (const hook of project) this.declined.add(hook.hash);
@@ -197,7 +212,14 @@ export class HookConfigService implements vscode.Disposable {
     const configuration = vscode.workspace.getConfiguration();
     const { settings, problems } = readHookwiseSettings((key: HookwiseSettingKey) => configuration.get(key));
     for (const p of problems) this.o.log.warn(`settings: ${p}`);
-    const options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
+    let options: StandardSourcesOptions;
+    try {
+      options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
+    } catch (error) {
+      // The .claude files (including the user's policy hooks) still load without the settings layers.
+      this.o.log.error(`reading the hookwise.hooks settings layers failed (${error instanceof Error ? error.message : String(error)}); loading the .claude files only`);
+      options = { homeDir: this.homeDir, folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })) };
+    }
     const texts = new Map<string, string>();
     for (const layer of [options.userSettings, options.workspaceSettings, ...options.folders.map((f) => f.settings)]) {
       if (layer?.file !== undefined && layer.text !== undefined) texts.set(layer.file, layer.text);
@@ -211,13 +233,15 @@ export class HookConfigService implements vscode.Disposable {
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
     };
-    const config = await loadHookConfig(standardConfigSources(options), { fs: recording, enabled: settings['hookwise.hooks.enabled'], sources: settings['hookwise.hooks.sources'] });
+    const config = await loadHookConfig(standardConfigSources(options), { fs: recording, enabled: settings['hookwise.hooks.enabled'], sources: settings['hookwise.hooks.sources'], projectDirs: options.folders.map((f) => f.root) });
     return { config, texts };
   }
 
   private applyLoaded(config: HookConfig, texts: ReadonlyMap<string, string>): void {
     this.diagnostics.publish(config.diagnostics, (file) => texts.get(file));
     const trusted = this.trust.isTrusted;
+    this.scripts.update(config.hooks);
+    if (trusted && this.written.size > 0) this.approveWrittenHooks(config.hooks);
     const approved = new Set(this.approvals.get());
     const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
     // Project hooks are filtered here AND flagged in the trust policy: the runtime never even sees one that may not run.
@@ -257,10 +281,10 @@ export class HookConfigService implements vscode.Disposable {
     try {
       this.logHookList('Project hooks awaiting approval:', pending);
       const n = pending.length;
-      const choice = await askApproval(this.prompts.approve, { message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`, detail: approvalDetail(pending), offerRevoke: false }, this.o.log);
+      const choice = await askApproval(this.prompts.approve, { message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`, detail: approvalDetail(pending, undefined, this.approvals.records()), offerRevoke: false }, this.o.log);
       if (this.disposed) return;
       if (choice === 'allow') {
-        await this.approvals.set(approvedHashesAfter(this.approvals.get(), pending, this.latest?.config.hooks ?? change.config.hooks));
+        await this.approvals.set(approvedHashesAfter(this.approvals.get(), pending, this.latest?.config.hooks ?? change.config.hooks), pending);
         this.o.log.info(`approved ${n} project hook(s)`);
         await this.reload();
       } else {
@@ -277,6 +301,18 @@ export class HookConfigService implements vscode.Disposable {
     }
   }
 
+  /** Consumes `written`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
+  private approveWrittenHooks(hooks: readonly LoadedHook[]): void {
+    const matched = hooks.filter((h) => isProjectSource(h.source) && this.written.has(definitionKey(h)));
+    if (matched.length === 0) return;
+    for (const hook of matched) {
+      this.written.delete(definitionKey(hook));
+      this.declined.delete(hook.hash);
+    }
+    // Memento.update changes what get() returns at once; the write to disk may finish later.
+    void this.approvals.set([...new Set([...this.approvals.get(), ...matched.map((h) => h.hash)])], matched);
+  }
+
   private logHookList(title: string, hooks: readonly LoadedHook[]): void {
     this.o.log.info([title, ...hooks.map((h) => `  ${describeLoadedHook(h)}`)].join('\n'));
   }
@@ -286,7 +322,13 @@ export class HookConfigService implements vscode.Disposable {
     clearTimeout(this.timer);
     for (const d of this.folderWatchers) d.dispose();
     this.folderWatchers = [];
+    this.scripts.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
     for (const w of this.waiters.splice(0)) w.resolve(this.latest);
   }
+}
+
+/** A hook's definition without its pinned scripts or agent scope: what "Add Hook…" knows it wrote. */
+function definitionKey(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): string {
+  return hookApprovalKey({ event: hook.event, ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), handler: hook.handler });
 }

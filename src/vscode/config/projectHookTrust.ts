@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { approvalRecordOf, approvedHookRecordSchema, describeApprovalChanges, type ApprovedHookRecord } from '../../hooks/config/approvalChanges';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 
 /**
@@ -23,8 +24,16 @@ export const vscodeWorkspaceTrust: WorkspaceTrustSource = {
 
 /** workspaceState key of the approved project-hook hashes (string[]). */
 export const APPROVED_HOOKS_KEY = 'hookwise.approvedProjectHooks';
+/** workspaceState key of what each approval pinned (ApprovedHookRecord[]), to show what changed. */
+export const APPROVED_HOOK_RECORDS_KEY = 'hookwise.approvedProjectHookRecords';
+/** Records kept; older ones are dropped (only the "what changed" text needs them). */
+const MAX_RECORDS = 500;
 
-/** Approved project-hook content hashes, per workspace (`context.workspaceState`). */
+/**
+ * Approved project-hook keys, per workspace (`context.workspaceState`). The keys decide; the
+ * records only explain changes. Keys from before issue 12 (command-only) match nothing now,
+ * so those hooks are asked about once more.
+ */
 export class ApprovalStore {
   constructor(private readonly state: vscode.Memento) {}
 
@@ -34,8 +43,28 @@ export class ApprovalStore {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   }
 
-  set(hashes: readonly string[]): Thenable<void> {
-    return this.state.update(APPROVED_HOOKS_KEY, [...hashes]);
+  /** What earlier approvals pinned (malformed entries are dropped). */
+  records(): ApprovedHookRecord[] {
+    const value = this.state.get<unknown>(APPROVED_HOOK_RECORDS_KEY);
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((v) => {
+      const parsed = approvedHookRecordSchema.safeParse(v);
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  /**
+   * Stores `hashes` as the approved set. Records are kept for hooks approved now and for
+   * earlier records of removed hashes too (newest first, bounded), so a changed hook can
+   * still be compared with what was approved before.
+   */
+  async set(hashes: readonly string[], approvedNow: readonly LoadedHook[] = []): Promise<void> {
+    const fresh = approvedNow.map(approvalRecordOf);
+    const freshHashes = new Set(fresh.map((r) => r.hash));
+    const freshLocations = new Set(fresh.map((r) => r.location));
+    const kept = this.records().filter((r) => !freshHashes.has(r.hash) && !freshLocations.has(r.location));
+    await this.state.update(APPROVED_HOOK_RECORDS_KEY, [...fresh, ...kept].slice(0, MAX_RECORDS));
+    await this.state.update(APPROVED_HOOKS_KEY, [...hashes]);
   }
 }
 
@@ -87,11 +116,16 @@ export async function askApproval(prompt: ApprovalPrompt, request: Parameters<Ap
 /** Most hooks listed in the modal; the rest are summarized (the full list goes to the log). */
 const MAX_DETAIL_LINES = 25;
 
-/** The modal's detail: one line per hook (`describeLoadedHook`), marked when `approved` says so. */
-export function approvalDetail(hooks: readonly LoadedHook[], approved?: ReadonlySet<string>): string {
+/**
+ * The modal's detail: one line per hook (`describeLoadedHook`), marked when `approved` says so,
+ * followed by what changed since its earlier approval when `records` know one
+ * (`  changed: timeout 5 → 600; script .claude/hooks/check.sh changed`).
+ */
+export function approvalDetail(hooks: readonly LoadedHook[], approved?: ReadonlySet<string>, records: readonly ApprovedHookRecord[] = []): string {
   const lines = hooks.slice(0, MAX_DETAIL_LINES).map((hook) => {
     const mark = approved === undefined ? '' : approved.has(hook.hash) ? '[allowed] ' : '[off] ';
-    return `${mark}${describeLoadedHook(hook)}`;
+    const changes = approved?.has(hook.hash) ? [] : describeApprovalChanges(hook, records);
+    return `${mark}${describeLoadedHook(hook)}${changes.length > 0 ? `\n    changed since approved: ${changes.join('; ')}` : ''}`;
   });
   if (hooks.length > MAX_DETAIL_LINES) lines.push(`…and ${hooks.length - MAX_DETAIL_LINES} more (listed in the Hookwise log)`);
   return lines.join('\n');

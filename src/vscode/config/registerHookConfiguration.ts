@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { hookApprovalKey } from '../../hooks/config/hookApproval';
 import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
 import { effectiveHooksReport } from './effectiveHooksReport';
 import { HookConfigService, type ApplyHookConfig } from './hookConfigService';
@@ -28,7 +27,7 @@ export function registerHookConfiguration(context: vscode.ExtensionContext, deps
           log,
           globalStorageUri: context.globalStorageUri,
           // The user typed this hook here: that is approval of exactly it (user settings need none).
-          onAdded: (hook, target) => (target === 'userSettings' ? undefined : service.approve([hookApprovalKey(hook)])),
+          onAdded: (hook, target) => (target === 'userSettings' ? undefined : service.approveWritten(hook)),
         },
         typeof answers === 'object' && answers !== null ? answers : {},
       );

@@ -1,7 +1,8 @@
 import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
+import { findExcessNesting } from '../../hooks/config/configLimits';
 import type { SettingsLayer, StandardSourcesOptions } from '../../hooks/config/configSources';
 
 /**
@@ -42,12 +43,15 @@ export function workspaceSettingsFile(): { file: string; textPath: readonly stri
 
 /** Reads `file` and compares its `hookwise.hooks` with `layerValue`; undefined when the file does not exist. */
 export async function locateSettingsFile(file: string, textPath: readonly string[], layerValue: unknown): Promise<LocatedSettingsFile | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    // Bounded and FIFO-safe: a workspace's .vscode/settings.json is outside input (issue 12 item 4).
+    text = await readBoundedTextFile(file);
   } catch {
     return undefined;
   }
+  // Too deep for the recursive parser: the layer's value still applies, only unlocated.
+  if (text === undefined || findExcessNesting(text) !== undefined) return undefined;
   const root = parseTree(text, [], { allowTrailingComma: true });
   const node = root ? findNodeAtLocation(root, [...textPath]) : undefined;
   const fileValue = node ? (getNodeValue(node) as unknown) : undefined;

@@ -11,21 +11,31 @@ const userSettings = { input: { kind: 'settingsValue' as const, scope: 'user' as
 describe('hookApprovalKey', () => {
   const base = { event: 'PreToolUse' as const, matcher: 'Bash', handler: { type: 'command' as const, command: 'echo a' } };
 
-  it('is a sha256 of what the hook does', () => {
+  it('is a sha256 of the definition, independent of key order', () => {
     expect(hookApprovalKey(base)).toMatch(/^[0-9a-f]{64}$/);
-    expect(hookApprovalKey({ ...base, handler: { ...base.handler, timeout: 5, statusMessage: 'x' } })).toBe(hookApprovalKey(base));
+    expect(hookApprovalKey({ handler: { command: 'echo a', type: 'command' }, matcher: 'Bash', event: 'PreToolUse' })).toBe(hookApprovalKey(base));
   });
 
-  it('changes with event, matcher, type, command/prompt and model', () => {
-    const keys = new Set([
-      hookApprovalKey(base),
-      hookApprovalKey({ ...base, event: 'PostToolUse' }),
-      hookApprovalKey({ ...base, matcher: 'Edit' }),
-      hookApprovalKey({ ...base, handler: { type: 'command', command: 'echo b' } }),
-      hookApprovalKey({ ...base, handler: { type: 'prompt', prompt: 'echo a' } }),
-      hookApprovalKey({ ...base, handler: { type: 'prompt', prompt: 'echo a', model: 'm' } }),
-    ]);
-    expect(keys.size).toBe(6);
+  it('changes with every field of the definition and with the pinned scripts (issue 12 item 14)', () => {
+    const variants = [
+      base,
+      { ...base, event: 'PostToolUse' as const },
+      { ...base, matcher: 'Edit' },
+      { ...base, agentType: 'tester' },
+      { ...base, handler: { type: 'command' as const, command: 'echo b' } },
+      { ...base, handler: { type: 'prompt' as const, prompt: 'echo a' } },
+      { ...base, handler: { type: 'prompt' as const, prompt: 'echo a', model: 'm' } },
+      { ...base, handler: { ...base.handler, timeout: 600 } },
+      { ...base, handler: { ...base.handler, async: true } },
+      { ...base, handler: { ...base.handler, continueOnFailure: false } },
+      { ...base, handler: { ...base.handler, priority: 9 } },
+      { ...base, handler: { ...base.handler, enabled: true } },
+      { ...base, handler: { ...base.handler, statusMessage: 'x' } },
+      { ...base, scripts: [{ path: 'x.sh', file: '/ws/x.sh', digest: 'sha256:1' }] },
+      { ...base, scripts: [{ path: 'x.sh', file: '/ws/x.sh', digest: 'sha256:2' }] },
+      { ...base, scripts: [{ path: 'x.sh', file: '/ws/x.sh', digest: 'sha256:2', target: '/elsewhere' }] },
+    ];
+    expect(new Set(variants.map(hookApprovalKey)).size).toBe(variants.length);
   });
 });
 
@@ -43,8 +53,10 @@ describe('diffApprovals', () => {
     expect(diffApprovals(first, approved).newOrChanged).toEqual([]);
     const changed = buildHookConfig([userSettings, projectFile('echo project --evil')]).hooks;
     expect(diffApprovals(changed, approved).newOrChanged).toHaveLength(1);
-    // A timeout change is not a behaviour change.
-    expect(diffApprovals(buildHookConfig([userSettings, projectFile('echo project', { timeout: 9 })]).hooks, approved).newOrChanged).toEqual([]);
+    // Every field is pinned: timeout, async, continueOnFailure, priority, a new matcher.
+    for (const extra of [{ timeout: 600 }, { async: true }, { continueOnFailure: true }, { priority: 5 }]) {
+      expect(diffApprovals(buildHookConfig([userSettings, projectFile('echo project', extra)]).hooks, approved).newOrChanged, JSON.stringify(extra)).toHaveLength(1);
+    }
   });
 
   it('workspace settings and project agent files are project sources; ~/.claude/agents are not', () => {

@@ -72,7 +72,7 @@ describe('loadHookConfig: merge order across every source', () => {
     const config = await loadHookConfig(mergeInputs());
     const stop = config.hooks.find((h) => bodyOf(h) === 'echo tester-stop');
     expect(stop).toMatchObject({ event: 'SubagentStop', agentType: 'tester', folder: project });
-    expect(stop?.source).toMatchObject({ kind: 'file', scope: 'agent' });
+    expect(stop?.source).toMatchObject({ kind: 'file', scope: 'projectAgent' });
     expect(config.hooks.find((h) => bodyOf(h) === 'echo user-agent')).toMatchObject({ event: 'PreToolUse', agentType: 'code-reviewer', matcher: 'Read' });
     expect(config.hooks.filter((h) => h.agentType === undefined && h.event === 'SubagentStop')).toEqual([]);
     // The bad tester hook (timeout "5") is reported with its line in the .md file, not loaded.
