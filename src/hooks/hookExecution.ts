@@ -2,6 +2,7 @@ import type { HookActionContext, HookActionResult, HookRawOutput } from './hookA
 import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
+import { MAX_TIMER_DELAY_MS } from '../shared/timerDelay';
 import type { HookRegistration } from './hookRegistry';
 
 /** How one execution ended, before merging. */
@@ -68,7 +69,7 @@ export class HookExecution implements HookActionContext {
         this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
         this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), TIMEOUT_OUTPUT_GRACE_MS);
         (this.timer as { unref?: () => void }).unref?.();
-      }, this.timeoutMs);
+      }, Math.min(this.timeoutMs, MAX_TIMER_DELAY_MS)); // past 2^31-1 ms Node would fire after 1 ms
       // Node only: do not keep a CLI alive for a hook that is being abandoned anyway.
       (this.timer as { unref?: () => void }).unref?.();
       pending.then(
