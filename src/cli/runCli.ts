@@ -12,13 +12,13 @@ import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { standardConfigSources } from '../hooks/config/configSources';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig } from '../hooks/config/hookConfigLoader';
-import type { HookRunRecord } from '../hooks/hookRunTypes';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { streamLine, toCliHookRun } from './cliOutput';
+import type { CliHookRun } from './cliOutput';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -54,7 +54,10 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
 
-  const records: HookRunRecord[] = [];
+  // The json result's hook_runs, in the order runs finished. Only the projection is kept, never
+  // the record: a record holds the hook's input and output, and a long session would keep
+  // every one of them until exit.
+  const hookRuns = new Map<string, CliHookRun>();
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
     if (event.type === 'text' && args.outputFormat === 'text') return;
@@ -62,7 +65,6 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
   };
-  const finished = new Map<string, HookRunRecord>();
   const runtime = new HookwiseRuntime({
     projectDir: cwd,
     homeDir,
@@ -74,12 +76,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [
       {
         onHookFinished: (record) => {
-          if (!finished.has(record.runId)) records.push(record);
-          finished.set(record.runId, record);
+          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
           emit({ type: 'hookRun', record, phase: 'finished' });
         },
         onAskResolved: (record) => {
-          finished.set(record.runId, record);
+          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
           emit({ type: 'hookRun', record, phase: 'askResolved' });
         },
       },
@@ -128,9 +129,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
 
   const isError = result.status !== 'completed';
   const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
-  const hookRuns = records.map((r) => toCliHookRun(finished.get(r.runId) ?? r));
   if (args.outputFormat === 'json') {
-    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: hookRuns })}\n`);
+    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`);
   } else if (stream) {
     io.stdout(`${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`);
   } else {
