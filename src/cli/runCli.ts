@@ -12,6 +12,8 @@ import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { standardConfigSources } from '../hooks/config/configSources';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig } from '../hooks/config/hookConfigLoader';
+import type { HookRunner } from '../hooks/hookRunner';
+import { killLiveProcessGroups } from '../shared/processRunner';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
@@ -123,8 +125,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await session.end('other');
-    // Async hooks (an audit log, say) finish before the process exits, each within its timeout.
-    await runtime.runner.settleBackground();
+    await settleBackgroundHooks(runtime.runner, io.signal);
   }
 
   const isError = result.status !== 'completed';
@@ -138,6 +139,26 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
   }
   return isError ? 1 : 0;
+}
+
+/** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */
+export const BACKGROUND_GRACE_AFTER_STOP_MS = 2_000;
+
+/**
+ * Async hooks (an audit log, say) finish before the process exits, each within its timeout.
+ * After a stop they get {@link BACKGROUND_GRACE_AFTER_STOP_MS}; then every process group
+ * still running is killed, so a stopped CLI neither waits up to a hook's timeout nor leaves
+ * a hook behind.
+ */
+async function settleBackgroundHooks(runner: HookRunner, signal: AbortSignal): Promise<void> {
+  if (!signal.aborted) {
+    await runner.settleBackground();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([runner.settleBackground(), new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_GRACE_AFTER_STOP_MS)))]);
+  clearTimeout(timer);
+  killLiveProcessGroups();
 }
 
 async function createModel(args: CliArgs, io: CliIo): Promise<ModelClient | string> {
