@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -8,8 +8,7 @@ import { HookRegistry } from '../../src/hooks/hookRegistry';
 import type { HookEventResult, HookRunStatus } from '../../src/hooks/hookRunTypes';
 import { HookRunner } from '../../src/hooks/hookRunner';
 import { quoteForShell } from '../../src/shared/processRunner';
-import { isAlive } from '../unit/actions/processProbe';
-import { killAll, pidsIn, waitGone } from './support/procHarness';
+import { killAll, pidsIn, survivorsIn } from './support/procHarness';
 
 /**
  * Misbehaving hook processes through the real runner (issue 12): every behaviour × timeout ×
@@ -20,7 +19,7 @@ import { killAll, pidsIn, waitGone } from './support/procHarness';
  * bounded, and the run returns soon after the timeout (the overshoot is printed).
  */
 
-const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-misbehaving-'));
+const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-misbehaving-')));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Behaviour {
@@ -90,8 +89,7 @@ async function runCase(behaviour: Behaviour, timeoutMs: number, wrapper: (typeof
   if (kept > 140 * 1024) problems.push(`record keeps ${kept} characters of output`);
   const pids = pidsIn(pidFile);
   if (pids.length !== behaviour.pids) problems.push(`recorded ${pids.length} pids, expected ${behaviour.pids}`);
-  for (const pid of pids) await waitGone(pid, 1000);
-  const alive = pids.filter(isAlive);
+  const alive = await survivorsIn(pids, dir);
   if (alive.length > 0) problems.push(`still alive: ${alive.join(' ')}`);
   killAll(alive);
   const overshootMs = behaviour.status === 'timed-out' ? elapsed - timeoutMs : undefined;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isAlive } from '../../unit/actions/processProbe';
 import type { CliWorkspace } from '../../unit/cli/cliHarness';
@@ -77,6 +77,34 @@ export async function waitGone(pid: number, ms: number): Promise<boolean> {
     await sleep(20);
   }
   return true;
+}
+
+/**
+ * The pids of `pids` still alive whose working directory is inside `dir`. pid_max is often
+ * 32768 and other test processes churn through pids, so a recorded pid can be reused by an
+ * unrelated process within seconds: hooks and commands run in the test's own temp directory,
+ * which tells ours apart.
+ */
+export function aliveIn(pids: readonly number[], dir: string): number[] {
+  return pids.filter((pid) => {
+    if (!isAlive(pid)) return false;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      return cwd === dir || cwd.startsWith(`${dir}${path.sep}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Polls until none of `pids` is alive in `dir` (see {@link aliveIn}) or `ms` passes; returns the survivors. */
+export async function survivorsIn(pids: readonly number[], dir: string, ms = 1000): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const alive = aliveIn(pids, dir);
+    if (alive.length === 0 || Date.now() > until) return alive;
+    await sleep(20);
+  }
 }
 
 /** SIGKILLs whatever is left (test cleanup; a pid that is gone is fine). */

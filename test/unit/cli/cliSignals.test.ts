@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../actions/processProbe';
-import { cliEnv, killAll, pidsIn, spawnCli, waitFor, waitGone, writePlayground } from '../../adversarial/support/procHarness';
+import { cliEnv, killAll, pidsIn, spawnCli, survivorsIn, waitFor, waitGone, writePlayground } from '../../adversarial/support/procHarness';
 import { useCliSuite } from './cliSuite';
 
 const suite = useCliSuite();
@@ -34,8 +33,7 @@ async function expectNoSurvivor(pidsFile: string): Promise<void> {
   const pids = pidsIn(pidsFile);
   leftovers = pids;
   expect(pids).toHaveLength(4);
-  for (const pid of pids) await waitGone(pid, 1000);
-  expect(pids.filter(isAlive)).toEqual([]);
+  expect(await survivorsIn(pids, suite.w.ws)).toEqual([]);
 }
 
 describe('hookwise -p stopped by a signal or by losing its parent (issue 12 item 12)', () => {
