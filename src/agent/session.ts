@@ -17,6 +17,7 @@ import type { HookEnvelope } from '../hooks/hookContext';
 import type { AgentDefinition } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
+import { safeTimerDelay } from '../shared/timerDelay';
 import type { SubagentHost } from './subagents/agentTool';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
@@ -268,7 +269,7 @@ export class Session {
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
       void this.o.hooks.run('Notification', HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }));
-    }, ms);
+    }, safeTimerDelay(ms, 0)); // a setting: never past Node's timer limit, where it would fire at once
     // An idle reminder must never keep a headless process alive.
     this.idleTimer.unref?.();
   }

@@ -47,7 +47,8 @@ Options:
   -h, --help                  show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME.
-Exit codes: 0 completed, 1 failed, 2 bad usage.`;
+Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage, 143 SIGTERM,
+129 SIGHUP or the parent process died.`;
 
 const outputFormatSchema = z.enum(['text', 'json', 'stream-json']);
 

@@ -1,10 +1,14 @@
 /**
  * `hookwise` — the headless runner (`hookwise -p "prompt"`): the same core as the
- * extension, without VS Code. Exit codes: 0 completed, 1 failed, 2 bad usage.
+ * extension, without VS Code. Exit codes: 0 completed, 1 failed, 2 bad usage, 128+N when
+ * stopped by signal N (SIGTERM 143, SIGHUP 129; also 129 when the parent process died).
  */
 import { version } from '../../package.json';
+import { startProcessGroupWatchdog } from '../shared/processGroupWatchdog';
 import { parseCliArgs, USAGE } from './cliArgs';
+import { watchParent } from './parentWatch';
 import { runCli } from './runCli';
+import { handleStopSignals } from './stopSignals';
 
 async function main(): Promise<number> {
   const command = parseCliArgs(process.argv.slice(2), process.env, process.cwd());
@@ -19,19 +23,27 @@ async function main(): Promise<number> {
       process.stderr.write(`hookwise: ${command.message}\n\n${USAGE}\n`);
       return 2;
     case 'run': {
+      // A closed terminal or pipe must not crash the stop path with EPIPE/EIO.
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
       const controller = new AbortController();
-      // First Ctrl+C stops the agent (hooks and tools are killed); a second one exits now.
-      process.once('SIGINT', () => {
-        process.stderr.write('\nhookwise: stopping… (Ctrl+C again to quit now)\n');
-        controller.abort(new Error('interrupted'));
-        process.once('SIGINT', () => process.exit(130));
-      });
-      return runCli(command.args, {
-        stdout: (t) => process.stdout.write(t),
-        stderr: (t) => process.stderr.write(t),
-        env: process.env,
-        signal: controller.signal,
-      });
+      const stops = handleStopSignals(controller, (text) => process.stderr.write(text));
+      // Kills the hooks' and commands' process groups even if this process is SIGKILLed.
+      const watchdog = startProcessGroupWatchdog();
+      const stopWatchingParent = watchParent(() => stops.stop('SIGHUP', 'the parent process exited'));
+      try {
+        const code = await runCli(command.args, {
+          stdout: (t) => process.stdout.write(t),
+          stderr: (t) => process.stderr.write(t),
+          env: process.env,
+          signal: controller.signal,
+        });
+        return stops.exitCode() ?? code;
+      } finally {
+        stopWatchingParent();
+        stops.done();
+        watchdog?.close();
+      }
     }
   }
 }

@@ -12,13 +12,15 @@ import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { standardConfigSources } from '../hooks/config/configSources';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig } from '../hooks/config/hookConfigLoader';
-import type { HookRunRecord } from '../hooks/hookRunTypes';
+import type { HookRunner } from '../hooks/hookRunner';
+import { killLiveProcessGroups } from '../shared/processRunner';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { streamLine, toCliHookRun } from './cliOutput';
+import type { CliHookRun } from './cliOutput';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -54,7 +56,10 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
 
-  const records: HookRunRecord[] = [];
+  // The json result's hook_runs, in the order runs finished. Only the projection is kept, never
+  // the record: a record holds the hook's input and output, and a long session would keep
+  // every one of them until exit.
+  const hookRuns = new Map<string, CliHookRun>();
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
     if (event.type === 'text' && args.outputFormat === 'text') return;
@@ -62,7 +67,6 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
   };
-  const finished = new Map<string, HookRunRecord>();
   const runtime = new HookwiseRuntime({
     projectDir: cwd,
     homeDir,
@@ -74,12 +78,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [
       {
         onHookFinished: (record) => {
-          if (!finished.has(record.runId)) records.push(record);
-          finished.set(record.runId, record);
+          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
           emit({ type: 'hookRun', record, phase: 'finished' });
         },
         onAskResolved: (record) => {
-          finished.set(record.runId, record);
+          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
           emit({ type: 'hookRun', record, phase: 'askResolved' });
         },
       },
@@ -122,15 +125,13 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await session.end('other');
-    // Async hooks (an audit log, say) finish before the process exits, each within its timeout.
-    await runtime.runner.settleBackground();
+    await settleBackgroundHooks(runtime.runner, io.signal);
   }
 
   const isError = result.status !== 'completed';
   const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
-  const hookRuns = records.map((r) => toCliHookRun(finished.get(r.runId) ?? r));
   if (args.outputFormat === 'json') {
-    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: hookRuns })}\n`);
+    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`);
   } else if (stream) {
     io.stdout(`${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`);
   } else {
@@ -138,6 +139,26 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
   }
   return isError ? 1 : 0;
+}
+
+/** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */
+export const BACKGROUND_GRACE_AFTER_STOP_MS = 2_000;
+
+/**
+ * Async hooks (an audit log, say) finish before the process exits, each within its timeout.
+ * After a stop they get {@link BACKGROUND_GRACE_AFTER_STOP_MS}; then every process group
+ * still running is killed, so a stopped CLI neither waits up to a hook's timeout nor leaves
+ * a hook behind.
+ */
+async function settleBackgroundHooks(runner: HookRunner, signal: AbortSignal): Promise<void> {
+  if (!signal.aborted) {
+    await runner.settleBackground();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([runner.settleBackground(), new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_GRACE_AFTER_STOP_MS)))]);
+  clearTimeout(timer);
+  killLiveProcessGroups();
 }
 
 async function createModel(args: CliArgs, io: CliIo): Promise<ModelClient | string> {

@@ -2,6 +2,8 @@ import type { HookActionContext, HookActionResult, HookRawOutput } from './hookA
 import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
+import { MAX_TIMER_DELAY_MS } from '../shared/timerDelay';
+import { boundRawOutput } from './boundedRawOutput';
 import type { HookRegistration } from './hookRegistry';
 
 /** How one execution ended, before merging. */
@@ -68,7 +70,7 @@ export class HookExecution implements HookActionContext {
         this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
         this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), TIMEOUT_OUTPUT_GRACE_MS);
         (this.timer as { unref?: () => void }).unref?.();
-      }, this.timeoutMs);
+      }, Math.min(this.timeoutMs, MAX_TIMER_DELAY_MS)); // past 2^31-1 ms Node would fire after 1 ms
       // Node only: do not keep a CLI alive for a hook that is being abandoned anyway.
       (this.timer as { unref?: () => void }).unref?.();
       pending.then(
@@ -84,7 +86,8 @@ export class HookExecution implements HookActionContext {
   /** Records how the execution ended; later calls are ignored (first wins). */
   settle(end: ExecutionEnd): void {
     if (this.end !== undefined) return;
-    this.end = end;
+    // The action has already decided from the full output; the record keeps a bounded copy.
+    this.end = withBoundedRaw(end);
     this.durationMs = this.clock() - this.startClock;
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (end.kind === 'timed-out') this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
@@ -93,6 +96,18 @@ export class HookExecution implements HookActionContext {
     this.resolveDone = undefined;
     done?.();
   }
+}
+
+function withBoundedRaw(end: ExecutionEnd): ExecutionEnd {
+  if (end.kind === 'result' && end.result.raw) {
+    const raw = boundRawOutput(end.result.raw);
+    return raw === end.result.raw ? end : { kind: 'result', result: { ...end.result, raw } };
+  }
+  if (end.kind === 'timed-out' && end.raw) {
+    const raw = boundRawOutput(end.raw);
+    return raw === end.raw ? end : { kind: 'timed-out', raw };
+  }
+  return end;
 }
 
 function isActionResult(value: unknown): value is HookActionResult {

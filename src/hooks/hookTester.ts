@@ -1,5 +1,6 @@
 import type { HookAction, HookActionContext, HookActionResult } from './hookAction';
 import { isHookEvent, type HookEvent } from './hookEvent';
+import { safeTimerDelay } from '../shared/timerDelay';
 import { proceed } from './hookOutcome';
 
 /** Where and how long a tested hook runs. `event` defaults to the input's `hook_event_name`. */
@@ -40,7 +41,7 @@ export async function testHookAction(action: HookAction, input: Readonly<Record<
     return { result: { status: 'failed', outcome: proceed(), error }, durationMs: elapsed(), timedOut: false };
   }
   const timeoutMs = options.timeoutMs ?? action.defaultTimeoutMs;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(safeTimerDelay(timeoutMs, action.defaultTimeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const ctx: HookActionContext = { event, signal, timeoutMs, cwd: options.cwd, projectDir: options.projectDir, sessionId: options.sessionId };
 

@@ -19,6 +19,7 @@ import type { ChatRequestBody, RequestFallback } from './openAiRequest';
 import { backoffDelayMs, defaultRetryPolicy, retryAfterMs, sleepWithAbort } from './retryPolicy';
 import type { RetryPolicy } from './retryPolicy';
 import { ToolCallAssembler } from './toolCallAssembler';
+import { MAX_TIMER_DELAY_MS, safeTimerDelay } from '../shared/timerDelay';
 import { nodeHttpFetch } from './nodeHttpFetch';
 
 /** Options of `OpenAiModelClient`. */
@@ -72,7 +73,7 @@ export class OpenAiModelClient implements ModelClient {
     this.model = options.model;
     this.label = options.label ?? `${options.model} (OpenAI-compatible)`;
     this.#policy = { ...defaultRetryPolicy, ...options.retry, maxRetries: options.maxRetries ?? options.retry?.maxRetries ?? defaultRetryPolicy.maxRetries };
-    this.#timeoutMs = options.timeoutMs ?? defaultModelTimeoutMs;
+    this.#timeoutMs = safeTimerDelay(options.timeoutMs ?? defaultModelTimeoutMs, defaultModelTimeoutMs);
     this.#onRetry = options.onRetry;
     this.#sdk = new OpenAI({
       baseURL: options.baseURL,
@@ -80,7 +81,7 @@ export class OpenAiModelClient implements ModelClient {
       apiKey: options.apiKey || process.env.OPENAI_API_KEY || noKeyPlaceholder,
       maxRetries: 0,
       // Our own idle timer (below) decides; the SDK's only guards against it failing to.
-      timeout: this.#timeoutMs + 5_000,
+      timeout: Math.min(this.#timeoutMs + 5_000, MAX_TIMER_DELAY_MS),
       defaultHeaders: options.defaultHeaders ? { ...options.defaultHeaders } : undefined,
       fetch: nodeHttpFetch,
     });

@@ -152,8 +152,43 @@ class CappedCollector {
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
+/**
+ * Told about every process group as it starts and ends, so something outside this process
+ * (the CLI's watchdog) can kill them if this process dies without running its exit hook.
+ */
+export interface ProcessGroupListener {
+  added(groupId: number): void;
+  removed(groupId: number): void;
+}
+
+let groupListener: ProcessGroupListener | undefined;
+
+/**
+ * Installs the one listener (undefined removes it); it is first told about the groups alive
+ * now. Its methods must not throw.
+ */
+export function setProcessGroupListener(listener: ProcessGroupListener | undefined): void {
+  groupListener = listener;
+  for (const groupId of liveGroups) listener?.added(groupId);
+}
+
+/** The process groups started by {@link runShellCommand} that have not been reaped yet. */
+export function liveProcessGroups(): readonly number[] {
+  return [...liveGroups];
+}
+
+/** Kills every live group now (SIGKILL); for a host that is about to exit. */
+export function killLiveProcessGroups(): void {
+  for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+}
+
+function untrackGroup(pid: number): void {
+  if (liveGroups.delete(pid)) groupListener?.removed(pid);
+}
+
 function trackGroup(pid: number): void {
   liveGroups.add(pid);
+  groupListener?.added(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
@@ -299,7 +334,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
         // Whatever the hook left running in its group dies with it. (On Windows the tree of
         // an exited shell cannot be walked; stragglers are only killed on abort or drain timeout.)
         killTree(pid, 'SIGKILL');
-        liveGroups.delete(pid);
+        untrackGroup(pid);
       }
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -15,6 +15,7 @@ export type ConfigDiagnosticCode =
   | 'wrongType'
   | 'unknownHandlerType'
   | 'timeoutInMilliseconds'
+  | 'timeoutOutOfRange'
   | 'unsupportedField'
   | 'unknownField'
   | 'invalidPermissionRule'

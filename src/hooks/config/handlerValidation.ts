@@ -13,6 +13,12 @@ const INTERNAL_TYPES = new Set(['callback', 'function']);
 export const MILLISECOND_TIMEOUT_THRESHOLD = 1000;
 
 /**
+ * Longest hook timeout in seconds: Claude Code's (600 s since 2.1.3). A longer one is loaded
+ * as this, with a warning; without a cap, values past Node's 32-bit timer limit fired at once.
+ */
+export const MAX_HOOK_TIMEOUT_SECONDS = 600;
+
+/**
  * Validates one handler. Returns the parsed handler, or undefined (with diagnostics) when
  * it must be skipped. Warnings (milliseconds-looking timeout, unknown fields) keep it.
  */
@@ -34,7 +40,7 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
     return undefined;
   }
   const schema = HANDLER_SCHEMAS[type as keyof typeof HANDLER_SCHEMAS];
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(withUsableTimeout(raw, at, sink));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       sink.report('error', 'wrongType', [...at, ...(issue.path as JsonSegment[])], `${describeIssue(issue, raw)}; this hook is skipped`);
@@ -47,17 +53,34 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
     if (LATER_CLAUDE_FIELDS.has(key)) sink.report('warning', 'unsupportedField', [...at, key], `"${key}" is a Claude Code option Hookwise does not support yet; it is ignored`, { key: true });
     else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
   }
-  const handler = parsed.data;
-  if (handler.timeout !== undefined && handler.timeout >= MILLISECOND_TIMEOUT_THRESHOLD) {
-    sink.report('warning', 'timeoutInMilliseconds', [...at, 'timeout'], millisecondsMessage(handler.timeout), { suggestion: String(handler.timeout / 1000) });
-  }
-  return handler;
+  return parsed.data;
 }
 
-/** `timeout is in seconds; 30000 s is 8.3 hours — did you mean 30?` */
+/**
+ * A timeout the runner can honour, decided here so the warning names the file and the JSON
+ * path: not a finite positive number → dropped (the hook's default applies; skipping the
+ * whole hook would silently drop a policy); above {@link MAX_HOOK_TIMEOUT_SECONDS} → capped.
+ * Non-numbers are left to the schema, which reports them as errors.
+ */
+function withUsableTimeout(raw: Record<string, unknown>, at: readonly JsonSegment[], sink: DiagnosticSink): Record<string, unknown> {
+  const timeout = raw.timeout;
+  if (typeof timeout !== 'number') return raw;
+  const where = [...at, 'timeout'];
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    sink.report('warning', 'timeoutOutOfRange', where, `timeout must be a positive number of seconds, got ${String(timeout)}; the hook's default timeout is used`);
+    const { timeout: _dropped, ...rest } = raw;
+    return rest;
+  }
+  if (timeout <= MAX_HOOK_TIMEOUT_SECONDS) return raw;
+  if (timeout >= MILLISECOND_TIMEOUT_THRESHOLD) sink.report('warning', 'timeoutInMilliseconds', where, millisecondsMessage(timeout), { suggestion: String(timeout / 1000) });
+  else sink.report('warning', 'timeoutOutOfRange', where, `timeout ${timeout} s is over the ${MAX_HOOK_TIMEOUT_SECONDS} s maximum; loaded as ${MAX_HOOK_TIMEOUT_SECONDS}`);
+  return { ...raw, timeout: MAX_HOOK_TIMEOUT_SECONDS };
+}
+
+/** `timeout is in seconds; 30000 s is 8.3 hours — did you mean 30? (loaded as 600, the maximum)` */
 export function millisecondsMessage(seconds: number): string {
-  const span = seconds >= 3600 ? `${round1(seconds / 3600)} hours` : `${round1(seconds / 60)} minutes`;
-  return `timeout is in seconds; ${seconds} s is ${span} — did you mean ${round1(seconds / 1000)}? (loaded as written)`;
+  const span = seconds >= 86400 ? `${round1(seconds / 86400)} days` : seconds >= 3600 ? `${round1(seconds / 3600)} hours` : `${round1(seconds / 60)} minutes`;
+  return `timeout is in seconds; ${seconds} s is ${span} — did you mean ${round1(seconds / 1000)}? (loaded as ${MAX_HOOK_TIMEOUT_SECONDS}, the maximum)`;
 }
 
 function round1(n: number): string {

@@ -50,9 +50,9 @@ describe('a half-broken file yields its good parts', () => {
 
   it('timeout that looks like milliseconds → warning, still loaded', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[3].timeout')).toEqual([
-      expect.objectContaining({ line: 15, severity: 'warning', code: 'timeoutInMilliseconds', message: 'timeout is in seconds; 30000 s is 8.3 hours — did you mean 30? (loaded as written)', suggestion: '30' }),
+      expect.objectContaining({ line: 15, severity: 'warning', code: 'timeoutInMilliseconds', message: 'timeout is in seconds; 30000 s is 8.3 hours — did you mean 30? (loaded as 600, the maximum)', suggestion: '30' }),
     ]);
-    expect(content.hooks[1]?.handler.timeout).toBe(30000);
+    expect(content.hooks[1]?.handler.timeout).toBe(600);
   });
 
   it('unknown handler type → error on "type"', () => {
