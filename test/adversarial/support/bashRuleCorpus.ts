@@ -1,0 +1,182 @@
+/**
+ * Generates the Bash-rule differential corpus: command lines that mix commands the rules
+ * allow (`echo`, `ls`, `npm test`) with an injected command that creates a marker file named
+ * `PWN` in the working directory, through every shell construct that can hide a command
+ * (comments, continuations, heredocs, substitutions, process substitution, `&`, `|&`, `;;`,
+ * groups, quoting tricks). Seeded, so a failure is reproducible.
+ */
+
+/** A small seeded PRNG (mulberry32). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The rules the corpus is evaluated against. */
+export const CORPUS_ALLOW_RULES = ['Bash(echo:*)', 'Bash(npm test:*)', 'Bash(ls:*)'];
+
+const ALLOWED = ['echo hi', 'echo', 'ls', 'ls -la', 'npm test', 'npm test -- --watch', "echo 'a b'", 'echo "a # b"', 'echo a#b', 'ls .', 'npm test 2>&1', 'echo x >/dev/null'];
+/** Each creates `PWN` in the working directory. */
+const MARKERS = ['touch PWN', 'mkdir PWN', 'cp /dev/null PWN', ': > PWN', 'printf x >PWN', 'tee PWN </dev/null', 'ln -s x PWN', 'sh -c "touch PWN"', '>PWN', 'echo x >PWN', 'echo x >>PWN', 'ls >PWN', 'echo x 1>PWN', 'npm test >PWN'];
+
+/** Templates: `A` is an allowed command, `B` the injected one. */
+const HIDING = [
+  'A; B',
+  'A;B',
+  'A && B',
+  'A || B',
+  'A | B',
+  'A & B',
+  'A |& B',
+  'A\nB',
+  'A\r\nB',
+  'A #\\\nB',
+  'A # comment\nB',
+  'A #c \\\nB',
+  'A $(B)',
+  'A "$(B)"',
+  'A `B`',
+  'A "`B`"',
+  'A <(B)',
+  'A >(B)',
+  'A <(A; B)',
+  'A >(A | B)',
+  '(B)',
+  '(A; B)',
+  '{ B; }',
+  '{ A; B; }',
+  'A <<EOF\n$(B)\nEOF',
+  'A <<EOF\n`B`\nEOF',
+  'A <<-EOF\n\t$(B)\n\tEOF',
+  'A <<EOF\nx\nEOF\nB',
+  'A <<EOF\nx\\\nEOF\nB\nEOF',
+  'A <<EOF; B\nbody\nEOF',
+  'A <<\'EOF\'\nbody\nEOF\nB',
+  'A <<EOF\nEOF\nB',
+  'A ${x:-$(B)}',
+  'A "${x:-`B`}"',
+  'A $((0 + $(B)))',
+  'A &>/dev/null B',
+  'A &> PWN',
+  'A $\'\\\'\'; B',
+  'A $\'x\' ; B',
+  'A "x"; B',
+  "A 'x'; B",
+  'A \\\\; B',
+  'if A; then B; fi',
+  'while false; do A; done; B',
+  'for i in 1; do B; done',
+  'case x in x) B;; esac',
+  'A ;; B',
+  'f() { B; }; f',
+  'A; f() { B; }; A',
+  'eval "B"',
+  'A; eval B',
+  'X=B; $X',
+  '$(echo B)',
+  '`echo B`',
+  'A `echo; B`',
+  'A "$(A "$(B)")"',
+  'A $(A $(A $(B)))',
+  'A "\\"$(B)\\""',
+  'A \'"\'$(B)\'"\'',
+  'A "\'"$(B)"\'"',
+  'A x=$(B)',
+  'x=$(B) A',
+  'A >$(B)',
+  'A 2>$(B)',
+  'A <$(B)',
+  'A ! B',
+  '! B',
+  'A \\\n; B',
+  'A "\\\n"; B',
+  "A '\\\n'; B",
+  'A $(\nB\n)',
+  'A $( # )\nB\n)',
+  'A <<E1 <<E2\nx\nE1\n$(B)\nE2',
+  'A "$(cat <<EOF\n$(B)\nEOF\n)"',
+  "A \"$(cat <<'EOF'\n$(B)\nEOF\n)\"",
+  'A\\\n;B',
+  'A\t;\tB',
+  'A ${#x} ; B',
+  'A $# ; B',
+  'A {a,b}; B',
+  '{B,x}',
+  'A; {B,}',
+];
+
+/** Templates whose `B` is only data for the shell: allowed when `A` is, and must not run it. */
+const DATA_ONLY = [
+  "A 'B'",
+  'A "B"',
+  'A # B',
+  'A #; B',
+  'A # $(B)',
+  'A \\$(B)',
+  "A '$(B)'",
+  'A "\\$(B)"',
+  "A '`B`'",
+  'A "\\`B\\`"',
+  "A <<'EOF'\n$(B)\nEOF",
+  'A <<"EOF"\n`B`\nEOF',
+  'A <<\\EOF\n$(B)\nEOF',
+  'A <<EOF\nB\nEOF',
+  'A <<-\'EOF\'\n\t$(B)\n\tEOF',
+  'A "; B"',
+  "A ';' B",
+  'A \\; B',
+  'A \\&\\& B',
+  'A \\| B',
+  'A \\\nB',
+  'A \\\n\\\nB',
+  'A "a\nb" B',
+  'A #\n',
+  'A && A # B',
+  'A ${x:-B}',
+  'A "${x:-B}"',
+  'A $x B',
+  'A \\#; A',
+  'A "#"; A',
+  'A a#b; A',
+];
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+function noise(random: () => number, command: string): string {
+  // Extra blanks around operators; the meaning does not change.
+  if (random() < 0.7) return command;
+  return command.replace(/ /g, () => pick(random, [' ', '  ', '\t', ' ']));
+}
+
+function allowed(random: () => number, depth: number): string {
+  if (depth > 0 && random() < 0.25) return `${allowed(random, depth - 1)} ${pick(random, ['&&', '||', ';', '|'])} ${allowed(random, depth - 1)}`;
+  return pick(random, ALLOWED);
+}
+
+function injected(random: () => number, depth: number): string {
+  if (depth > 0 && random() < 0.3) return fill(random, pick(random, HIDING), depth - 1);
+  return pick(random, MARKERS);
+}
+
+function fill(random: () => number, template: string, depth: number): string {
+  return template.replace(/[AB]/g, (slot) => (slot === 'A' ? allowed(random, depth) : injected(random, depth)));
+}
+
+/** `count` generated command lines (the issue's repro first). */
+export function generateBashCorpus(seed: number, count: number): string[] {
+  const random = seededRandom(seed);
+  const corpus = ['npm test #\\\ntouch PWN'];
+  while (corpus.length < count) {
+    const templates = random() < 0.35 ? DATA_ONLY : HIDING;
+    corpus.push(noise(random, fill(random, pick(random, templates), 2)));
+  }
+  return corpus;
+}
