@@ -10,8 +10,9 @@ import { runUnderShells } from './support/bashRuleShells';
 // Differential test of Bash permission rules against real shells: every command the rules
 // allow is run under dash and bash, and none may create the marker the injected command makes.
 
-const SEED = 0x5eed12;
-const CASES = 3000;
+// Override to explore: BASH_RULES_SEED=7 BASH_RULES_CASES=20000 npx vitest run test/adversarial/bashRuleDifferential.test.ts
+const SEED = Number(process.env.BASH_RULES_SEED ?? 0x5eed12);
+const CASES = Number(process.env.BASH_RULES_CASES ?? 4000);
 const SHELLS = ['dash', 'bash'];
 const source: HookSource = { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'permissions.allow' };
 const entries: PermissionRuleEntry[] = CORPUS_ALLOW_RULES.map((text) => {

@@ -110,9 +110,9 @@ class Lexer {
         this.pos++;
         if (next === ';' || next === '&') this.unsure('case clause outside a modelled case');
       } else if (ch === '&') {
+        // `&>x` is a redirection in bash and "background, then `>x`" in dash: split as dash
+        // does (what follows is a command of its own); the `>` is still checked as a redirection.
         this.pos += next === '&' ? 2 : 1;
-        // `&>` is a redirection in bash and "background, then `>`" in dash: treat it as both.
-        if (next === '>') this.out.risky = true;
       } else if (ch === '|') {
         this.pos += next === '|' || next === '&' ? 2 : 1;
       } else {
@@ -128,9 +128,22 @@ class Lexer {
     for (;;) {
       const ch = src[this.pos];
       if (ch === ' ' || ch === '\t') this.pos++;
-      else if (ch === '\\' && src[this.pos + 1] === '\n') this.pos += 2;
+      else if (ch === '\\' && src[this.pos + 1] === '\n') this.skipContinuation();
       else return;
     }
+  }
+
+  /**
+   * Skips the backslash-newline at `pos`. The shells remove it before anything else, so one
+   * that splits a token (`$\<nl>(`, `&\<nl>&`, `<\<nl>(`) joins it: rather than model that, be unsure.
+   */
+  private skipContinuation(): void {
+    const src = this.src;
+    const before = src[this.pos - 1] ?? '';
+    this.pos += 2;
+    let after = this.pos;
+    while (src.startsWith('\\\n', after)) after += 2;
+    if (before === '$' || (/[<>&|;(]/.test(before) && /[(<>&|;{-]/.test(src[after] ?? ''))) this.unsure('a line continuation inside an operator');
   }
 
   private skipComment(): void {
@@ -246,7 +259,8 @@ class Lexer {
   private scanWord(): Word {
     const src = this.src;
     const word: Word = { raw: '', value: '', literal: true, quoted: false, pattern: false };
-    let braces = false;
+    // `[` alone is the test command; `[…]` is a pattern and `{a,b}` a bash brace expansion.
+    let brackets = false;
     const start = this.pos;
     while (this.pos < src.length) {
       const ch = src[this.pos] as string;
@@ -263,7 +277,7 @@ class Lexer {
       if (WORD_END.has(ch)) break;
       if (ch === '\\') {
         if (next === '\n') {
-          this.pos += 2;
+          this.skipContinuation();
           continue;
         }
         word.raw += next === undefined ? ch : ch + next;
@@ -303,14 +317,14 @@ class Lexer {
         word.value += part.raw;
         word.literal &&= !part.expands;
       } else {
-        if (ch === '*' || ch === '?' || ch === '[') word.pattern = true;
-        if (ch === '{') braces = true;
+        if (ch === '*' || ch === '?') word.pattern = true;
+        if (ch === '{' || ch === '[') brackets = true;
         word.raw += ch;
         word.value += ch;
         this.pos++;
       }
     }
-    if (braces && /[,}]|\.\./.test(word.raw)) word.pattern = true;
+    if (brackets && /[\],]|\.\./.test(word.raw)) word.pattern = true;
     return word;
   }
 
@@ -379,7 +393,12 @@ class Lexer {
     while (this.pos < src.length && open > 0) {
       const ch = src[this.pos] as string;
       if (ch === '\\') {
+        if (src[this.pos + 1] === '\n') this.skipContinuation();
+        else this.pos += 2;
+      } else if ((ch === '<' || ch === '>') && src[this.pos + 1] === '(') {
+        // bash runs process substitution in the word of `${x:-…}`.
         this.pos += 2;
+        this.parseList(true);
       } else if (ch === '$' || ch === '`') {
         if (src[this.pos + 1] === '{') open++;
         if (src[this.pos + 1] === '{') this.pos += 2;
@@ -411,7 +430,7 @@ class Lexer {
       }
       if (ch === '\\') {
         if (next === '\n') {
-          this.pos += 2;
+          this.skipContinuation();
           continue;
         }
         const escapes = next === '$' || next === '`' || next === '\\' || (quoted && next === '"');

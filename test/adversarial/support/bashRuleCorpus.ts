@@ -103,6 +103,11 @@ const HIDING = [
   'A "$(cat <<EOF\n$(B)\nEOF\n)"',
   "A \"$(cat <<'EOF'\n$(B)\nEOF\n)\"",
   'A\\\n;B',
+  'A "$\\\n(B)"',
+  'A $\\\n(B)',
+  'A ${x:-$\\\n(B)}',
+  'A &\\\n& B',
+  'A <\\\n(B)',
   'A\t;\tB',
   'A ${#x} ; B',
   'A $# ; B',
@@ -151,9 +156,15 @@ function pick<T>(random: () => number, items: readonly T[]): T {
 }
 
 function noise(random: () => number, command: string): string {
+  let text = command;
   // Extra blanks around operators; the meaning does not change.
-  if (random() < 0.7) return command;
-  return command.replace(/ /g, () => pick(random, [' ', '  ', '\t', ' ']));
+  if (random() < 0.3) text = text.replace(/ /g, () => pick(random, [' ', '  ', '\t', ' ']));
+  // Line continuations anywhere: the shells delete them first, even inside a token (`$\<nl>(`).
+  while (random() < 0.15) {
+    const at = Math.floor(random() * (text.length + 1));
+    text = `${text.slice(0, at)}\\\n${text.slice(at)}`;
+  }
+  return text;
 }
 
 function allowed(random: () => number, depth: number): string {
@@ -170,13 +181,24 @@ function fill(random: () => number, template: string, depth: number): string {
   return template.replace(/[AB]/g, (slot) => (slot === 'A' ? allowed(random, depth) : injected(random, depth)));
 }
 
-/** `count` generated command lines (the issue's repro first). */
+/** Fragments for token soup: random shell syntax around an allowed command and a marker. */
+const SOUP = [' ', ' ', ' ', '\t', ';', '&', '&&', '|', '||', '|&', ';;', '\n', '\r', '#', '\\', '\\\n', "'", '"', '`', '$(', ')', '(', '{ ', ' }', '<<', '<<-', 'EOF', "'EOF'", '\nEOF\n', '<(', '>(', "$'", '${', '}', '$', '$x', '>', '>&', '&>', '2>&1', '<', 'if ', 'then ', 'fi', 'do ', 'done', '!', 'x=', '*', '?', '[', ']', '=', ',', '-', 'touch PWN', 'touch PWN', '>PWN', 'echo', 'ls', 'npm test', 'hi', '\\"', "\\'", '\\`', '\\$'];
+
+function soup(random: () => number): string {
+  let text = pick(random, ALLOWED);
+  const length = 1 + Math.floor(random() * 8);
+  for (let i = 0; i < length; i++) text += pick(random, SOUP);
+  return text;
+}
+
+/** `count` generated command lines (the issue's repro first): templates, and token soup for the rest. */
 export function generateBashCorpus(seed: number, count: number): string[] {
   const random = seededRandom(seed);
   const corpus = ['npm test #\\\ntouch PWN'];
   while (corpus.length < count) {
-    const templates = random() < 0.35 ? DATA_ONLY : HIDING;
-    corpus.push(noise(random, fill(random, pick(random, templates), 2)));
+    const roll = random();
+    if (roll < 0.3) corpus.push(noise(random, soup(random)));
+    else corpus.push(noise(random, fill(random, pick(random, roll < 0.55 ? DATA_ONLY : HIDING), 2)));
   }
   return corpus;
 }

@@ -36,6 +36,7 @@ describe('splitShellCommand: the simple commands a shell would run', () => {
     ['cat <<A <<B\na\nA\n$(id)\nB', ['cat <<A <<B', 'id']],
     ["git commit -m \"$(cat <<'EOF'\nfix: x $(rm -rf /)\nEOF\n)\"", ["cat <<'EOF'", "git commit -m \"$(cat <<'EOF'\nfix: x $(rm -rf /)\nEOF\n)\""]],
     ['x=$(id) ls', ['id', 'x=$(id) ls']],
+    ['[ -f x ] && ls', ['[ -f x ]', 'ls']],
   ])('%j → %j', (command, parts) => {
     const result = split(command);
     expect(result.parts).toEqual(parts);
@@ -72,6 +73,7 @@ describe('splitShellCommand: unsure (allow rules must not apply)', () => {
     ['$(echo rm) -rf /', 'the command name is computed'],
     ['/bin/r? -rf /', 'the command name is a pattern'],
     ['{echo,hi}', 'the command name is a pattern'],
+    ['/bin/[r]m x', 'the command name is a pattern'],
     ['eval ls', 'eval'],
     ['for f in *; do ls; done', 'for is not modelled'],
     ['case x in x) ls;; esac', 'case is not modelled'],
@@ -85,6 +87,8 @@ describe('splitShellCommand: unsure (allow rules must not apply)', () => {
     ['cat <<EOF\nx\\\nEOF\nls\nEOF', 'here-document line ends with a backslash'],
     ['echo "$(cat <<EOF)"\nx\nEOF', 'here-document opened inside a substitution'],
     ['echo >', '> without a target'],
+    ['echo "$\\\n(id)"', 'a line continuation inside an operator'],
+    ['echo hi &\\\n& id', 'a line continuation inside an operator'],
     ['echo ${x:-"$(id)"}', 'quotes inside ${…}'],
     [`${'$('.repeat(40)}ls${')'.repeat(40)}`, 'nesting too deep'],
   ])('%j: %s', (command, reason) => {
