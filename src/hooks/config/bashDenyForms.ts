@@ -1,4 +1,4 @@
-import { splitShellCommand } from './shellCommand';
+import { splitShellCommand, type SimpleCommand } from './shellCommand';
 
 /**
  * The texts Bash deny and ask rules are matched against, beyond the command as written:
@@ -86,10 +86,24 @@ export function bashDenyForms(words: readonly string[], depth = 0): string[] {
   return forms;
 }
 
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'su', 'sudo', 'doas']);
+
+/**
+ * Deny forms of one simple command: its words' forms, plus the forms of the script it reads
+ * from a here-document or here-string when it is (or wraps) a shell: `bash <<EOF…`.
+ */
+export function commandDenyForms(command: SimpleCommand, depth = 0): string[] {
+  const forms = bashDenyForms(command.words, depth);
+  if (command.stdin.length > 0 && depth < MAX_DEPTH && forms.some((form) => SHELLS.has(form.split(' ', 1)[0] as string))) {
+    for (const script of command.stdin) forms.push(...denyFormsOfScript(script, depth + 1));
+  }
+  return forms;
+}
+
 /** Every deny form of a command string (`sh -c` / `eval` argument), its parts as written too. */
 export function denyFormsOfScript(script: string, depth = 0): string[] {
   const split = splitShellCommand(script);
-  const forms = split.commands.flatMap((c) => [c.text, ...bashDenyForms(c.words, depth)]);
+  const forms = split.commands.flatMap((c) => [c.text, ...commandDenyForms(c, depth)]);
   if (split.unsure !== undefined) forms.push(...roughDenyForms(script, depth));
   return forms;
 }
@@ -103,7 +117,11 @@ export function roughDenyForms(command: string, depth = 0): string[] {
     .split(/[;&|()\n`]|\$\(|[<>]\(/)
     .map((piece) => piece.replace(/\\\n/g, '').replace(/["'\\]/g, '').trim())
     .filter((piece) => piece !== '')
-    .flatMap((piece) => [piece, ...bashDenyForms(piece.split(/[ \t]+/), depth + MAX_DEPTH)]);
+    .flatMap((piece) => {
+      // `{rm,-rf,x}` is `rm -rf x` to bash.
+      const unbraced = piece.replace(/[{},]/g, ' ').trim();
+      return [piece, unbraced, ...bashDenyForms(piece.split(/[ \t]+/), depth + MAX_DEPTH), ...bashDenyForms(unbraced.split(/[ \t]+/), depth + MAX_DEPTH)];
+    });
 }
 
 function findExecForms(words: readonly string[], depth: number): string[] {

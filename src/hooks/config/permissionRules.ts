@@ -1,7 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { HookSource } from '../hookSource';
-import { bashDenyForms, roughDenyForms } from './bashDenyForms';
+import { commandDenyForms, roughDenyForms } from './bashDenyForms';
 import { splitShellCommand } from './shellCommand';
 
 /**
@@ -150,7 +150,7 @@ function bashMatchForms(command: string): readonly string[] {
   const forms = new Set<string>([command.trim()]);
   for (const c of split.commands) {
     forms.add(c.text);
-    for (const form of bashDenyForms(c.words)) forms.add(form);
+    for (const form of commandDenyForms(c)) forms.add(form);
   }
   if (split.unsure !== undefined) for (const form of roughDenyForms(command)) forms.add(form);
   lastForms = { command, forms: [...forms] };

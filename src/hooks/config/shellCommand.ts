@@ -12,6 +12,8 @@ export interface SimpleCommand {
   readonly text: string;
   /** Its words after quote removal (expansions left as written), assignments included, redirections excluded. */
   readonly words: readonly string[];
+  /** Here-document bodies and here-strings it reads (a shell given one runs it: deny rules look inside). */
+  readonly stdin: readonly string[];
 }
 
 /** A command line split for rule matching. */
@@ -42,6 +44,8 @@ interface Collector {
 }
 
 interface PendingHeredoc {
+  /** The reading command's `stdin`, filled when the body is read. */
+  into: string[];
   delimiter: string;
   stripTabs: boolean;
   quoted: boolean;
@@ -155,10 +159,12 @@ class Lexer {
     const src = this.src;
     let words: Word[] = [];
     let texts: string[] = [];
+    let stdin: string[] = [];
     const flush = (): void => {
-      this.finishCommand(words, texts);
+      this.finishCommand(words, texts, stdin);
       words = [];
       texts = [];
+      stdin = [];
     };
     for (;;) {
       this.skipBlanks();
@@ -178,13 +184,13 @@ class Lexer {
         continue;
       }
       if ((ch === '<' || ch === '>') && src[this.pos + 1] !== '(') {
-        texts.push(this.parseRedirect(''));
+        texts.push(this.parseRedirect('', stdin));
         continue;
       }
       const word = this.scanWord();
       const after = src[this.pos];
       if ((after === '<' || after === '>') && src[this.pos + 1] !== '(' && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(word.raw)) {
-        texts.push(this.parseRedirect(word.raw));
+        texts.push(this.parseRedirect(word.raw, stdin));
         continue;
       }
       if (words.length === 0 && !word.quoted && STRUCTURAL.has(word.raw)) continue;
@@ -195,18 +201,18 @@ class Lexer {
     flush();
   }
 
-  private finishCommand(words: readonly Word[], texts: readonly string[]): void {
+  private finishCommand(words: readonly Word[], texts: readonly string[], stdin: string[]): void {
     const head = words.find((w) => !ASSIGNMENT.test(w.raw));
     if (head) {
       if (!head.literal) this.unsure('the command name is computed');
       else if (head.pattern) this.unsure('the command name is a pattern');
       else if (head.value === 'eval') this.unsure('eval');
     }
-    if (texts.length > 0 && words.length > 0) this.out.commands.push({ text: texts.join(' '), words: words.map((w) => w.value) });
+    if (texts.length > 0 && words.length > 0) this.out.commands.push({ text: texts.join(' '), words: words.map((w) => w.value), stdin });
   }
 
   /** Parses one redirection (the operator is at `pos`); returns its text. */
-  private parseRedirect(fd: string): string {
+  private parseRedirect(fd: string, stdin: string[]): string {
     const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, this.pos)) as string;
     this.pos += op.length;
     this.skipBlanks();
@@ -218,7 +224,9 @@ class Lexer {
     const target = this.scanWord();
     if (op === '<<' || op === '<<-') {
       if (target.value.includes('$') || target.value.includes('`') || target.value === '') this.unsure('unusual here-document delimiter');
-      this.pending.push({ delimiter: target.value, stripTabs: op === '<<-', quoted: target.quoted });
+      this.pending.push({ into: stdin, delimiter: target.value, stripTabs: op === '<<-', quoted: target.quoted });
+    } else if (op === '<<<') {
+      stdin.push(target.value);
     } else if (op === '>' || op === '>>' || op === '>|' || op === '<>') {
       if (!target.literal || !HARMLESS_TARGETS.has(target.value)) this.out.risky = true;
     } else if (op === '>&') {
@@ -250,6 +258,7 @@ class Lexer {
         this.unsure('unterminated here-document');
         body = src.slice(start);
       }
+      doc.into.push(body);
       if (!doc.quoted) new Lexer(body, this.out, this.depth + this.nesting + 1).scanExpanding(false);
     }
     this.pending = [];

@@ -234,6 +234,10 @@ describe('Bash rules over shell syntax (issue 12)', () => {
     'if true; then rm x; fi',
     'f() { rm x; }; f',
     'sudo env FOO=1 nice rm x',
+    'bash <<EOF\nls\nrm x\nEOF',
+    "sudo sh <<'EOF'\nrm x\nEOF",
+    'bash <<< "rm x"',
+    '{rm,-rf,x}',
   ])('deny Bash(rm:*) catches %j', (command) => {
     expect(decide(denyRm, command)).toBe('deny Bash(rm:*)');
   });
