@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HookSource } from '../../src/hooks/hookSource';
-import { evaluatePermissionRules, parsePermissionRule, type PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
-import { CORPUS_ALLOW_RULES, generateBashCorpus } from './support/bashRuleCorpus';
+import { evaluatePermissionRules, parsePermissionRule, type PermissionBehavior, type PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
+import { CORPUS_ALLOW_RULES, generateBashCorpus, generateDenyEvasions } from './support/bashRuleCorpus';
 import { runUnderShells } from './support/bashRuleShells';
 
 // Differential test of Bash permission rules against real shells: every command the rules
@@ -15,11 +15,15 @@ const SEED = Number(process.env.BASH_RULES_SEED ?? 0x5eed12);
 const CASES = Number(process.env.BASH_RULES_CASES ?? 4000);
 const SHELLS = ['dash', 'bash'];
 const source: HookSource = { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'permissions.allow' };
-const entries: PermissionRuleEntry[] = CORPUS_ALLOW_RULES.map((text) => {
+const entry = (behavior: PermissionBehavior, text: string): PermissionRuleEntry => {
   const parsed = parsePermissionRule(text);
   if (!parsed.ok) throw new Error(parsed.message);
-  return { behavior: 'allow', rule: parsed.rule, source };
-});
+  return { behavior, rule: parsed.rule, source };
+};
+const entries = CORPUS_ALLOW_RULES.map((text) => entry('allow', text));
+// Deny is best effort (the README says so), but the common evasions must not get past it.
+const denyEntries = [entry('allow', 'Bash'), entry('deny', 'Bash(rm:*)')];
+const DENY_CASES = 2000;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hookwise-bash-rules-'));
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 }));
@@ -30,6 +34,8 @@ describe('Bash rules vs real shells (differential)', () => {
   });
 
   it(`no allowed command runs the injected one (${CASES} generated cases, seed ${SEED})`, async () => {
+    const evasions = generateDenyEvasions(SEED, DENY_CASES);
+    const missed = evasions.filter((command) => evaluatePermissionRules(denyEntries, 'Bash', { command }, { projectRoot: '/ws' })?.behavior !== 'deny');
     const corpus = generateBashCorpus(SEED, CASES);
     const allowed = corpus.filter((command) => evaluatePermissionRules(entries, 'Bash', { command }, { projectRoot: '/ws' })?.behavior === 'allow');
     // Controls: the harness must see a marker when one is made, or this test could never fail.
@@ -41,8 +47,12 @@ describe('Bash rules vs real shells (differential)', () => {
       for (let c = 0; c < controls.length; c++) expect(found, `control ${JSON.stringify(controls[c])} under ${shell}`).toContain(c);
       for (const i of found) if (i >= controls.length) failures.push(`${shell}: ${JSON.stringify(allowed[i - controls.length])}`);
     }
-    console.log(`[adversarial] bash-rules: ${corpus.length} cases (${allowed.length} allowed, ${corpus.length - allowed.length} asked), ${failures.length} failures, ran ${allowed.length}×${SHELLS.length} shells`);
+    console.log(
+      `[adversarial] bash-rules: ${corpus.length} cases (${allowed.length} allowed, ${corpus.length - allowed.length} asked), ${failures.length} failures, ran ${allowed.length}×${SHELLS.length} shells; ` +
+        `deny evasions: ${evasions.length} cases, ${missed.length} missed`,
+    );
     expect(failures).toEqual([]);
+    expect(missed).toEqual([]);
     // The corpus must exercise the shells, not only the lexer's caution.
     expect(allowed.length).toBeGreaterThan(corpus.length / 5);
   }, 120_000);

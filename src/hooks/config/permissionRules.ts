@@ -121,8 +121,8 @@ function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
 
 /**
  * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
- * command or any of its simple commands (what deny and ask need; allow is stricter, see
- * evaluatePermissionRules).
+ * command, any simple command the shell would run, or a normalised form of one (`sudo /bin/rm`
+ * → `rm`; see bashMatchForms): what deny and ask need. Allow is stricter, see bashAllow.
  */
 export function ruleMatches(rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): boolean {
   if (rule.inert || !coversTool(rule.toolName, toolName)) return false;

@@ -33,7 +33,7 @@ interface Word {
   /** No expansion (`$`, backticks, process substitution) anywhere in the word. */
   literal: boolean;
   quoted: boolean;
-  /** Unquoted `*`, `?`, `[` or a `{…}` that bash may brace-expand. */
+  /** Unquoted `*`, `?`, `[…]`, or a `{…,…}` that bash may brace-expand. */
   pattern: boolean;
 }
 

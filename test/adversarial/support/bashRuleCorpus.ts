@@ -202,3 +202,24 @@ export function generateBashCorpus(seed: number, count: number): string[] {
   }
   return corpus;
 }
+
+const DENY_NAMES = ['rm', '/bin/rm', '/usr/bin/rm', '\\rm', "'rm'", '"rm"', 'r""m', "r''m", 'r\\m'];
+const DENY_WRAPPERS = ['', 'sudo ', 'sudo -u root -- ', 'doas ', 'env ', 'env -i PATH=/bin A=1 ', 'command ', 'builtin ', 'exec ', 'nice ', 'nice -n 5 ', 'nohup ', 'timeout 5 ', 'timeout -s KILL 5s ', 'time ', 'xargs ', 'xargs -0 -n1 ', 'A=1 ', 'A=1 B=2 ', 'stdbuf -oL ', 'setsid ', 'busybox ', '! '];
+/** `X` is the evasive rm command. */
+const DENY_CONTEXTS = ['X', 'echo ok && X', 'echo ok; X', 'echo ok || X', 'echo ok | X', 'echo ok & X', 'echo ok\nX', 'echo ok #\\\nX', 'echo $(X)', 'echo "$(X)"', 'echo `X`', 'ls <(X)', 'ls >(X)', '(X)', '{ X; }', 'if true; then X; fi', 'while false; do :; done; X', "sh -c 'X'", 'bash -lc "X"', 'eval "X"', 'bash <<EOF\nX\nEOF', "sh <<'EOF'\nX\nEOF", 'cat <<EOF\n$(X)\nEOF', 'find . -exec X {} \\;', 'f() { X; }; f', 'for f in a; do X; done', 'echo ${x:-$(X)}'];
+
+/** `count` seeded evasions of `rm -rf build` that a `Bash(rm:*)` deny rule must catch. */
+export function generateDenyEvasions(seed: number, count: number): string[] {
+  const random = seededRandom(seed);
+  const cases: string[] = [];
+  while (cases.length < count) {
+    const wrappers = pick(random, DENY_WRAPPERS) + (random() < 0.4 ? pick(random, DENY_WRAPPERS) : '');
+    const inner = `${wrappers}${pick(random, DENY_NAMES)} -rf build`;
+    const context = pick(random, DENY_CONTEXTS);
+    // A context that quotes must not meet its own quote inside.
+    if ((context.includes("'X'") || context.includes("'EOF'")) && inner.includes("'")) continue;
+    if (context.includes('"X"') && inner.includes('"')) continue;
+    cases.push(context.replace('X', inner));
+  }
+  return cases;
+}
