@@ -60,6 +60,8 @@ const UNMODELLED = new Set(['for', 'case', 'select', 'function', 'coproc', '[[',
 const REDIRECT_OPS = ['<<<', '<<-', '<<', '<>', '<&', '<', '>>', '>|', '>&', '>'];
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** Characters with no meaning to the lexer (sticky; see scanWord). */
+const PLAIN = /[^ \t\n;&|<>()\\'"$`*?{[]+/y;
 
 class Lexer {
   pos = 0;
@@ -145,9 +147,11 @@ class Lexer {
     const src = this.src;
     const before = src[this.pos - 1] ?? '';
     this.pos += 2;
+    if (before === '$') this.unsure('a line continuation inside an operator');
+    if (!/[<>&|;(]/.test(before)) return;
     let after = this.pos;
     while (src.startsWith('\\\n', after)) after += 2;
-    if (before === '$' || (/[<>&|;(]/.test(before) && /[(<>&|;{-]/.test(src[after] ?? ''))) this.unsure('a line continuation inside an operator');
+    if (/[(<>&|;{-]/.test(src[after] ?? '')) this.unsure('a line continuation inside an operator');
   }
 
   private skipComment(): void {
@@ -328,9 +332,12 @@ class Lexer {
       } else {
         if (ch === '*' || ch === '?') word.pattern = true;
         if (ch === '{' || ch === '[') brackets = true;
-        word.raw += ch;
-        word.value += ch;
-        this.pos++;
+        // A run of ordinary characters at once: long arguments stay cheap.
+        PLAIN.lastIndex = this.pos + 1;
+        const run = ch + (PLAIN.exec(src)?.[0] ?? '');
+        word.raw += run;
+        word.value += run;
+        this.pos += run.length;
       }
     }
     if (brackets && /[\],]|\.\./.test(word.raw)) word.pattern = true;
