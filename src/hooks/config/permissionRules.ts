@@ -1,6 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { HookSource } from '../hookSource';
+import { commandDenyForms, roughDenyForms } from './bashDenyForms';
 import { splitShellCommand } from './shellCommand';
 
 /**
@@ -120,18 +121,40 @@ function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
 
 /**
  * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
- * command or any of its simple commands (what deny and ask need; allow is stricter, see
- * evaluatePermissionRules).
+ * command, any simple command the shell would run, or a normalised form of one (`sudo /bin/rm`
+ * → `rm`; see bashMatchForms): what deny and ask need. Allow is stricter, see bashAllow.
  */
 export function ruleMatches(rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): boolean {
   if (rule.inert || !coversTool(rule.toolName, toolName)) return false;
   if (rule.specifier === undefined) return true;
   if (rule.toolName === 'Bash') {
     const command = typeof input.command === 'string' ? input.command : '';
-    return bashSpecifierMatches(rule.specifier, command) || splitShellCommand(command).parts.some((part) => bashSpecifierMatches(rule.specifier as string, part));
+    const specifier = rule.specifier;
+    return bashMatchForms(command).some((form) => bashSpecifierMatches(specifier, form));
   }
   const file = pathOf(input);
   return file !== undefined && pathPatternMatches(rule.specifier, file, ctx);
+}
+
+let lastForms: { command: string; forms: readonly string[] } | undefined;
+
+/**
+ * What a Bash deny or ask rule is matched against: the whole command, each simple command the
+ * shell would run (nested ones too) as written, and their normalised forms (bashDenyForms);
+ * when the lexer is unsure, also every operator-separated piece of the raw text. Cached for
+ * the last command: evaluation asks once per rule.
+ */
+function bashMatchForms(command: string): readonly string[] {
+  if (lastForms?.command === command) return lastForms.forms;
+  const split = splitShellCommand(command);
+  const forms = new Set<string>([command.trim()]);
+  for (const c of split.commands) {
+    forms.add(c.text);
+    for (const form of commandDenyForms(c)) forms.add(form);
+  }
+  if (split.unsure !== undefined) for (const form of roughDenyForms(command)) forms.add(form);
+  lastForms = { command, forms: [...forms] };
+  return lastForms.forms;
 }
 
 /** The first rule that decides the call, deny before ask before allow; undefined = no rule applies. */
@@ -151,9 +174,12 @@ export function evaluatePermissionRules(
 }
 
 /**
- * Allow for Bash: every simple command must be allowed (so `npm test && rm -rf /` is not
- * allowed by `Bash(npm test:*)`), and a command with substitution or redirection is allowed
- * only by an exact rule or a bare `Bash`.
+ * Allow for Bash: every simple command the shell would run must be allowed, including those in
+ * `$(…)`, backticks and `<(…)` (so `npm test && rm -rf /` is not allowed by `Bash(npm test:*)`).
+ * A command that redirects output to a file, or that the lexer cannot be sure about (eval,
+ * computed command names, unbalanced quotes, constructs it does not model), is allowed only by
+ * an exact rule or a bare `Bash`. Assignments are not stripped: `FOO=1 npm test` needs its own
+ * rule, since `PATH=…`/`NODE_OPTIONS=…` change what runs.
  */
 function bashAllow(allows: readonly PermissionRuleEntry[], input: Readonly<Record<string, unknown>>): PermissionRuleEntry | undefined {
   const command = typeof input.command === 'string' ? input.command.trim() : '';

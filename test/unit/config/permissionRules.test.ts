@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HookSource } from '../../../src/hooks/hookSource';
 import { evaluatePermissionRules, parsePermissionRule, ruleMatches, suggestRule, type PermissionBehavior, type PermissionRuleEntry } from '../../../src/hooks/config/permissionRules';
-import { splitShellCommand } from '../../../src/hooks/config/shellCommand';
 
 const ctx = { projectRoot: '/ws/app', homeDir: '/home/u' };
 
@@ -129,14 +128,130 @@ describe('suggestRule (Always Allow)', () => {
   });
 });
 
-describe('splitShellCommand', () => {
-  it.each<[string, string[], boolean]>([
-    ['a && b || c; d | e', ['a', 'b', 'c', 'd', 'e'], false],
-    ["echo 'a && b'", ["echo 'a && b'"], false],
-    ['echo "$(whoami)"', ['echo "$(whoami)"'], true],
-    ['make 2>&1', ['make 2>&1'], true],
-    ['sleep 1 & echo', ['sleep 1', 'echo'], false],
-  ])('%j', (command, parts, risky) => {
-    expect(splitShellCommand(command)).toEqual({ parts, risky });
+describe('Bash rules over shell syntax (issue 12)', () => {
+  const source: HookSource = { kind: 'file', scope: 'user', file: '/home/u/.claude/settings.json', displayFile: '~/.claude/settings.json', jsonPath: 'permissions' };
+  const entries = (list: [PermissionBehavior, string][]): PermissionRuleEntry[] => list.map(([behavior, text]) => ({ behavior, rule: rule(text), source }));
+  const decide = (list: [PermissionBehavior, string][], command: string) => {
+    const result = evaluatePermissionRules(entries(list), 'Bash', { command }, ctx);
+    return result ? `${result.behavior} ${result.entry.rule.text}` : 'none';
+  };
+  const allowRules: [PermissionBehavior, string][] = [
+    ['allow', 'Bash(npm test:*)'],
+    ['allow', 'Bash(npm run build:*)'],
+    ['allow', 'Bash(git status:*)'],
+    ['allow', 'Bash(ls:*)'],
+    ['allow', 'Bash(grep:*)'],
+    ['allow', 'Bash(echo:*)'],
+    ['allow', 'Bash(cat:*)'],
+  ];
+
+  it.each([
+    'npm test',
+    'git status && npm run build',
+    'ls -la | grep foo',
+    'echo "a # b"',
+    'npm test # run the tests',
+    'npm test 2>&1',
+    'npm test &>/dev/null',
+    'npm test 2>/dev/null | grep -v warn',
+    'npm test \\\n  -- --watch',
+    'if npm test; then echo ok; fi',
+    '(ls && npm test) | grep x',
+    'echo "$(git status --short)"',
+    'grep x <(ls)',
+    "cat <<'EOF'\n$(rm -rf /)\nEOF",
+  ])('allows %j', (command) => {
+    expect(decide(allowRules, command)).toMatch(/^allow /);
+  });
+
+  it.each([
+    ['the issue repro: a comment hides no continuation', 'npm test #\\\ntouch PWN'],
+    ['newline', 'npm test\ntouch PWN'],
+    ['command substitution', 'echo "$(touch PWN)"'],
+    ['backticks', 'echo `touch PWN`'],
+    ['process substitution', 'grep x <(touch PWN)'],
+    ['output process substitution', 'ls >(touch PWN)'],
+    ['unquoted here-document', 'cat <<EOF\n$(touch PWN)\nEOF'],
+    ['background', 'npm test & touch PWN'],
+    ['|&', 'npm test |& touch PWN'],
+    ['subshell', '(touch PWN)'],
+    ['group', '{ touch PWN; }'],
+    ['dash reads &> as background', 'echo hi &>/dev/null touch PWN'],
+    ['bash $\'…\' quoting', "echo $'\\''; touch PWN"],
+    ['a continuation that joins $ and (', 'echo "$\\\n(touch PWN)"'],
+    ['output redirection to a file', 'echo x > PWN'],
+    ['eval', 'eval echo hi'],
+    ['computed command name', '$CMD args'],
+    ['function definition', 'ls() { touch PWN; }; ls'],
+    ['assignment prefix (can change what runs: PATH, NODE_OPTIONS)', 'NODE_OPTIONS=--require=./x.js npm test'],
+  ])('asks: %s', (_name, command) => {
+    expect(decide(allowRules, command)).toBe('none');
+  });
+
+  it('an exact rule still allows an unusual command it names', () => {
+    expect(decide([['allow', 'Bash(for f in a b; do echo $f; done)']], 'for f in a b; do echo $f; done')).toMatch(/^allow /);
+  });
+
+  const denyRm: [PermissionBehavior, string][] = [['allow', 'Bash'], ['deny', 'Bash(rm:*)'], ['ask', 'Bash(git push:*)']];
+  it.each([
+    'rm -rf build',
+    '/bin/rm -rf build',
+    '/usr/bin/rm x',
+    '\\rm x',
+    "'rm' x",
+    '"rm" x',
+    'r""m x',
+    'command rm x',
+    'builtin rm x',
+    'exec rm x',
+    'env rm x',
+    'env -i PATH=/bin FOO=1 rm x',
+    'env -S "rm -rf x"',
+    'sudo rm x',
+    'sudo -u root -- /bin/rm x',
+    'doas rm x',
+    'nice -n 10 rm x',
+    'nohup rm x &',
+    'timeout 5 rm x',
+    'timeout -s KILL 5s rm x',
+    'time rm x',
+    'xargs rm < list',
+    'xargs -0 -n 1 rm',
+    'find . -name "*.o" -exec rm {} \\;',
+    'FOO=1 rm x',
+    'stdbuf -oL rm x',
+    'setsid rm x',
+    'busybox rm x',
+    'sh -c "rm -rf x"',
+    "bash -lc 'ls; rm x'",
+    'eval "rm x"',
+    'echo ok && $(rm x)',
+    'echo "`rm x`"',
+    'ls <(rm x)',
+    'cat <<EOF\n$(rm x)\nEOF',
+    'echo ok #\\\nrm x',
+    '! rm x',
+    'if true; then rm x; fi',
+    'f() { rm x; }; f',
+    'sudo env FOO=1 nice rm x',
+    'bash <<EOF\nls\nrm x\nEOF',
+    "sudo sh <<'EOF'\nrm x\nEOF",
+    'bash <<< "rm x"',
+    '{rm,-rf,x}',
+  ])('deny Bash(rm:*) catches %j', (command) => {
+    expect(decide(denyRm, command)).toBe('deny Bash(rm:*)');
+  });
+
+  it.each(['echo rm x', 'ls rm', "echo 'rm x'", 'grep -r "rm -rf" .', 'command -v rm', 'cat <<\'EOF\'\nrm x\nEOF'])('deny Bash(rm:*) leaves %j alone', (command) => {
+    expect(decide(denyRm, command)).toBe('allow Bash');
+  });
+
+  it('ask rules see through wrappers too', () => {
+    expect(decide(denyRm, 'sudo git push origin main')).toBe('ask Bash(git push:*)');
+  });
+
+  it('when the lexer is unsure, deny rules also see every piece of the raw text', () => {
+    expect(decide(denyRm, 'for f in a; do "r"m x; done')).toBe('deny Bash(rm:*)');
+    expect(decide(denyRm, "echo $'\\''; rm x")).toBe('deny Bash(rm:*)');
   });
 });
