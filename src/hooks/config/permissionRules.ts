@@ -1,6 +1,8 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { HookSource } from '../hookSource';
+import { ruleTargetPaths } from './rulePaths';
+import type { RuleTargetPaths } from './rulePaths';
 import { splitShellCommand } from './shellCommand';
 
 /**
@@ -38,6 +40,8 @@ export interface PermissionContext {
   readonly projectRoot: string;
   /** Home directory, for `~/` patterns. */
   readonly homeDir?: string;
+  /** The session's cwd, which relative tool paths resolve against (the project root when absent). */
+  readonly cwd?: string;
 }
 
 /** Rules whose tool name covers several tools (Claude Code: Edit rules cover every file-writing tool). */
@@ -87,7 +91,24 @@ function toPosix(p: string): string {
   return p.replace(/\\/g, '/');
 }
 
-/** True when a path pattern (gitignore-like, as in Claude Code) matches `filePath`. */
+const matcherCache = new Map<string, (rel: string) => boolean>();
+const MATCHER_CACHE_MAX = 500;
+
+/** A compiled picomatch matcher; rules are few and matched per file by Grep/Glob, so compile once. */
+function compiled(relPattern: string): (rel: string) => boolean {
+  let m = matcherCache.get(relPattern);
+  if (!m) {
+    if (matcherCache.size >= MATCHER_CACHE_MAX) matcherCache.clear();
+    m = picomatch(relPattern, { dot: true });
+    matcherCache.set(relPattern, m);
+  }
+  return m;
+}
+
+/**
+ * True when a path pattern (gitignore-like, as in Claude Code) matches `filePath` as text.
+ * Symlinks are not looked at here: `ruleMatches` matches both the given and the real path.
+ */
 export function pathPatternMatches(pattern: string, filePath: string, ctx: PermissionContext): boolean {
   const absolute = path.resolve(ctx.projectRoot, filePath);
   let base = ctx.projectRoot;
@@ -110,7 +131,7 @@ export function pathPatternMatches(pattern: string, filePath: string, ctx: Permi
   if (relPattern.endsWith('/')) relPattern += '**';
   const rel = toPosix(path.relative(base, absolute));
   if (rel === '' || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return false;
-  return picomatch(relPattern, { dot: true })(rel);
+  return compiled(relPattern)(rel);
 }
 
 function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
@@ -119,19 +140,43 @@ function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
 }
 
 /**
+ * The given and real spelling of the call's path, computed once per evaluation (lazily: a
+ * call no path rule covers costs no syscall). A knownReal skips the realpath.
+ */
+function lazyTargets(input: Readonly<Record<string, unknown>>, ctx: PermissionContext, knownReal?: string): () => RuleTargetPaths | undefined {
+  let done = false;
+  let value: RuleTargetPaths | undefined;
+  return () => {
+    if (!done) {
+      done = true;
+      const file = pathOf(input);
+      value = file === undefined ? undefined : ruleTargetPaths(file, ctx, knownReal);
+    }
+    return value;
+  };
+}
+
+/**
  * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
  * command or any of its simple commands (what deny and ask need; allow is stricter, see
- * evaluatePermissionRules).
+ * evaluatePermissionRules). For path rules it matches when the path as given OR its real
+ * (symlink-resolved) path matches, so a symlink cannot dodge a deny; `realOnly` (allow)
+ * requires the real path to match, so a symlink cannot borrow an allow.
  */
-export function ruleMatches(rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): boolean {
+export function ruleMatches(
+  rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext,
+  targets: () => RuleTargetPaths | undefined = lazyTargets(input, ctx), realOnly = false,
+): boolean {
   if (rule.inert || !coversTool(rule.toolName, toolName)) return false;
   if (rule.specifier === undefined) return true;
   if (rule.toolName === 'Bash') {
     const command = typeof input.command === 'string' ? input.command : '';
     return bashSpecifierMatches(rule.specifier, command) || splitShellCommand(command).parts.some((part) => bashSpecifierMatches(rule.specifier as string, part));
   }
-  const file = pathOf(input);
-  return file !== undefined && pathPatternMatches(rule.specifier, file, ctx);
+  const t = targets();
+  if (t === undefined) return false;
+  if (pathPatternMatches(rule.specifier, t.real, ctx)) return true;
+  return !realOnly && t.given !== t.real && pathPatternMatches(rule.specifier, t.given, ctx);
 }
 
 /** The first rule that decides the call, deny before ask before allow; undefined = no rule applies. */
@@ -140,13 +185,16 @@ export function evaluatePermissionRules(
   toolName: string,
   input: Readonly<Record<string, unknown>>,
   ctx: PermissionContext,
+  /** The real path of the call's path when the caller already knows it (Grep's walk). */
+  knownReal?: string,
 ): { behavior: PermissionBehavior; entry: PermissionRuleEntry } | undefined {
+  const targets = lazyTargets(input, ctx, knownReal);
   for (const behavior of ['deny', 'ask'] as const) {
-    const entry = entries.find((e) => e.behavior === behavior && ruleMatches(e.rule, toolName, input, ctx));
+    const entry = entries.find((e) => e.behavior === behavior && ruleMatches(e.rule, toolName, input, ctx, targets));
     if (entry) return { behavior, entry };
   }
   const allows = entries.filter((e) => e.behavior === 'allow');
-  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => ruleMatches(e.rule, toolName, input, ctx));
+  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => ruleMatches(e.rule, toolName, input, ctx, targets, true));
   return entry ? { behavior: 'allow', entry } : undefined;
 }
 
@@ -198,7 +246,8 @@ export function suggestRule(toolName: string, input: Readonly<Record<string, unk
   const family = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'].includes(toolName) ? 'Edit' : toolName === 'Read' ? 'Read' : undefined;
   const file = pathOf(input);
   if (family && file) {
-    const absolute = path.resolve(ctx.projectRoot, file);
+    // The real path: an allow applies to where a call really lands, so that is what to allow.
+    const absolute = ruleTargetPaths(file, ctx).real;
     const rel = toPosix(path.relative(ctx.projectRoot, absolute));
     const inside = rel !== '' && !rel.startsWith('../') && !path.isAbsolute(rel);
     return `${family}(${inside ? rel : `/${toPosix(absolute)}`})`;
