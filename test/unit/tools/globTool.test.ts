@@ -97,7 +97,7 @@ describe('Glob ignore rules', () => {
     expect(r.content).toBe(path.join(root, 'y.ts'));
   });
 
-  it.each(['..*/outside/*', '..?(x)/**/secret*', '..!(y)/outside/*', '..*/**/*', '*(.)/outside/*'])(
+  it.each(['..*/outside/*', '..?(x)/**/secret*', '..!(y)/outside/*', '..*/**/*'])(
     'never lists the parent directory through an extglob such as %s (issue 12 §7)',
     async (pattern) => {
       await fs.writeFile(path.join(ws.outside, 'secret.txt'), 'x');
