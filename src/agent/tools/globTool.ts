@@ -30,7 +30,7 @@ export interface GlobResponse {
 
 const DESCRIPTION = `Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.test.{ts,tsx}") and returns absolute paths, most recently modified first.
 - Searches path (default: the working directory); node_modules and .git are skipped unless the pattern or path names them. Dotfiles are included.
-- Symbolic links are not followed. At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
+- Symbolic links are not followed; files the permission rules deny reading are left out (the result says how many). At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
 - To search file contents, use Grep.`;
 
 /**

@@ -55,6 +55,7 @@ const DESCRIPTION = `Searches file contents for a regular expression, line by li
 - output_mode: "files_with_matches" (default, newest first), "content" (path:line:text), or "count" (path:count).
 - Filter files with glob ("*.ts", "*.{ts,tsx}", "src/**/*.js"); -i for case-insensitive; head_limit caps the entries returned (default ${GREP_DEFAULT_HEAD_LIMIT}).
 - node_modules, .git, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB are skipped; symbolic links are not followed; .gitignore is not read.
+- Files the permission rules deny reading are skipped (the result says how many). A search stops with an error after ${GREP_MAX_MS / 1000} s: avoid nested quantifiers such as (a+)+.
 - To find files by name, use Glob.`;
 
 /**
