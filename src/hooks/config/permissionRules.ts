@@ -1,9 +1,9 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { HookSource } from '../hookSource';
+import { splitShellCommand } from './shellCommand';
 import { ruleTargetPaths } from './rulePaths';
 import type { RuleTargetPaths } from './rulePaths';
-import { splitShellCommand } from './shellCommand';
 
 /**
  * Claude Code permission rules (`permissions.allow|ask|deny` in settings files): parsing,
@@ -107,7 +107,7 @@ function compiled(relPattern: string): (rel: string) => boolean {
 
 /**
  * True when a path pattern (gitignore-like, as in Claude Code) matches `filePath` as text.
- * Symlinks are not looked at here: `ruleMatches` matches both the given and the real path.
+ * Symlinks are not looked at here: `pathRuleMatches` matches both the given and the real path.
  */
 export function pathPatternMatches(pattern: string, filePath: string, ctx: PermissionContext): boolean {
   const absolute = path.resolve(ctx.projectRoot, filePath);
@@ -140,6 +140,33 @@ function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
 }
 
 /**
+ * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
+ * command or any of its simple commands (what deny and ask need; allow is stricter, see
+ * evaluatePermissionRules).
+ */
+export function ruleMatches(rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext): boolean {
+  if (rule.inert || !coversTool(rule.toolName, toolName)) return false;
+  if (rule.specifier === undefined) return true;
+  if (rule.toolName === 'Bash') {
+    const command = typeof input.command === 'string' ? input.command : '';
+    return bashSpecifierMatches(rule.specifier, command) || splitShellCommand(command).parts.some((part) => bashSpecifierMatches(rule.specifier as string, part));
+  }
+  return pathRuleMatches(rule.specifier, lazyTargets(input, ctx), ctx);
+}
+
+/**
+ * True when a path rule's specifier matches the call's path: the path as given OR its real
+ * (symlink-resolved) path, so a symlink cannot dodge a deny; with `realOnly` (allow) the real
+ * path must match, so a symlink cannot borrow an allow. False when the call has no path.
+ */
+export function pathRuleMatches(specifier: string, targets: () => RuleTargetPaths | undefined, ctx: PermissionContext, realOnly = false): boolean {
+  const t = targets();
+  if (t === undefined) return false;
+  if (pathPatternMatches(specifier, t.real, ctx)) return true;
+  return !realOnly && t.given !== t.real && pathPatternMatches(specifier, t.given, ctx);
+}
+
+/**
  * The given and real spelling of the call's path, computed once per evaluation (lazily: a
  * call no path rule covers costs no syscall). A knownReal skips the realpath.
  */
@@ -156,27 +183,13 @@ function lazyTargets(input: Readonly<Record<string, unknown>>, ctx: PermissionCo
   };
 }
 
-/**
- * True when `rule` matches the call. For Bash, the rule matches when it matches the whole
- * command or any of its simple commands (what deny and ask need; allow is stricter, see
- * evaluatePermissionRules). For path rules it matches when the path as given OR its real
- * (symlink-resolved) path matches, so a symlink cannot dodge a deny; `realOnly` (allow)
- * requires the real path to match, so a symlink cannot borrow an allow.
- */
-export function ruleMatches(
+/** ruleMatches, with the call's paths resolved once for all rules and allow's stricter path test. */
+function matchesCall(
   rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext,
-  targets: () => RuleTargetPaths | undefined = lazyTargets(input, ctx), realOnly = false,
+  targets: () => RuleTargetPaths | undefined, realOnly: boolean,
 ): boolean {
-  if (rule.inert || !coversTool(rule.toolName, toolName)) return false;
-  if (rule.specifier === undefined) return true;
-  if (rule.toolName === 'Bash') {
-    const command = typeof input.command === 'string' ? input.command : '';
-    return bashSpecifierMatches(rule.specifier, command) || splitShellCommand(command).parts.some((part) => bashSpecifierMatches(rule.specifier as string, part));
-  }
-  const t = targets();
-  if (t === undefined) return false;
-  if (pathPatternMatches(rule.specifier, t.real, ctx)) return true;
-  return !realOnly && t.given !== t.real && pathPatternMatches(rule.specifier, t.given, ctx);
+  if (rule.inert || rule.specifier === undefined || rule.toolName === 'Bash' || !coversTool(rule.toolName, toolName)) return ruleMatches(rule, toolName, input, ctx);
+  return pathRuleMatches(rule.specifier, targets, ctx, realOnly);
 }
 
 /** The first rule that decides the call, deny before ask before allow; undefined = no rule applies. */
@@ -190,11 +203,11 @@ export function evaluatePermissionRules(
 ): { behavior: PermissionBehavior; entry: PermissionRuleEntry } | undefined {
   const targets = lazyTargets(input, ctx, knownReal);
   for (const behavior of ['deny', 'ask'] as const) {
-    const entry = entries.find((e) => e.behavior === behavior && ruleMatches(e.rule, toolName, input, ctx, targets));
+    const entry = entries.find((e) => e.behavior === behavior && matchesCall(e.rule, toolName, input, ctx, targets, false));
     if (entry) return { behavior, entry };
   }
   const allows = entries.filter((e) => e.behavior === 'allow');
-  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => ruleMatches(e.rule, toolName, input, ctx, targets, true));
+  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => matchesCall(e.rule, toolName, input, ctx, targets, true));
   return entry ? { behavior: 'allow', entry } : undefined;
 }
 
