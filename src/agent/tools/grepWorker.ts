@@ -109,12 +109,16 @@ export class GrepWorker {
 
   private start(): Worker {
     if (this.closed) throw new GrepStoppedError('aborted');
-    this.worker ??= new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: this.regex,
-      // A search holds a batch of file texts and their lines; more than this is a runaway.
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
+    if (!this.worker) {
+      this.worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: this.regex,
+        // A search holds a batch of file texts and their lines; more than this is a runaway.
+        resourceLimits: { maxOldGenerationSizeMb: 512 },
+      });
+      // An 'error' between requests (none expected) must not become an uncaught exception here.
+      this.worker.on('error', () => undefined);
+    }
     return this.worker;
   }
 }
