@@ -164,7 +164,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         const calls = response.toolCalls;
         const deps = {
           agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
-          toolContext: o.toolContext, signal: o.signal, sessionId: o.sessionId,
+          toolContext: withReadDenials(o.toolContext, o.rules), signal: o.signal, sessionId: o.sessionId,
           ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
         };
         for (let i = 0; i < calls.length; ) {
@@ -224,4 +224,11 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
 /** Every tool call needs a tool message, or the next request is invalid (and resume breaks). */
 function closeUnansweredCalls(conversation: Conversation, response: ModelResponse, from: number, why: string): void {
   for (const call of response.toolCalls.slice(from)) conversation.append({ role: 'tool', toolCallId: call.id, content: `Not run: ${why}`, isError: true });
+}
+
+/** The tool context with the session's Read deny rules as a per-file check for Grep and Glob. */
+function withReadDenials(toolContext: Omit<ToolContext, 'signal'>, rules: PermissionRules | undefined): Omit<ToolContext, 'signal'> {
+  if (toolContext.readDeniedBy || !rules?.readDeniedBy) return toolContext;
+  const cwd = toolContext.cwd;
+  return { ...toolContext, readDeniedBy: (absPath, realPath) => rules.readDeniedBy?.(absPath, realPath, cwd) };
 }

@@ -18,13 +18,29 @@ export class ConfigPermissionRules implements PermissionRules {
     this.entries = [...entries];
   }
 
-  evaluate(toolName: string, input: Readonly<Record<string, unknown>>): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined {
-    const hit = evaluatePermissionRules(this.entries, toolName, input, this.ctx);
+  evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd?: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined {
+    const hit = evaluatePermissionRules(this.entries, toolName, input, this.withCwd(cwd));
     return hit ? { behavior: hit.behavior, rule: hit.entry.rule.text, source: describeSource(hit.entry.source) } : undefined;
   }
 
-  suggest(toolName: string, input: Readonly<Record<string, unknown>>): string {
-    return suggestRule(toolName, input, this.ctx);
+  suggest(toolName: string, input: Readonly<Record<string, unknown>>, cwd?: string): string {
+    return suggestRule(toolName, input, this.withCwd(cwd));
+  }
+
+  /**
+   * The Read rule that hides one file from Grep and Glob, or undefined: a deny, and also an
+   * ask, since no one is asked per file inside a search (hiding is the safe side). `absPath`
+   * is the file as listed, `realPath` its symlink-resolved path when the caller knows it.
+   * Costs nothing when no Read rule has a path (the common case).
+   */
+  readDeniedBy(absPath: string, realPath?: string, cwd?: string): string | undefined {
+    const blocking = this.entries.filter((e) => e.behavior !== 'allow' && e.rule.toolName === 'Read' && e.rule.specifier !== undefined);
+    if (blocking.length === 0) return undefined;
+    return evaluatePermissionRules(blocking, 'Read', { file_path: absPath }, this.withCwd(cwd), realPath)?.entry.rule.text;
+  }
+
+  private withCwd(cwd: string | undefined): PermissionContext {
+    return cwd === undefined ? this.ctx : { ...this.ctx, cwd };
   }
 
   /** Adds an allow rule for the rest of the session; an unparsable rule is ignored. */

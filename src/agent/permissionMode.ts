@@ -25,6 +25,11 @@ export interface PermissionRules {
   evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined;
   /** The rule "Always Allow" would write for this call, e.g. `Bash(npm test:*)`. */
   suggest(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): string;
+  /**
+   * The Read deny (or ask) rule that hides one file inside a Grep/Glob result, or undefined.
+   * `realPath` is the file's symlink-resolved path when the caller already knows it.
+   */
+  readDeniedBy?(absPath: string, realPath: string | undefined, cwd: string): string | undefined;
 }
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'NotebookEdit']);

@@ -4,8 +4,8 @@ import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { describeFsError } from './fsErrors';
 import { defineTool, toolError } from './tool';
-import type { AgentTool } from './tool';
-import { resolveWorkspacePath } from './workspacePaths';
+import type { AgentTool, ToolContext } from './tool';
+import { isInsideDir, realpathLenient, resolveWorkspacePath } from './workspacePaths';
 
 /** Paths returned at most (Claude Code's cap); the rest are counted, not listed. */
 export const GLOB_MAX_RESULTS = 100;
@@ -30,7 +30,7 @@ export interface GlobResponse {
 
 const DESCRIPTION = `Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.test.{ts,tsx}") and returns absolute paths, most recently modified first.
 - Searches path (default: the working directory); node_modules and .git are skipped unless the pattern or path names them. Dotfiles are included.
-- Symbolic links are not followed. At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
+- Symbolic links are not followed; files the permission rules deny reading are left out (the result says how many). At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
 - To search file contents, use Grep.`;
 
 /**
@@ -85,16 +85,27 @@ export function createGlobTool(): AgentTool<GlobInput> {
 
       const tooMany = relPaths.length > GLOB_MAX_CANDIDATES;
       const candidates = (tooMany ? [...relPaths].sort().slice(0, GLOB_MAX_CANDIDATES) : relPaths).map((rel) => path.join(dir, rel));
-      const withTimes = await Promise.all(candidates.map(async (p) => ({ p, mtime: await mtimeOf(p) })));
-      withTimes.sort((a, b) => b.mtime - a.mtime || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
-      const filenames = withTimes.slice(0, GLOB_MAX_RESULTS).map((e) => e.p);
-      const truncated = relPaths.length > filenames.length;
+      // Extglob can step out of the search root (`..*/x`, `..?(y)/**`) although no segment is
+      // "..", and a listed symlink may point anywhere: every result is checked where it really
+      // lands, after matching, and files the session's Read rules deny are hidden.
+      const checked = await Promise.all(candidates.map((p) => admit(p, dir, resolved.realPath, ctx)));
+      const admitted = checked.filter((c): c is Admitted => c.kind === 'file');
+      const hidden = checked.filter((c) => c.kind === 'denied').length;
+      const escaped = checked.filter((c) => c.kind === 'outside').length;
+      const total = relPaths.length - hidden - escaped;
+      admitted.sort((a, b) => b.mtime - a.mtime || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+      const filenames = admitted.slice(0, GLOB_MAX_RESULTS).map((e) => e.p);
+      const truncated = total > filenames.length;
       const data: GlobResponse = { filenames, numFiles: filenames.length, truncated, durationMs: Date.now() - started };
-      if (filenames.length === 0) return { content: `No files found matching ${JSON.stringify(pattern)} in ${dir}`, isError: false, data };
+      const notes: string[] = [];
+      if (hidden > 0) notes.push(`${hidden} file(s) hidden by permission rules.`);
+      if (escaped > 0) notes.push(`${escaped} match(es) outside ${dir} left out.`);
+      const tail = notes.length > 0 ? `\n(${notes.join(' ')})` : '';
+      if (filenames.length === 0) return { content: `No files found matching ${JSON.stringify(pattern)} in ${dir}${tail}`, isError: false, data };
       const note = truncated
-        ? `\n(Results are truncated: showing ${filenames.length} of ${relPaths.length}${tooMany ? '+' : ''} matches. Use a more specific pattern or path.)`
+        ? `\n(Results are truncated: showing ${filenames.length} of ${total}${tooMany ? '+' : ''} matches. Use a more specific pattern or path.)`
         : '';
-      return { content: filenames.join('\n') + note, isError: false, data };
+      return { content: filenames.join('\n') + note + tail, isError: false, data };
     },
   });
 }
@@ -105,6 +116,30 @@ function splitAbsolutePattern(pattern: string): { dir: string; rest: string } | 
   const firstGlob = segments.findIndex((s) => /[*?[\]{}()!]/.test(s));
   if (firstGlob <= 0) return null;
   return { dir: segments.slice(0, firstGlob).join('/') || '/', rest: segments.slice(firstGlob).join('/') };
+}
+
+interface Admitted {
+  readonly kind: 'file';
+  readonly p: string;
+  readonly mtime: number;
+}
+
+/**
+ * One match, checked: inside the search directory both as a path and where it really
+ * lands (path-boundary aware, not a string prefix), not hidden by a Read rule, with its
+ * modification time for sorting. A file that vanished since the glob sorts last.
+ */
+async function admit(p: string, dir: string, dirReal: string, ctx: ToolContext): Promise<Admitted | { kind: 'outside' | 'denied' }> {
+  if (!isInsideDir(dir, p)) return { kind: 'outside' };
+  let real: string;
+  try {
+    real = await fs.realpath(p);
+  } catch {
+    real = await realpathLenient(p);
+  }
+  if (!isInsideDir(dirReal, real)) return { kind: 'outside' };
+  if (ctx.readDeniedBy?.(p, real) !== undefined) return { kind: 'denied' };
+  return { kind: 'file', p, mtime: await mtimeOf(p) };
 }
 
 async function mtimeOf(p: string): Promise<number> {

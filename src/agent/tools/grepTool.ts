@@ -9,6 +9,7 @@ import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
 import { walkFiles } from './walkFiles';
+import { GrepStoppedError, GrepWorker } from './grepWorker';
 
 /** Output lines (content), files or counts returned when the call gives no head_limit. */
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -20,6 +21,11 @@ export const GREP_MAX_LINE_CHARS = 500;
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Files examined at most per call; a broader search says it stopped early. */
 export const GREP_MAX_FILES_SCANNED = 20_000;
+/** Time a search may take at most; then it stops with an error. */
+export const GREP_MAX_MS = 30_000;
+/** File text handed to the worker per message (characters, files). */
+const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_FILES = 256;
 
 export const grepInputSchema = z.object({
   pattern: z.string().min(1).describe('Regular expression (JavaScript syntax, close to ripgrep\'s) to search for, line by line.'),
@@ -49,14 +55,17 @@ const DESCRIPTION = `Searches file contents for a regular expression, line by li
 - output_mode: "files_with_matches" (default, newest first), "content" (path:line:text), or "count" (path:count).
 - Filter files with glob ("*.ts", "*.{ts,tsx}", "src/**/*.js"); -i for case-insensitive; head_limit caps the entries returned (default ${GREP_DEFAULT_HEAD_LIMIT}).
 - node_modules, .git, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB are skipped; symbolic links are not followed; .gitignore is not read.
+- Files the permission rules deny reading are skipped (the result says how many). A search stops with an error after ${GREP_MAX_MS / 1000} s: avoid nested quantifiers such as (a+)+.
 - To find files by name, use Glob.`;
 
 /**
  * The `Grep` tool, in pure Node: walk + JS RegExp, no ripgrep. Read-only; never asks.
- * Known limit: the RegExp runs on the calling thread, so a catastrophically backtracking
- * pattern is bounded only by the line-length and file-size caps.
+ * The RegExp runs on a worker thread (see GrepWorker), so Stop ends a runaway pattern
+ * promptly and a search stops with an error after `timeoutMs` (default 30 s). Files the
+ * session's Read rules deny (`ctx.readDeniedBy`) are skipped and counted.
  */
-export function createGrepTool(): AgentTool<GrepInput> {
+export function createGrepTool(options: { readonly timeoutMs?: number } = {}): AgentTool<GrepInput> {
+  const timeoutMs = options.timeoutMs ?? GREP_MAX_MS;
   return defineTool({
     name: 'Grep',
     description: DESCRIPTION,
@@ -65,6 +74,7 @@ export function createGrepTool(): AgentTool<GrepInput> {
     needsApproval: false,
     summarize: (input) => `${input.pattern}${input.glob ? ` (${input.glob})` : ''}${input.path ? ` in ${input.path}` : ''}`,
     async execute(input, ctx) {
+      const started = Date.now();
       const mode: GrepMode = input.output_mode ?? 'files_with_matches';
       const regex = compilePattern(input.pattern, input['-i'] === true);
       if (typeof regex === 'string') return toolError(regex);
@@ -89,45 +99,80 @@ export function createGrepTool(): AgentTool<GrepInput> {
       const entries: string[] = [];
       let numMatches = 0;
       let scanned = 0;
+      let hidden = 0;
       let hitScanCap = false;
       let hitHeadLimit = false;
 
-      const files = rootIsDir ? walkFiles(root, { skipDirs, signal: ctx.signal }) : single(root);
-      for await (const file of files) {
-        if (ctx.signal.aborted) break;
-        const rel = rootIsDir ? path.relative(root, file).split(path.sep).join('/') : path.basename(file);
-        if (rootIsDir && matchGlob && !matchGlob(rel)) continue;
-        if (++scanned > GREP_MAX_FILES_SCANNED) {
-          hitScanCap = true;
-          break;
-        }
-        const lines = await readTextLines(file);
-        if (!lines) continue;
-        let fileMatches = 0;
-        for (let i = 0; i < lines.length; i++) {
-          const line = lines[i] ?? '';
-          if (!regex.test(line)) continue;
-          fileMatches++;
-          if (mode === 'files_with_matches') break;
+      // The RegExp runs on a worker thread: a catastrophically backtracking pattern cannot
+      // freeze the agent, and Stop or the time cap end it by terminating the worker.
+      const worker = new GrepWorker({ source: regex.source, flags: regex.flags }, ctx.signal, started + timeoutMs);
+      let batch: { file: string; text: string }[] = [];
+      let batchChars = 0;
+      /** Matches the pending batch and folds its results in; false once head_limit is reached. */
+      const flush = async (): Promise<boolean> => {
+        if (batch.length === 0) return true;
+        const files = batch;
+        batch = [];
+        batchChars = 0;
+        const results = await worker.match({ texts: files.map((f) => f.text), mode, lineLimit: headLimit - entries.length, maxLineChars: GREP_MAX_LINE_CHARS });
+        for (let k = 0; k < files.length; k++) {
+          const { file } = files[k] as { file: string };
+          const result = results[k];
+          if (!result || result.count === 0) continue;
+          matchedFiles.push(file);
+          numMatches += result.count;
           if (mode === 'content') {
+            for (const [lineNo, text] of result.lines) entries.push(showLineNumbers ? `${file}:${lineNo}:${text}` : `${file}:${text}`);
+            // The worker counts the first match past the limit without showing it: there is more.
+            if (result.lines.length < result.count) {
+              hitHeadLimit = true;
+              return false;
+            }
+          }
+          if (mode === 'count') {
+            entries.push(`${file}:${result.count}`);
+            // files_with_matches is sorted by mtime afterwards, so it cannot stop at head_limit here.
             if (entries.length >= headLimit) {
               hitHeadLimit = true;
-              break;
+              return false;
             }
-            const shown = line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}… [truncated]` : line;
-            entries.push(showLineNumbers ? `${file}:${i + 1}:${shown}` : `${file}:${shown}`);
           }
         }
-        if (fileMatches === 0) continue;
-        matchedFiles.push(file);
-        numMatches += fileMatches;
-        if (mode === 'count') entries.push(`${file}:${fileMatches}`);
-        if (hitHeadLimit) break;
-        // files_with_matches is sorted by mtime afterwards, so it cannot stop at head_limit here.
-        if (mode === 'count' && entries.length >= headLimit) {
-          hitHeadLimit = true;
-          break;
+        return true;
+      };
+
+      try {
+        const files = rootIsDir ? walkFiles(root, { skipDirs, signal: ctx.signal }) : single(root);
+        for await (const file of files) {
+          if (ctx.signal.aborted) throw new GrepStoppedError('aborted');
+          if (Date.now() >= started + timeoutMs) throw new GrepStoppedError('timeout');
+          const rel = rootIsDir ? path.relative(root, file).split(path.sep).join('/') : path.basename(file);
+          if (rootIsDir && matchGlob && !matchGlob(rel)) continue;
+          if (++scanned > GREP_MAX_FILES_SCANNED) {
+            hitScanCap = true;
+            break;
+          }
+          // walkFiles follows no symlink, so below the root's real path the file's real path is known.
+          const knownReal = rootIsDir ? path.join(resolved.realPath, path.relative(root, file)) : resolved.realPath;
+          if (ctx.readDeniedBy?.(file, knownReal) !== undefined) {
+            hidden++;
+            continue;
+          }
+          const text = await readText(file);
+          if (text === undefined) continue;
+          batch.push({ file, text });
+          batchChars += text.length;
+          if ((batchChars >= BATCH_CHARS || batch.length >= BATCH_FILES) && !(await flush())) break;
         }
+        if (!hitHeadLimit) await flush();
+      } catch (err) {
+        if (err instanceof GrepStoppedError) {
+          if (err.reason === 'aborted' || ctx.signal.aborted) return toolError('Grep was interrupted.');
+          return toolError(`Grep stopped after ${formatSeconds(timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`);
+        }
+        return toolError(`Grep failed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        worker.close();
       }
       if (ctx.signal.aborted) return toolError('Grep was interrupted.');
 
@@ -153,7 +198,8 @@ export function createGrepTool(): AgentTool<GrepInput> {
         truncated,
       };
       if (matchedFiles.length === 0) {
-        const note = hitScanCap ? ` (stopped after ${GREP_MAX_FILES_SCANNED} files; narrow path or glob)` : '';
+        const note = (hitScanCap ? ` (stopped after ${GREP_MAX_FILES_SCANNED} files; narrow path or glob)` : '')
+          + (hidden > 0 ? ` (${hidden} file(s) hidden by permission rules)` : '');
         return { content: `No matches found for ${JSON.stringify(input.pattern)} in ${root}${note}`, isError: false, data };
       }
       const header = mode === 'files_with_matches' ? `Found ${matchedFiles.length} file(s)\n`
@@ -161,6 +207,7 @@ export function createGrepTool(): AgentTool<GrepInput> {
       const notes: string[] = [];
       if (hitHeadLimit || hitCharCap) notes.push('Results are truncated; use head_limit, a narrower path or glob, or a more specific pattern.');
       if (hitScanCap) notes.push(`Stopped after scanning ${GREP_MAX_FILES_SCANNED} files; narrow path or glob.`);
+      if (hidden > 0) notes.push(`${hidden} file(s) hidden by permission rules.`);
       return { content: header + body + (notes.length ? `\n(${notes.join(' ')})` : ''), isError: false, data };
     },
   });
@@ -189,20 +236,22 @@ async function* single(file: string): AsyncGenerator<string> {
   yield file;
 }
 
-/** The file's lines, or undefined when it is binary, too big or unreadable (skipped silently, like ripgrep). */
-async function readTextLines(file: string): Promise<string[] | undefined> {
+/** The file's text, or undefined when it is binary, too big or unreadable (skipped silently, like ripgrep). */
+async function readText(file: string): Promise<string | undefined> {
   if (hasBinaryExtension(file)) return undefined;
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile() || stat.size > GREP_MAX_FILE_BYTES) return undefined;
     const buf = await fs.readFile(file);
     if (looksBinary(buf.subarray(0, SNIFF_BYTES))) return undefined;
-    const lines = buf.toString('utf8').split(/\r?\n/);
-    if (lines.at(-1) === '') lines.pop(); // the final newline ends the last line; it does not start an empty one
-    return lines;
+    return buf.toString('utf8');
   } catch {
     return undefined;
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 async function sortByMtimeDesc(files: readonly string[]): Promise<string[]> {

@@ -32,6 +32,12 @@ export interface ToolContext {
    * absolute path that would be touched; true lets the tool go on. Absent → always refused.
    */
   readonly allowOutsideWorkspace?: (absPath: string) => boolean | Promise<boolean>;
+  /**
+   * The session's Read deny rules, per file: Grep and Glob skip (and count) the files for
+   * which this returns a rule, so a search over `.` cannot show what `Read(.env)` denies.
+   * `realPath` is the file's symlink-resolved path when the tool knows it. Absent → none.
+   */
+  readonly readDeniedBy?: (absPath: string, realPath?: string) => string | undefined;
   /** Where TodoWrite keeps each agent's list. */
   readonly todos: TodoStore;
   /** Id of the tool call being executed (the Agent tool nests its subagent's events under it). */

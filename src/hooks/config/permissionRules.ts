@@ -3,6 +3,8 @@ import picomatch from 'picomatch';
 import type { HookSource } from '../hookSource';
 import { commandDenyForms, roughDenyForms } from './bashDenyForms';
 import { splitShellCommand } from './shellCommand';
+import { ruleTargetPaths } from './rulePaths';
+import type { RuleTargetPaths } from './rulePaths';
 
 /**
  * Claude Code permission rules (`permissions.allow|ask|deny` in settings files): parsing,
@@ -39,6 +41,8 @@ export interface PermissionContext {
   readonly projectRoot: string;
   /** Home directory, for `~/` patterns. */
   readonly homeDir?: string;
+  /** The session's cwd, which relative tool paths resolve against (the project root when absent). */
+  readonly cwd?: string;
 }
 
 /** Rules whose tool name covers several tools (Claude Code: Edit rules cover every file-writing tool). */
@@ -88,7 +92,24 @@ function toPosix(p: string): string {
   return p.replace(/\\/g, '/');
 }
 
-/** True when a path pattern (gitignore-like, as in Claude Code) matches `filePath`. */
+const matcherCache = new Map<string, (rel: string) => boolean>();
+const MATCHER_CACHE_MAX = 500;
+
+/** A compiled picomatch matcher; rules are few and matched per file by Grep/Glob, so compile once. */
+function compiled(relPattern: string): (rel: string) => boolean {
+  let m = matcherCache.get(relPattern);
+  if (!m) {
+    if (matcherCache.size >= MATCHER_CACHE_MAX) matcherCache.clear();
+    m = picomatch(relPattern, { dot: true });
+    matcherCache.set(relPattern, m);
+  }
+  return m;
+}
+
+/**
+ * True when a path pattern (gitignore-like, as in Claude Code) matches `filePath` as text.
+ * Symlinks are not looked at here: `pathRuleMatches` matches both the given and the real path.
+ */
 export function pathPatternMatches(pattern: string, filePath: string, ctx: PermissionContext): boolean {
   const absolute = path.resolve(ctx.projectRoot, filePath);
   let base = ctx.projectRoot;
@@ -111,7 +132,7 @@ export function pathPatternMatches(pattern: string, filePath: string, ctx: Permi
   if (relPattern.endsWith('/')) relPattern += '**';
   const rel = toPosix(path.relative(base, absolute));
   if (rel === '' || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return false;
-  return picomatch(relPattern, { dot: true })(rel);
+  return compiled(relPattern)(rel);
 }
 
 function pathOf(input: Readonly<Record<string, unknown>>): string | undefined {
@@ -132,8 +153,45 @@ export function ruleMatches(rule: PermissionRule, toolName: string, input: Reado
     const specifier = rule.specifier;
     return bashMatchForms(command).some((form) => bashSpecifierMatches(specifier, form));
   }
-  const file = pathOf(input);
-  return file !== undefined && pathPatternMatches(rule.specifier, file, ctx);
+  return pathRuleMatches(rule.specifier, lazyTargets(input, ctx), ctx);
+}
+
+/**
+ * True when a path rule's specifier matches the call's path: the path as given OR its real
+ * (symlink-resolved) path, so a symlink cannot dodge a deny; with `realOnly` (allow) the real
+ * path must match, so a symlink cannot borrow an allow. False when the call has no path.
+ */
+export function pathRuleMatches(specifier: string, targets: () => RuleTargetPaths | undefined, ctx: PermissionContext, realOnly = false): boolean {
+  const t = targets();
+  if (t === undefined) return false;
+  if (pathPatternMatches(specifier, t.real, ctx)) return true;
+  return !realOnly && t.given !== t.real && pathPatternMatches(specifier, t.given, ctx);
+}
+
+/**
+ * The given and real spelling of the call's path, computed once per evaluation (lazily: a
+ * call no path rule covers costs no syscall). A knownReal skips the realpath.
+ */
+function lazyTargets(input: Readonly<Record<string, unknown>>, ctx: PermissionContext, knownReal?: string): () => RuleTargetPaths | undefined {
+  let done = false;
+  let value: RuleTargetPaths | undefined;
+  return () => {
+    if (!done) {
+      done = true;
+      const file = pathOf(input);
+      value = file === undefined ? undefined : ruleTargetPaths(file, ctx, knownReal);
+    }
+    return value;
+  };
+}
+
+/** ruleMatches, with the call's paths resolved once for all rules and allow's stricter path test. */
+function matchesCall(
+  rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext,
+  targets: () => RuleTargetPaths | undefined, realOnly: boolean,
+): boolean {
+  if (rule.inert || rule.specifier === undefined || rule.toolName === 'Bash' || !coversTool(rule.toolName, toolName)) return ruleMatches(rule, toolName, input, ctx);
+  return pathRuleMatches(rule.specifier, targets, ctx, realOnly);
 }
 
 let lastForms: { command: string; forms: readonly string[] } | undefined;
@@ -163,13 +221,16 @@ export function evaluatePermissionRules(
   toolName: string,
   input: Readonly<Record<string, unknown>>,
   ctx: PermissionContext,
+  /** The real path of the call's path when the caller already knows it (Grep's walk). */
+  knownReal?: string,
 ): { behavior: PermissionBehavior; entry: PermissionRuleEntry } | undefined {
+  const targets = lazyTargets(input, ctx, knownReal);
   for (const behavior of ['deny', 'ask'] as const) {
-    const entry = entries.find((e) => e.behavior === behavior && ruleMatches(e.rule, toolName, input, ctx));
+    const entry = entries.find((e) => e.behavior === behavior && matchesCall(e.rule, toolName, input, ctx, targets, false));
     if (entry) return { behavior, entry };
   }
   const allows = entries.filter((e) => e.behavior === 'allow');
-  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => ruleMatches(e.rule, toolName, input, ctx));
+  const entry = toolName === 'Bash' ? bashAllow(allows, input) : allows.find((e) => matchesCall(e.rule, toolName, input, ctx, targets, true));
   return entry ? { behavior: 'allow', entry } : undefined;
 }
 
@@ -224,7 +285,8 @@ export function suggestRule(toolName: string, input: Readonly<Record<string, unk
   const family = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'].includes(toolName) ? 'Edit' : toolName === 'Read' ? 'Read' : undefined;
   const file = pathOf(input);
   if (family && file) {
-    const absolute = path.resolve(ctx.projectRoot, file);
+    // The real path: an allow applies to where a call really lands, so that is what to allow.
+    const absolute = ruleTargetPaths(file, ctx).real;
     const rel = toPosix(path.relative(ctx.projectRoot, absolute));
     const inside = rel !== '' && !rel.startsWith('../') && !path.isAbsolute(rel);
     return `${family}(${inside ? rel : `/${toPosix(absolute)}`})`;

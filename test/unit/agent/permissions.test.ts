@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigPermissionRules } from '../../../src/agent/configPermissionRules';
@@ -108,6 +108,32 @@ describe('permission modes', () => {
 });
 
 describe('permission rules', () => {
+  it('path deny rules hold through symlinks and inside Grep and Glob results (issue 12 §8)', async () => {
+    mkdirSync(path.join(h.dir, 'inner'));
+    mkdirSync(path.join(h.dir, 'src'));
+    writeFileSync(path.join(h.dir, 'inner', 'secret.env'), 'TOKEN=hunter2');
+    symlinkSync(path.join(h.dir, 'inner', 'secret.env'), path.join(h.dir, 'innocent.txt'));
+    symlinkSync(path.join(h.dir, 'inner'), path.join(h.dir, 'src', 'linked'));
+    const call = (id: string, name: string, input: Record<string, unknown>) => ({ id, name, input });
+    const { model } = await h.run([
+      { toolCalls: [
+        call('r', 'Read', { file_path: 'innocent.txt' }),
+        call('e', 'Edit', { file_path: 'src/linked/secret.env', old_string: 'TOKEN', new_string: 'PWNED' }),
+        call('g', 'Grep', { pattern: 'TOKEN', path: '.', output_mode: 'content' }),
+        call('l', 'Glob', { pattern: '**/*.env' }),
+      ] },
+      { text: 'ok' },
+    ], { mode: 'bypassPermissions', rules: rules({ allow: [], deny: ['Read(inner/secret.env)', 'Edit(inner/**)'], ask: [] }) });
+    const results = model.toolResultsOf(1);
+    expect(results.map((r) => r.content).join('\n')).not.toContain('hunter2');
+    expect(results[0]?.content).toContain('denied by permission rule Read(inner/secret.env)');
+    expect(results[1]?.content).toContain('denied by permission rule Edit(inner/**)');
+    expect(results[2]?.content).toContain('1 file(s) hidden by permission rules');
+    expect(results[3]?.content).toContain('1 file(s) hidden by permission rules');
+    expect(results[3]?.content).not.toContain('secret.env');
+    expect(readFileSync(path.join(h.dir, 'inner', 'secret.env'), 'utf8')).toBe('TOKEN=hunter2');
+  });
+
   it('an allow rule runs the matching command without asking', async () => {
     const provider = new RecordingProvider(() => ({ decision: 'deny' }));
     await h.run([bash(touch('a.txt')), { text: 'ok' }], { provider, rules: rules({ allow: ['Bash(touch:*)'], deny: [], ask: [] }) });

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookSource } from '../../../src/hooks/hookSource';
 import { evaluatePermissionRules, parsePermissionRule, ruleMatches, suggestRule, type PermissionBehavior, type PermissionRuleEntry } from '../../../src/hooks/config/permissionRules';
 
@@ -253,5 +256,61 @@ describe('Bash rules over shell syntax (issue 12)', () => {
   it('when the lexer is unsure, deny rules also see every piece of the raw text', () => {
     expect(decide(denyRm, 'for f in a; do "r"m x; done')).toBe('deny Bash(rm:*)');
     expect(decide(denyRm, "echo $'\\''; rm x")).toBe('deny Bash(rm:*)');
+  });
+});
+
+describe('path rules follow symlinks (issue 12 §8)', () => {
+  let dir: string;
+  let real: ReturnType<typeof makeRealCtx>;
+  const makeRealCtx = (root: string) => ({ projectRoot: root, homeDir: '/home/u' });
+  const entry = (behavior: PermissionBehavior, text: string): PermissionRuleEntry => ({ behavior, rule: rule(text), source: { kind: 'code', label: 'test' } });
+  const decideReal = (list: PermissionRuleEntry[], tool: string, input: Record<string, unknown>, extra: object = {}) => {
+    const hit = evaluatePermissionRules(list, tool, input, { ...real, ...extra });
+    return hit ? `${hit.behavior} ${hit.entry.rule.text}` : 'none';
+  };
+
+  beforeEach(() => {
+    // A project root reached through a symlink too, as os.tmpdir() is on macOS.
+    const base = mkdtempSync(path.join(os.tmpdir(), 'hookwise-rules-'));
+    mkdirSync(path.join(base, 'ws', 'inner'), { recursive: true });
+    mkdirSync(path.join(base, 'ws', 'src'));
+    mkdirSync(path.join(base, 'outside'));
+    writeFileSync(path.join(base, 'ws', 'inner', 'secret.env'), 'TOKEN=1');
+    writeFileSync(path.join(base, 'outside', 'x.ts'), 'x');
+    symlinkSync(path.join(base, 'ws', 'inner', 'secret.env'), path.join(base, 'ws', 'innocent.txt'));
+    symlinkSync(path.join(base, 'ws', 'inner'), path.join(base, 'ws', 'src', 'linked'));
+    symlinkSync(path.join(base, 'outside'), path.join(base, 'ws', 'src', 'out'));
+    symlinkSync(path.join(base, 'ws'), path.join(base, 'ws-alias'));
+    dir = base;
+    real = makeRealCtx(path.join(base, 'ws-alias'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a deny on a file holds through a symlink to it', () => {
+    expect(decideReal([entry('deny', 'Read(inner/secret.env)')], 'Read', { file_path: 'innocent.txt' })).toBe('deny Read(inner/secret.env)');
+    expect(decideReal([entry('deny', 'Read(inner/secret.env)')], 'Read', { file_path: path.join(dir, 'ws', 'inner', 'secret.env') })).toBe('deny Read(inner/secret.env)');
+  });
+
+  it('a deny on a directory holds through a symlinked directory, also for a file about to be created', () => {
+    const deny = [entry('deny', 'Edit(inner/**)')];
+    expect(decideReal(deny, 'Edit', { file_path: 'src/linked/secret.env' })).toBe('deny Edit(inner/**)');
+    expect(decideReal(deny, 'Write', { file_path: 'src/linked/new-file.ts' })).toBe('deny Edit(inner/**)');
+  });
+
+  it('the given path still counts for a deny, and an allow needs the real path', () => {
+    expect(decideReal([entry('deny', 'Read(innocent.txt)')], 'Read', { file_path: 'innocent.txt' })).toBe('deny Read(innocent.txt)');
+    const allowSrc = [entry('allow', 'Edit(src/**)')];
+    expect(decideReal(allowSrc, 'Edit', { file_path: 'src/a.ts' })).toBe('allow Edit(src/**)');
+    expect(decideReal(allowSrc, 'Edit', { file_path: 'src/out/x.ts' })).toBe('none');
+    expect(decideReal(allowSrc, 'Edit', { file_path: 'src/linked/secret.env' })).toBe('none');
+  });
+
+  it('relative tool paths resolve against the session cwd, as the tools resolve them', () => {
+    const deny = [entry('deny', 'Read(inner/secret.env)')];
+    expect(decideReal(deny, 'Read', { file_path: 'secret.env' }, { cwd: path.join(real.projectRoot, 'inner') })).toBe('deny Read(inner/secret.env)');
+  });
+
+  it('suggests the real path, so the rule Always Allow writes applies next time', () => {
+    expect(suggestRule('Edit', { file_path: 'src/linked/a.ts' }, real)).toBe('Edit(inner/a.ts)');
   });
 });

@@ -96,4 +96,31 @@ describe('Glob ignore rules', () => {
     const r = await glob.execute({ pattern: '**/*.ts' }, makeContext(ws, { cwd: root, workspaceRoot: root }));
     expect(r.content).toBe(path.join(root, 'y.ts'));
   });
+
+  it.each(['..*/outside/*', '..?(x)/**/secret*', '..!(y)/outside/*', '..*/**/*'])(
+    'never lists the parent directory through an extglob such as %s (issue 12 §7)',
+    async (pattern) => {
+      await fs.writeFile(path.join(ws.outside, 'secret.txt'), 'x');
+      await ws.write('a/b.txt', 'x');
+      const r = await glob.execute({ pattern }, makeContext(ws));
+      expect(r.isError).toBe(false);
+      expect(r.content).not.toContain(ws.outside);
+      expect(r.content).not.toContain('secret.txt');
+      expect((r.data as GlobResponse).filenames.every((f) => f.startsWith(`${ws.root}${path.sep}`))).toBe(true);
+    },
+  );
+
+  it('leaves out symlinks that land outside the search directory, and files Read rules deny (issue 12 §8)', async () => {
+    await fs.writeFile(path.join(ws.outside, 'key.pem'), 'x');
+    await fs.symlink(path.join(ws.outside, 'key.pem'), path.join(ws.root, 'key.pem'));
+    const secret = await ws.write('inner/secret.env', 'x');
+    const ok = await ws.write('app.env', 'x');
+    await fs.symlink(secret, path.join(ws.root, 'alias.env'));
+    const ctx = makeContext(ws, { readDeniedBy: (abs, real) => (abs === secret || real === secret ? 'Read(inner/secret.env)' : undefined) });
+    const r = await glob.execute({ pattern: '**/*.{env,pem}' }, ctx);
+    expect((r.data as GlobResponse).filenames).toEqual([ok]);
+    expect(r.content).toContain('1 file(s) hidden by permission rules');
+    expect(r.content).not.toContain('secret.env');
+  });
 });
+

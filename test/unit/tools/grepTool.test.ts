@@ -108,6 +108,47 @@ describe('Grep', () => {
   });
 });
 
+describe('Grep: bounded and cancellable (issue 12 §13), Read rules per file (§8)', () => {
+  // (a+)+$ on "aaa…a!" backtracks exponentially: on the calling thread it would freeze the
+  // process for hours; on the worker it is cut off by the time cap or by Stop.
+  const evil = `${'a'.repeat(40)}!`;
+
+  it('stops a catastrophically backtracking pattern at the time cap with a clear error', async () => {
+    await ws.write('a.txt', `${evil}\n`);
+    const r = await createGrepTool({ timeoutMs: 300 }).execute({ pattern: '^(a+)+$' }, makeContext(ws));
+    expect(r).toMatchObject({ isError: true });
+    expect(r.content).toMatch(/^Grep stopped after 0\.3 s: the search took too long/);
+  });
+
+  it('Stop ends a runaway search promptly, and the event loop stays free meanwhile', async () => {
+    await ws.write('a.txt', `${evil}\n`);
+    const ac = new AbortController();
+    let ticks = 0;
+    const ticker = setInterval(() => { ticks++; if (ticks === 5) ac.abort(); }, 20);
+    const r = await grep.execute({ pattern: '^(a+)+$' }, makeContext(ws, { signal: ac.signal }));
+    clearInterval(ticker);
+    expect(r).toMatchObject({ isError: true, content: 'Grep was interrupted.' });
+    expect(ticks).toBeGreaterThanOrEqual(5);
+  });
+
+  it('hides files the session\'s Read rules deny, says how many, and never shows their content', async () => {
+    await ws.write('inner/secret.env', 'TOKEN=hunter2');
+    await ws.write('a.txt', 'TOKEN=public');
+    await fs.symlink(path.join(ws.root, 'inner/secret.env'), path.join(ws.root, 'alias.txt'));
+    const denied = new Set([path.join(ws.root, 'inner/secret.env')]);
+    const ctx = makeContext(ws, { readDeniedBy: (abs, real) => (denied.has(abs) || (real !== undefined && denied.has(real)) ? 'Read(inner/secret.env)' : undefined) });
+    for (const mode of ['content', 'files_with_matches', 'count'] as const) {
+      const r = await grep.execute({ pattern: 'TOKEN', output_mode: mode }, ctx);
+      expect(r.isError).toBe(false);
+      expect(r.content).not.toContain('hunter2');
+      expect(r.content).not.toContain('secret.env');
+      expect(r.content).toContain('1 file(s) hidden by permission rules');
+    }
+    const direct = await grep.execute({ pattern: 'TOKEN', path: 'inner/secret.env', output_mode: 'content' }, ctx);
+    expect(direct.content).not.toContain('hunter2');
+  });
+});
+
 describe('compilePattern', () => {
   it('turns ripgrep leading inline flags into JS flags', () => {
     const re = compilePattern('(?i)hello', false);
