@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { setProcessGroupListener } from './processRunner';
 
 /**
@@ -7,21 +8,39 @@ import { setProcessGroupListener } from './processRunner';
  * writes `+<pgid>` / `-<pgid>` lines on a pipe as groups start and end; when the pipe closes
  * — the host exited, however it died — the watchdog SIGKILLs every group still listed. It
  * runs in its own process group and ignores SIGINT/SIGHUP, so Ctrl+C or a closed terminal
- * does not take it down before the host. Limits: a child that left its group (setsid) is not
- * found; on Windows there are no process groups and no watchdog.
+ * does not take it down before the host. Every shell the host starts carries a marker
+ * variable, so after a crash the watchdog also finds shells it was never told about (forked
+ * in the instant before the host reported them) and children that left their group (setsid).
+ * Limits: a child that also cleared its environment escapes after a crash; after a clean
+ * exit only the groups are killed; on Windows there are no process groups and no watchdog.
  */
 
-/** The watchdog's script: keep the live list, then kill what is left when stdin ends. */
+/** Name of the variable that marks every shell started while a watchdog runs. */
+export const WATCHDOG_MARK_VARIABLE = 'HOOKWISE_WATCHDOG';
+
+/**
+ * The watchdog's script (`$1` = the mark `HOOKWISE_WATCHDOG=<token>`): keep the live list,
+ * then kill what is left when stdin ends. Without the host's `bye` (it died), it also kills
+ * every process whose environment carries the mark — a shell forked in the instant before
+ * the host could report its group, or one that left its group — scanning twice to catch a
+ * child forked during the first pass (Linux /proc only).
+ */
 const WATCHDOG_SCRIPT = [
   "trap '' INT HUP",
   "groups=' '",
+  'clean=',
   'while IFS= read -r line; do',
   '  case $line in',
   '    +*) groups="$groups${line#+} " ;;',
   '    -*) id=${line#-}; case $groups in *" $id "*) groups="${groups%% $id *} ${groups#* $id }" ;; esac ;;',
+  '    bye) clean=1 ;;',
   '  esac',
   'done',
   'for id in $groups; do kill -s KILL -- "-$id" 2>/dev/null; done',
+  '[ -n "$clean" ] || [ ! -r /proc/self/environ ] && exit 0',
+  'for pass in 1 2; do',
+  '  for f in $(grep -lzxF -- "$1" /proc/[0-9]*/environ 2>/dev/null); do p=${f#/proc/}; kill -s KILL "${p%/environ}" 2>/dev/null; done',
+  'done',
 ].join('\n');
 
 /** A running watchdog. */
@@ -40,9 +59,11 @@ export interface ProcessGroupWatchdog {
  */
 export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchdog | undefined {
   if (process.platform === 'win32') return undefined;
+  const token = randomUUID();
+  const mark = `${WATCHDOG_MARK_VARIABLE}=${token}`;
   let child;
   try {
-    child = spawn(shell, ['-c', WATCHDOG_SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    child = spawn(shell, ['-c', WATCHDOG_SCRIPT, 'hookwise-watchdog', mark], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   } catch {
     return undefined;
   }
@@ -61,14 +82,15 @@ export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchd
   });
   child.unref();
   (stdin as unknown as { unref?: () => void }).unref?.();
-  setProcessGroupListener({ added: (id) => send(`+${id}\n`), removed: (id) => send(`-${id}\n`) });
+  setProcessGroupListener({ added: (id) => send(`+${id}\n`), removed: (id) => send(`-${id}\n`), childEnv: { [WATCHDOG_MARK_VARIABLE]: token } });
   return {
     pid,
     close() {
       if (!open) return;
       setProcessGroupListener(undefined);
       open = false;
-      stdin.end();
+      // A clean stop: the host killed its groups itself, no scan for strays needed.
+      stdin.end('bye\n');
     },
   };
 }

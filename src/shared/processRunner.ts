@@ -159,6 +159,12 @@ let exitHookInstalled = false;
 export interface ProcessGroupListener {
   added(groupId: number): void;
   removed(groupId: number): void;
+  /**
+   * Variables every started shell inherits, so the listener can find processes it was never
+   * told about: one spawned in the instant between fork and {@link added} when the host is
+   * SIGKILLed, or one that left its group with `setsid`.
+   */
+  readonly childEnv?: Readonly<Record<string, string>>;
 }
 
 let groupListener: ProcessGroupListener | undefined;
@@ -297,7 +303,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
     try {
       child = launch(options.launcher ?? 'node', invocation, {
         cwd: options.cwd,
-        env: options.env ?? process.env,
+        env: groupListener?.childEnv ? { ...(options.env ?? process.env), ...groupListener.childEnv } : (options.env ?? process.env),
         stdio: 'pipe',
         detached: !IS_WINDOWS,
         windowsHide: true,

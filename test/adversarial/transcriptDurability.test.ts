@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { useCliSuite } from '../unit/cli/cliSuite';
-import { killAll, pidsIn, seededRandom, sleep, spawnCli, survivorsIn, writePlayground } from './support/procHarness';
+import { describePid, killAll, pidsIn, seededRandom, sleep, spawnCli, survivorsIn, writePlayground } from './support/procHarness';
 
 /**
  * Transcript durability under kill -9 (issue 12): CLI sessions busy with tool calls and hooks
@@ -62,7 +62,7 @@ it(`[adversarial] transcript durability: ${SESSIONS} sessions killed with SIGKIL
     const label = `session ${i} (killed ${killAfterMs} ms into the session)`;
     const pids = pidsIn(path.join(w.ws, 'pids'));
     const alive = await survivorsIn(pids, w.ws);
-    if (alive.length > 0) failures.push(`${label}: hook or Bash processes still running: ${alive.join(' ')}`);
+    if (alive.length > 0) failures.push(`${label}: hook or Bash processes still running: ${alive.map(describePid).join('; ')}`);
     killAll(alive);
     const file = transcripts(w.hookwiseHome).find((f) => !before.has(f));
     if (!file) {

@@ -107,6 +107,18 @@ export async function survivorsIn(pids: readonly number[], dir: string, ms = 100
   }
 }
 
+/** `pid (cmdline) pgid N ppid N` for a failure message, so a survivor says what it is. */
+export function describePid(pid: number): string {
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return `${pid} (${cmd.slice(0, 120)}) ppid ${fields[1]} pgid ${fields[2]}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
 /** SIGKILLs whatever is left (test cleanup; a pid that is gone is fine). */
 export function killAll(pids: readonly number[]): void {
   for (const pid of pids) {

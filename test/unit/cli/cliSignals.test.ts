@@ -62,6 +62,22 @@ describe('hookwise -p stopped by a signal or by losing its parent (issue 12 item
     await expectNoSurvivor(s.pidsFile);
   });
 
+  it('kill -9 of the CLI itself: a hook child that left its group with setsid is found by its marker and killed too', async () => {
+    const w = suite.w;
+    const hook = 'setsid sh -c \'echo $$ >> pids; exec sleep 33\' & while [ ! -s pids ]; do sleep 0.02; done; touch started; sleep 30';
+    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', async: true, command: hook }] }] } });
+    const model = writePlayground(w, 'setsid.json', [{ toolCalls: [{ name: 'Bash', input: { command: 'sleep 30' } }] }, { text: 'never reached' }]);
+    const cli = spawnCli(suite.cli, w, ['-p', 'go', '--model', model, '--permission-mode', 'bypassPermissions']);
+    await waitFor(path.join(w.ws, 'started'));
+    const pids = pidsIn(path.join(w.ws, 'pids'));
+    leftovers = pids;
+    expect(pids).toHaveLength(1);
+    cli.child.kill('SIGKILL');
+
+    expect(await cli.exited).toBe(137);
+    expect(await survivorsIn(pids, w.ws, 3000)).toEqual([]);
+  });
+
   it('its parent shell is killed: the re-parented CLI stops by itself and takes its processes with it', async () => {
     const s = await busySession();
     const command = [process.execPath, path.join(suite.cli), ...s.args].map((a) => `'${a}'`).join(' ');
