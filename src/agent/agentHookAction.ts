@@ -7,6 +7,7 @@ import { HookRegistry } from '../hooks/hookRegistry';
 import { HookRunner } from '../hooks/hookRunner';
 import { createHooksApi } from '../hooks/hooksApi';
 import type { ModelClient } from '../model/modelClient';
+import type { PermissionRules } from './permissionMode';
 import { runAgent } from './agentLoop';
 import { Conversation } from './conversation';
 import { registerDefaultLimits } from './defaultLimits';
@@ -33,6 +34,8 @@ const SYSTEM_PROMPT = [
  * at most 50 steps, answering `{ok, reason?}` like a prompt hook. It runs the real loop with
  * its own tiny hook runner (only the step limit), in `dontAsk` spirit: read-only tools never
  * ask. `ok:false` blocks with the reason; prose, errors and the step limit are failures.
+ * With `rulesFor`, the session's Read deny rules bind it like the main agent: a denied file
+ * cannot be read, and Grep/Glob leave it out (an ask rule is denied — nobody is asked).
  */
 export class AgentHookAction implements HookAction {
   readonly kind = 'agent';
@@ -44,6 +47,7 @@ export class AgentHookAction implements HookAction {
     readonly prompt: string,
     private readonly model: ModelClient,
     private readonly modelName?: string,
+    private readonly rulesFor?: (cwd: string) => PermissionRules,
   ) {
     const oneLine = prompt.trim().replace(/\s+/g, ' ');
     this.label = `agent: ${oneLine.length > 110 ? `${oneLine.slice(0, 110)}…` : oneLine}`;
@@ -73,6 +77,8 @@ export class AgentHookAction implements HookAction {
       tools: [createReadTool(), createGlobTool(), createGrepTool()],
       hooks,
       permissionMode: 'default',
+      ...(this.rulesFor ? { rules: this.rulesFor(ctx.cwd) } : {}),
+      askFallback: 'deny',
       toolContext: { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: 'agent-hook', todos: createTodoStore() },
       signal: ctx.signal,
       emit: () => undefined,

@@ -115,7 +115,9 @@ export class HookwiseRuntime {
     });
     const { inits, problems } = bindLoadedHooks(active, {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
-      agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name),
+      // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:
+      // all sources' rules apply, the project's deny rules even in an untrusted workspace.
+      agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true)),
     });
     this.generation++;
     this.registry.setConfigHooks(this.generation, inits);
