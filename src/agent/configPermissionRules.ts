@@ -14,8 +14,13 @@ export class ConfigPermissionRules implements PermissionRules {
   constructor(
     entries: readonly PermissionRuleEntry[],
     private readonly ctx: PermissionContext,
+    private readonly scripts: ReadonlySet<string> = new Set(),
   ) {
     this.entries = [...entries];
+  }
+
+  hookScripts(): ReadonlySet<string> {
+    return this.scripts;
   }
 
   evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd?: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined {

@@ -81,6 +81,8 @@ export class HookwiseRuntime {
   private config: HookConfig | undefined;
   private extraRules: PermissionRuleEntry[] = [];
   private agents: readonly AgentDefinition[] = BUILTIN_AGENTS;
+  /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
+  private hookScripts: ReadonlySet<string> = new Set();
 
   constructor(private readonly o: RuntimeOptions) {
     this.runner = new HookRunner(this.registry, {
@@ -105,6 +107,7 @@ export class HookwiseRuntime {
    */
   applyConfig(config: HookConfig, trust: TrustPolicy, cwd: string = this.o.projectDir): AppliedConfig {
     this.config = config;
+    this.hookScripts = new Set(config.hooks.flatMap((hook) => (hook.scripts ?? []).flatMap((pin) => (pin.target ? [pin.file, pin.target] : [pin.file]))));
     const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
     const active = hooksForCwd(config.hooks, cwd).filter((hook) => {
       if (!isProjectSource(hook.source)) return true;
@@ -147,7 +150,7 @@ export class HookwiseRuntime {
   /** Permission rules for a session in `cwd`: the config's (trusted project rules only) plus the extra ones. */
   permissionRules(cwd: string, trusted: boolean): ConfigPermissionRules {
     const entries = scopeToCwd(this.config?.permissions.rules ?? [], cwd).filter((e) => trusted || !isProjectSource(e.source));
-    return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir });
+    return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }, this.hookScripts);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { protectedWriteOf } from './protectedWrites';
 
 /**
  * Claude Code's permission modes: `default` asks for Bash/Write/Edit, `acceptEdits` lets
@@ -14,7 +15,8 @@ export type PermissionMode = z.infer<typeof permissionModeSchema>;
 export type PolicyVerdict =
   | { readonly behavior: 'allow'; readonly reason: string; readonly by: 'rule' | 'mode' | 'readOnly' | 'session' }
   | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode' }
-  | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default'; readonly suggestedRule?: string };
+  /** `protected`: a write to a protected file (protectedWrites.ts) asks even when a hook, rule, grant or mode would allow it; it suggests no rule. */
+  | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default' | 'protected'; readonly suggestedRule?: string };
 
 /**
  * The permission rules port: Claude Code's `permissions: {allow, deny, ask}` from the
@@ -30,13 +32,15 @@ export interface PermissionRules {
    * `realPath` is the file's symlink-resolved path when the caller already knows it.
    */
   readDeniedBy?(absPath: string, realPath: string | undefined, cwd: string): string | undefined;
+  /** Absolute (real) paths of the scripts configured hooks run: writing one always asks. */
+  hookScripts?(): ReadonlySet<string>;
 }
 
-const EDIT_TOOLS = new Set(['Write', 'Edit', 'NotebookEdit']);
+const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /**
  * Decides a tool call by mode and rules alone (no hooks, no person). Order: deny rules,
- * plan mode, ask rules, allow rules / session grants, bypass and acceptEdits modes,
+ * plan mode, protected writes (`.git`, `.claude`, `.vscode`, `.idea`, hook scripts), ask rules, allow rules / session grants, bypass and acceptEdits modes,
  * read-only tools, then `ask` for everything that needs approval.
  */
 export function evaluatePolicy(params: {
@@ -53,6 +57,8 @@ export function evaluatePolicy(params: {
   const ruled = rules?.evaluate(toolName, input, cwd);
   if (ruled?.behavior === 'deny') return { behavior: 'deny', reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`, by: 'rule' };
   if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
+  const guarded = EDIT_TOOLS.has(toolName) ? protectedWriteOf(input, cwd, rules?.hookScripts?.()) : undefined;
+  if (guarded) return { behavior: 'ask', reason: guarded, by: 'protected' };
   if (ruled?.behavior === 'ask') {
     return { behavior: 'ask', reason: `permission rule ${ruled.rule} asks before ${toolName}`, by: 'rule', suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName };
   }

@@ -117,7 +117,8 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
-  if (pre.decision !== 'allow' && policy.behavior === 'ask') {
+  // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
+  if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected')) {
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input });
     const answer = await deps.permissions.settle(
       { ...agent, sessionId: deps.sessionId, event: 'PreToolUse', toolName: tool.name, toolInput: input, reason: policy.reason, kind: 'rule', askedBy: [], ...(policy.suggestedRule ? { suggestedRule: policy.suggestedRule } : {}) },
@@ -137,8 +138,8 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
       if (!rewritten.ok) return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
       input = rewritten.input as Input;
       const again = policyFor(input);
-      if (again.behavior === 'deny') {
-        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: { kind: again.by } }, 'denied');
+      if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
+        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: { kind: again.behavior === 'deny' ? again.by : 'rule' } }, 'denied');
         await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return out;
       }

@@ -38,6 +38,8 @@ export function permissionDetail(request: PermissionRequest, settingsFile = '.cl
 /** Buttons for `request`, in order. "Always Allow" needs a rule and a place to write it. */
 export function permissionButtons(request: PermissionRequest, canWriteRule: boolean): string[] {
   if (request.kind === 'hook') return [PermissionButtons.allow, PermissionButtons.deny];
+  // No rule to grant (a protected write): Allow for This Session would only mean "once".
+  if (!request.suggestedRule) return [PermissionButtons.allow, PermissionButtons.deny];
   const buttons: string[] = [PermissionButtons.allow, PermissionButtons.allowSession];
   if (request.suggestedRule && canWriteRule) buttons.push(PermissionButtons.alwaysAllow);
   buttons.push(PermissionButtons.deny);

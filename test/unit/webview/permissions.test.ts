@@ -37,7 +37,8 @@ describe('approval popup text', () => {
     expect(permissionButtons(hookAsk, true)).toEqual(['Allow', 'Deny']);
     expect(permissionButtons(ruleAsk, true)).toEqual(['Allow', 'Allow for This Session', 'Always Allow', 'Deny']);
     expect(permissionButtons(ruleAsk, false)).toEqual(['Allow', 'Allow for This Session', 'Deny']);
-    expect(permissionButtons({ ...ruleAsk, suggestedRule: undefined }, true)).toEqual(['Allow', 'Allow for This Session', 'Deny']);
+    // No rule to grant (a protected write): a session choice would only mean "once".
+    expect(permissionButtons({ ...ruleAsk, suggestedRule: undefined }, true)).toEqual(['Allow', 'Deny']);
   });
 });
 
