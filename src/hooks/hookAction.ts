@@ -50,6 +50,11 @@ export interface HookActionResult {
   readonly raw?: HookRawOutput;
   /** Plain (non-JSON) stdout of a successful command, e.g. context for SessionStart. */
   readonly plainOutput?: string;
+  /**
+   * Set when stdout began with `{` but did not parse (the parse error). Claude Code reads it
+   * as plain text and proceeds; a hook with `continueOnFailure: false` fails closed instead.
+   */
+  readonly malformedJson?: string;
 }
 
 /**

@@ -226,6 +226,9 @@ export class HookRunner {
           const end = execution.end;
           if (end?.kind === 'cancelled' || record.status === 'cancelled') {
             cancelled = true;
+          } else if (end?.kind === 'result' && end.result.status === 'ok' && end.result.malformedJson !== undefined && !reg.continueOnFailure) {
+            record = { ...record, status: 'failed', error: `stdout starts with "{" but is not valid JSON (${end.result.malformedJson}); Claude Code would read it as plain text, but this hook fails closed (continueOnFailure: false)`, failureReason: 'invalidOutcome' };
+            this.notify('onHookFinished', record);
           } else if (end?.kind === 'result' && end.result.status === 'ok') {
             const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
             if (problems.length > 0 && record.status !== 'failed') {

@@ -96,8 +96,9 @@ function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
   const trimmed = stdout.trim();
   if (!trimmed.startsWith('{')) return trimmed ? { status: 'ok', outcome: proceed(), plainOutput: trimmed } : { status: 'ok', outcome: proceed() };
   const read = parseBoundedJson(trimmed);
-  // Claude Code: text that starts with `{` but is not JSON is plain output.
-  if (!read.ok && read.problem === 'syntax') return { status: 'ok', outcome: proceed(), plainOutput: trimmed };
+  // Claude Code: text that starts with `{` but is not JSON is plain output (the runner fails a
+  // fail-closed hook on it: a broken deny must not become "proceed" for a policy hook).
+  if (!read.ok && read.problem === 'syntax') return { status: 'ok', outcome: proceed(), plainOutput: trimmed, malformedJson: read.error };
   // Deeper JSON would overflow the stack downstream (JSON.stringify of the result or the record).
   if (!read.ok) return { status: 'failed', outcome: proceed(), error: `hook output JSON is ${read.error}` };
   const parsed = read.value;

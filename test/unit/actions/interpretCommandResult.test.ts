@@ -15,8 +15,8 @@ describe('interpretCommandResult — exit 0, plain stdout', () => {
     expect(run('UserPromptSubmit', 0, '  hello\nworld \n')).toEqual({ status: 'ok', outcome: {}, plainOutput: 'hello\nworld' });
     expect(run('PreCompact', 0, 'keep files\n').plainOutput).toBe('keep files');
   });
-  it('text starting with { that is not JSON is plain text, not a failure', () => {
-    expect(run('PreToolUse', 0, '{ not json')).toEqual({ status: 'ok', outcome: {}, plainOutput: '{ not json' });
+  it('text starting with { that is not JSON is plain text, not a failure (flagged, so a fail-closed hook can fail on it)', () => {
+    expect(run('PreToolUse', 0, '{ not json')).toEqual({ status: 'ok', outcome: {}, plainOutput: '{ not json', malformedJson: expect.any(String) });
   });
   it('a JSON array or string is plain text (only objects starting with { are JSON output)', () => {
     expect(run('SessionStart', 0, '[1,2]').plainOutput).toBe('[1,2]');

@@ -150,3 +150,23 @@ describe('JSON nested thousands deep (item 10)', () => {
     expect(json.hook_runs).toContainEqual(expect.objectContaining({ event: 'PostToolUse', status: 'failed' }));
   });
 });
+
+describe('stdout that starts with "{" but is not JSON', () => {
+  const brokenDeny = `cat >/dev/null; printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"'`;
+
+  it('is plain text for a default hook, as in Claude Code: the call proceeds', async () => {
+    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny }] }] }, permissions: { allow: ['Bash'] } });
+    const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch RAN' } }]), textReply('ok')]);
+    await run(s, 'touch it');
+    expect(suite.w.exists('RAN')).toBe(true);
+  });
+
+  it('fails a hook with continueOnFailure: false, which denies the call and says why', async () => {
+    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny, continueOnFailure: false }] }] }, permissions: { allow: ['Bash'] } });
+    const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch PWN' } }]), textReply('ok')]);
+    const json = parseJsonResult(await run(s, 'touch it'));
+    expect(suite.w.exists('PWN')).toBe(false);
+    expect(json.hook_runs).toContainEqual(expect.objectContaining({ event: 'PreToolUse', status: 'failed' }));
+    expect(toolContents(s, 1).join('\n')).toMatch(/not valid JSON.*fails closed/);
+  });
+});
