@@ -147,9 +147,13 @@ export class HookwiseRuntime {
     this.extraRules = [...rules];
   }
 
-  /** Permission rules for a session in `cwd`: the config's (trusted project rules only) plus the extra ones. */
+  /**
+   * Permission rules for a session in `cwd`: the config's plus the extra ones. In an untrusted
+   * workspace the project's allow rules are dropped (they would widen permissions); its deny
+   * and ask rules stay, since they can only narrow what the agent does.
+   */
   permissionRules(cwd: string, trusted: boolean): ConfigPermissionRules {
-    const entries = scopeToCwd(this.config?.permissions.rules ?? [], cwd).filter((e) => trusted || !isProjectSource(e.source));
+    const entries = scopeToCwd(this.config?.permissions.rules ?? [], cwd).filter((e) => trusted || e.behavior !== 'allow' || !isProjectSource(e.source));
     return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }, this.hookScripts);
   }
 

@@ -73,6 +73,13 @@ describe('an untrusted workspace cannot widen permissions from its own files', (
     expect(existsSync(path.join(w.ws, 'PWN'))).toBe(false);
   });
 
+  it('the project\'s deny rules still apply untrusted: they only narrow', async () => {
+    await w.settings({ permissions: { deny: ['Write(notes.txt)'] } });
+    const denied = await runOneCall({ trusted: false, requested: 'bypassPermissions', tool: 'Write', args: { file_path: path.join(w.ws, 'notes.txt'), content: 'x' } });
+    expect(denied.status).toBe('denied');
+    expect(existsSync(path.join(w.ws, 'notes.txt'))).toBe(false);
+  });
+
   it('a mode the user chose explicitly still applies, and the user\'s own defaultMode applies untrusted', async () => {
     expect((await runOneCall({ trusted: false, requested: 'plan', tool: 'Bash', args: { command: 'true' } })).mode).toBe('plan');
     await w.write('../home/.claude/settings.json', JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } }));
