@@ -11,7 +11,8 @@ import { isInsideDir, realpathLenient } from '../../src/agent/tools/workspacePat
 import { createWriteTool } from '../../src/agent/tools/writeTool';
 import type { PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
 import { parsePermissionRule } from '../../src/hooks/config/permissionRules';
-import { DENY_RULES, MARKERS, makePathEscapeFixture, seededRandom } from './support/pathEscapeFixture';
+import { DENY_RULES, MARKERS, makePathEscapeFixture } from './support/pathEscapeFixture';
+import { seededRandom } from './support/seededRandom';
 import type { PathEscapeFixture } from './support/pathEscapeFixture';
 
 /**

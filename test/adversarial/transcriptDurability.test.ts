@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { useCliSuite } from '../unit/cli/cliSuite';
-import { describePid, killAll, pidsIn, seededRandom, sleep, spawnCli, survivorsIn, writePlayground } from './support/procHarness';
+import { describePid, killAll, pidsIn, sleep, spawnCli, survivorsIn, writePlayground } from './support/procHarness';
+import { seededRandom } from './support/seededRandom';
 
 /**
  * Transcript durability under kill -9 (issue 12): CLI sessions busy with tool calls and hooks

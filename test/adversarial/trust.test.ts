@@ -8,7 +8,7 @@ import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConf
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
 import { isProjectSource } from '../../src/hooks/hookSource';
 import { RecordingModel } from '../unit/agent/agentHarness';
-import { seededRandom } from './support/configCorpus';
+import { seededRandom } from './support/seededRandom';
 
 /**
  * Issue 12 items 3 and 14 (and the trust half of item 1 for hooks): nothing from the

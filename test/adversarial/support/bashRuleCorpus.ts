@@ -1,3 +1,5 @@
+import { seededRandom } from './seededRandom';
+
 /**
  * Generates the Bash-rule differential corpus: command lines that mix commands the rules
  * allow (`echo`, `ls`, `npm test`) with an injected command that creates a marker file named
@@ -5,18 +7,6 @@
  * (comments, continuations, heredocs, substitutions, process substitution, `&`, `|&`, `;;`,
  * groups, quoting tricks). Seeded, so a failure is reproducible.
  */
-
-/** A small seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The rules the corpus is evaluated against. */
 export const CORPUS_ALLOW_RULES = ['Bash(echo:*)', 'Bash(npm test:*)', 'Bash(ls:*)'];

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, chmodSync } from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from './seededRandom';
 
 /**
  * The malformed-config corpus (issue 12 item 4): generated hostile `.claude/settings*.json`
@@ -8,17 +9,6 @@ import path from 'node:path';
  * must load as a diagnostic naming its file while the user's own hooks still load.
  */
 
-/** Seeded PRNG (mulberry32), so a failing case is reproducible from its name. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the loader must do with a case's file. */
 export type Expectation =

@@ -1,3 +1,5 @@
+import { seededRandom } from './seededRandom';
+
 /**
  * Generated hook stdout cases for the hook-stdout adversarial category (issue 12 items 5, 9,
  * 10): what a command hook might print, with what it meant, so the test can state the safe
@@ -30,18 +32,6 @@ export interface HookStdoutCase {
   readonly rewrites: boolean;
   /** Contains invalid UTF-8 or NUL bytes. */
   readonly badBytes: boolean;
-}
-
-/** mulberry32: small, fast, good enough to spread cases. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const DEEP_MARK = '"__DEEP__"';

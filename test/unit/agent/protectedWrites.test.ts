@@ -1,17 +1,10 @@
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/agent/agentEvents';
-import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
+import { describe, expect, it } from 'vitest';
 import { protectedWriteReason } from '../../../src/agent/protectedWrites';
-import { standardConfigSources } from '../../../src/hooks/config/configSources';
-import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
-import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
-import type { OpenAiTestServer } from '../../support/openAiTestServer';
-import { startOpenAiTestServer, textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliWorkspace } from '../cli/cliHarness';
-import { makeCliWorkspace } from '../cli/cliHarness';
+import { textReply, toolCallsReply } from '../../support/openAiTestServer';
+import { useRuntimeEnv } from './runtimeHarness';
 
 // An agent must not rewrite the hooks and rules that police it without a person saying so:
 // writes into .git, .claude (but commands/ and skills/), .vscode, .idea and to any script a
@@ -43,58 +36,37 @@ describe('protectedWriteReason', () => {
   });
 });
 
-let w: CliWorkspace;
-let server: OpenAiTestServer | undefined;
-beforeEach(async () => {
-  w = await makeCliWorkspace();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await w.cleanup();
-});
+const env = useRuntimeEnv();
 
+/** Writes `PWNED` to each file in one model reply, in bypassPermissions; returns each call's final status by file. */
 async function writeAll(files: readonly string[], settings: Record<string, unknown>): Promise<Map<string, string>> {
-  await w.settings(settings);
-  server = await startOpenAiTestServer({ script: [toolCallsReply(files.map((f, i) => ({ id: `w${i}`, name: 'Write', arguments: { file_path: f, content: 'PWNED' } }))), textReply('done')] });
-  const runtime = new HookwiseRuntime({
-    projectDir: w.ws,
-    homeDir: w.home,
-    model: new OpenAiModelClient({ model: 'test-model', baseURL: server.url, apiKey: 'k', maxRetries: 0 }),
-    transcriptDir: path.join(w.hookwiseHome, 'projects', 'ws'),
-  });
-  runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: w.home, folders: [{ root: w.ws }] })), { trusted: true });
-  const events: AgentEvent[] = [];
-  const session = runtime.createSession({ permissionMode: 'bypassPermissions', trusted: true, emit: (e) => events.push(e) });
-  await session.start('startup', new AbortController().signal);
-  await session.submit('go', new AbortController().signal);
-  await session.end('other');
-  const status = new Map<string, string>();
-  for (const e of events) if (e.type === 'toolStatus') status.set(files[Number(e.toolUseId.slice(1))] as string, e.status);
-  return status;
+  await env.w.settings(settings);
+  const script = [toolCallsReply(files.map((f, i) => ({ id: `w${i}`, name: 'Write', arguments: { file_path: f, content: 'PWNED' } }))), textReply('done')];
+  const run = await env.runPrompt({ script, trusted: true, mode: 'bypassPermissions' });
+  return new Map(files.map((f, i) => [f, run.toolStatus.get(`w${i}`) ?? 'not run']));
 }
 
 it('bypassPermissions, an allow rule for everything and a PreToolUse hook that allows all: protected writes are still denied headless', async () => {
-  const policy = await w.write('scripts/policy.sh', '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'\n');
-  await mkdir(path.join(w.ws, '.git'), { recursive: true });
-  symlinkSync(path.join(w.ws, '.git'), path.join(w.ws, 'innocent'));
-  const files = ['.claude/settings.json', '.claude/hooks/check.sh', '.git/config', 'innocent/hooks/pre-commit', '.vscode/tasks.json', 'scripts/policy.sh', '.claude/commands/deploy.md', 'src/ok.ts'].map((f) => path.join(w.ws, f));
+  const policy = await env.w.write('scripts/policy.sh', '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'\n');
+  await mkdir(path.join(env.w.ws, '.git'), { recursive: true });
+  symlinkSync(path.join(env.w.ws, '.git'), path.join(env.w.ws, 'innocent'));
+  const files = ['.claude/settings.json', '.claude/hooks/check.sh', '.git/config', 'innocent/hooks/pre-commit', '.vscode/tasks.json', 'scripts/policy.sh', '.claude/commands/deploy.md', 'src/ok.ts'].map((f) => path.join(env.w.ws, f));
   const status = await writeAll(files, {
     permissions: { allow: ['Write', 'Edit(**)'] },
     hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `sh "$CLAUDE_PROJECT_DIR"/scripts/policy.sh` }] }] },
   });
 
-  for (const f of files.slice(0, 6)) expect([path.relative(w.ws, f), status.get(f)]).toEqual([path.relative(w.ws, f), 'denied']);
+  for (const f of files.slice(0, 6)) expect([path.relative(env.w.ws, f), status.get(f)]).toEqual([path.relative(env.w.ws, f), 'denied']);
   expect(readFileSync(policy, 'utf8')).toContain('permissionDecision');
-  expect(JSON.parse(readFileSync(path.join(w.ws, '.claude/settings.json'), 'utf8'))).toHaveProperty('hooks');
-  expect(existsSync(path.join(w.ws, '.git/hooks/pre-commit'))).toBe(false);
+  expect(JSON.parse(readFileSync(path.join(env.w.ws, '.claude/settings.json'), 'utf8'))).toHaveProperty('hooks');
+  expect(existsSync(path.join(env.w.ws, '.git/hooks/pre-commit'))).toBe(false);
   expect(status.get(files[6] as string)).toBe('done');
   expect(status.get(files[7] as string)).toBe('done');
 });
 
 it('a PermissionRequest hook may still allow a protected write (Claude Code\'s documented way out); a deny rule still denies', async () => {
   const allowHook = 'cat >/dev/null; echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\'';
-  const files = [path.join(w.ws, '.vscode/settings.json'), path.join(w.ws, '.claude/agents/x.md')];
+  const files = [path.join(env.w.ws, '.vscode/settings.json'), path.join(env.w.ws, '.claude/agents/x.md')];
   const status = await writeAll(files, {
     permissions: { deny: ['Write(.claude/agents/**)'] },
     hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: allowHook }] }] },
