@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
+import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
+import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
@@ -61,6 +63,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
   context.subscriptions.push(controller);
+  // Hook and Bash process groups die with this extension host even when it is killed without
+  // running its exit hook (a crash, a force-quit window). Started after activation returns.
+  let watchdog: ProcessGroupWatchdog | undefined;
+  const watchdogTimer = setTimeout(() => (watchdog = startProcessGroupWatchdog()), 0);
+  context.subscriptions.push({ dispose: () => (clearTimeout(watchdogTimer), watchdog?.close()) });
 
   const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
   context.subscriptions.push(hookConfig.onDidChange(() => markConfigReady()));

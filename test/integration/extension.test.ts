@@ -3,6 +3,7 @@
  * are declared, and "Hookwise: Open Chat" runs.
  */
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'hookwise.hookwise';
@@ -67,6 +68,26 @@ suite('Hookwise extension', () => {
     await vscode.commands.executeCommand('hookwise.openChat');
     // Running it again while the view is open must be harmless too.
     await vscode.commands.executeCommand('hookwise.openChat');
+  });
+
+  test('starts a process-group watchdog as a child of the extension host (hooks die with a killed host)', async () => {
+    await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
+    const watchdogs = (): number[] => {
+      if (process.platform !== 'linux') return [process.pid];
+      return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+        try {
+          const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          return cmd.includes('hookwise-watchdog') && ppid === process.pid ? [Number(d)] : [];
+        } catch {
+          return [];
+        }
+      });
+    };
+    const until = Date.now() + 5000;
+    while (watchdogs().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(watchdogs().length, 1, 'one watchdog /bin/sh under the extension host');
   });
 
   test('runs in a host that passed its environment on (runner contract)', () => {
