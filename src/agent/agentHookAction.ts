@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { HookAction, HookActionContext, HookActionResult } from '../hooks/hookAction';
 import { blockingOutcome } from '../hooks/actions/interpretCommandResult';
 import { parsePromptHookAnswer } from '../hooks/actions/parsePromptHookAnswer';
@@ -5,6 +6,7 @@ import { buildPromptHookPrompt } from '../hooks/actions/promptHookAction';
 import { proceed } from '../hooks/hookOutcome';
 import { HookRegistry } from '../hooks/hookRegistry';
 import { HookRunner } from '../hooks/hookRunner';
+import type { HookRunObserver } from '../hooks/hookRunTypes';
 import { createHooksApi } from '../hooks/hooksApi';
 import type { ModelClient } from '../model/modelClient';
 import type { PermissionRules } from './permissionMode';
@@ -36,6 +38,8 @@ const SYSTEM_PROMPT = [
  * ask. `ok:false` blocks with the reason; prose, errors and the step limit are failures.
  * With `rulesFor`, the session's Read deny rules bind it like the main agent: a denied file
  * cannot be read, and Grep/Glob leave it out (an ask rule is denied — nobody is asked).
+ * With `observer` (the session runner's relay), its own hook runs are reported there as a
+ * nested agent (type `agent-hook`, a fresh id per run) under the agent whose event fired it.
  */
 export class AgentHookAction implements HookAction {
   readonly kind = 'agent';
@@ -48,6 +52,7 @@ export class AgentHookAction implements HookAction {
     private readonly model: ModelClient,
     private readonly modelName?: string,
     private readonly rulesFor?: (cwd: string) => PermissionRules,
+    private readonly observer?: HookRunObserver,
   ) {
     const oneLine = prompt.trim().replace(/\s+/g, ' ');
     this.label = `agent: ${oneLine.length > 110 ? `${oneLine.slice(0, 110)}…` : oneLine}`;
@@ -57,7 +62,7 @@ export class AgentHookAction implements HookAction {
   async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
     const registry = new HookRegistry();
     registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'agent hook limits' } }), () => ({ maxSteps: AGENT_HOOK_MAX_STEPS, maxTokens: 0, maxWallTimeMs: 0 }));
-    const hooks = new HookRunner(registry, { projectDir: ctx.projectDir });
+    const hooks = new HookRunner(registry, { projectDir: ctx.projectDir, ...(this.observer ? { observers: [this.observer] } : {}) });
     let inputJson: string;
     try {
       inputJson = JSON.stringify(input);
@@ -65,8 +70,10 @@ export class AgentHookAction implements HookAction {
       return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${error instanceof Error ? error.message : String(error)}`, failureReason: 'inputNotSerializable' };
     }
     const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, inputJson) }]);
+    // Its own id per run: two agent hooks running at once are two agents in Hook Runs.
+    const agent = { agentId: `agent-hook-${randomBytes(4).toString('hex')}`, parentAgentId: typeof input.agent_id === 'string' ? input.agent_id : null, agentType: 'agent-hook' };
     const result = await runAgent({
-      agent: { agentId: `agent-hook-${ctx.sessionId}`, parentAgentId: null, agentType: 'agent-hook' },
+      agent,
       sessionId: ctx.sessionId,
       transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : '',
       cwd: ctx.cwd,
@@ -79,7 +86,7 @@ export class AgentHookAction implements HookAction {
       permissionMode: 'default',
       ...(this.rulesFor ? { rules: this.rulesFor(ctx.cwd) } : {}),
       askFallback: 'deny',
-      toolContext: { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: 'agent-hook', todos: createTodoStore() },
+      toolContext: { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: agent.agentId, todos: createTodoStore() },
       signal: ctx.signal,
       emit: () => undefined,
       stopEvent: 'SubagentStop',

@@ -9,6 +9,7 @@ import { HookInputs } from './hookInputs';
 import type { PermissionMode, PermissionRules } from './permissionMode';
 import { PermissionFlow } from './permissionFlow';
 import type { PermissionProvider } from '../hooks/hookRunTypes';
+import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
 
@@ -46,6 +47,8 @@ export interface AgentRunOptions {
   /** Called before every hook dispatch so hooks can read the transcript so far. */
   readonly beforeHooks?: () => Promise<void>;
   readonly maxTokens?: number;
+  /** The run's metadata at the start; a subagent gets its parent's. Default empty. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -63,13 +66,19 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     background.add(work);
     void work.finally(() => background.delete(work));
   };
-  const dispatcher: HookDispatcher = {
-    hasHooks: (event) => o.hooks.hasHooks?.(event) ?? true,
-    run: async (event, input, options) => {
-      await o.beforeHooks?.();
-      return o.hooks.run(event, input, options);
+  // What the run's hooks merge is kept and shown to every later event of this agent.
+  const metadata = new RunMetadata(o.metadata);
+  const dispatcher: HookDispatcher = withRunMetadata(
+    {
+      hasHooks: (event) => o.hooks.hasHooks?.(event) ?? true,
+      run: async (event, input, options) => {
+        await o.beforeHooks?.();
+        return o.hooks.run(event, input, options);
+      },
     },
-  };
+    metadata,
+    (event, why) => o.emit({ type: 'systemMessage', agent: o.agent, text: `The metadata merged by ${event} hooks was not kept: ${why}.`, source: event }),
+  );
   const dispatch = (event: Parameters<HookDispatcher['run']>[0], input: Record<string, unknown>): Promise<HookEventResult> =>
     dispatcher.run(event, input, { signal: o.signal });
 
@@ -93,7 +102,14 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   o.emit({ type: 'runStarted', agent: o.agent, ...(o.description ? { description: o.description } : {}), ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}) });
   const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
     const result: AgentRunResult = { status, finalText, steps: step, inputTokens, outputTokens, ...(reason ? { reason } : {}) };
-    if (status === 'failed') await dispatch('AgentFailed', inputs.agentFailed(reason ?? 'unknown error')).catch(() => undefined);
+    if (status === 'failed') {
+      await dispatch('AgentFailed', inputs.agentFailed(reason ?? 'unknown error')).catch(() => undefined);
+      // A failed subagent still ends: SubagentStop observes it, with the error (it cannot continue).
+      if (o.stopEvent === 'SubagentStop') {
+        const stopped = await dispatch('SubagentStop', inputs.stop('SubagentStop', stopBlocks > 0, finalText, reason ?? 'unknown error')).catch(() => undefined);
+        if (stopped) showSystemMessages(stopped);
+      }
+    }
     // ExecutionEnd is observation only; it runs even after a Stop so audits see every run.
     await dispatcher.run('ExecutionEnd', inputs.executionEnd(status, finalText, step), {}).catch(() => undefined);
     await Promise.allSettled([...background]);
@@ -164,7 +180,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         const calls = response.toolCalls;
         const deps = {
           agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
-          toolContext: withReadDenials(o.toolContext, o.rules), signal: o.signal, sessionId: o.sessionId,
+          toolContext: { ...withReadDenials(o.toolContext, o.rules), runMetadata: () => metadata.current }, signal: o.signal, sessionId: o.sessionId,
           ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
         };
         for (let i = 0; i < calls.length; ) {

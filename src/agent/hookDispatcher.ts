@@ -8,6 +8,8 @@ export interface DispatchOptions {
   readonly validateUpdatedInput?: (input: Readonly<Record<string, unknown>>) => { ok: true } | { ok: false; error: string };
   /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent run's metadata, for Metadata matchers (set by `withRunMetadata`). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -64,8 +64,9 @@ export class HookInputs {
   notification(message: string, notificationType: string) {
     return HookContext.forNotification(this.env, { message, notification_type: notificationType });
   }
-  stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string) {
+  /** `error` (SubagentStop only): the subagent failed with it. */
+  stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string, error?: string) {
     const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage, permission_mode: this.mode };
-    return event === 'Stop' ? HookContext.forStop(this.env, fields) : HookContext.forSubagentStop(this.env, fields);
+    return event === 'Stop' ? HookContext.forStop(this.env, fields) : HookContext.forSubagentStop(this.env, error === undefined ? fields : { ...fields, error });
   }
 }

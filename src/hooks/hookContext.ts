@@ -9,7 +9,9 @@ import { HookEvent } from './hookEvent';
  *
  * Additions beyond spec §2, all optional and only on the seeds' lifecycle events (which §2
  * leaves open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the
- * StepType matcher), `error` on AgentFailed.
+ * StepType matcher), `error` on AgentFailed. Two more, absent unless they carry something:
+ * `error` on SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every
+ * event (the agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
  */
 
 /** Permission modes, Claude Code's names. */
@@ -42,8 +44,14 @@ export type HookEnvelope = z.infer<typeof hookEnvelopeSchema>;
 
 const envelopeShape = hookEnvelopeSchema.shape;
 
+/**
+ * The agent run's metadata: what earlier hooks of this agent run merged (`metadataToMerge`),
+ * JSON only. Absent while nothing was merged, so Claude Code scripts see their usual input.
+ */
+const runMetadataShape = { metadata: z.record(z.string(), z.unknown()).optional() };
+
 function eventSchema<E extends HookEvent, S extends z.ZodRawShape>(event: E, extra: S) {
-  return z.strictObject({ ...envelopeShape, hook_event_name: z.literal(event), ...extra });
+  return z.strictObject({ ...envelopeShape, hook_event_name: z.literal(event), ...extra, ...runMetadataShape });
 }
 
 const toolShape = {
@@ -69,7 +77,7 @@ export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUse
 export const notificationContextSchema = eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() });
 export const stopContextSchema = eventSchema(HookEvent.Stop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional() });
 export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() });
-export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional(), agent_transcript_path: z.string().optional() });
+export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional(), agent_transcript_path: z.string().optional(), error: z.string().optional() });
 export const preCompactContextSchema = eventSchema(HookEvent.PreCompact, { trigger: z.enum(['manual', 'auto']), custom_instructions: z.string().nullable() });
 export const sessionEndContextSchema = eventSchema(HookEvent.SessionEnd, { reason: z.string() });
 export const executionStartContextSchema = eventSchema(HookEvent.ExecutionStart, { prompt: z.string().optional() });
@@ -160,8 +168,8 @@ export function parseHookContext<E extends HookEvent>(event: E, value: unknown):
   return (hookContextSchemas[event] as z.ZodType<HookContextMap[E]>).safeParse(value);
 }
 
-/** Event-specific fields of `E`: its context minus the envelope and the event name. */
-export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], keyof HookEnvelope | 'hook_event_name'>;
+/** Event-specific fields of `E`: its context minus the envelope, the event name and the run's metadata. */
+export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], keyof HookEnvelope | 'hook_event_name' | 'metadata'>;
 
 // Envelope first, then the event name, then the event's own fields: the key order a Claude
 // Code script sees on stdin. Frozen (shallowly, and tool_input too) because in-process hooks
@@ -219,7 +227,11 @@ export function forStop(env: HookEnvelope, fields: HookContextFields<'Stop'>): S
 export function forSubagentStart(env: HookEnvelope, fields: HookContextFields<'SubagentStart'> = {}): SubagentStartContext {
   return build(HookEvent.SubagentStart, env, fields);
 }
-/** Builds the context of SubagentStop; `env` is the subagent's. */
+/**
+ * Builds the context of SubagentStop; `env` is the subagent's. `error` is set when the
+ * subagent failed (model error, internal error): the hook then only observes, since a
+ * failed run cannot be made to continue.
+ */
 export function forSubagentStop(env: HookEnvelope, fields: HookContextFields<'SubagentStop'>): SubagentStopContext {
   return build(HookEvent.SubagentStop, env, fields);
 }
@@ -293,4 +305,13 @@ export const HookContext = {
  */
 export function withRewrittenInput<C extends Readonly<Record<string, unknown>>>(ctx: C, key: 'tool_input' | 'prompt', value: unknown): C {
   return Object.freeze({ ...ctx, [key]: key === 'tool_input' ? Object.freeze({ ...(value as object) }) : value }) as C;
+}
+
+/**
+ * Returns a copy of `ctx` carrying the agent run's metadata (`metadata`, last key), or `ctx`
+ * itself when there is none. `metadata` must already be frozen JSON (the run keeps it so):
+ * in-process hooks share the object and must not be able to change the run's state by mutation.
+ */
+export function withContextMetadata<C extends Readonly<Record<string, unknown>>>(ctx: C, metadata: Readonly<Record<string, unknown>>): C {
+  return Object.keys(metadata).length === 0 ? ctx : (Object.freeze({ ...ctx, metadata }) as C);
 }

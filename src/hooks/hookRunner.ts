@@ -158,6 +158,16 @@ export class HookRunner {
     };
   }
 
+  /**
+   * Passes records of a nested run on to this runner's observers, as they are now and will be
+   * (an agent hook's own steps, run by its own runner, show in Hook Runs under its agent).
+   */
+  readonly relay: HookRunObserver = {
+    onHookStarted: (record) => this.notify('onHookStarted', record),
+    onHookFinished: (record) => this.notify('onHookFinished', record),
+    onAskResolved: (record) => this.notify('onAskResolved', record),
+  };
+
   /** True when some registration listens to `event` (lets callers skip building an input). */
   hasHooks(event: HookEvent): boolean {
     return this.registry.select(event).length > 0;

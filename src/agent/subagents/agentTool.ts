@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { HookContext } from '../../hooks/hookContext';
+import { HookContext, withContextMetadata } from '../../hooks/hookContext';
 import type { AgentRef, PermissionProvider } from '../../hooks/hookRunTypes';
 import type { ModelClient } from '../../model/modelClient';
 import type { AgentEventListener } from '../agentEvents';
@@ -9,6 +9,7 @@ import { runAgent } from '../agentLoop';
 import { Conversation } from '../conversation';
 import type { HookDispatcher } from '../hookDispatcher';
 import type { PermissionMode, PermissionRules } from '../permissionMode';
+import { NO_RUN_METADATA, RunMetadata } from '../runMetadata';
 import type { AnyAgentTool } from '../tools/tool';
 import { defineTool, toolError } from '../tools/tool';
 import type { TodoStore } from '../tools/todoStore';
@@ -80,9 +81,16 @@ export function createAgentTool(host: SubagentHost, parent: AgentRef, depth: num
       const transcriptPath = path.join(host.subagentTranscriptDir, `${child.agentId}.jsonl`);
       const env = { session_id: host.sessionId, transcript_path: transcriptPath, cwd: host.cwd, agent_id: child.agentId, parent_agent_id: parent.agentId, agent_type: type.name };
 
+      // The child starts from the parent's metadata as it is now; SubagentStart sees it and
+      // what SubagentStart merges is the child's alone.
+      const inherited = new RunMetadata(ctx.runMetadata?.() ?? NO_RUN_METADATA);
+      const startMetadata = inherited.current;
       // The child's transcript does not exist before the spawn is allowed, so SubagentStart
       // reads the session's (as in Claude Code), which has the Agent call being run.
-      const start = await host.hooks.run('SubagentStart', HookContext.forSubagentStart({ ...env, transcript_path: host.transcriptPath }, { description: input.description, prompt: input.prompt }), { signal: ctx.signal });
+      const startInput = withContextMetadata(HookContext.forSubagentStart({ ...env, transcript_path: host.transcriptPath }, { description: input.description, prompt: input.prompt }), startMetadata);
+      const start = await host.hooks.run('SubagentStart', startInput, startMetadata === NO_RUN_METADATA ? { signal: ctx.signal } : { signal: ctx.signal, metadata: startMetadata });
+      const refused = inherited.apply(start.metadata);
+      if (refused !== undefined) host.emit({ type: 'systemMessage', agent: child, text: `The metadata merged by SubagentStart hooks was not kept: ${refused}.`, source: 'SubagentStart' });
       if (start.decision === 'deny' || start.decision === 'stop') {
         return toolError(`The subagent was not started: a SubagentStart hook refused it${start.reason ? `: ${start.reason}` : '.'}`, { agent_id: child.agentId, agent_type: type.name, status: 'refused' });
       }
@@ -120,6 +128,7 @@ export function createAgentTool(host: SubagentHost, parent: AgentRef, depth: num
           signal: ctx.signal,
           emit: host.emit,
           stopEvent: 'SubagentStop',
+          metadata: inherited.current,
         });
         const data = { agent_id: child.agentId, agent_type: type.name, status: result.status, result: result.finalText, transcript_path: transcriptPath };
         if (result.status === 'completed') return { content: result.finalText.trim() || '(the subagent finished without an answer)', isError: false, data };

@@ -47,6 +47,8 @@ export interface ToolContext {
    * sourced before every Bash command, as in Claude Code.
    */
   readonly envFile?: string;
+  /** The calling agent's run metadata now (what its hooks merged): a subagent starts from it. */
+  readonly runMetadata?: () => Readonly<Record<string, unknown>>;
 }
 
 /**

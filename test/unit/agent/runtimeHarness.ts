@@ -20,7 +20,14 @@ import { makeCliWorkspace } from '../cli/cliHarness';
 export interface RuntimeEnv {
   readonly w: CliWorkspace;
   /** Starts the model server with `script`, loads the config, and runs one prompt in a new session. */
-  runPrompt(options: { readonly script: OpenAiTestServerOptions['script']; readonly trusted: boolean; readonly mode?: PermissionMode; readonly prompt?: string }): Promise<RuntimeRun>;
+  runPrompt(options: {
+    readonly script: OpenAiTestServerOptions['script'];
+    readonly trusted: boolean;
+    readonly mode?: PermissionMode;
+    readonly prompt?: string;
+    /** Called once the runtime is built, before the session: register in-process hooks, observers. */
+    readonly setup?: (runtime: HookwiseRuntime) => void;
+  }): Promise<RuntimeRun>;
 }
 
 /** What one prompt did. */
@@ -60,6 +67,7 @@ export function useRuntimeEnv(): RuntimeEnv {
         askFallback: 'deny',
       });
       runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: ws.home, folders: [{ root: ws.ws }] })), { trusted: options.trusted });
+      options.setup?.(runtime);
       const events: AgentEvent[] = [];
       const session = runtime.createSession({ permissionMode: options.mode ?? 'default', trusted: options.trusted, emit: (e) => events.push(e) });
       await session.start('startup', new AbortController().signal);

@@ -7,6 +7,7 @@ import {
   forSessionStart,
   hookContextSchemas,
   parseHookContext,
+  withContextMetadata,
 } from '../../../src/hooks/hookContext';
 import { HOOK_EVENTS } from '../../../src/hooks/hookEvent';
 import { env, preToolUse, stopInput } from './helpers';
@@ -61,5 +62,17 @@ describe('hook contexts (spec §2)', () => {
       HookContext.forAgentFailed(env, { error: 'boom' }),
     ];
     for (const ctx of samples) expect(parseHookContext(ctx.hook_event_name, ctx).success, ctx.hook_event_name).toBe(true);
+  });
+
+  it("carries the run's metadata as the last key only when there is some, and a failed subagent's error on SubagentStop", () => {
+    const ctx = forAfterStep(env, { step_index: 1 });
+    expect(withContextMetadata(ctx, {})).toBe(ctx);
+    const withMeta = withContextMetadata(ctx, { phase: 'review' });
+    expect(Object.keys(withMeta).at(-1)).toBe('metadata');
+    expect(Object.isFrozen(withMeta)).toBe(true);
+    expect(parseHookContext('AfterStep', withMeta).success).toBe(true);
+    expect(parseHookContext('AfterStep', { ...ctx, metadata: 'not a record' }).success).toBe(false);
+    const failed = HookContext.forSubagentStop(env, { stop_hook_active: false, last_assistant_message: '', error: 'model error' });
+    expect(parseHookContext('SubagentStop', failed)).toMatchObject({ success: true, data: { error: 'model error' } });
   });
 });

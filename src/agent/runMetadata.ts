@@ -1,0 +1,107 @@
+import type { HookEvent } from '../hooks/hookEvent';
+import { describeThrown } from '../hooks/hookErrors';
+import { withContextMetadata } from '../hooks/hookContext';
+import type { HookDispatcher } from './hookDispatcher';
+
+/** Metadata of one agent run: plain JSON, frozen all the way down. */
+export type RunMetadataValue = Readonly<Record<string, unknown>>;
+
+/** The metadata of a run nothing has written to yet (shared, frozen). */
+export const NO_RUN_METADATA: RunMetadataValue = Object.freeze({});
+
+/**
+ * Longest JSON text one agent's metadata may grow to. Every later hook input carries it (and
+ * command hooks get it on stdin), so a hook that adds a key per step must not grow it forever.
+ */
+export const MAX_RUN_METADATA_CHARS = 64 * 1024;
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isEmpty(value: RunMetadataValue): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Lays `add` over `base` without mutating either: nested plain objects merge key by key, any
+ * other value in `add` replaces the one in `base`. This is the rule *across* event
+ * occurrences, which happen one after another, so the later one is the newer state (a step
+ * counter can count). Within one occurrence the HookRunner's merge applies instead, where two
+ * hooks writing one key is a conflict (their order says nothing about which is newer).
+ */
+export function overlayMetadata(base: RunMetadataValue, add: RunMetadataValue): RunMetadataValue {
+  const merged: Record<string, unknown> = { ...base };
+  for (const key of Object.keys(add)) {
+    const next = add[key];
+    const prev = merged[key];
+    merged[key] = isPlainRecord(prev) && isPlainRecord(next) ? overlayMetadata(prev, next) : next;
+  }
+  return merged;
+}
+
+/**
+ * The metadata of one agent run (seed "state as data"): what the run's hooks merged with
+ * `metadataToMerge`, kept from one event to the next so a later hook can read it (`metadata`
+ * in its input) and a MetadataMatcher can select on it. One per agent run; a subagent starts
+ * from its parent's value at the spawn (frozen, so sharing it is a copy) and its own merges
+ * never reach the parent.
+ */
+export class RunMetadata {
+  private value: RunMetadataValue;
+
+  constructor(initial: RunMetadataValue = NO_RUN_METADATA) {
+    this.value = initial;
+  }
+
+  /** The current value (frozen JSON; replaced, never mutated, by {@link apply}). */
+  get current(): RunMetadataValue {
+    return this.value;
+  }
+
+  /**
+   * Folds one occurrence's merged metadata in (see {@link overlayMetadata}). The result is kept
+   * as its JSON form (what a command hook would see), deep-frozen. Returns why it was refused
+   * (not JSON, or larger than {@link MAX_RUN_METADATA_CHARS}); the previous value stays then.
+   */
+  apply(add: RunMetadataValue): string | undefined {
+    if (isEmpty(add)) return undefined;
+    let text: string;
+    try {
+      text = JSON.stringify(overlayMetadata(this.value, add));
+    } catch (thrown) {
+      return `it is not JSON (${describeThrown(thrown)})`;
+    }
+    if (text.length > MAX_RUN_METADATA_CHARS) return `the run's metadata would grow past ${MAX_RUN_METADATA_CHARS} characters of JSON`;
+    this.value = deepFreeze(JSON.parse(text) as Record<string, unknown>);
+    return undefined;
+  }
+}
+
+/**
+ * Wraps the dispatcher of one agent run so every event carries the run's metadata (in the
+ * input as `metadata`, and to the matchers) and what its hooks merged is kept for the next
+ * event. `onRefused` hears of a merge that could not be kept (the agent goes on without it).
+ */
+export function withRunMetadata(dispatcher: HookDispatcher, state: RunMetadata, onRefused: (event: HookEvent, why: string) => void): HookDispatcher {
+  return {
+    ...dispatcher,
+    run: async (event, input, options) => {
+      const metadata = state.current;
+      // Nothing merged yet (the usual case): the input and options go through untouched.
+      const result = isEmpty(metadata) ? await dispatcher.run(event, input, options) : await dispatcher.run(event, withContextMetadata(input, metadata), { ...options, metadata });
+      const why = state.apply(result.metadata);
+      if (why !== undefined) onRefused(event, why);
+      return result;
+    },
+  };
+}
