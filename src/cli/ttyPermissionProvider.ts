@@ -1,4 +1,4 @@
-import { openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
 import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../hooks/hookRunTypes';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../vscode/permissions/permissionText';
@@ -126,7 +126,8 @@ function readLine(input: NodeJS.ReadableStream, signal: AbortSignal): Promise<st
       input.off('data', onData);
       input.off('end', onEnd);
       signal.removeEventListener('abort', onAbort);
-      // Paused, the terminal keeps what is typed next for the next question, and the loop can exit.
+      // Paused, nothing is read between questions (and the process can exit). What followed
+      // the line in this chunk is dropped: an answer must come after the question it answers.
       input.pause();
       resolve(result);
     };
@@ -144,33 +145,32 @@ function readLine(input: NodeJS.ReadableStream, signal: AbortSignal): Promise<st
   });
 }
 
-/** The process's streams, injectable for tests. */
-export interface StdStreams {
-  readonly stdin: NodeJS.ReadStream;
-  readonly stderr: NodeJS.WriteStream;
-}
-
 /**
  * Finds the terminal to ask at. `auto`: stderr must be a terminal, and the answer is read
  * from stdin when it is one, else from /dev/tty (stdin may be a pipe); otherwise undefined
  * (no one to ask: the fallback decides). `tty` also writes to /dev/tty when stderr is
  * redirected, and returns an error message when there is no terminal at all. `none`: undefined.
  */
-export function openPromptTerminal(mode: PermissionPromptMode, std: StdStreams = { stdin: process.stdin, stderr: process.stderr }): PromptTerminal | undefined | string {
+export function openPromptTerminal(mode: PermissionPromptMode): PromptTerminal | undefined | string {
   if (mode === 'none') return undefined;
-  if (mode === 'auto' && !std.stderr.isTTY) return undefined;
-  const toStderr = (text: string): void => void std.stderr.write(text);
-  if (std.stdin.isTTY && std.stderr.isTTY) return { input: std.stdin, write: toStderr, close: () => std.stdin.pause() };
+  // isatty on the fds, not process.stdin.isTTY: touching process.stdin would open it for nothing.
+  const stderrIsTty = isatty(2);
+  if (mode === 'auto' && !stderrIsTty) return undefined;
+  const toStderr = (text: string): void => void process.stderr.write(text);
+  if (isatty(0) && stderrIsTty) return { input: process.stdin, write: toStderr, close: () => process.stdin.pause() };
   let fd: number;
   try {
     fd = openSync('/dev/tty', 'r+');
   } catch {
     return mode === 'tty' ? '--permission-prompt tty: there is no terminal to ask at (stdin and stderr are not terminals and /dev/tty cannot be opened)' : undefined;
   }
-  if (!isatty(fd)) return mode === 'tty' ? '--permission-prompt tty: /dev/tty is not a terminal' : undefined;
+  if (!isatty(fd)) {
+    closeSync(fd);
+    return mode === 'tty' ? '--permission-prompt tty: /dev/tty is not a terminal' : undefined;
+  }
   const input = new ReadStream(fd);
   input.pause();
-  const write = std.stderr.isTTY
+  const write = stderrIsTty
     ? toStderr
     : (text: string): void => {
         try {

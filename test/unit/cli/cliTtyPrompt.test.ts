@@ -17,6 +17,8 @@ const DRIVER = path.join(HOOKS_DIR, '..', 'ptyDriver.py');
 interface PtyRun {
   readonly code: number;
   readonly stdout: string;
+  /** stderr when it is a pipe beside the terminal (`stderr: 'pipe'`). */
+  readonly stderr: string;
   /** Everything the terminal showed (stderr and the echo of what was typed). */
   readonly tty: string;
   readonly timedOut: boolean;
@@ -27,6 +29,7 @@ interface PtyRun {
 interface PtyOptions {
   readonly steps?: readonly { readonly expect: string; readonly send: string }[];
   readonly stdin?: 'tty' | 'devnull';
+  readonly stderr?: 'tty' | 'pipe';
   /** false: no terminal at all (no controlling tty, stderr a pipe). */
   readonly terminal?: boolean;
 }
@@ -39,6 +42,7 @@ function runInPty(s: OpenAiTestServer, extra: readonly string[], options: PtyOpt
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', TERM: 'dumb' },
     steps: options.steps ?? [],
     stdin: options.stdin ?? 'tty',
+    stderr: options.stderr ?? 'tty',
     terminal: options.terminal ?? true,
     timeout: 15,
   };
@@ -121,6 +125,16 @@ describe('asking at the terminal (hookwise -p on a TTY)', () => {
     const out = await runInPty(s, [], { stdin: 'devnull', steps: [answer('y\r')] });
     expect(out.unmet).toEqual([]);
     expect(out.code).toBe(0);
+    expect(suite.w.exists('made.txt')).toBe(true);
+  });
+
+  it('--permission-prompt tty asks through /dev/tty when stderr is redirected (auto would not ask)', async () => {
+    const s = await suite.serve([bashCall('touch made.txt'), textReply('ok')]);
+    const out = await runInPty(s, ['--permission-prompt', 'tty'], { stderr: 'pipe', steps: [answer('y\r')] });
+    expect(out.unmet).toEqual([]);
+    expect(out.code).toBe(0);
+    expect(out.tty).toContain('Allow Bash for the main agent?');
+    expect(out.stderr).not.toContain('Allow Bash');
     expect(suite.w.exists('made.txt')).toBe(true);
   });
 
