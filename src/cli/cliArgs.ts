@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { permissionModeSchema } from '../agent/permissionMode';
 import type { PermissionMode } from '../agent/permissionMode';
+import type { PermissionPromptMode } from './ttyPermissionProvider';
 
 /** Parsed `hookwise` command line. */
 export interface CliArgs {
@@ -13,6 +14,8 @@ export interface CliArgs {
   readonly apiKey?: string;
   readonly outputFormat: 'text' | 'json' | 'stream-json';
   readonly permissionMode: PermissionMode;
+  /** Set by `--permission-prompt`; absent means `auto` (ask at the terminal when there is one). */
+  readonly permissionPrompt?: Exclude<PermissionPromptMode, 'auto'>;
   readonly allowedTools: readonly string[];
   readonly settingsFile?: string;
   readonly maxSteps?: number;
@@ -40,6 +43,10 @@ Options:
   --output-format FORMAT      text | json | stream-json (default: text)
   --permission-mode MODE      default | acceptEdits | bypassPermissions | plan
   --allowed-tools LIST        comma-separated allow rules, e.g. "Bash(npm test:*),Edit"
+  --permission-prompt WHERE   tty | none: who answers an ask. By default the terminal when
+                              stderr is one (y allow once, s allow for the session, n deny),
+                              else no one (denied). none: never ask. tty: always ask there
+                              (via /dev/tty when redirected; exit 2 without a terminal)
   --settings FILE             an extra settings file (highest precedence)
   --max-steps N               stop after N steps
   --resume ID                 continue the session with this id
@@ -51,6 +58,7 @@ Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage, 143 SIGTERM,
 129 SIGHUP or the parent process died.`;
 
 const outputFormatSchema = z.enum(['text', 'json', 'stream-json']);
+const permissionPromptSchema = z.enum(['auto', 'tty', 'none']);
 
 /**
  * Parses argv (without node and script). Environment fallbacks: OPENAI_BASE_URL,
@@ -70,6 +78,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'base-url': { type: 'string' },
         'output-format': { type: 'string' },
         'permission-mode': { type: 'string' },
+        'permission-prompt': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
         allowedTools: { type: 'string', multiple: true },
         settings: { type: 'string' },
@@ -92,6 +101,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (!format.success) return { kind: 'usageError', message: `--output-format must be text, json or stream-json (got "${v['output-format']}")` };
   const mode = permissionModeSchema.safeParse(v['permission-mode'] ?? 'default');
   if (!mode.success) return { kind: 'usageError', message: `--permission-mode must be one of ${permissionModeSchema.options.join(', ')} (got "${v['permission-mode']}")` };
+  const prompter = permissionPromptSchema.safeParse(v['permission-prompt'] ?? 'auto');
+  if (!prompter.success) return { kind: 'usageError', message: `--permission-prompt must be tty, none or auto (got "${v['permission-prompt']}")` };
   let maxSteps: number | undefined;
   if (v['max-steps'] !== undefined) {
     maxSteps = Number(v['max-steps']);
@@ -112,6 +123,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    ...(prompter.data !== 'auto' ? { permissionPrompt: prompter.data } : {}),
     ...(v.settings ? { settingsFile: v.settings } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(v.resume ? { resume: v.resume } : {}),

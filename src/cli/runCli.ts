@@ -21,6 +21,7 @@ import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { streamLine, toCliHookRun } from './cliOutput';
 import type { CliHookRun } from './cliOutput';
+import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -34,7 +35,8 @@ export interface CliIo {
 /**
  * Runs one headless prompt (`hookwise -p`), the same core as the extension: hooks from
  * `~/.claude/settings.json` and the cwd's `.claude/` files (a headless run counts as
- * trusted, like Claude Code's `-p`), no PermissionProvider (ask → deny unless rules allow).
+ * trusted, like Claude Code's `-p`). An ask is answered at the terminal when there is one
+ * (`--permission-prompt`), else denied unless rules allow.
  * Returns the exit code: 0 completed, 1 failed/stopped/blocked, 2 bad usage.
  */
 export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
@@ -67,6 +69,12 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
   };
+  const terminal = openPromptTerminal(args.permissionPrompt ?? 'auto');
+  if (typeof terminal === 'string') {
+    io.stderr(`hookwise: ${terminal}\n`);
+    return 2;
+  }
+  const prompter = terminal ? new TtyPermissionProvider(terminal) : undefined;
   const runtime = new HookwiseRuntime({
     projectDir: cwd,
     homeDir,
@@ -74,6 +82,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir: transcriptDirFor(cwd, io.env),
     askFallback: 'deny',
+    ...(prompter ? { permissionProvider: prompter } : {}),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     observers: [
       {
@@ -102,6 +111,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     const file = path.join(transcriptDirFor(cwd, io.env), `${args.resume}.jsonl`);
     if (!existsSync(file)) {
       io.stderr(`hookwise: no session ${args.resume} for ${cwd} (looked for ${file})\n`);
+      prompter?.close();
       return 2;
     }
     const loaded = readTranscript(file);
@@ -126,6 +136,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   } finally {
     await session.end('other');
     await settleBackgroundHooks(runtime.runner, io.signal);
+    prompter?.close();
   }
 
   const isError = result.status !== 'completed';

@@ -29,6 +29,13 @@ describe('parseCliArgs', () => {
     expect(a.model).toBeUndefined();
   });
 
+  it('reads --permission-prompt tty | none (absent: ask at the terminal when there is one) and rejects anything else', () => {
+    expect(args(['-p', 'x', '--permission-prompt', 'none']).permissionPrompt).toBe('none');
+    expect(args(['-p', 'x', '--permission-prompt', 'tty']).permissionPrompt).toBe('tty');
+    expect(args(['-p', 'x']).permissionPrompt).toBeUndefined();
+    expect(parseCliArgs(['-p', 'x', '--permission-prompt', 'modal'], {}, '/w')).toEqual({ kind: 'usageError', message: '--permission-prompt must be tty, none or auto (got "modal")' });
+  });
+
   it('accepts the prompt as positional words too', () => {
     expect(args(['fix', 'the', 'bug']).prompt).toBe('fix the bug');
   });
