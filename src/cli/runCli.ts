@@ -5,8 +5,8 @@ import type { AgentEvent } from '../agent/agentEvents';
 import { ConfigPermissionRules } from '../agent/configPermissionRules';
 import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
-import type { SubmitResult } from '../agent/session';
-import { readTranscript } from '../agent/transcript';
+import type { Session, SubmitResult } from '../agent/session';
+import { SessionManager } from '../agent/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { standardConfigSources } from '../hooks/config/configSources';
@@ -14,7 +14,7 @@ import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig } from '../hooks/config/hookConfigLoader';
 import type { HookRunner } from '../hooks/hookRunner';
 import { killLiveProcessGroups } from '../shared/processRunner';
-import type { ModelClient, ModelMessage } from '../model/modelClient';
+import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
@@ -75,12 +75,13 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     return 2;
   }
   const prompter = terminal ? new TtyPermissionProvider(terminal) : undefined;
+  const transcriptDir = transcriptDirFor(cwd, io.env);
   const runtime = new HookwiseRuntime({
     projectDir: cwd,
     homeDir,
     model,
     ...(args.model ? { modelName: args.model } : {}),
-    transcriptDir: transcriptDirFor(cwd, io.env),
+    transcriptDir,
     askFallback: 'deny',
     ...(prompter ? { permissionProvider: prompter } : {}),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
@@ -98,43 +99,29 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
-  const agentProblems = await runtime.loadAgents([
-    { dir: path.join(homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' },
-    { dir: path.join(cwd, '.claude', 'agents'), displayDir: '.claude/agents' },
-  ]);
+  const sessions = new SessionManager({ runtime, projectDir: cwd, homeDir, transcriptDir, settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }) });
+  const agentProblems = await sessions.loadAgents();
   for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
   for (const p of applied.problems) io.stderr(`hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`);
   runtime.setExtraRules(ConfigPermissionRules.allowList(args.allowedTools, { kind: 'code', label: '--allowed-tools' }));
 
-  let history: ModelMessage[] | undefined;
   if (args.resume) {
-    const file = path.join(transcriptDirFor(cwd, io.env), `${args.resume}.jsonl`);
-    if (!existsSync(file)) {
-      io.stderr(`hookwise: no session ${args.resume} for ${cwd} (looked for ${file})\n`);
+    const resumed = await sessions.resume(args.resume);
+    if (!resumed.ok) {
+      io.stderr(`hookwise: ${resumed.error}\n`);
       prompter?.close();
       return 2;
     }
-    const loaded = readTranscript(file);
-    for (const s of loaded.skipped) io.stderr(`hookwise: ${path.basename(file)} line ${s.line} skipped: ${s.reason}\n`);
-    history = loaded.messages;
+    for (const notice of resumed.notices) io.stderr(`hookwise: ${notice}\n`);
   }
 
-  const session = runtime.createSession({
-    cwd,
-    permissionMode: args.permissionMode,
-    trusted: true,
-    emit,
-    ...(args.resume ? { sessionId: args.resume } : {}),
-    ...(history ? { history } : {}),
-  });
-  runtime.runner.addObserver({ onHookFinished: (r) => session.transcriptWriter.writeHookRun(r) });
-
   let result: SubmitResult;
+  let session: Session;
   try {
-    await session.start(args.resume ? 'resume' : 'startup', io.signal);
+    session = await sessions.ensureStarted(io.signal);
     result = await session.submit(args.prompt, io.signal);
   } finally {
-    await session.end('other');
+    await sessions.end('other');
     await settleBackgroundHooks(runtime.runner, io.signal);
     prompter?.close();
   }

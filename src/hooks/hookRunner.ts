@@ -418,6 +418,31 @@ export class HookRunner {
       }
     }
   }
+
+  /**
+   * "Re-run with This Input": runs the registered hook `hookId` once more, alone, with a
+   * recorded input, outside any agent turn. Observers see it start and finish once each, in
+   * `occurrenceId` (so it shows beside the original), and its status follows the same rules
+   * as any run. Resolves to the finished record, or undefined when no such hook is registered
+   * now; `signal` cancels it; the hook's own timeout applies.
+   */
+  async rerun(hookId: string, input: Input, options: { readonly event: HookEvent; readonly occurrenceId: string; readonly signal?: AbortSignal }): Promise<HookRunRecord | undefined> {
+    const registration = this.registry.list().find((r) => r.id === hookId && r.event === options.event);
+    if (registration === undefined) return undefined;
+    const timeoutMs = registration.timeoutMs ?? registration.action.defaultTimeoutMs;
+    const { signal, occurrenceId } = options;
+    const execution = new HookExecution(registration, options.event, timeoutMs, str(input['cwd']) ?? this.projectDir, this.projectDir, str(input['session_id']) ?? '', signal, this.clock);
+    const cancel = (): void => execution.settle({ kind: 'cancelled' });
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const pending = this.start(execution, input, occurrenceId, undefined);
+      if (signal?.aborted) cancel();
+      await pending;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+    return finishedRecord(execution, occurrenceId, input);
+  }
 }
 
 /** Selects the registrations that run, in order; undefined when none (no allocation). */

@@ -18,7 +18,7 @@ export const HookRunsCommands = {
 
 export interface HookRunsViewOptions {
   /** "Re-run with This Input": runs the same hook again with the recorded input (wired by the composition root). */
-  readonly rerun?: (record: HookRunRecord) => unknown;
+  readonly rerun: (record: HookRunRecord) => unknown;
   readonly log?: vscode.LogOutputChannel;
 }
 
@@ -34,7 +34,7 @@ export interface HookRunsView {
  * and the view's commands (open run, re-run, go to definition, copy input, filter, clear).
  * The bound on kept runs follows `hookwise.hookRuns.maxRunsPerSession`.
  */
-export function registerHookRunsView(options: HookRunsViewOptions = {}): HookRunsView {
+export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView {
   const config = () => vscode.workspace.getConfiguration('hookwise').get<number>('hookRuns.maxRunsPerSession', 5000);
   const provider = new HookRunsTreeProvider({ maxRunsPerSession: config() });
   const treeView = vscode.window.createTreeView(HookRunsTreeProvider.viewId, { treeDataProvider: provider, showCollapseAll: true });
@@ -63,10 +63,6 @@ export function registerHookRunsView(options: HookRunsViewOptions = {}): HookRun
     vscode.commands.registerCommand(HookRunsCommands.rerun, async (node?: unknown) => {
       const target = run(node);
       if (!target) return;
-      if (!options.rerun) {
-        void vscode.window.showInformationMessage('Re-running a hook is not available yet.');
-        return;
-      }
       try {
         await options.rerun(target.record);
       } catch (error) {

@@ -1,0 +1,168 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describeThrown } from '../hooks/hookErrors';
+import type { HookDisposable } from '../hooks/hookRegistry';
+import type { HookRunRecord } from '../hooks/hookRunTypes';
+import type { ModelMessage } from '../model/modelClient';
+import type { HookwiseRuntime } from './hookwiseRuntime';
+import type { Session } from './session';
+import type { SessionSummary } from './sessionList';
+import { listSessions } from './sessionList';
+import type { AgentDefinitionProblem } from './subagents/agentDefinitions';
+import { readTranscript } from './transcript';
+
+/** How each new session is made (everything but its id and history), read when it is created. */
+export type SessionSettings = Omit<Parameters<HookwiseRuntime['createSession']>[0], 'sessionId' | 'history'>;
+
+/** What a session manager works with. */
+export interface SessionManagerOptions {
+  readonly runtime: HookwiseRuntime;
+  /** Workspace root: its `.claude/agents` and, in messages, the project a session belongs to. */
+  readonly projectDir: string;
+  readonly homeDir: string;
+  /** This project's transcripts (see transcriptDirFor). */
+  readonly transcriptDir: string;
+  /** Called for each new session, so a changed setting applies from the next session on. */
+  readonly settings: () => SessionSettings;
+}
+
+/** A resumed session, ready for its first prompt; or why it could not be resumed. */
+export type ResumeResult =
+  | {
+      readonly ok: true;
+      readonly session: Session;
+      /** The conversation it continues (see replayEvents to redraw it). */
+      readonly messages: readonly ModelMessage[];
+      /** One line per damaged transcript line that was skipped, e.g. `x.jsonl line 7 skipped: …`. */
+      readonly notices: readonly string[];
+    }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * The session lifecycle shared by the CLI and the extension: one current session at a time,
+ * created on the first prompt with SessionStart fired once (`startup`, `clear` after
+ * {@link clear}, `resume` after {@link resume}), ended with SessionEnd; its transcript records
+ * every hook run. Also lists past sessions, loads the subagent folders, and re-runs a hook
+ * through the runner.
+ */
+export class SessionManager {
+  private session: Session | undefined;
+  /** How the next fresh session starts: after a clear it is `clear`. */
+  private nextSource: 'startup' | 'clear' = 'startup';
+  /** Set while the current session has not fired SessionStart yet. */
+  private pendingStart: 'startup' | 'clear' | 'resume' | undefined;
+  /** Inputs of re-runs in flight: a re-run is the user's experiment, not part of any session's transcript. */
+  private readonly rerunInputs = new WeakSet<object>();
+  private readonly observer: HookDisposable;
+
+  constructor(private readonly o: SessionManagerOptions) {
+    this.observer = o.runtime.runner.addObserver({
+      onHookFinished: (record) => {
+        if (!this.rerunInputs.has(record.input)) this.session?.transcriptWriter.writeHookRun(record);
+      },
+    });
+  }
+
+  /** The current session, if one was created or resumed and not cleared since. */
+  get current(): Session | undefined {
+    return this.session;
+  }
+
+  /** Loads subagent types from `~/.claude/agents` and the project's `.claude/agents`; returns the files it ignored. */
+  loadAgents(): Promise<AgentDefinitionProblem[]> {
+    return this.o.runtime.loadAgents([
+      { dir: path.join(this.o.homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' },
+      { dir: path.join(this.o.projectDir, '.claude', 'agents'), displayDir: '.claude/agents' },
+    ]);
+  }
+
+  /** The session the next prompt goes to: created when there is none, its SessionStart fired the first time. */
+  async ensureStarted(signal: AbortSignal): Promise<Session> {
+    if (!this.session) {
+      this.session = this.create();
+      this.pendingStart = this.nextSource;
+      this.nextSource = 'startup';
+    }
+    const session = this.session;
+    const source = this.pendingStart;
+    this.pendingStart = undefined;
+    if (source) await session.start(source, signal);
+    return session;
+  }
+
+  /** New chat: ends the current session (SessionEnd `clear`); the next prompt starts a fresh one with SessionStart `clear`. */
+  async clear(): Promise<void> {
+    const old = this.session;
+    // Detached first: nothing of the ending session lands in the next one's transcript.
+    this.session = undefined;
+    this.pendingStart = undefined;
+    this.nextSource = 'clear';
+    await old?.end('clear');
+  }
+
+  /**
+   * Makes the past session `id` current (the current one is cleared first): its transcript's
+   * conversation comes back and its next prompt fires SessionStart `resume`. A missing or
+   * unreadable transcript leaves the current session as it was and says why.
+   */
+  async resume(id: string): Promise<ResumeResult> {
+    const file = path.join(this.o.transcriptDir, `${id}.jsonl`);
+    // The id names a file in the transcript folder: a path would read (and append to) a file elsewhere.
+    if (id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id)) return { ok: false, error: `no session ${id} for ${this.o.projectDir}: a session id is a file name, not a path` };
+    if (!existsSync(file)) return { ok: false, error: `no session ${id} for ${this.o.projectDir} (looked for ${file})` };
+    let loaded: ReturnType<typeof readTranscript>;
+    try {
+      loaded = readTranscript(file);
+    } catch (error) {
+      return { ok: false, error: `cannot read session ${id} (${file}): ${describeThrown(error)}` };
+    }
+    await this.clear();
+    const session = this.create(id, loaded.messages);
+    this.session = session;
+    this.pendingStart = 'resume';
+    const notices = loaded.skipped.map((s) => `${path.basename(file)} line ${s.line} skipped: ${s.reason}`);
+    return { ok: true, session, messages: loaded.messages, notices };
+  }
+
+  /** Ends the current session (SessionEnd with `reason`); its SessionEnd hooks still land in its transcript. */
+  async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    try {
+      await session.end(reason);
+    } finally {
+      if (this.session === session) this.session = undefined;
+      this.pendingStart = undefined;
+    }
+  }
+
+  /** Past sessions of this project, newest first (at most 100). */
+  list(): SessionSummary[] {
+    return listSessions(this.o.transcriptDir);
+  }
+
+  /**
+   * "Re-run with This Input": the hook of `record` runs again with the input it had, through
+   * the runner, so observers (the Hook Runs tree) see it start and finish once, beside the
+   * original. Resolves to the new record, or undefined when that hook is no longer configured.
+   */
+  async rerun(record: HookRunRecord, signal?: AbortSignal): Promise<HookRunRecord | undefined> {
+    // A copy: its identity marks this re-run's records (the original's may still be reported).
+    const input = { ...record.input };
+    this.rerunInputs.add(input);
+    try {
+      return await this.o.runtime.runner.rerun(record.hookId, input, { event: record.event, occurrenceId: record.occurrenceId, ...(signal ? { signal } : {}) });
+    } finally {
+      this.rerunInputs.delete(input);
+    }
+  }
+
+  /** Stops recording hook runs; the caller ends the session first. */
+  dispose(): void {
+    this.observer.dispose();
+  }
+
+  private create(sessionId?: string, history?: readonly ModelMessage[]): Session {
+    return this.o.runtime.createSession({ ...this.o.settings(), ...(sessionId ? { sessionId } : {}), ...(history ? { history } : {}) });
+  }
+}

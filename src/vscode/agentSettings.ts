@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { AgentEventListener } from '../agent/agentEvents';
+import type { RuntimeOptions } from '../agent/hookwiseRuntime';
+import type { PermissionMode } from '../agent/permissionMode';
+import type { SessionSettings } from '../agent/sessionManager';
+
+function settings(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('hookwise');
+}
+
+/**
+ * The runtime's settings: `permissions.askFallback` (what an ask nobody can answer becomes,
+ * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
+ * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2).
+ */
+export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth'> {
+  return {
+    askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
+    limits: () => ({ maxSteps: settings().get<number>('agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
+    maxSubagentDepth: () => settings().get<number>('agent.maxSubagentDepth', 2),
+  };
+}
+
+/**
+ * How a new session starts, from the settings as they are now: the permission mode, Workspace
+ * Trust, the compaction budget and the idle notification (`notifications.idleSeconds`, 0 = off).
+ */
+export function sessionSettingsFromVscode(emit: AgentEventListener): SessionSettings {
+  const idleSeconds = settings().get<number>('notifications.idleSeconds', 60);
+  return {
+    permissionMode: settings().get<PermissionMode>('permissions.mode', 'default'),
+    trusted: vscode.workspace.isTrusted,
+    emit,
+    compactionBudgetTokens: settings().get<number>('compaction.contextBudgetTokens', 100_000),
+    ...(idleSeconds > 0 ? { idleNotificationMs: idleSeconds * 1000 } : {}),
+  };
+}
