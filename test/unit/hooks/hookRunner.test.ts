@@ -287,6 +287,26 @@ describe('HookRunner: merge (spec §4.4)', () => {
   });
 });
 
+describe('HookRunner: each run reports finished exactly once, with its final record', () => {
+  it('a hook failed by merging (metadata conflict, rejected rewrite) or by malformed JSON (fail closed) is reported once, as failed', async () => {
+    const finished: HookRunRecord[] = [];
+    const { runner, fn, add } = setup({ observers: [{ onHookFinished: (r) => void finished.push(r) }] });
+    fn('a', { metadataToMerge: { k: 1 } });
+    fn('conflict', { metadataToMerge: { k: 2 } });
+    fn('bad-rewrite', { updatedInput: { command: 42 } });
+    add({ action: fakeAction({ label: 'broken-json', result: { malformedJson: 'Unexpected end of JSON input' } }), continueOnFailure: false });
+    const result = await runner.run('PreToolUse', preToolUse(), { validateUpdatedInput: (i) => (typeof i['command'] === 'string' ? { ok: true } : { ok: false, error: 'command must be a string' }) });
+    expect(finished.map((r) => r.hookLabel).sort()).toEqual(['a', 'bad-rewrite', 'broken-json', 'conflict']);
+    const byLabel = new Map(finished.map((r) => [r.hookLabel, r]));
+    expect(byLabel.get('conflict')).toMatchObject({ status: 'failed', failureReason: 'metadataConflict' });
+    expect(byLabel.get('bad-rewrite')).toMatchObject({ status: 'failed', failureReason: 'invalidUpdatedInput' });
+    expect(byLabel.get('broken-json')).toMatchObject({ status: 'failed', failureReason: 'invalidOutcome' });
+    expect(byLabel.get('a')?.status).toBe('ok');
+    // What observers saw is what the result holds.
+    for (const record of result.records) expect(byLabel.get(record.hookLabel)).toEqual(record);
+  });
+});
+
 describe('HookRunner: failures, timeouts, cancellation', () => {
   it('a callable that throws is a fail-open failure by default', async () => {
     const { runner, fn } = setup();
