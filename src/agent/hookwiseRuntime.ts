@@ -63,7 +63,7 @@ export interface AppliedConfig {
   readonly problems: readonly BindProblem[];
 }
 
-/** Trust state for project hooks (spec §6). */
+/** Trust state for project hooks: they run only in a trusted workspace, once approved. */
 export interface TrustPolicy {
   /** VS Code Workspace Trust (a headless run counts as trusted). */
   readonly trusted: boolean;

@@ -177,7 +177,7 @@ function verdictOf(result: HookEventResult, event: string): HookVerdict {
 /**
  * The model's arguments text, parsed with a depth limit: a value thousands of levels deep
  * parses, but overflows the stack wherever it is serialized again (events, transcript,
- * hook input), which ended the run (issue 12 item 10). Errors read "tool arguments nested
+ * hook input), which ended the run. Errors read "tool arguments nested
  * deeper than 64 levels".
  */
 function parseArguments(text: string): BoundedJsonResult {

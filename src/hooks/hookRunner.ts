@@ -49,7 +49,7 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 }
 
 /**
- * Runs the hooks of one event occurrence (docs/hooks.md): select (index by event, matchers
+ * Runs the hooks of one event occurrence: select (index by event, matchers
  * compiled at registration, agent scope, dedup of identical commands), order (priority desc,
  * then registration order), run (concurrent within a priority tier, tiers one after another,
  * each tier seeing the input as rewritten by earlier tiers), merge (registration order, never

@@ -6,7 +6,7 @@ import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import type { HookRegistrationInit } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
 import type { HookRunnerOptions } from '../../../src/hooks/hookRunner';
-import type { HookRunObserver, HookRunRecord, PermissionProvider, PermissionRequest } from '../../../src/hooks/hookRunTypes';
+import type { HookRunObserver, HookRunRecord } from '../../../src/hooks/hookRunTypes';
 import type { HookOutcome } from '../../../src/hooks/hookOutcome';
 import { addContext, allow, ask, block, continueWith, modifyInput, modifyResult, stop } from '../../../src/hooks/hookOutcome';
 import { compileClaudeMatcher } from '../../../src/hooks/matchers/claudeMatcher';
@@ -21,17 +21,6 @@ function setup(options: Partial<HookRunnerOptions> = {}) {
   const fn = (label: string, outcome: HookOutcome | ((input: Readonly<Record<string, unknown>>) => unknown), init: Partial<HookRegistrationInit> = {}) =>
     add({ action: callableAction(typeof outcome === 'function' ? (outcome as () => HookOutcome) : () => outcome, { label }), ...init });
   return { registry, runner, add, fn };
-}
-
-function provider(answer: (req: PermissionRequest, signal: AbortSignal) => ReturnType<PermissionProvider['requestPermission']>): PermissionProvider & { calls: PermissionRequest[] } {
-  const calls: PermissionRequest[] = [];
-  return {
-    calls,
-    requestPermission(req, signal) {
-      calls.push(req);
-      return answer(req, signal);
-    },
-  };
 }
 
 describe('HookRunner: selection and order (spec §4.1–4.3)', () => {
