@@ -49,9 +49,9 @@ export function evaluatePolicy(params: {
   readonly readOnly: boolean;
   readonly mode: PermissionMode;
   readonly cwd: string;
-  readonly rules?: PermissionRules;
+  readonly rules?: PermissionRules | undefined;
   /** Rules granted with "Allow for This Session". */
-  readonly sessionRules?: PermissionRules;
+  readonly sessionRules?: PermissionRules | undefined;
 }): PolicyVerdict {
   const { toolName, input, readOnly, mode, cwd, rules } = params;
   const ruled = rules?.evaluate(toolName, input, cwd);

@@ -21,18 +21,18 @@ export interface RunContext {
   readonly projectDir: string;
   readonly model: ModelClient;
   /** Model name sent with requests (a subagent type's `model` overrides it for that agent's run). */
-  readonly modelName?: string;
+  readonly modelName?: string | undefined;
   /** The HookRunner (an `ask` comes back as data; the agent's permission gate settles it). */
   readonly hooks: HookDispatcher;
   readonly permissionMode: PermissionMode;
-  readonly rules?: PermissionRules;
-  readonly sessionRules?: SessionRules;
+  readonly rules?: PermissionRules | undefined;
+  readonly sessionRules?: SessionRules | undefined;
   /** Who answers an ask that reaches a person, and what applies when nobody can. */
   readonly asks: AskPolicy;
   readonly emit: AgentEventListener;
   readonly todos: TodoStore;
   /** The session's CLAUDE_ENV_FILE: every agent's Bash sources it. */
-  readonly envFile?: string;
+  readonly envFile?: string | undefined;
   /** The session's transcript (SubagentStart reads it: the child's does not exist yet). */
   readonly sessionTranscriptPath: string;
   /** Subagents: their types, nesting limit, the tools they may get, and where their transcripts go. */

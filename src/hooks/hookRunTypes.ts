@@ -69,8 +69,8 @@ export interface HookRunObserver {
 export interface PermissionRequest extends AgentRef {
   readonly sessionId: string;
   readonly event: HookEvent;
-  readonly toolName?: string;
-  readonly toolInput?: Readonly<Record<string, unknown>>;
+  readonly toolName?: string | undefined;
+  readonly toolInput?: Readonly<Record<string, unknown>> | undefined;
   /** Why a person is asked (the hook's reason, or the rule that asked). */
   readonly reason: string;
   /** `hook`: a hook said ask (Allow/Deny only). `rule`: a permission rule or the mode asked. */
@@ -78,7 +78,7 @@ export interface PermissionRequest extends AgentRef {
   /** The hooks that asked, for the popup's detail. */
   readonly askedBy: readonly { readonly hookLabel: string; readonly source: HookSource }[];
   /** For rule asks: the rule "Always Allow" would write, e.g. `Bash(npm test:*)`. */
-  readonly suggestedRule?: string;
+  readonly suggestedRule?: string | undefined;
 }
 
 /** The answer. `scope` only matters for rule asks. */

@@ -7,7 +7,7 @@ import { raceAbort } from '../../shared/raceAbort';
 import type { HookDispatcher } from '../hookDispatcher';
 import type { HookInputs } from '../hookInputs';
 import { evaluatePolicy } from '../permissionMode';
-import type { PermissionMode, PermissionRules, PolicyVerdict } from '../permissionMode';
+import type { PermissionRules, PolicyVerdict } from '../permissionMode';
 import type { RunContext } from '../runContext';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -29,18 +29,13 @@ export function askPolicy(provider: PermissionProvider | undefined, askFallback:
 /** Rules granted with "Allow for This Session". */
 export type SessionRules = PermissionRules & { grant(rule: string): void };
 
-/** What one agent's gate is built from (its run context's permission part). */
+/** What one agent's gate is built from: the run context (rules, mode, asks) and the agent's own parts. */
 export interface PermissionGateOptions {
+  readonly ctx: RunContext;
   readonly agent: AgentRef;
-  readonly sessionId: string;
-  readonly cwd: string;
-  /** The raw HookRunner: returns `ask` as data. */
+  /** The agent's dispatcher (the raw HookRunner behind it): returns `ask` as data. */
   readonly hooks: HookDispatcher;
   readonly inputs: HookInputs;
-  readonly mode: PermissionMode;
-  readonly rules?: PermissionRules;
-  readonly sessionRules?: SessionRules;
-  readonly asks: AskPolicy;
   /** Keeps fire-and-forget work (Notification hooks) awaited before the run ends. */
   readonly track: (work: Promise<unknown>) => void;
 }
@@ -48,10 +43,10 @@ export interface PermissionGateOptions {
 /** One question for the gate. */
 export interface AskQuestion {
   readonly event: HookEvent;
-  readonly toolName?: string;
-  readonly toolInput?: Input;
+  readonly toolName?: string | undefined;
+  readonly toolInput?: Input | undefined;
   /** A tool call's rule/mode verdict: its deny beats every ask. */
-  readonly policy?: PolicyVerdict;
+  readonly policy?: PolicyVerdict | undefined;
   /** The event result whose hooks asked; absent when a rule, the mode or a protected write asks. */
   readonly hookAsk?: HookEventResult;
 }
@@ -82,19 +77,18 @@ export class PermissionGate {
 
   /** The gate of one agent in a run context. `hooks` defaults to the context's; `track` to fire-and-forget. */
   static forAgent(ctx: RunContext, agent: AgentRef, inputs: HookInputs, hooks: HookDispatcher = ctx.hooks, track: (work: Promise<unknown>) => void = ignore): PermissionGate {
-    const { sessionId, cwd, permissionMode: mode, rules, sessionRules, asks } = ctx;
-    return new PermissionGate({ agent, sessionId, cwd, hooks, inputs, mode, asks, track, ...(rules ? { rules } : {}), ...(sessionRules ? { sessionRules } : {}) });
+    return new PermissionGate({ ctx, agent, hooks, inputs, track });
   }
 
   /** The rule/mode verdict for a tool call with this input (rewrites are judged again). */
   policy(toolName: string, input: Input, readOnly: boolean): PolicyVerdict {
-    const { mode, cwd, rules, sessionRules } = this.o;
-    return evaluatePolicy({ toolName, input, readOnly, mode, cwd, ...(rules ? { rules } : {}), ...(sessionRules ? { sessionRules } : {}) });
+    const { permissionMode: mode, cwd, rules, sessionRules } = this.o.ctx;
+    return evaluatePolicy({ toolName, input, readOnly, mode, cwd, rules, sessionRules });
   }
 
   /** Records a rule "Allow for This Session" / "Always Allow" granted. */
   grant(rule: string): void {
-    this.o.sessionRules?.grant(rule);
+    this.o.ctx.sessionRules?.grant(rule);
   }
 
   /** Runs `event`'s hooks (the raw runner) and settles an ask in the result: what comes back never says ask. */
@@ -104,8 +98,7 @@ export class PermissionGate {
     // A tool event's ask names the tool and the input it would run with (a hook's rewrite included).
     const toolName = TOOL_EVENTS.has(event) && typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     const toolInput = toolName === undefined ? undefined : (result.updatedInput ?? (input['tool_input'] as Input | undefined));
-    const tool = { ...(toolName !== undefined ? { toolName } : {}), ...(toolInput !== undefined ? { toolInput } : {}) };
-    return this.settle(result, tool, signal ?? new AbortController().signal);
+    return this.settle(result, { toolName, toolInput }, signal ?? new AbortController().signal);
   }
 
   /** Settles an event result that says ask; the result is returned with allow/deny and `asked: true`. */
@@ -116,7 +109,7 @@ export class PermissionGate {
     // A person or the fallback answered the hook's question: the reason stays the hook's (what
     // the model and the card show); how it was answered is the decider's.
     let reason = answer.reason ?? asked;
-    if (answer.decidedBy.kind === 'user' || (answer.decidedBy.kind === 'fallback' && this.o.asks.provider === undefined)) reason = asked;
+    if (answer.decidedBy.kind === 'user' || (answer.decidedBy.kind === 'fallback' && this.o.ctx.asks.provider === undefined)) reason = asked;
     else if (answer.decidedBy.kind === 'fallback') reason = `${asked}\n(${answer.reason ?? 'denied'})`;
     const settled = { decision: answer.decision, decidedBy: answer.decidedBy, reason, detail: answer.decidedBy.kind === 'fallback' ? reason : (answer.reason ?? asked) };
     return this.o.hooks.recordAskAnswer?.(result, settled) ?? withAskAnswer(result, settled);
@@ -130,14 +123,14 @@ export class PermissionGate {
     const byHook = q.hookAsk !== undefined;
     const request: PermissionRequest = {
       ...this.o.agent,
-      sessionId: this.o.sessionId,
+      sessionId: this.o.ctx.sessionId,
       event: q.event,
-      ...(q.toolName !== undefined ? { toolName: q.toolName } : {}),
-      ...(q.toolInput !== undefined ? { toolInput: q.toolInput } : {}),
+      toolName: q.toolName,
+      toolInput: q.toolInput,
       reason: q.hookAsk ? askReason(q.hookAsk) : (policy?.reason ?? `${q.event} needs your approval`),
       kind: byHook ? 'hook' : 'rule',
       askedBy: (q.hookAsk?.askedBy ?? []).map((r) => ({ hookLabel: r.hookLabel, source: r.source })),
-      ...(policy?.behavior === 'ask' && policy.suggestedRule ? { suggestedRule: policy.suggestedRule } : {}),
+      suggestedRule: policy?.behavior === 'ask' ? policy.suggestedRule : undefined,
     };
     if (this.o.hooks.hasHooks?.('PermissionRequest') ?? true) {
       // A non-tool ask (UserPromptSubmit, Stop…) is offered under its event's name.
@@ -164,7 +157,7 @@ export class PermissionGate {
       const message = `Hookwise needs your permission to use ${request.toolName ?? request.event}`;
       this.o.track(this.o.hooks.run('Notification', this.o.inputs.notification(message, 'permission_prompt'), { signal }));
     }
-    const { provider, askFallback } = this.o.asks;
+    const { provider, askFallback } = this.o.ctx.asks;
     if (!provider) return { decision: askFallback, decidedBy: { kind: 'fallback', detail: `no permission provider; askFallback: ${askFallback}` }, reason: `no one to ask (headless): askFallback is ${askFallback}` };
     if (signal.aborted) return cancelled();
     try {

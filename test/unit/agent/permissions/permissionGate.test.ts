@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HookInputs } from '../../../../src/agent/hookInputs';
 import { askPolicy, PermissionGate } from '../../../../src/agent/permissions/permissionGate';
+import type { RunContext } from '../../../../src/agent/runContext';
+import { createTodoStore } from '../../../../src/agent/tools/todoStore';
 import { callableAction } from '../../../../src/hooks/callableAction';
+import { PlaygroundModelClient } from '../../../../src/model/playgroundModelClient';
 import { HookRegistry } from '../../../../src/hooks/hookRegistry';
 import type { HookRegistrationInit } from '../../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../../src/hooks/hookRunner';
@@ -16,7 +19,12 @@ function setup(o: { provider?: PermissionProvider; fallback?: 'allow' | 'deny'; 
   const runner = new HookRunner(registry, { projectDir: '/work/project', ...(o.observers ? { observers: o.observers } : {}) });
   const agent = { agentId: 'agent-main', parentAgentId: null, agentType: 'main' } as const;
   const inputs = new HookInputs({ ...agent, sessionId: 's-1', transcriptPath: '/tmp/s-1.jsonl', cwd: '/work/project', permissionMode: 'default' });
-  const gate = new PermissionGate({ agent, sessionId: 's-1', cwd: '/work/project', hooks: runner, inputs, mode: 'default', asks: askPolicy(o.provider, o.fallback), track: () => undefined });
+  const ctx: RunContext = {
+    sessionId: 's-1', cwd: '/work/project', projectDir: '/work/project', model: new PlaygroundModelClient({ turns: [] }), hooks: runner, permissionMode: 'default',
+    asks: askPolicy(o.provider, o.fallback), emit: () => undefined, todos: createTodoStore(), sessionTranscriptPath: '/tmp/s-1.jsonl',
+    subagents: { agents: [], maxDepth: 0, baseTools: [], transcriptDir: '/tmp' },
+  };
+  const gate = PermissionGate.forAgent(ctx, agent, inputs);
   const fn = (label: string, outcome: HookOutcome | (() => HookOutcome), init: Partial<HookRegistrationInit> = {}) =>
     registry.register({ event: 'PreToolUse', source: codeSource, action: callableAction(typeof outcome === 'function' ? outcome : () => outcome, { label }), ...init });
   return { registry, runner, gate, fn };
