@@ -108,7 +108,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   let verdict: HookVerdict | undefined = pre.decision === 'allow' ? verdictOf(pre, 'PreToolUse') : undefined;
   // A hook's allow skips the ask, but never beats a deny rule or plan mode.
   if (policy.behavior === 'deny') {
-    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: { kind: policy.by } }, 'denied');
+    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) }, 'denied');
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
@@ -130,7 +130,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       input = rewritten.input as Input;
       const again = policyFor(input);
       if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
-        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: { kind: again.behavior === 'deny' ? again.by : 'rule' } }, 'denied');
+        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } }, 'denied');
         await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return out;
       }

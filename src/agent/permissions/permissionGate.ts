@@ -86,6 +86,12 @@ export class PermissionGate {
     return evaluatePolicy({ toolName, input, readOnly, mode, cwd, rules, sessionRules });
   }
 
+  /** Who decided a policy deny: the rule with its file, or the mode. */
+  deniedBy(policy: PolicyVerdict & { readonly behavior: 'deny' }): DecidedBy {
+    if (policy.by === 'mode') return { kind: 'mode', detail: this.o.ctx.permissionMode };
+    return policy.file ? { kind: 'rule', detail: policy.rule ?? policy.reason, file: policy.file } : { kind: 'rule', detail: policy.rule ?? policy.reason };
+  }
+
   /** Records a rule "Allow for This Session" / "Always Allow" granted. */
   grant(rule: string): void {
     this.o.ctx.sessionRules?.grant(rule);
@@ -118,7 +124,7 @@ export class PermissionGate {
   /** Decides one ask (see the class comment for the order). */
   async decide(q: AskQuestion, signal: AbortSignal): Promise<GateAnswer> {
     const policy = q.policy;
-    if (policy?.behavior === 'deny') return { decision: 'deny', decidedBy: policy.by === 'rule' ? { kind: 'rule', detail: policy.reason } : { kind: 'mode', detail: policy.reason }, reason: policy.reason };
+    if (policy?.behavior === 'deny') return { decision: 'deny', decidedBy: this.deniedBy(policy), reason: policy.reason };
     if (signal.aborted) return cancelled();
     const byHook = q.hookAsk !== undefined;
     const request: PermissionRequest = {

@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../../src/agent/agentEvents';
+import { ConfigPermissionRules } from '../../../../src/agent/configPermissionRules';
 import { askPolicy } from '../../../../src/agent/permissions/permissionGate';
+import { parsePermissionRule } from '../../../../src/hooks/config/permissionRules';
 import { Session } from '../../../../src/agent/session';
 import { createBuiltinTools } from '../../../../src/agent/tools/builtinTools';
 import { CommandHookAction } from '../../../../src/hooks/actions/commandHookAction';
@@ -76,6 +78,18 @@ describe('the permission gate, event by event', () => {
     expect(existsSync(path.join(h.dir, 'made'))).toBe(true);
     expect(provider.requests).toHaveLength(0);
     expect(verdictOf(events)).toMatchObject({ event: 'permission', decision: 'allow', decidedBy: { kind: 'hook', source: { jsonPath: 'hooks.PermissionRequest[0].hooks[0]' } } });
+  });
+
+  it('a deny rule beats a hook\'s ask: nobody is asked, and the verdict names the rule and the file it came from', async () => {
+    printing('PreToolUse', preToolUseAsk, 'Bash');
+    const parsed = parsePermissionRule('Bash(touch:*)');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const rules = new ConfigPermissionRules([{ behavior: 'deny', rule: parsed.rule, source: settings('permissions.deny[0]') }], { projectRoot: h.dir });
+    const provider = new RecordingProvider(() => ({ decision: 'allow' }));
+    const { events } = await h.run([bash('touch deployed'), { text: 'ok' }], { provider, rules });
+    expect(existsSync(path.join(h.dir, 'deployed'))).toBe(false);
+    expect(provider.requests).toHaveLength(0);
+    expect(verdictOf(events)).toMatchObject({ decision: 'deny', decidedBy: { kind: 'rule', detail: 'Bash(touch:*)', file: expect.stringContaining('.claude/settings.json') } });
   });
 
   it('a Stop hook ask reaches the provider (after PermissionRequest and Notification); a person\'s deny makes the agent go on', async () => {
