@@ -11,6 +11,7 @@ import { createHooksApi } from '../hooks/hooksApi';
 import type { ModelClient } from '../model/modelClient';
 import type { PermissionRules } from './permissionMode';
 import { runAgent } from './agentLoop';
+import { askPolicy } from './permissions/permissionGate';
 import { Conversation } from './conversation';
 import { registerDefaultLimits } from './defaultLimits';
 import { createGlobTool } from './tools/globTool';
@@ -72,23 +73,30 @@ export class AgentHookAction implements HookAction {
     const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, inputJson) }]);
     // Its own id per run: two agent hooks running at once are two agents in Hook Runs.
     const agent = { agentId: `agent-hook-${randomBytes(4).toString('hex')}`, parentAgentId: typeof input.agent_id === 'string' ? input.agent_id : null, agentType: 'agent-hook' };
+    const transcriptPath = typeof input.transcript_path === 'string' ? input.transcript_path : '';
     const result = await runAgent({
+      ctx: {
+        sessionId: ctx.sessionId,
+        cwd: ctx.cwd,
+        projectDir: ctx.projectDir,
+        model: this.model,
+        ...(this.modelName ? { modelName: this.modelName } : {}),
+        hooks,
+        permissionMode: 'default',
+        ...(this.rulesFor ? { rules: this.rulesFor(ctx.cwd) } : {}),
+        // Nobody is asked inside an agent hook: its tools are read-only, and an ask rule is a deny.
+        asks: askPolicy(undefined, 'deny'),
+        emit: () => undefined,
+        todos: createTodoStore(),
+        sessionTranscriptPath: transcriptPath,
+        subagents: { agents: [], maxDepth: 0, baseTools: [], transcriptDir: '' },
+      },
       agent,
-      sessionId: ctx.sessionId,
-      transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : '',
-      cwd: ctx.cwd,
-      model: this.model,
-      ...(this.modelName ? { modelName: this.modelName } : {}),
+      transcriptPath,
       systemPrompt: SYSTEM_PROMPT,
       conversation,
       tools: [createReadTool(), createGlobTool(), createGrepTool()],
-      hooks,
-      permissionMode: 'default',
-      ...(this.rulesFor ? { rules: this.rulesFor(ctx.cwd) } : {}),
-      askFallback: 'deny',
-      toolContext: { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: agent.agentId, todos: createTodoStore() },
       signal: ctx.signal,
-      emit: () => undefined,
       stopEvent: 'SubagentStop',
     });
     if (result.status === 'cancelled' || ctx.signal.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled' };

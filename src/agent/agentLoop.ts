@@ -1,45 +1,38 @@
 import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import { collectResponse } from '../model/modelClient';
-import type { ModelClient, ModelResponse } from '../model/modelClient';
-import type { AgentEventListener, AgentRunResult } from './agentEvents';
+import type { ModelResponse } from '../model/modelClient';
+import type { AgentRunResult } from './agentEvents';
 import { ContextBuffer } from './contextBuffer';
 import type { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
 import { HookInputs } from './hookInputs';
-import type { PermissionMode, PermissionRules } from './permissionMode';
-import { PermissionFlow } from './permissionFlow';
-import type { PermissionProvider } from '../hooks/hookRunTypes';
+import type { PermissionRules } from './permissionMode';
+import { PermissionGate } from './permissions/permissionGate';
+import type { RunContext } from './runContext';
 import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
+import type { ToolCallScope } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
 
-/** Consecutive Stop blocks after which the agent stops anyway (spec §4.8). */
+/** Consecutive Stop blocks after which the agent stops anyway (Claude Code's cap on forced continuations). */
 export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
 
-/** Everything one agent run needs. The session owns `conversation`; the run appends to it. */
+/** One agent's run: what differs per agent, beside the shared {@link RunContext}. The session owns `conversation`; the run appends to it. */
 export interface AgentRunOptions {
+  readonly ctx: RunContext;
   readonly agent: AgentRef;
   /** For subagents: the task description and the Agent tool call it runs under (UI nesting). */
   readonly description?: string;
   readonly parentToolUseId?: string;
-  readonly sessionId: string;
+  /** This agent's transcript (hooks read it as `transcript_path`). */
   readonly transcriptPath: string;
-  readonly cwd: string;
-  readonly model: ModelClient;
+  /** Overrides the context's model name for this agent (a subagent type's `model`). */
   readonly modelName?: string;
   readonly systemPrompt: string;
   /** The conversation so far, ending with the new user message; the run appends to it. */
   readonly conversation: Conversation;
   readonly tools: readonly AnyAgentTool[];
-  readonly hooks: HookDispatcher;
-  readonly permissionMode: PermissionMode;
-  readonly rules?: PermissionRules;
-  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
-  readonly permissionProvider?: PermissionProvider;
-  readonly askFallback?: 'allow' | 'deny';
-  readonly toolContext: Omit<ToolContext, 'signal'>;
   readonly signal: AbortSignal;
-  readonly emit: AgentEventListener;
   /** `Stop` for the main agent, `SubagentStop` inside a subagent. */
   readonly stopEvent: 'Stop' | 'SubagentStop';
   /** Called before each model call (the session compacts here when over budget). */
@@ -52,7 +45,7 @@ export interface AgentRunOptions {
 }
 
 /**
- * Runs one agent turn as a skeleton of hooks (seed "Hooks as Agent Skeleton"):
+ * Runs one agent turn as a skeleton of hooks (every lifecycle point is a hook event):
  * ExecutionStart → [BeforeStep → BeforeInference → model → AfterInference → per tool call:
  * PreToolUse → permission → tool → PostToolUse | PostToolUseFailure → AfterStep →
  * Stop]* → ExecutionEnd, and AgentFailed on an unrecoverable error. Limits (max steps,
@@ -60,46 +53,55 @@ export interface AgentRunOptions {
  */
 export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const started = Date.now();
-  const inputs = new HookInputs({ ...o.agent, sessionId: o.sessionId, transcriptPath: o.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
+  const { ctx } = o;
+  const emit = ctx.emit;
+  const modelName = o.modelName ?? ctx.modelName;
+  const inputs = new HookInputs({ ...o.agent, sessionId: ctx.sessionId, transcriptPath: o.transcriptPath, cwd: ctx.cwd, permissionMode: ctx.permissionMode });
   const background = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): void => {
     background.add(work);
     void work.finally(() => background.delete(work));
   };
+  const hooks = ctx.hooks;
   // What the run's hooks merge is kept and shown to every later event of this agent.
   const metadata = new RunMetadata(o.metadata);
   const dispatcher: HookDispatcher = withRunMetadata(
     {
-      hasHooks: (event) => o.hooks.hasHooks?.(event) ?? true,
+      hasHooks: (event) => hooks.hasHooks?.(event) ?? true,
       run: async (event, input, options) => {
         await o.beforeHooks?.();
-        return o.hooks.run(event, input, options);
+        return hooks.run(event, input, options);
       },
+      ...(hooks.recordAskAnswer ? { recordAskAnswer: (result, answer) => hooks.recordAskAnswer?.(result, answer) ?? result } : {}),
     },
     metadata,
-    (event, why) => o.emit({ type: 'systemMessage', agent: o.agent, text: `The metadata merged by ${event} hooks was not kept: ${why}.`, source: event }),
+    (event, why) => emit({ type: 'systemMessage', agent: o.agent, text: `The metadata merged by ${event} hooks was not kept: ${why}.`, source: event }),
   );
-  const dispatch = (event: Parameters<HookDispatcher['run']>[0], input: Record<string, unknown>): Promise<HookEventResult> =>
-    dispatcher.run(event, input, { signal: o.signal });
+  const gate = PermissionGate.forAgent(ctx, o.agent, inputs, dispatcher, track);
+  // Every event's ask goes through the gate (PermissionRequest, Notification, the person, the fallback).
+  const dispatch = (event: Parameters<HookDispatcher['run']>[0], input: Record<string, unknown>): Promise<HookEventResult> => gate.run(event, input, o.signal);
 
   const context = new ContextBuffer();
-  const permissions = new PermissionFlow({ hooks: dispatcher, inputs, ...(o.permissionProvider ? { provider: o.permissionProvider } : {}), askFallback: o.askFallback ?? 'deny', track });
   const tools = new Map(o.tools.map((t) => [t.name, t] as const));
+  const toolContext = withReadDenials(
+    { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: o.agent.agentId, todos: ctx.todos, ...(ctx.envFile ? { envFile: ctx.envFile } : {}) },
+    ctx.rules,
+  );
   const toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
 
   let step = 0;
   let inputTokens = 0;
   let outputTokens = 0;
   let finalText = '';
-  // Stop blocks in this run. Not reset by tool steps: spec §4.8 says a block sets
-  // stop_hook_active on the *next* Stop (Claude Code keeps it true for the whole forced
-  // continuation, tool calls included), and every Stop of one run that did not end it is a
-  // consecutive block, so the cap of 8 also holds for a model that runs a tool between Stops.
+  // Stop blocks in this run. Not reset by tool steps: a block sets stop_hook_active on the
+  // *next* Stop (Claude Code keeps it true for the whole forced continuation, tool calls
+  // included), and every Stop of one run that did not end it is a consecutive block, so the
+  // cap of 8 also holds for a model that runs a tool between Stops.
   let stopBlocks = 0;
   const usageTotal = (): number => inputTokens + outputTokens;
   const lastUserPrompt = [...o.conversation.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 
-  o.emit({ type: 'runStarted', agent: o.agent, ...(o.description ? { description: o.description } : {}), ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}) });
+  emit({ type: 'runStarted', agent: o.agent, ...(o.description ? { description: o.description } : {}), ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}) });
   const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
     const result: AgentRunResult = { status, finalText, steps: step, inputTokens, outputTokens, ...(reason ? { reason } : {}) };
     if (status === 'failed') {
@@ -111,13 +113,13 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       }
     }
     // ExecutionEnd is observation only; it runs even after a Stop so audits see every run.
-    await dispatcher.run('ExecutionEnd', inputs.executionEnd(status, finalText, step), {}).catch(() => undefined);
+    await gate.run('ExecutionEnd', inputs.executionEnd(status, finalText, step)).catch(() => undefined);
     await Promise.allSettled([...background]);
-    o.emit({ type: 'runEnded', agent: o.agent, result });
+    emit({ type: 'runEnded', agent: o.agent, result });
     return result;
   };
   const showSystemMessages = (result: HookEventResult): void => {
-    for (const text of result.systemMessages) o.emit({ type: 'systemMessage', agent: o.agent, text, source: result.event });
+    for (const text of result.systemMessages) emit({ type: 'systemMessage', agent: o.agent, text, source: result.event });
   };
   /** Applies an observation-point result; returns a stop reason when a hook said stop. */
   const observe = (result: HookEventResult, hookName: string): string | undefined => {
@@ -141,18 +143,18 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
 
       await o.beforeInference?.();
       // Background (async) hooks that finished since the last call speak now, as in Claude Code.
-      for (const output of o.hooks.takeBackgroundOutput?.(o.sessionId) ?? []) {
-        if (output.systemMessage) o.emit({ type: 'systemMessage', agent: o.agent, text: output.systemMessage, source: output.event });
+      for (const output of hooks.takeBackgroundOutput?.(ctx.sessionId) ?? []) {
+        if (output.systemMessage) emit({ type: 'systemMessage', agent: o.agent, text: output.systemMessage, source: output.event });
         if (output.additionalContext) context.add(`${output.event} hook additional context: ${output.additionalContext}`);
       }
       context.flushInto(o.conversation);
       let response: ModelResponse;
       try {
         response = await collectResponse(
-          o.model,
-          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages], tools: toolSpecs, ...(o.modelName ? { model: o.modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+          ctx.model,
+          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages], tools: toolSpecs, ...(modelName ? { model: modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
           o.signal,
-          (delta) => o.emit({ type: 'text', agent: o.agent, delta }),
+          (delta) => emit({ type: 'text', agent: o.agent, delta }),
         );
       } catch (error) {
         if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
@@ -161,10 +163,10 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       if (response.usage) {
         inputTokens += response.usage.inputTokens;
         outputTokens += response.usage.outputTokens;
-        o.emit({ type: 'usage', agent: o.agent, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens });
+        emit({ type: 'usage', agent: o.agent, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens });
       }
       o.conversation.append(response.toolCalls.length > 0 ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls } : { role: 'assistant', content: response.text });
-      o.emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
+      emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
       if (response.text.trim() !== '') finalText = response.text;
 
       const afterInference = observe(
@@ -178,11 +180,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
 
       if (response.toolCalls.length > 0) {
         const calls = response.toolCalls;
-        const deps = {
-          agent: o.agent, tools, hooks: dispatcher, inputs, permissions, mode: o.permissionMode, context, emit: o.emit,
-          toolContext: { ...withReadDenials(o.toolContext, o.rules), runMetadata: () => metadata.current }, signal: o.signal, sessionId: o.sessionId,
-          ...(o.rules ? { rules: o.rules } : {}), ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
-        };
+        const scope: ToolCallScope = { ctx, agent: o.agent, tools, hooks: dispatcher, inputs, gate, context, toolContext: { ...toolContext, runMetadata: () => metadata.current }, signal: o.signal };
         for (let i = 0; i < calls.length; ) {
           if (o.signal.aborted) {
             closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
@@ -193,7 +191,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           let j = i + 1;
           if (calls[i]!.name === 'Agent') while (j < calls.length && calls[j]!.name === 'Agent') j++;
           const batch = calls.slice(i, j);
-          const outcomes = await Promise.all(batch.map((call) => runToolCall(call, deps)));
+          const outcomes = await Promise.all(batch.map((call) => runToolCall(call, scope)));
           outcomes.forEach((outcome, k) => {
             o.conversation.append({ role: 'tool', toolCallId: batch[k]!.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
           });
@@ -221,7 +219,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         stopBlocks++;
         if (stopBlocks >= MAX_CONSECUTIVE_STOP_BLOCKS) {
           const why = `A ${o.stopEvent} hook blocked the turn from ending ${stopBlocks} consecutive times; stopping anyway.`;
-          o.emit({ type: 'systemMessage', agent: o.agent, text: why, source: o.stopEvent });
+          emit({ type: 'systemMessage', agent: o.agent, text: why, source: o.stopEvent });
           return await end('completed', why);
         }
         context.collect(stopResult, o.stopEvent);

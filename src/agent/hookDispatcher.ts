@@ -1,10 +1,10 @@
 import type { HookEvent } from '../hooks/hookEvent';
-import type { BackgroundHookOutput, HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
+import type { AskAnswer } from '../hooks/hookRunRecords';
+import type { BackgroundHookOutput, HookEventResult } from '../hooks/hookRunTypes';
 
 /** Options of one dispatch, as the HookRunner takes them. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
-  readonly permissionProvider?: PermissionProvider;
   readonly validateUpdatedInput?: (input: Readonly<Record<string, unknown>>) => { ok: true } | { ok: false; error: string };
   /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
   readonly env?: Readonly<Record<string, string>>;
@@ -13,7 +13,8 @@ export interface DispatchOptions {
 }
 
 /**
- * The slice of the HookRunner the agent uses: run one event and get the merged result.
+ * The slice of the HookRunner the agent uses: run one event and get the merged result (an
+ * `ask` in it is data, for the permission gate).
  * The loop depends on this port, so its unit tests can count dispatches.
  */
 export interface HookDispatcher {
@@ -22,4 +23,6 @@ export interface HookDispatcher {
   hasHooks?(event: HookEvent): boolean;
   /** What background (`async`) hooks of the session said since the last call; taken once. */
   takeBackgroundOutput?(sessionId: string): readonly BackgroundHookOutput[];
+  /** Records how the permission gate answered a result's ask (the runner reports it to its observers). */
+  recordAskAnswer?(result: HookEventResult, answer: AskAnswer): HookEventResult;
 }

@@ -17,6 +17,8 @@ import { ConfigPermissionRules } from './configPermissionRules';
 import type { AgentLimits } from './defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';
+import { askPolicy } from './permissions/permissionGate';
+import type { AskPolicy } from './permissions/permissionGate';
 import { Session } from './session';
 import { createBuiltinTools } from './tools/builtinTools';
 import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentDefinitions';
@@ -41,7 +43,9 @@ export interface RuntimeOptions {
   readonly model: ModelClient;
   readonly modelName?: string;
   readonly observers?: readonly HookRunObserver[];
+  /** Answers asks (a modal, the terminal); handed once to the permission gate with the fallback. */
   readonly permissionProvider?: PermissionProvider;
+  /** What an ask nobody can answer becomes; default deny. */
   readonly askFallback?: 'allow' | 'deny';
   readonly limits?: () => AgentLimits;
   readonly transcriptDir: string;
@@ -59,7 +63,7 @@ export interface AppliedConfig {
   readonly problems: readonly BindProblem[];
 }
 
-/** Trust state for project hooks (spec §6). */
+/** Trust state for project hooks: they run only in a trusted workspace, once approved. */
 export interface TrustPolicy {
   /** VS Code Workspace Trust (a headless run counts as trusted). */
   readonly trusted: boolean;
@@ -77,6 +81,7 @@ export class HookwiseRuntime {
   readonly runner: HookRunner;
   /** The in-process TypeScript API (`hooks.onPreToolUse(...)`). */
   readonly hooks: HooksApi;
+  private readonly asks: AskPolicy;
   private generation = 0;
   private config: HookConfig | undefined;
   private extraRules: PermissionRuleEntry[] = [];
@@ -85,12 +90,8 @@ export class HookwiseRuntime {
   private hookScripts: ReadonlySet<string> = new Set();
 
   constructor(private readonly o: RuntimeOptions) {
-    this.runner = new HookRunner(this.registry, {
-      projectDir: o.projectDir,
-      ...(o.observers ? { observers: o.observers } : {}),
-      ...(o.permissionProvider ? { permissionProvider: o.permissionProvider } : {}),
-      askFallback: o.askFallback ?? 'deny',
-    });
+    this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, ...(o.observers ? { observers: o.observers } : {}) });
+    this.asks = askPolicy(o.permissionProvider, o.askFallback);
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
     registerDefaultLimits(createHooksApi(this.registry, { source: { kind: 'code', label: 'built-in limits' } }), o.limits ?? (() => DEFAULT_AGENT_LIMITS));
   }
@@ -201,8 +202,7 @@ export class HookwiseRuntime {
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
-      ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),
-      askFallback: this.o.askFallback ?? 'deny',
+      asks: this.asks,
       systemPrompt: this.o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       emit: options.emit,
       agents: this.agents,

@@ -14,7 +14,8 @@ export type PermissionMode = z.infer<typeof permissionModeSchema>;
 /** A rule-based verdict for one tool call, before any person is asked. */
 export type PolicyVerdict =
   | { readonly behavior: 'allow'; readonly reason: string; readonly by: 'rule' | 'mode' | 'readOnly' | 'session' }
-  | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode' }
+  /** `rule`/`file`: the deny rule's text and where it was written (absent for a mode's deny). */
+  | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode'; readonly rule?: string; readonly file?: string | undefined }
   /** `protected`: a write to a protected file (protectedWrites.ts) asks even when a hook, rule, grant or mode would allow it; it suggests no rule. */
   | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default' | 'protected'; readonly suggestedRule?: string };
 
@@ -49,13 +50,13 @@ export function evaluatePolicy(params: {
   readonly readOnly: boolean;
   readonly mode: PermissionMode;
   readonly cwd: string;
-  readonly rules?: PermissionRules;
+  readonly rules?: PermissionRules | undefined;
   /** Rules granted with "Allow for This Session". */
-  readonly sessionRules?: PermissionRules;
+  readonly sessionRules?: PermissionRules | undefined;
 }): PolicyVerdict {
   const { toolName, input, readOnly, mode, cwd, rules } = params;
   const ruled = rules?.evaluate(toolName, input, cwd);
-  if (ruled?.behavior === 'deny') return { behavior: 'deny', reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`, by: 'rule' };
+  if (ruled?.behavior === 'deny') return { behavior: 'deny', reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`, by: 'rule', rule: ruled.rule, file: ruled.source };
   if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
   const guarded = EDIT_TOOLS.has(toolName) ? protectedWriteOf(input, cwd, rules?.hookScripts?.()) : undefined;
   if (guarded) return { behavior: 'ask', reason: guarded, by: 'protected' };

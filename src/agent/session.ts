@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { HookEventResult, PermissionProvider } from '../hooks/hookRunTypes';
+import type { HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import type { AgentEventListener, AgentRunResult } from './agentEvents';
 import { runAgent } from './agentLoop';
 import { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
 import type { PermissionMode, PermissionRules } from './permissionMode';
+import { HookInputs } from './hookInputs';
+import { askPolicy, PermissionGate } from './permissions/permissionGate';
+import type { AskPolicy, SessionRules } from './permissions/permissionGate';
+import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
 import { TranscriptWriter } from './transcript';
@@ -14,11 +18,11 @@ import { compactionCut, estimateTokens, summarize } from './compaction';
 import { compactionNote } from './compactionNote';
 import { HookContext } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
+import type { HookEvent } from '../hooks/hookEvent';
 import type { AgentDefinition } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import { safeTimerDelay } from '../shared/timerDelay';
-import type { SubagentHost } from './subagents/agentTool';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -36,9 +40,9 @@ export interface SessionOptions {
   readonly tools: readonly AnyAgentTool[];
   readonly permissionMode: PermissionMode;
   readonly rules?: PermissionRules;
-  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
-  readonly permissionProvider?: PermissionProvider;
-  readonly askFallback?: 'allow' | 'deny';
+  readonly sessionRules?: SessionRules;
+  /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */
+  readonly asks?: AskPolicy;
   readonly systemPrompt: string;
   readonly emit: AgentEventListener;
   /** Conversation to continue (resume). */
@@ -62,13 +66,14 @@ export type SubmitResult = { readonly status: 'blocked'; readonly reason: string
 
 const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as const;
 
-
 /**
- * One conversation with the main agent (issue 7 §2). Fires SessionStart (its stdout and
+ * One conversation with the main agent. Fires SessionStart (its stdout and
  * additionalContext become context), UserPromptSubmit per prompt (block drops the prompt
  * and tells the user; stdout/additionalContext become context; in-process hooks may
  * rewrite the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout.
- * Everything is written to the JSONL transcript as it happens.
+ * Everything is written to the JSONL transcript as it happens. It builds the one
+ * {@link RunContext} its agent runs (and their subagents) share; an ask from any of its own
+ * events goes through the main agent's permission gate, like the loop's.
  */
 export class Session {
   readonly id: string;
@@ -84,6 +89,10 @@ export class Session {
   private running: Promise<SubmitResult> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
+  private readonly ctx: RunContext;
+  /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
+  private readonly gate: PermissionGate;
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -91,6 +100,36 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+    this.ctx = {
+      sessionId: this.id,
+      cwd: o.cwd,
+      projectDir: o.projectDir,
+      model: o.model,
+      modelName: o.modelName,
+      hooks: o.hooks,
+      permissionMode: o.permissionMode,
+      rules: o.rules,
+      sessionRules: o.sessionRules,
+      asks: o.asks ?? askPolicy(undefined, undefined),
+      emit: o.emit,
+      todos: this.todos,
+      envFile: this.envFile,
+      sessionTranscriptPath: this.transcriptPath,
+      subagents: { agents: o.agents ?? BUILTIN_AGENTS, maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH, baseTools: o.tools, transcriptDir: path.join(o.transcriptDir, this.id, 'subagents') },
+      parentTranscript: this.transcript,
+    };
+    const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
+    const track = (work: Promise<unknown>): void => {
+      this.background.add(work);
+      void work.finally(() => this.background.delete(work));
+    };
+    this.gate = PermissionGate.forAgent(this.ctx, MAIN, inputs, o.hooks, track);
+  }
+
+  /** Runs one of the session's own events; an ask in it is settled by the gate. */
+  private async runHooks(event: HookEvent, input: Readonly<Record<string, unknown>>, signal?: AbortSignal, env?: Readonly<Record<string, string>>): Promise<HookEventResult> {
+    const result = await this.o.hooks.run(event, input, { ...(signal ? { signal } : {}), ...(env ? { env } : {}) });
+    return result.decision === 'ask' ? this.gate.settle(result, {}, signal ?? new AbortController().signal) : result;
   }
 
   /** The conversation so far (read-only). */
@@ -106,7 +145,7 @@ export class Session {
   /** Fires SessionStart; `source` is startup, resume, clear or compact. */
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), { ...(signal ? { signal } : {}), env: { CLAUDE_ENV_FILE: this.envFile } });
+    const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
     this.takeContext(result, `SessionStart:${source}`);
     this.showSystemMessages(result);
     return result;
@@ -127,7 +166,7 @@ export class Session {
   }
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
-    const submitted = await this.o.hooks.run('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }), { signal });
+    const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }), signal);
     this.showSystemMessages(submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
@@ -144,39 +183,28 @@ export class Session {
     }
     this.conversation.append({ role: 'user', content: finalPrompt });
 
-    const maxDepth = this.o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH;
-    const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.subagentHost(maxDepth), MAIN, 0)] : this.o.tools;
+    const maxDepth = this.ctx.subagents.maxDepth;
+    const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.ctx, MAIN, 0)] : this.o.tools;
     return runAgent({
+      ctx: this.ctx,
       agent: MAIN,
-      sessionId: this.id,
       transcriptPath: this.transcriptPath,
-      cwd: this.o.cwd,
-      model: this.o.model,
-      ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       systemPrompt: this.o.systemPrompt,
       conversation: this.conversation,
       tools,
-      hooks: this.o.hooks,
-      permissionMode: this.o.permissionMode,
-      ...(this.o.rules ? { rules: this.o.rules } : {}),
-      ...(this.o.sessionRules ? { sessionRules: this.o.sessionRules } : {}),
-      ...(this.o.permissionProvider ? { permissionProvider: this.o.permissionProvider } : {}),
-      ...(this.o.askFallback ? { askFallback: this.o.askFallback } : {}),
-      toolContext: { cwd: this.o.cwd, workspaceRoot: this.o.projectDir, sessionId: this.id, agentId: MAIN.agentId, todos: this.todos, envFile: this.envFile },
       signal,
-      emit: this.o.emit,
       stopEvent: 'Stop',
       beforeInference: () => this.maybeAutoCompact(signal),
     });
   }
 
   /**
-   * Compacts the conversation (issue 7 §4): PreCompact hooks run (their plain stdout is added
+   * Compacts the conversation: PreCompact hooks run (their plain stdout is added
    * to the instructions; a block skips compaction), older turns are summarized by the model
    * and replaced by the summary, and SessionStart fires with `source: compact`.
    */
   async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
-    const pre = await this.o.hooks.run('PreCompact', HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }), { signal });
+    const pre = await this.runHooks('PreCompact', HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }), signal);
     this.showSystemMessages(pre);
     if (pre.decision === 'deny' || pre.decision === 'stop') {
       const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
@@ -192,7 +220,7 @@ export class Session {
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
-    const started = await this.o.hooks.run('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), { signal, env: { CLAUDE_ENV_FILE: this.envFile } });
+    const started = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
     this.showSystemMessages(started);
     const note = contextNote(started, 'SessionStart:compact');
     if (note !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${note}\n</system-reminder>` });
@@ -222,32 +250,6 @@ export class Session {
     }
   }
 
-  private subagentHost(maxDepth: number): SubagentHost {
-    const o = this.o;
-    return {
-      sessionId: this.id,
-      cwd: o.cwd,
-      projectDir: o.projectDir,
-      subagentTranscriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
-      model: o.model,
-      ...(o.modelName ? { modelName: o.modelName } : {}),
-      hooks: o.hooks,
-      permissionMode: o.permissionMode,
-      ...(o.rules ? { rules: o.rules } : {}),
-      ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
-      ...(o.permissionProvider ? { permissionProvider: o.permissionProvider } : {}),
-      askFallback: o.askFallback ?? 'deny',
-      emit: o.emit,
-      agents: o.agents ?? BUILTIN_AGENTS,
-      maxDepth,
-      baseTools: o.tools,
-      todos: this.todos,
-      envFile: this.envFile,
-      parentTranscript: this.transcript,
-      transcriptPath: this.transcriptPath,
-    };
-  }
-
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */
   async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
     if (this.ended) return;
@@ -255,7 +257,7 @@ export class Session {
     this.clearIdle();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     await Promise.race([
-      this.o.hooks.run('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), { signal }).catch(() => undefined),
+      this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal).catch(() => undefined),
       new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
     ]);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
@@ -268,7 +270,7 @@ export class Session {
     if (ms <= 0 || this.ended) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      void this.o.hooks.run('Notification', HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }));
+      void this.runHooks('Notification', HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }));
     }, safeTimerDelay(ms, 0)); // a setting: never past Node's timer limit, where it would fire at once
     // An idle reminder must never keep a headless process alive.
     this.idleTimer.unref?.();
@@ -296,7 +298,7 @@ export class Session {
 /**
  * "<hookName> hook additional context: …" from an event's plain outputs and additionalContext
  * (SessionStart and UserPromptSubmit treat plain stdout as context); undefined when empty.
- * Claude Code caps each UserPromptSubmit output at 10,000 characters (research §4.5).
+ * Claude Code caps each UserPromptSubmit output at 10,000 characters.
  */
 function contextNote(result: HookEventResult, hookName: string): string | undefined {
   const cap = result.event === 'UserPromptSubmit' ? capHookText : (c: string): string => c;

@@ -1,16 +1,15 @@
-import type { HookEventResult } from '../hooks/hookRunTypes';
+import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelToolCall } from '../model/modelClient';
-import type { AgentEventListener, HookVerdict } from './agentEvents';
+import type { HookVerdict } from './agentEvents';
 import type { ContextBuffer } from './contextBuffer';
 import type { HookDispatcher } from './hookDispatcher';
 import type { HookInputs } from './hookInputs';
-import { evaluatePolicy } from './permissionMode';
-import type { PermissionMode, PermissionRules, PolicyVerdict } from './permissionMode';
-import type { PermissionFlow } from './permissionFlow';
+import type { PolicyVerdict } from './permissionMode';
+import type { PermissionGate } from './permissions/permissionGate';
+import type { RunContext } from './runContext';
 import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
 import { validateToolInput } from './tools/validateToolInput';
 import { parseBoundedJson, type BoundedJsonResult } from '../shared/boundedJson';
-import type { AgentRef } from '../hooks/hookRunTypes';
 
 /** What one tool call produced for the conversation, and whether the run must end. */
 export interface ToolCallOutcome {
@@ -20,21 +19,18 @@ export interface ToolCallOutcome {
   readonly stopReason?: string;
 }
 
-/** Everything the runner of tool calls needs from its agent. */
-export interface ToolCallDeps {
+/** The run context plus what is the calling agent's own: its tools, hook inputs, gate and context buffer. */
+export interface ToolCallScope {
+  readonly ctx: RunContext;
   readonly agent: AgentRef;
   readonly tools: ReadonlyMap<string, AnyAgentTool>;
+  /** The agent's dispatcher (the raw runner behind it): PreToolUse's ask is settled below with the call's policy. */
   readonly hooks: HookDispatcher;
   readonly inputs: HookInputs;
-  readonly permissions: PermissionFlow;
-  readonly mode: PermissionMode;
-  readonly rules?: PermissionRules;
-  readonly sessionRules?: PermissionRules & { grant(rule: string): void };
+  readonly gate: PermissionGate;
   readonly context: ContextBuffer;
-  readonly emit: AgentEventListener;
   readonly toolContext: Omit<ToolContext, 'signal'>;
   readonly signal: AbortSignal;
-  readonly sessionId: string;
 }
 
 type Input = Record<string, unknown>;
@@ -44,8 +40,9 @@ type Input = Record<string, unknown>;
  * PreToolUse (deny / ask / allow / rewrite) → permission policy and asks → the tool →
  * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws.
  */
-export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Promise<ToolCallOutcome> {
-  const { emit, agent } = deps;
+export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Promise<ToolCallOutcome> {
+  const { agent, gate } = deps;
+  const emit = deps.ctx.emit;
   const tool = deps.tools.get(call.name);
   const rawInput = call.argumentsError !== undefined ? ({ ok: false, problem: 'depth', error: call.argumentsError } as const) : parseArguments(call.argumentsText);
   emit({ type: 'toolCall', agent, toolUseId: call.id, toolName: call.name, input: rawInput.ok ? rawInput.value : call.argumentsText, summary: tool && rawInput.ok ? safeSummary(tool, rawInput.value) : call.name });
@@ -67,25 +64,23 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   // Rules and modes judge the input that will actually run: a hook's rewrite is judged again,
   // so a deny rule still catches `rm` written by a hook and an allow rule for the original
   // command does not wave the rewritten one through.
-  const policyFor = (candidate: Input): PolicyVerdict =>
-    evaluatePolicy({ toolName: tool.name, input: candidate, readOnly: tool.readOnly, mode: deps.mode, cwd: deps.toolContext.cwd, ...(deps.rules ? { rules: deps.rules } : {}), ...(deps.sessionRules ? { sessionRules: deps.sessionRules } : {}) });
+  const policyFor = (candidate: Input): PolicyVerdict => gate.policy(tool.name, candidate, tool.readOnly);
   let policy = policyFor(input);
 
-  // PreToolUse. A hook's ask goes through the permission flow, where deny rules still win.
-  const pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
+  // PreToolUse. A hook's ask goes through the gate with the policy of the input it would run, so deny rules still win.
+  let pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
-    permissionProvider: {
-      requestPermission: (request, signal) => {
-        // A hook asked: the card shows it is waiting for the person.
-        emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input: request.toolInput ?? input });
-        return deps.permissions.settle(request, policyFor(request.toolInput ?? input), signal);
-      },
-    },
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
       return check.ok ? { ok: true, input: check.input as Input } : { ok: false, error: check.error };
     },
   });
+  if (pre.decision === 'ask' && !pre.cancelled && !deps.signal.aborted) {
+    const asked = pre.updatedInput ?? input;
+    // A hook asked: the card shows it is waiting for the person.
+    emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input: asked });
+    pre = await gate.settle(pre, { toolName: tool.name, toolInput: asked, policy: policyFor(asked) }, deps.signal);
+  }
   deps.context.collect(pre, `PreToolUse:${tool.name}`);
   showSystemMessages(deps, pre);
   if (pre.cancelled || deps.signal.aborted) return fail(`${tool.name} was not run: stopped by the user.`, undefined, 'denied');
@@ -113,25 +108,21 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   let verdict: HookVerdict | undefined = pre.decision === 'allow' ? verdictOf(pre, 'PreToolUse') : undefined;
   // A hook's allow skips the ask, but never beats a deny rule or plan mode.
   if (policy.behavior === 'deny') {
-    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: { kind: policy.by } }, 'denied');
+    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) }, 'denied');
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
   // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
   if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected')) {
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input });
-    const answer = await deps.permissions.settle(
-      { ...agent, sessionId: deps.sessionId, event: 'PreToolUse', toolName: tool.name, toolInput: input, reason: policy.reason, kind: 'rule', askedBy: [], ...(policy.suggestedRule ? { suggestedRule: policy.suggestedRule } : {}) },
-      policy,
-      deps.signal,
-    );
-    verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: { kind: answer.decidedBy === 'hook' ? 'rule' : answer.decidedBy } };
+    const answer = await gate.decide({ event: 'PreToolUse', toolName: tool.name, toolInput: input, policy }, deps.signal);
+    verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: answer.decidedBy };
     if (answer.decision === 'deny') {
-      const out = fail(answer.decidedBy === 'user' ? `The user denied ${tool.name}.` : `${tool.name} was not run: ${answer.reason ?? 'permission denied'}.`, verdict, 'denied');
+      const out = fail(answer.decidedBy.kind === 'user' ? `The user denied ${tool.name}.` : `${tool.name} was not run: ${answer.reason ?? 'permission denied'}.`, verdict, 'denied');
       await postFailure(deps, tool.name, input, call.id, out.content, 0);
       return out;
     }
-    if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) deps.sessionRules?.grant(policy.suggestedRule);
+    if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) gate.grant(policy.suggestedRule);
     if (answer.updatedInput) {
       // A PermissionRequest hook allowed a rewritten call: it must pass the schema and the deny rules too.
       const rewritten = validateToolInput(tool, answer.updatedInput);
@@ -139,7 +130,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
       input = rewritten.input as Input;
       const again = policyFor(input);
       if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
-        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: { kind: again.behavior === 'deny' ? again.by : 'rule' } }, 'denied');
+        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } }, 'denied');
         await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return out;
       }
@@ -157,7 +148,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
     return { content: result.content, isError: true };
   }
 
-  const post = await deps.hooks.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), { signal: deps.signal });
+  const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), deps.signal);
   deps.context.collect(post, `PostToolUse:${tool.name}`);
   showSystemMessages(deps, post);
   let content = result.content;
@@ -168,15 +159,15 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallDeps): Prom
   return post.decision === 'stop' ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' } : { content, isError: false };
 }
 
-async function postFailure(deps: ToolCallDeps, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
-  const result = await deps.hooks.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), { signal: deps.signal });
+async function postFailure(deps: ToolCallScope, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
+  const result = await deps.gate.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), deps.signal);
   deps.context.collect(result, `PostToolUseFailure:${toolName}`);
   showSystemMessages(deps, result);
 }
 
 /** A hook's `systemMessage` is for the user only: shown in the chat / CLI, never sent to the model. */
-function showSystemMessages(deps: ToolCallDeps, result: HookEventResult): void {
-  for (const text of result.systemMessages) deps.emit({ type: 'systemMessage', agent: deps.agent, text, source: result.event });
+function showSystemMessages(deps: ToolCallScope, result: HookEventResult): void {
+  for (const text of result.systemMessages) deps.ctx.emit({ type: 'systemMessage', agent: deps.agent, text, source: result.event });
 }
 
 function verdictOf(result: HookEventResult, event: string): HookVerdict {
@@ -186,7 +177,7 @@ function verdictOf(result: HookEventResult, event: string): HookVerdict {
 /**
  * The model's arguments text, parsed with a depth limit: a value thousands of levels deep
  * parses, but overflows the stack wherever it is serialized again (events, transcript,
- * hook input), which ended the run (issue 12 item 10). Errors read "tool arguments nested
+ * hook input), which ended the run. Errors read "tool arguments nested
  * deeper than 64 levels".
  */
 function parseArguments(text: string): BoundedJsonResult {

@@ -65,27 +65,6 @@ export type HookFailureReason =
   /** The hook printed more than the output cap; what was cut could not be read as a decision. */
   | 'outputTooLarge';
 
-/**
- * One hook's failure as an error value. The runner never throws it; it exists so code that
- * wants an exception (e.g. a test helper, a strict CLI mode) can turn a failure record into one.
- */
-export class HookExecutionError extends Error {
-  readonly reason: HookFailureReason;
-  readonly hookLabel: string;
-
-  constructor(reason: HookFailureReason, hookLabel: string, message: string) {
-    super(message);
-    this.name = new.target.name;
-    this.reason = reason;
-    this.hookLabel = hookLabel;
-  }
-
-  /** True when `error` is a HookExecutionError (with the given reason, if any). */
-  static is(error: unknown, reason?: HookFailureReason): error is HookExecutionError {
-    return error instanceof HookExecutionError && (reason === undefined || error.reason === reason);
-  }
-}
-
 /** A readable one-line message for anything thrown (callables may throw non-Errors). */
 export function describeThrown(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message ? `${thrown.name}: ${thrown.message}` : thrown.name;

@@ -5,6 +5,7 @@ import { describeThrown } from './hookErrors';
 import { MAX_TIMER_DELAY_MS } from '../shared/timerDelay';
 import { boundRawOutput } from './boundedRawOutput';
 import type { HookRegistration } from './hookRegistry';
+import type { HookRunRecord } from './hookRunTypes';
 
 /** How one execution ended, before merging. */
 export type ExecutionEnd =
@@ -32,6 +33,10 @@ export class HookExecution implements HookActionContext {
   startClock = 0;
   durationMs = 0;
   runId = '';
+  /** The finished record, built once when the execution ends (the runner's). */
+  record: HookRunRecord | undefined;
+  /** True when the finished record is reported only after merging (merging may still fail it). */
+  reportOnMerge = false;
   private controller: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private resolveDone: (() => void) | undefined;

@@ -82,7 +82,7 @@ export function stop(reason: string): HookOutcome {
   return { decision: 'stop', reason };
 }
 
-/** Ask a person (modal popup in VS Code, `askFallback` headless). */
+/** Ask a person (modal popup in VS Code, the terminal in the CLI, the ask fallback when nobody can answer). */
 export function ask(reason: string): HookOutcome {
   return { decision: 'ask', reason };
 }

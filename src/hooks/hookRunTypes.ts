@@ -13,10 +13,10 @@ import type { HookSource } from './hookSource';
 /** Status of one hook execution. `asked` = it returned ask and a person/fallback decided. */
 export type HookRunStatus = 'running' | 'ok' | 'blocked' | 'asked' | 'failed' | 'timed-out' | 'cancelled';
 
-/** Who settled an `ask`. */
-export type PermissionDecider = 'user' | 'fallback' | 'hook' | 'rule' | 'mode';
+/** Who settled an `ask`: the kind of a {@link DecidedBy}. */
+export type PermissionDecider = DecidedBy['kind'];
 
-/** Identity of the agent an event belongs to (review item 5). */
+/** Identity of the agent an event belongs to: every hook input and record carries it. */
 export interface AgentRef {
   readonly agentId: string;
   /** null for the main agent. */
@@ -69,8 +69,8 @@ export interface HookRunObserver {
 export interface PermissionRequest extends AgentRef {
   readonly sessionId: string;
   readonly event: HookEvent;
-  readonly toolName?: string;
-  readonly toolInput?: Readonly<Record<string, unknown>>;
+  readonly toolName?: string | undefined;
+  readonly toolInput?: Readonly<Record<string, unknown>> | undefined;
   /** Why a person is asked (the hook's reason, or the rule that asked). */
   readonly reason: string;
   /** `hook`: a hook said ask (Allow/Deny only). `rule`: a permission rule or the mode asked. */
@@ -78,7 +78,7 @@ export interface PermissionRequest extends AgentRef {
   /** The hooks that asked, for the popup's detail. */
   readonly askedBy: readonly { readonly hookLabel: string; readonly source: HookSource }[];
   /** For rule asks: the rule "Always Allow" would write, e.g. `Bash(npm test:*)`. */
-  readonly suggestedRule?: string;
+  readonly suggestedRule?: string | undefined;
 }
 
 /** The answer. `scope` only matters for rule asks. */
@@ -94,22 +94,31 @@ export interface PermissionProvider {
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
 }
 
-/** Who decided an event's merged decision. */
+/**
+ * Who decided, end to end (hook → gate → events → chat, CLI, transcript): a hook with its
+ * source, a permission rule (`detail` is the rule, `file` where it was written), the mode,
+ * the person (`user`, `detail` = what they said), or the ask fallback (`detail` = why).
+ */
 export type DecidedBy =
   | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource; readonly configGeneration?: number }
-  | { readonly kind: 'user' | 'fallback' | 'rule' | 'mode'; readonly detail?: string };
+  | { readonly kind: 'rule'; readonly detail?: string; readonly file?: string }
+  | { readonly kind: 'user' | 'fallback' | 'mode'; readonly detail?: string };
 
 /**
- * The merged result of one event (spec §4). `decision` is never `ask`: an ask has already
- * been settled by the PermissionProvider or the fallback (then `asked` is true).
+ * The merged result of one event. `decision: 'ask'` is data: the HookRunner never asks
+ * anyone; the agent's permission gate (src/agent/permissions) settles it and returns the
+ * result with `allow` or `deny` and `asked: true`.
  */
 export interface HookEventResult {
   readonly event: HookEvent;
   readonly occurrenceId: string;
-  readonly decision?: Exclude<HookDecision, 'ask'>;
+  readonly decision?: HookDecision;
   readonly reason?: string;
   readonly decidedBy?: DecidedBy;
+  /** True once the gate settled this result's ask (a person, a hook or the fallback answered). */
   readonly asked: boolean;
+  /** With `decision: 'ask'`: the records of the hooks that asked, in registration order. */
+  readonly askedBy?: readonly HookRunRecord[];
   /** Merged tool input (per top-level key, later registration wins), already validated. */
   readonly updatedInput?: Readonly<Record<string, unknown>>;
   /** Set when some hook replaced the result (`hasUpdatedResult` tells undefined apart). */

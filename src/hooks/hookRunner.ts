@@ -1,25 +1,18 @@
-import type { HookActionResult, HookRawOutput } from './hookAction';
-import type { HookOutcome } from './hookOutcome';
+import type { HookActionResult } from './hookAction';
 import { CallableAction } from './callableAction';
 import type { HookEvent } from './hookEvent';
-import { MATCHER_FIELD, TOOL_EVENTS } from './hookEvent';
-import type { HookFailureReason } from './hookErrors';
 import { describeThrown } from './hookErrors';
-import { raceAbort } from '../shared/raceAbort';
 import { HookExecution } from './hookExecution';
-import type { HookDisposable, HookRegistration, HookRegistry } from './hookRegistry';
-import type { BackgroundHookOutput, DecidedBy, HookEventResult, HookRunObserver, HookRunRecord, HookRunStatus, PermissionDecider, PermissionProvider, PermissionRequest } from './hookRunTypes';
-import type { MatchTarget } from './matchers/hookMatcher';
+import type { HookDisposable, HookRegistry } from './hookRegistry';
+import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
+import type { AskAnswer, Selected } from './hookRunRecords';
+import { emptyResult, finishedRecord, internalErrorResult, mergeMayFail, nextOccurrenceId, select, startedRecord, str, withAskAnswer } from './hookRunRecords';
 import type { UpdatedInputValidator } from './mergeOutcomes';
-import { checkOutcomeForEvent, OutcomeMerger } from './mergeOutcomes';
+import { OutcomeMerger } from './mergeOutcomes';
 
 /** Construction options of a HookRunner. */
 export interface HookRunnerOptions {
   readonly observers?: readonly HookRunObserver[];
-  /** Settles `ask` (a modal in VS Code). Without one, `askFallback` applies. */
-  readonly permissionProvider?: PermissionProvider;
-  /** What an unanswerable ask becomes (headless); default `deny` (review item 2). */
-  readonly askFallback?: 'allow' | 'deny';
   /** Workspace root, exported to command hooks as CLAUDE_PROJECT_DIR. */
   readonly projectDir: string;
   /** Clock in epoch ms (tests); also used for durations when given. */
@@ -28,10 +21,8 @@ export interface HookRunnerOptions {
 
 /** Options of one `run`. */
 export interface HookRunOptions {
-  /** The user's Stop: pending hooks become `cancelled`, an ask in progress becomes deny. */
+  /** The user's Stop: pending hooks become `cancelled` and the result says `cancelled`. */
   readonly signal?: AbortSignal;
-  /** Overrides the runner's provider for this run (e.g. a subagent's). */
-  readonly permissionProvider?: PermissionProvider;
   /** The tool's input schema: a merged updatedInput it rejects is a failure of the hook that wrote it. */
   readonly validateUpdatedInput?: UpdatedInputValidator;
   /** Working directory for command hooks; default the input's `cwd`. */
@@ -46,63 +37,25 @@ type Input = Readonly<Record<string, unknown>>;
 
 const NO_OPTIONS: HookRunOptions = Object.freeze({});
 const NONE: readonly never[] = Object.freeze([]);
-const NO_METADATA = Object.freeze({});
 
 /** Most pending background-hook outputs kept across sessions; the oldest go first. */
 const MAX_BACKGROUND_OUTPUT = 200;
 
 // Counter ids: unique per process, cheap (no crypto in the hot path).
-let occurrenceCounter = 0;
 let runCounter = 0;
-
-// One frozen result (and one resolved promise) per event for "nothing ran": the common case
-// of an event nobody listens to allocates nothing and calls no observer. `occurrenceId` is ''.
-const emptyResults: Partial<Record<HookEvent, Promise<HookEventResult>>> = {};
-function emptyResult(event: HookEvent): Promise<HookEventResult> {
-  let result = emptyResults[event];
-  if (result === undefined) {
-    result = Promise.resolve(
-      Object.freeze({
-        event,
-        occurrenceId: '',
-        asked: false,
-        hasUpdatedResult: false,
-        additionalContext: NONE,
-        plainOutputs: NONE,
-        messagesToInject: NONE,
-        metadata: NO_METADATA,
-        systemMessages: NONE,
-        suppressOutput: false,
-        records: NONE,
-        failures: NONE,
-      }),
-    );
-    emptyResults[event] = result;
-  }
-  return result;
-}
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** One selected hook; `matchError` when its matcher threw (it then fails instead of running). */
-interface Selected {
-  readonly registration: HookRegistration;
-  readonly matchError?: string;
-}
-
 /**
- * Runs the hooks of one event occurrence exactly as spec §4: select (index by event, matchers
+ * Runs the hooks of one event occurrence: select (index by event, matchers
  * compiled at registration, agent scope, dedup of identical commands), order (priority desc,
  * then registration order), run (concurrent within a priority tier, tiers one after another,
  * each tier seeing the input as rewritten by earlier tiers), merge (registration order, never
- * completion order; see OutcomeMerger), settle an `ask` through the PermissionProvider or
- * `askFallback`. Every execution is reported to the observers when it starts and ends.
+ * completion order; see OutcomeMerger). An `ask` is returned as data with the hooks that
+ * asked: the runner asks nobody (the agent's permission gate does). Every execution is
+ * reported to the observers once when it starts and once when its record is final.
  *
  * `run` never throws and never leaves its promise pending: a hook that throws, hangs past its
  * timeout, returns a wrong shape or an unusable rewrite becomes a failure record; a failure
@@ -110,8 +63,6 @@ interface Selected {
  */
 export class HookRunner {
   private observers: readonly HookRunObserver[];
-  private readonly permissionProvider: PermissionProvider | undefined;
-  private readonly askFallback: 'allow' | 'deny';
   private readonly projectDir: string;
   private readonly now: () => number;
   private readonly clock: () => number;
@@ -124,8 +75,6 @@ export class HookRunner {
     options: HookRunnerOptions,
   ) {
     this.observers = options.observers ? [...options.observers] : NONE;
-    this.permissionProvider = options.permissionProvider;
-    this.askFallback = options.askFallback ?? 'deny';
     this.projectDir = options.projectDir;
     this.now = options.now ?? Date.now;
     this.clock = options.now ?? (() => performance.now());
@@ -187,7 +136,7 @@ export class HookRunner {
   }
 
   private async execute(event: HookEvent, input: Input, selected: readonly Selected[], options: HookRunOptions): Promise<HookEventResult> {
-    const occurrenceId = `ho-${++occurrenceCounter}`;
+    const occurrenceId = nextOccurrenceId();
     const merger = new OutcomeMerger(event, input, options.validateUpdatedInput);
     const records: HookRunRecord[] = [];
     const failures: HookRunRecord[] = [];
@@ -231,21 +180,19 @@ export class HookRunner {
         if (waits !== undefined) await (waits.length === 1 ? waits[0] : Promise.all(waits));
         // Merge strictly in registration order, whatever the completion order was.
         for (const execution of tier) {
-          let record = finishedRecord(execution, occurrenceId, tierInput);
+          let record = execution.record ?? finishedRecord(execution, occurrenceId, tierInput);
           const reg = execution.registration;
           const end = execution.end;
           if (end?.kind === 'cancelled' || record.status === 'cancelled') {
             cancelled = true;
-          } else if (end?.kind === 'result' && end.result.status === 'ok' && end.result.malformedJson !== undefined && !reg.continueOnFailure) {
-            record = { ...record, status: 'failed', error: `stdout starts with "{" but is not valid JSON (${end.result.malformedJson}); Claude Code would read it as plain text, but this hook fails closed (continueOnFailure: false)`, failureReason: 'invalidOutcome' };
-            this.notify('onHookFinished', record);
-          } else if (end?.kind === 'result' && end.result.status === 'ok') {
+          } else if (end?.kind === 'result' && end.result.status === 'ok' && !(end.result.malformedJson !== undefined && !reg.continueOnFailure)) {
             const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
             if (problems.length > 0 && record.status !== 'failed') {
               record = { ...record, status: 'failed', error: problems.map((p) => p.error).join('; '), failureReason: (problems[0] as { failureReason: HookRunRecord['failureReason'] }).failureReason };
-              this.notify('onHookFinished', record);
             }
           }
+          // Held back at completion because merging could still fail it: final now, reported once.
+          if (execution.reportOnMerge) this.notify('onHookFinished', record);
           if (record.status === 'failed' || record.status === 'timed-out') {
             failures.push(record);
             // A hook that never saw the rewritten call cannot have approved it: deny even if it fails open.
@@ -263,36 +210,15 @@ export class HookRunner {
     }
 
     const merged = merger.snapshot();
-    let decision = merged.decision;
-    let reason = merged.reason;
-    let decidedBy: DecidedBy | undefined = merged.decidedBy;
-    let asked = false;
-    if (decision === 'ask') {
-      asked = true;
-      const answer = await this.settleAsk(event, input, merged.updatedInput, records, options);
-      decision = answer.decision;
-      reason = answer.reason;
-      decidedBy = answer.decidedBy;
-      const answerReason = answer.decidedBy.kind === 'user' ? (answer.decidedBy.detail ?? answer.reason) : answer.reason;
-      const permission = { decision: answer.decision, decidedBy: answer.decidedBy.kind as PermissionDecider, reason: answerReason };
-      for (let k = 0; k < records.length; k++) {
-        const record = records[k] as HookRunRecord;
-        if (record.outcome?.decision !== 'ask') continue;
-        const resolved: HookRunRecord = { ...record, permission };
-        records[k] = resolved;
-        const f = failures.indexOf(record);
-        if (f >= 0) failures[f] = resolved;
-        this.notify('onAskResolved', resolved);
-      }
-    }
-
+    const asks = merged.decision === 'ask' ? records.filter((r) => r.outcome?.decision === 'ask') : undefined;
     return {
       event,
       occurrenceId,
-      ...(decision !== undefined ? { decision: decision as Exclude<typeof decision, 'ask'> } : {}),
-      ...(reason !== undefined ? { reason } : {}),
-      ...(decidedBy !== undefined ? { decidedBy } : {}),
-      asked,
+      ...(merged.decision !== undefined ? { decision: merged.decision } : {}),
+      ...(merged.reason !== undefined ? { reason: merged.reason } : {}),
+      ...(merged.decidedBy !== undefined ? { decidedBy: merged.decidedBy } : {}),
+      asked: false,
+      ...(asks !== undefined ? { askedBy: asks } : {}),
       ...(merged.updatedInput !== undefined ? { updatedInput: merged.updatedInput } : {}),
       hasUpdatedResult: merged.hasUpdatedResult,
       ...(merged.hasUpdatedResult ? { updatedResult: merged.updatedResult } : {}),
@@ -306,6 +232,16 @@ export class HookRunner {
       failures,
       ...(cancelled ? { cancelled: true } : {}),
     };
+  }
+
+  /**
+   * Records how the permission gate settled this result's ask: the asking records get
+   * `permission` and are reported through `onAskResolved`. Decides nothing.
+   */
+  recordAskAnswer(result: HookEventResult, answer: AskAnswer): HookEventResult {
+    const settled = withAskAnswer(result, answer);
+    for (const record of settled.records) if (record.permission !== undefined) this.notify('onAskResolved', record);
+    return settled;
   }
 
   /** Starts one execution; returns a promise only when it did not finish synchronously. */
@@ -355,58 +291,13 @@ export class HookRunner {
     void run.finally(() => this.backgroundRuns.delete(run));
   }
 
+  /** Builds the finished record once; reports it now unless merging may still change it. */
   private finished(execution: HookExecution, occurrenceId: string, input: Input): void {
-    if (this.observers.length > 0) this.notify('onHookFinished', finishedRecord(execution, occurrenceId, input));
-  }
-
-  private async settleAsk(
-    event: HookEvent,
-    input: Input,
-    updatedInput: Input | undefined,
-    records: readonly HookRunRecord[],
-    options: HookRunOptions,
-  ): Promise<{ decision: 'allow' | 'deny'; reason: string; decidedBy: DecidedBy & { kind: PermissionDecider } }> {
-    const askers = records.filter((r) => r.outcome?.decision === 'ask');
-    const askReason = askers.map((r) => r.outcome?.reason ?? `${r.hookLabel} asked`).join('\n');
-    const signal = options.signal;
-    const cancelled = { decision: 'deny', reason: `${askReason}\n(cancelled while asking)`, decidedBy: { kind: 'fallback', detail: 'cancelled' } } as const;
-    if (signal?.aborted) return cancelled;
-    const provider = options.permissionProvider ?? this.permissionProvider;
-    if (provider === undefined) {
-      return { decision: this.askFallback, reason: askReason, decidedBy: { kind: 'fallback', detail: `no permission provider; askFallback: ${this.askFallback}` } };
-    }
-    const first = askers[0];
-    const toolName = TOOL_EVENTS.has(event) ? str(input['tool_name']) : undefined;
-    const toolInput = TOOL_EVENTS.has(event) ? (updatedInput ?? (input['tool_input'] as Input | undefined)) : undefined;
-    const request: PermissionRequest = {
-      agentId: first?.agentId ?? '',
-      parentAgentId: first?.parentAgentId ?? null,
-      agentType: first?.agentType ?? 'main',
-      sessionId: str(input['session_id']) ?? '',
-      event,
-      ...(toolName !== undefined ? { toolName } : {}),
-      ...(toolInput !== undefined ? { toolInput } : {}),
-      reason: askReason,
-      kind: 'hook',
-      askedBy: askers.map((r) => ({ hookLabel: r.hookLabel, source: r.source })),
-    };
-    try {
-      const asked = provider.requestPermission(request, signal ?? new AbortController().signal);
-      const answer = signal === undefined ? await asked : await raceAbort(asked, signal);
-      if (answer?.decision !== 'allow' && answer?.decision !== 'deny') {
-        return { decision: 'deny', reason: `${askReason}\n(the permission provider gave no allow/deny answer; denied)`, decidedBy: { kind: 'fallback', detail: 'invalid permission answer' } };
-      }
-      const by = answer.decidedBy;
-      const kind: DecidedBy & { kind: PermissionDecider } = by === undefined || by === 'hook' ? { kind: 'user', ...(answer.reason ? { detail: answer.reason } : {}) } : { kind: by };
-      // A person answered the hook's question: the reason stays the hook's (what the model and
-      // the card show); how the person answered is the decider's detail.
-      return { decision: answer.decision, reason: kind.kind === 'user' ? askReason : (answer.reason ?? askReason), decidedBy: kind };
-    } catch (thrown) {
-      // A Stop while the question is open settles it as cancelled, whatever the provider did.
-      if (signal?.aborted) return cancelled;
-      const error = describeThrown(thrown);
-      return { decision: 'deny', reason: `${askReason}\n(permission provider failed: ${error}; denied)`, decidedBy: { kind: 'fallback', detail: `permission provider failed: ${error}` } };
-    }
+    const record = finishedRecord(execution, occurrenceId, input);
+    execution.record = record;
+    // A background hook is never merged: its record is final when it ends.
+    execution.reportOnMerge = execution.registration.background !== true && mergeMayFail(record);
+    if (!execution.reportOnMerge && this.observers.length > 0) this.notify('onHookFinished', record);
   }
 
   private notify(method: keyof HookRunObserver, record: HookRunRecord): void {
@@ -443,132 +334,4 @@ export class HookRunner {
     }
     return finishedRecord(execution, occurrenceId, input);
   }
-}
-
-/** Selects the registrations that run, in order; undefined when none (no allocation). */
-function select(event: HookEvent, input: Input, registrations: readonly HookRegistration[], metadata: Input | undefined): Selected[] | undefined {
-  const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
-  const agentType = input['agent_type'];
-  let selected: Selected[] | undefined;
-  let dedup: Set<string> | undefined;
-  for (const registration of registrations) {
-    if (registration.agentType !== undefined && registration.agentType !== agentType) continue;
-    let matchError: string | undefined;
-    try {
-      if (!registration.matcher.matches(target)) continue;
-    } catch (thrown) {
-      matchError = describeThrown(thrown);
-    }
-    // Spec §4.6: identical commands/prompts from several sources run once; the first (in run order) is kept.
-    const key = registration.background === true ? undefined : registration.action.dedupKey;
-    if (key !== undefined) {
-      dedup ??= new Set();
-      const scoped = `${registration.action.kind}\u0000${key}`;
-      if (dedup.has(scoped)) continue;
-      dedup.add(scoped);
-    }
-    (selected ??= []).push(matchError === undefined ? { registration } : { registration, matchError });
-  }
-  return selected;
-}
-
-// Records are built as one object literal of fixed shape (absent fields are undefined, which
-// JSON drops): spreading conditional parts made record building ~10x slower than everything
-// else in a matched hook's dispatch.
-function makeRecord(
-  execution: HookExecution,
-  occurrenceId: string,
-  input: Input,
-  status: HookRunStatus,
-  durationMs: number | undefined,
-  outcome: HookOutcome | undefined,
-  raw: HookRawOutput | undefined,
-  error: string | undefined,
-  failureReason: HookFailureReason | undefined,
-): HookRunRecord {
-  const reg = execution.registration;
-  const field = MATCHER_FIELD[execution.event];
-  return {
-    runId: execution.runId,
-    occurrenceId,
-    sessionId: execution.sessionId,
-    agentId: str(input['agent_id']) ?? '',
-    parentAgentId: str(input['parent_agent_id']) ?? null,
-    agentType: str(input['agent_type']) ?? 'main',
-    event: execution.event,
-    matchValue: field === undefined ? undefined : str(input[field]),
-    hookId: reg.id,
-    hookLabel: reg.action.label,
-    actionKind: reg.action.kind,
-    source: reg.source,
-    configGeneration: reg.configGeneration,
-    input,
-    startedAt: execution.startedAt,
-    status,
-    durationMs,
-    outcome,
-    raw,
-    error,
-    failureReason,
-    permission: undefined,
-  };
-}
-
-function startedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
-  return makeRecord(execution, occurrenceId, input, 'running', undefined, undefined, undefined, undefined, undefined);
-}
-
-/** The record of a settled execution, its status derived from how it ended and what it returned. */
-function finishedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
-  const durationMs = execution.durationMs;
-  const end = execution.end;
-  if (end === undefined) return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
-  switch (end.kind) {
-    case 'timed-out':
-      return makeRecord(execution, occurrenceId, input, 'timed-out', durationMs, undefined, end.raw, `timed out after ${execution.timeoutMs} ms`, 'timeout');
-    case 'cancelled':
-      return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, undefined, undefined, undefined);
-    case 'failed':
-      return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, undefined, end.error, end.failureReason);
-    case 'result': {
-      const r = end.result;
-      if (r.status === 'cancelled') return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, r.raw, undefined, undefined);
-      if (r.status === 'failed') return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, r.raw, r.error ?? 'the action failed', r.failureReason ?? 'actionFailed');
-      const problem = checkOutcomeForEvent(execution.event, r.outcome);
-      if (problem) return makeRecord(execution, occurrenceId, input, 'failed', durationMs, r.outcome, r.raw, problem.error, problem.failureReason);
-      return makeRecord(execution, occurrenceId, input, statusOf(r.outcome.decision), durationMs, r.outcome, r.raw, undefined, undefined);
-    }
-  }
-}
-
-function statusOf(decision: string | undefined): HookRunStatus {
-  switch (decision) {
-    case 'deny':
-    case 'stop':
-    case 'continue':
-      return 'blocked';
-    case 'ask':
-      return 'asked';
-    default:
-      return 'ok';
-  }
-}
-
-/** Last resort if the runner itself has a bug: no decision, the error in `reason`, never a throw. */
-function internalErrorResult(event: HookEvent, error: unknown): HookEventResult {
-  return {
-    event,
-    occurrenceId: `ho-${++occurrenceCounter}`,
-    reason: `hook runner internal error: ${describeThrown(error)}`,
-    asked: false,
-    hasUpdatedResult: false,
-    additionalContext: NONE,
-    plainOutputs: NONE,
-    messagesToInject: NONE,
-    metadata: NO_METADATA,
-    systemMessages: NONE,
-    suppressOutput: false,
-    records: NONE,
-    failures: NONE,
-  };
 }

@@ -18,11 +18,11 @@ export interface MergeProblem {
 /**
  * Checks an updated input before use; `validateUpdatedInput` of `HookRunner.run`. When it
  * returns `input` (the tool schema's output: unknown keys stripped), that is what later hooks
- * and the tool see, so a key no schema knows can never reach them (issue 12 item 9).
+ * and the tool see, so a key no schema knows can never reach them (nor smuggle one past a later hook).
  */
 export type UpdatedInputValidator = (input: Readonly<Record<string, unknown>>) => { readonly ok: true; readonly input?: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
-/** Which input field an event lets hooks rewrite (spec §1 "rewrite input" / "rewrite prompt"). */
+/** Which input field an event lets hooks rewrite (tool input, or the prompt). */
 export const REWRITABLE_INPUT: Readonly<Partial<Record<HookEvent, 'tool_input' | 'prompt'>>> = Object.freeze({
   PreToolUse: 'tool_input',
   PermissionRequest: 'tool_input',
@@ -50,7 +50,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Deep-merges `add` into `base` without mutating either (review item 4, option C). Nested
+ * Deep-merges `add` into `base` without mutating either. Nested
  * plain objects merge key by key; any other value already present with a different value is
  * a conflict: the earlier value is kept and the dotted path reported.
  */
@@ -108,7 +108,7 @@ function hookDecider(hook: HookRegistration, label: string): DecidedBy {
 
 /**
  * Merges outcomes in the order it is fed — the runner feeds registration order within a
- * tier, tier after tier, never completion order (spec §4.4):
+ * tier, tier after tier, never completion order (so the result does not depend on timing):
  * - decision by rank (stop > deny > ask > continue > allow); at equal rank the first wins,
  *   so a later deny overrides an earlier ask and an ask never ends the run;
  * - updatedInput per top-level key, later wins, validated before use; `input` shows the
@@ -144,7 +144,7 @@ export class OutcomeMerger implements MergedOutcome {
     this.rewriteKey = REWRITABLE_INPUT[event];
   }
 
-  /** True once the run must end: a deny or stop was merged (spec §4.4: later tiers do not run). */
+  /** True once the run must end: a deny or stop was merged (later tiers do not run). */
   get decisive(): boolean {
     return this.rank >= 4;
   }

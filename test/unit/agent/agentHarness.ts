@@ -8,6 +8,7 @@ import { Conversation } from '../../../src/agent/conversation';
 import type { AgentLimits } from '../../../src/agent/defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from '../../../src/agent/defaultLimits';
 import type { PermissionMode, PermissionRules } from '../../../src/agent/permissionMode';
+import { askPolicy } from '../../../src/agent/permissions/permissionGate';
 import { createBuiltinTools } from '../../../src/agent/tools/builtinTools';
 import { createTodoStore } from '../../../src/agent/tools/todoStore';
 import type { AnyAgentTool } from '../../../src/agent/tools/tool';
@@ -129,23 +130,27 @@ export async function makeAgentHarness(): Promise<AgentHarness> {
       const transcript = new TranscriptWriter(transcriptPath);
       const conversation = new Conversation([{ role: 'user', content: o.prompt ?? 'do the task' }], (m) => transcript.writeMessage(m, 'main'));
       const options: AgentRunOptions = {
+        ctx: {
+          sessionId: 'session-1',
+          cwd: dir,
+          projectDir: dir,
+          model: o.model ?? model,
+          hooks: runner,
+          permissionMode: o.mode ?? 'default',
+          ...(o.rules ? { rules: o.rules } : {}),
+          ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
+          asks: askPolicy(o.provider, o.askFallback),
+          emit: (e) => events.push(e),
+          todos: createTodoStore(),
+          sessionTranscriptPath: transcriptPath,
+          subagents: { agents: [], maxDepth: 0, baseTools: [], transcriptDir: path.join(dir, '.transcripts', 'subagents') },
+        },
         agent: { agentId: 'main', parentAgentId: null, agentType: 'main' },
-        sessionId: 'session-1',
         transcriptPath,
-        cwd: dir,
-        model: o.model ?? model,
         systemPrompt: 'You are a test agent.',
         conversation,
         tools: o.tools ?? createBuiltinTools(),
-        hooks: runner,
-        permissionMode: o.mode ?? 'default',
-        ...(o.rules ? { rules: o.rules } : {}),
-        ...(o.sessionRules ? { sessionRules: o.sessionRules } : {}),
-        ...(o.provider ? { permissionProvider: o.provider } : {}),
-        ...(o.askFallback ? { askFallback: o.askFallback } : {}),
-        toolContext: { cwd: dir, workspaceRoot: dir, sessionId: 'session-1', agentId: 'main', todos: createTodoStore() },
         signal: o.signal ?? new AbortController().signal,
-        emit: (e) => events.push(e),
         stopEvent: 'Stop',
       };
       try {

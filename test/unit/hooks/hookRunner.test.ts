@@ -6,7 +6,7 @@ import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import type { HookRegistrationInit } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
 import type { HookRunnerOptions } from '../../../src/hooks/hookRunner';
-import type { HookRunObserver, HookRunRecord, PermissionProvider, PermissionRequest } from '../../../src/hooks/hookRunTypes';
+import type { HookRunObserver, HookRunRecord } from '../../../src/hooks/hookRunTypes';
 import type { HookOutcome } from '../../../src/hooks/hookOutcome';
 import { addContext, allow, ask, block, continueWith, modifyInput, modifyResult, stop } from '../../../src/hooks/hookOutcome';
 import { compileClaudeMatcher } from '../../../src/hooks/matchers/claudeMatcher';
@@ -21,17 +21,6 @@ function setup(options: Partial<HookRunnerOptions> = {}) {
   const fn = (label: string, outcome: HookOutcome | ((input: Readonly<Record<string, unknown>>) => unknown), init: Partial<HookRegistrationInit> = {}) =>
     add({ action: callableAction(typeof outcome === 'function' ? (outcome as () => HookOutcome) : () => outcome, { label }), ...init });
   return { registry, runner, add, fn };
-}
-
-function provider(answer: (req: PermissionRequest, signal: AbortSignal) => ReturnType<PermissionProvider['requestPermission']>): PermissionProvider & { calls: PermissionRequest[] } {
-  const calls: PermissionRequest[] = [];
-  return {
-    calls,
-    requestPermission(req, signal) {
-      calls.push(req);
-      return answer(req, signal);
-    },
-  };
 }
 
 describe('HookRunner: selection and order (spec §4.1–4.3)', () => {
@@ -148,7 +137,7 @@ describe('HookRunner: merge (spec §4.4)', () => {
   });
 
   it('deny beats ask beats allow; a lower-priority deny overrides an earlier ask', async () => {
-    const { runner, fn } = setup({ permissionProvider: provider(async () => ({ decision: 'allow' })) });
+    const { runner, fn } = setup();
     fn('asker', ask('check this'), { priority: 10 });
     fn('allower', allow('fine'), { priority: 10 });
     fn('denier', block('no way'), { priority: 0 });
@@ -287,6 +276,26 @@ describe('HookRunner: merge (spec §4.4)', () => {
   });
 });
 
+describe('HookRunner: each run reports finished exactly once, with its final record', () => {
+  it('a hook failed by merging (metadata conflict, rejected rewrite) or by malformed JSON (fail closed) is reported once, as failed', async () => {
+    const finished: HookRunRecord[] = [];
+    const { runner, fn, add } = setup({ observers: [{ onHookFinished: (r) => void finished.push(r) }] });
+    fn('a', { metadataToMerge: { k: 1 } });
+    fn('conflict', { metadataToMerge: { k: 2 } });
+    fn('bad-rewrite', { updatedInput: { command: 42 } });
+    add({ action: fakeAction({ label: 'broken-json', result: { malformedJson: 'Unexpected end of JSON input' } }), continueOnFailure: false });
+    const result = await runner.run('PreToolUse', preToolUse(), { validateUpdatedInput: (i) => (typeof i['command'] === 'string' ? { ok: true } : { ok: false, error: 'command must be a string' }) });
+    expect(finished.map((r) => r.hookLabel).sort()).toEqual(['a', 'bad-rewrite', 'broken-json', 'conflict']);
+    const byLabel = new Map(finished.map((r) => [r.hookLabel, r]));
+    expect(byLabel.get('conflict')).toMatchObject({ status: 'failed', failureReason: 'metadataConflict' });
+    expect(byLabel.get('bad-rewrite')).toMatchObject({ status: 'failed', failureReason: 'invalidUpdatedInput' });
+    expect(byLabel.get('broken-json')).toMatchObject({ status: 'failed', failureReason: 'invalidOutcome' });
+    expect(byLabel.get('a')?.status).toBe('ok');
+    // What observers saw is what the result holds.
+    for (const record of result.records) expect(byLabel.get(record.hookLabel)).toEqual(record);
+  });
+});
+
 describe('HookRunner: failures, timeouts, cancellation', () => {
   it('a callable that throws is a fail-open failure by default', async () => {
     const { runner, fn } = setup();
@@ -408,85 +417,18 @@ describe('HookRunner: failures, timeouts, cancellation', () => {
   });
 });
 
-describe('HookRunner: ask (spec §4.5)', () => {
-  it('asks the provider once, naming the asking hooks, and returns its deny', async () => {
-    const p = provider(async () => ({ decision: 'deny', reason: 'user said no' }));
-    const resolved: HookRunRecord[] = [];
-    const { runner, fn } = setup({ permissionProvider: p, observers: [{ onAskResolved: (r) => void resolved.push(r) }] });
+describe('HookRunner: ask is data', () => {
+  it('returns ask with the hooks that asked, and asks nobody', async () => {
+    const finished: HookRunRecord[] = [];
+    const { runner, fn } = setup({ observers: [{ onHookFinished: (r) => void finished.push(r) }] });
     fn('ask1', ask('touches prod'));
     fn('ask2', ask('large diff'));
+    fn('ok', allow());
     const result = await runner.run('PreToolUse', preToolUse('Bash', { command: 'deploy' }));
-    expect(p.calls).toHaveLength(1);
-    expect(p.calls[0]).toMatchObject({ kind: 'hook', event: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'deploy' }, reason: 'touches prod\nlarge diff' });
-    expect(p.calls[0]?.askedBy.map((a) => a.hookLabel)).toEqual(['ask1', 'ask2']);
-    // The reason stays the hooks' (what the model is told); the person's words are the decider's detail.
-    expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'user', detail: 'user said no' }, reason: 'touches prod\nlarge diff' });
-    expect(resolved.map((r) => r.permission)).toEqual([
-      { decision: 'deny', decidedBy: 'user', reason: 'user said no' },
-      { decision: 'deny', decidedBy: 'user', reason: 'user said no' },
-    ]);
-    expect(result.records.every((r) => r.status === 'asked' && r.permission?.decision === 'deny')).toBe(true);
-  });
-
-  it('an allowed ask keeps the rewritten input', async () => {
-    const { runner, fn } = setup({ permissionProvider: provider(async () => ({ decision: 'allow' })) });
-    fn('ask', { decision: 'ask', reason: 'sure?', updatedInput: { command: 'ls -la' } });
-    const result = await runner.run('PreToolUse', preToolUse());
-    expect(result).toMatchObject({ decision: 'allow', asked: true, updatedInput: { command: 'ls -la' } });
-  });
-
-  it('without a provider applies askFallback (default deny, or allow when configured)', async () => {
-    const a = setup();
-    a.fn('ask', ask('?'));
-    expect(await a.runner.run('PreToolUse', preToolUse())).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'fallback' } });
-    const b = setup({ askFallback: 'allow' });
-    b.fn('ask', ask('?'));
-    expect(await b.runner.run('PreToolUse', preToolUse())).toMatchObject({ decision: 'allow', asked: true, decidedBy: { kind: 'fallback' } });
-  });
-
-  it('a per-run provider overrides the runner’s', async () => {
-    const runnerProvider = provider(async () => ({ decision: 'deny' }));
-    const runProvider = provider(async () => ({ decision: 'allow' }));
-    const { runner, fn } = setup({ permissionProvider: runnerProvider });
-    fn('ask', ask('?'));
-    const result = await runner.run('PreToolUse', preToolUse(), { permissionProvider: runProvider });
-    expect(result.decision).toBe('allow');
-    expect(runnerProvider.calls).toHaveLength(0);
-  });
-
-  it('an abort while asking is deny, even if the provider never answers', async () => {
-    const p = provider(() => new Promise(() => {}));
-    const { runner, fn } = setup({ permissionProvider: p });
-    fn('ask', ask('?'));
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const result = await runner.run('PreToolUse', preToolUse(), { signal: controller.signal });
-    expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'fallback', detail: 'cancelled' } });
-  });
-
-  it('an already aborted signal runs no hook and asks nobody', async () => {
-    const p = provider(async () => ({ decision: 'allow' }));
-    const { runner, fn } = setup({ permissionProvider: p });
-    const hook = vi.fn(() => ask('?'));
-    fn('ask', hook);
-    const result = await runner.run('PreToolUse', preToolUse(), { signal: AbortSignal.abort() });
-    expect(hook).not.toHaveBeenCalled();
-    expect(p.calls).toHaveLength(0);
-    expect(result.cancelled).toBe(true);
-    expect(result.decision).toBeUndefined();
-  });
-
-  it('a provider that throws is deny, with the error in the reason', async () => {
-    const { runner, fn } = setup({
-      permissionProvider: provider(async () => {
-        throw new Error('webview gone');
-      }),
-    });
-    fn('ask', ask('?'));
-    const result = await runner.run('PreToolUse', preToolUse());
-    expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'fallback' } });
-    expect(result.reason).toContain('webview gone');
-    expect(result.records[0]?.permission?.reason).toContain('webview gone');
+    expect(result).toMatchObject({ decision: 'ask', asked: false, reason: 'touches prod', decidedBy: { kind: 'hook', hookLabel: 'ask1' } });
+    expect(result.askedBy?.map((r) => r.hookLabel)).toEqual(['ask1', 'ask2']);
+    expect(result.records.map((r) => r.status)).toEqual(['asked', 'asked', 'ok']);
+    expect(finished).toHaveLength(3);
   });
 });
 

@@ -1,0 +1,52 @@
+import type { ModelClient } from '../model/modelClient';
+import type { AgentEventListener } from './agentEvents';
+import type { HookDispatcher } from './hookDispatcher';
+import type { PermissionMode, PermissionRules } from './permissionMode';
+import type { AskPolicy, SessionRules } from './permissions/permissionGate';
+import type { AgentDefinition } from './subagents/agentDefinitions';
+import type { AnyAgentTool } from './tools/tool';
+import type { TodoStore } from './tools/todoStore';
+import type { TranscriptWriter } from './transcript';
+
+/**
+ * Everything a run shares, stated once: the Session builds one; `runAgent`, `runToolCall`
+ * and subagents take it; a subagent derives its own with {@link deriveRunContext}. Only
+ * what differs per agent (its id, conversation, tools, transcript) travels beside it.
+ */
+export interface RunContext {
+  readonly sessionId: string;
+  /** The session's working directory (hook `cwd`, tool base). */
+  readonly cwd: string;
+  /** Workspace root (CLAUDE_PROJECT_DIR, the file tools' boundary). */
+  readonly projectDir: string;
+  readonly model: ModelClient;
+  /** Model name sent with requests (a subagent type's `model` overrides it for that agent's run). */
+  readonly modelName?: string | undefined;
+  /** The HookRunner (an `ask` comes back as data; the agent's permission gate settles it). */
+  readonly hooks: HookDispatcher;
+  readonly permissionMode: PermissionMode;
+  readonly rules?: PermissionRules | undefined;
+  readonly sessionRules?: SessionRules | undefined;
+  /** Who answers an ask that reaches a person, and what applies when nobody can. */
+  readonly asks: AskPolicy;
+  readonly emit: AgentEventListener;
+  readonly todos: TodoStore;
+  /** The session's CLAUDE_ENV_FILE: every agent's Bash sources it. */
+  readonly envFile?: string | undefined;
+  /** The session's transcript (SubagentStart reads it: the child's does not exist yet). */
+  readonly sessionTranscriptPath: string;
+  /** Subagents: their types, nesting limit, the tools they may get, and where their transcripts go. */
+  readonly subagents: {
+    readonly agents: readonly AgentDefinition[];
+    readonly maxDepth: number;
+    readonly baseTools: readonly AnyAgentTool[];
+    readonly transcriptDir: string;
+  };
+  /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */
+  readonly parentTranscript?: TranscriptWriter;
+}
+
+/** A subagent's context: the parent's, with the child's transcript as the one its own subagents link from. */
+export function deriveRunContext(parent: RunContext, childTranscript: TranscriptWriter): RunContext {
+  return { ...parent, parentTranscript: childTranscript };
+}
