@@ -1,4 +1,4 @@
-// Latency of command hooks (issue 4). Measured in the same run, interleaved round by round so
+// Latency of command hooks. Measured in the same run, interleaved round by round so
 // machine noise hits both sides alike:
 //  - the floor: a bare child_process.spawn('/bin/sh', ['-c', 'true']) awaited until 'close';
 //  - one command hook `true` on PreToolUse through HookRunner.run (also through the action alone);
@@ -52,7 +52,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 
 async function main(): Promise<void> {
   const one = runnerWith(['true']);
-  // Distinct strings: identical commands would be deduplicated to one run (spec §4.6).
+  // Distinct strings: identical commands would be deduplicated to one run (docs/hooks.md §4.6).
   const five = runnerWith(Array.from({ length: 5 }, (_, i) => `true # ${i}`));
   const action = new CommandHookAction('true');
   const ctx: HookActionContext = { event: 'PreToolUse', signal: new AbortController().signal, timeoutMs: 60_000, cwd, projectDir: cwd, sessionId: 's' };

@@ -19,7 +19,7 @@ import { createGrepTool } from './tools/grepTool';
 import { createReadTool } from './tools/readTool';
 import { createTodoStore } from './tools/todoStore';
 
-/** Claude Code's limits for agent hooks (research §5.2). */
+/** Claude Code's limits for agent hooks. */
 export const AGENT_HOOK_MAX_STEPS = 50;
 export const AGENT_HOOK_DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -33,7 +33,7 @@ const SYSTEM_PROMPT = [
 ].join('\n');
 
 /**
- * A `"type": "agent"` hook (spec §3): a subagent with read-only tools (Read, Glob, Grep),
+ * A `"type": "agent"` hook (docs/hooks.md §3): a subagent with read-only tools (Read, Glob, Grep),
  * at most 50 steps, answering `{ok, reason?}` like a prompt hook. It runs the real loop with
  * its own tiny hook runner (only the step limit), in `dontAsk` spirit: read-only tools never
  * ask. `ok:false` blocks with the reason; prose, errors and the step limit are failures.

@@ -19,8 +19,7 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = Object.freeze({ maxSteps: 50, m
 const LIMIT_PRIORITY = 1000;
 
 /**
- * Registers the default limits as ordinary hooks through the public API (seed 001's
- * `registerDefaults()`): each is a BeforeStep hook that says `stop` with a reason the user
+ * Registers the default limits as ordinary hooks through the public API: each is a BeforeStep hook that says `stop` with a reason the user
  * sees. They show in the Hook Runs tree as `built-in: max steps` and so on, and a user can
  * read exactly what stopped their agent. `limits` is read on every step, so a setting
  * change applies to the next step.

@@ -3,7 +3,7 @@ import { HookContext } from '../hooks/hookContext';
 import type { AgentRef } from '../hooks/hookRunTypes';
 import type { PermissionMode } from './permissionMode';
 
-/** What every hook input of one agent shares (spec §2). */
+/** What every hook input of one agent shares (docs/hooks.md §2). */
 export interface AgentHookScope extends AgentRef {
   readonly sessionId: string;
   readonly transcriptPath: string;
@@ -14,7 +14,7 @@ export interface AgentHookScope extends AgentRef {
 type Input = Record<string, unknown>;
 
 /**
- * The hook inputs of one agent, built with the engine's typed constructors (spec §2
+ * The hook inputs of one agent, built with the engine's typed constructors (docs/hooks.md §2
  * snake_case fields, agent ids on every event, `permission_mode` on tool events), so the
  * loop never assembles a context by hand.
  */

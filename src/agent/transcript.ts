@@ -8,7 +8,7 @@ import { parseBoundedJson } from '../shared/boundedJson';
 import { compactionNote } from './compactionNote';
 
 /**
- * A session's JSONL transcript at `transcript_path` (issue 7 §3): one line per user
+ * A session's JSONL transcript at `transcript_path`: one line per user
  * message, assistant message, tool call, tool result and hook decision. Each line is
  * written with one synchronous `write` the moment it exists, so a hook reading the file
  * sees the conversation so far, and a process killed at any moment loses no complete line.

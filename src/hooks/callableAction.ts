@@ -5,7 +5,7 @@ import type { HookOutcome } from './hookOutcome';
 import { hookOutcomeSchema, proceed } from './hookOutcome';
 
 /**
- * A TypeScript function used as a hook (seed 004 "callable hook"). It gets the event's
+ * A TypeScript function used as a hook (a "callable hook"). It gets the event's
  * context object and the action context (signal, timeout, cwd); it may return a HookOutcome,
  * nothing (= proceed), or a promise of either. Throwing, rejecting or returning something
  * that is not a HookOutcome is a failure of the hook, never an exception for the runner.

@@ -2,7 +2,7 @@ import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import type { HookOutcome } from './hookOutcome';
 
-/** The kinds of hook action (spec §3): shell command, LLM prompt, read-only agent, TS function. */
+/** The kinds of hook action (docs/hooks.md §3): shell command, LLM prompt, read-only agent, TS function. */
 export type HookActionKind = 'command' | 'prompt' | 'agent' | 'callable';
 
 /**

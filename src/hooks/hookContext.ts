@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { HookEvent } from './hookEvent';
 
 /**
- * The input of one hook execution (spec §2): the stdin JSON of a command hook and the context
+ * The input of one hook execution (docs/hooks.md §2): the stdin JSON of a command hook and the context
  * object of an in-process hook are the same snake_case object, so a Claude Code hook script
  * parses it unchanged. One strict zod schema per event (no field more, no field less than
  * the spec lists) and one constructor per event, so no caller assembles an input by hand.
  *
- * Additions beyond spec §2, all optional and only on the seeds' lifecycle events (which §2
+ * Additions beyond docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2
  * leaves open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the
  * StepType matcher), `error` on AgentFailed. Two more, absent unless they carry something:
  * `error` on SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every
@@ -26,7 +26,7 @@ export type StepType = z.infer<typeof stepTypeSchema>;
 
 /**
  * The fields every event shares except `hook_event_name` (which the constructor sets): who
- * is running (review item 5) and where. The agent loop builds one per agent and reuses it.
+ * is running and where. The agent loop builds one per agent and reuses it.
  */
 export const hookEnvelopeSchema = z.strictObject({
   session_id: z.string(),

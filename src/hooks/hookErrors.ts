@@ -9,7 +9,7 @@
 /** Why a matcher could not be compiled. */
 export type HookMatcherErrorReason = 'invalidRegex' | 'invalidPattern';
 
-/** A matcher string that cannot be compiled (spec §5: reported at load, never a silent no-match). */
+/** A matcher string that cannot be compiled (docs/hooks.md §5: reported at load, never a silent no-match). */
 export class HookMatcherError extends Error {
   readonly reason: HookMatcherErrorReason;
   /** The matcher exactly as written. */

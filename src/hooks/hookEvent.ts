@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every event a hook can subscribe to (spec/hooks.md §1): Claude Code's twelve events,
+ * Every event a hook can subscribe to (docs/hooks.md §1): Claude Code's twelve events,
  * configurable by the same names in `.claude/settings.json`, then the lifecycle events
  * of the "hooks as agent skeleton" seed. The string value is the configuration name.
  */

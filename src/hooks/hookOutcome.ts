@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What one hook decided (spec §3). `undefined` decision = no opinion (proceed).
+ * What one hook decided (docs/hooks.md §3). `undefined` decision = no opinion (proceed).
  * - `allow`: PreToolUse skips the approval; PermissionRequest approves.
  * - `deny`: block — PreToolUse denies the call, UserPromptSubmit drops the prompt,
  *   PostToolUse sends the reason to the model, SubagentStart refuses the spawn; on
@@ -22,7 +22,7 @@ export interface InjectedMessage {
 }
 
 /**
- * One hook's result, as data. Hooks never replace the whole agent state (review item 4,
+ * One hook's result, as data. Hooks never replace the whole agent state (
  * option C): they may merge metadata, append messages, add context, and rewrite the
  * current tool input or result — nothing else.
  */

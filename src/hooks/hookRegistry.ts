@@ -18,7 +18,7 @@ export interface HookRegistrationInit {
   readonly event: HookEvent;
   /** Compiled matcher; omitted = matches everything. */
   readonly matcher?: HookMatcher;
-  /** Higher runs first (spec §4.2); default 0. */
+  /** Higher runs first (docs/hooks.md §4.2); default 0. */
   readonly priority?: number;
   readonly action: HookAction;
   /** Per-hook timeout in ms; default = the action's `defaultTimeoutMs`. */
@@ -61,7 +61,7 @@ const EMPTY: readonly HookRegistration[] = Object.freeze([]);
 
 let codeSequence = 0;
 
-// Spec §4.2: priority descending, then registration order. Config hooks and code hooks of
+// docs/hooks.md §4.2: priority descending, then registration order. Config hooks and code hooks of
 // equal priority interleave as "config first, then code": the config set is one atomic
 // block (its order is the settings' order), and code hooks follow in the order they were
 // registered. So a user's settings hook at priority 0 runs in the same tier as, and merges

@@ -1,5 +1,5 @@
 /**
- * Where a hook came from, shown wherever its decision is shown (spec §6): a config file
+ * Where a hook came from, shown wherever its decision is shown (docs/hooks.md §6): a config file
  * and the JSON path of the handler inside it, VS Code settings, or code registered through
  * the TypeScript API.
  */
@@ -33,9 +33,9 @@ export type HookSource =
     };
 
 /**
- * The configuration layers of spec §6, in merge order. Agent files are split by where their
+ * The configuration layers of docs/hooks.md §6, in merge order. Agent files are split by where their
  * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
- * `.claude/agents` (issue 12 item 3: a folder named `~evil` is still a project folder).
+ * `.claude/agents` (docs/security.md).
  */
 export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'userAgent' | 'projectAgent';
 

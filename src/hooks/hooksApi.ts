@@ -8,8 +8,8 @@ import { compileClaudeMatcher } from './matchers/claudeMatcher';
 import type { HookMatcher } from './matchers/hookMatcher';
 
 /**
- * Options of one in-process hook (seed 004). A string matcher follows the same Claude Code
- * algorithm as config files (spec §5: `Write|Edit`, `mcp__.*`, `*`), tested against the
+ * Options of one in-process hook. A string matcher follows the same Claude Code
+ * algorithm as config files (docs/hooks.md §5: `Write|Edit`, `mcp__.*`, `*`), tested against the
  * event's matcher field; pass a HookMatcher (ToolNameMatcher, CompositeMatcher…) for more.
  * An invalid regex throws HookMatcherError here, at registration.
  */

@@ -1,5 +1,5 @@
 /**
- * The `ModelClient` port (spec/architecture.md): streaming chat with tool calls and an
+ * The `ModelClient` port (docs/architecture.md): streaming chat with tool calls and an
  * AbortSignal. Adapters: the openai SDK (any OpenAI-compatible endpoint), the VS Code
  * Language Model API, and the offline playground. The core only ever sees this interface.
  */

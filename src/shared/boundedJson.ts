@@ -2,7 +2,7 @@
  * JSON from outside (hook stdout, model tool arguments, prompt-hook answers, rewritten tool
  * input) parsed and checked with limits. `JSON.parse` itself copes with 200,000 levels, but
  * the code downstream does not: `JSON.stringify` and `structuredClone` throw `RangeError:
- * Maximum call stack size exceeded` at ~5,000 levels, which ended whole runs (issue 12 item 10).
+ * Maximum call stack size exceeded` at ~5,000 levels, which ended whole runs (docs/security.md).
  * So every boundary rejects deep values up front, with a message that names the cause.
  */
 

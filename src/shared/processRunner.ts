@@ -4,7 +4,7 @@ import { execa } from 'execa';
 
 /**
  * Runs one command string through the user's shell, the way Claude Code runs hook commands
- * (research §2.5): stdin gets a string then EOF, stdout/stderr are captured up to a byte cap
+ *: stdin gets a string then EOF, stdout/stderr are captured up to a byte cap
  * each, and an AbortSignal kills the whole process tree. Reused by command hooks and the
  * Bash tool. Never throws: every problem is in the result.
  *
@@ -35,7 +35,7 @@ export interface ProcessRunOptions {
   /**
    * What starts the shell. `node` (default) calls `child_process.spawn` directly: command hooks
    * are the hot path and execa's per-spawn bookkeeping measured +0.4–0.9 ms on a 1.9 ms spawn,
-   * past issue 4's 1.2× budget (bench/commandHook.bench.ts). `execa` is used by the Bash tool.
+   * past the 1.2× budget (bench/commandHook.bench.ts). `execa` is used by the Bash tool.
    * Both get the same stdio, detached group, capture, kill and drain handling below.
    */
   readonly launcher?: ShellLauncherKind;

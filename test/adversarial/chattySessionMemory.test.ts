@@ -3,7 +3,7 @@ import { useCliSuite } from '../unit/cli/cliSuite';
 import { peakRssKib, sleep, spawnCli, writePlayground } from './support/procHarness';
 
 /**
- * Memory of a long chatty session (issue 12 item 11): 400 tool calls through the real CLI,
+ * Memory of a long chatty session (docs/security.md): 400 tool calls through the real CLI,
  * each with a PreToolUse hook that prints 1 MiB. Before the fix the CLI kept every hook's
  * full output until exit (562 MiB peak RSS at 400 calls on the test machine; 962 MiB in the
  * issue); now run records keep 32 KiB + 32 KiB per stream and the CLI keeps only the

@@ -14,7 +14,7 @@ import type { HookEventResult } from '../../src/hooks/hookRunTypes';
 import { CAP_BYTES, generateHookStdoutCases, type HookStdoutCase } from './support/hookStdoutCases';
 
 /**
- * Adversarial category "hook-stdout" (issue 12 items 5, 9, 10): thousands of generated hook
+ * Adversarial category "hook-stdout" (docs/security.md): thousands of generated hook
  * outputs — over the 1 MiB cap, nested thousands deep, invalid UTF-8, NUL bytes, cut JSON,
  * wrong types, huge strings, many keys — with exit codes 0/1/2/other/signal and
  * continueOnFailure true/false, through the real interpretation and merge path (HookRunner),

@@ -105,7 +105,7 @@ async function check(c: ConfigCase): Promise<string[]> {
   return problems;
 }
 
-describe('adversarial: malformed config files (issue 12 item 4)', () => {
+describe('adversarial: malformed config files (docs/security.md)', () => {
   it('every malformed source becomes a diagnostic and every good source still loads', async () => {
     const corpus = configCorpus();
     expect(corpus.length).toBeGreaterThanOrEqual(40);
@@ -146,7 +146,7 @@ async function checkAllTogether(corpus: readonly ConfigCase[]): Promise<string[]
   }
 }
 
-describe('adversarial: the CLI with a malformed project config (issue 12 item 4)', () => {
+describe('adversarial: the CLI with a malformed project config (docs/security.md)', () => {
   const suite = useCliSuite();
 
   it('reports the file and still runs the user policy hook, never "internal error"', async () => {

@@ -11,7 +11,7 @@ import { quoteForShell } from '../../src/shared/processRunner';
 import { killAll, pidsIn, survivorsIn } from './support/procHarness';
 
 /**
- * Misbehaving hook processes through the real runner (issue 12): every behaviour × timeout ×
+ * Misbehaving hook processes through the real runner (docs/security.md): every behaviour × timeout ×
  * how the command is wrapped, each a fail-closed PreToolUse policy hook (`continueOnFailure:
  * false`) receiving a 256 KiB input it never reads. Safe outcome for every case: the recorded
  * status is the expected one, a hook that hangs, crashes or is killed turns into a deny

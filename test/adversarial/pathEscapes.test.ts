@@ -16,7 +16,7 @@ import { seededRandom } from './support/seededRandom';
 import type { PathEscapeFixture } from './support/pathEscapeFixture';
 
 /**
- * Path and symlink escapes for every file tool (issue 12 §7, §8): generated paths, globs and
+ * Path and symlink escapes for every file tool (docs/security.md): generated paths, globs and
  * searches against a real layout full of symlinks out of the workspace and into denied
  * files, run the way the agent runs a call in bypassPermissions mode (the deny rules are the
  * only policy: a call they do not deny executes). Safe outcome for every case: no marker

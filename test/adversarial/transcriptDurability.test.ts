@@ -6,7 +6,7 @@ import { describePid, killAll, pidsIn, sleep, spawnCli, survivorsIn, writePlaygr
 import { seededRandom } from './support/seededRandom';
 
 /**
- * Transcript durability under kill -9 (issue 12): CLI sessions busy with tool calls and hooks
+ * Transcript durability under kill -9 (docs/security.md): CLI sessions busy with tool calls and hooks
  * are SIGKILLed at seeded random moments. Safe outcome for each: every line of the transcript
  * parses as JSON (no torn line), and `--resume` of the session works (exit 0, the history
  * reaches the model, no line skipped), and no hook or Bash process of the killed CLI is left

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * E2E scenarios of issue 8, as a user lives them: the demo workspace's project hooks
+ * E2E scenarios, as a user lives them: the demo workspace's project hooks
  * (.claude/settings.json) and the Playground model, in the packaged extension in code-server.
  *
  * Each scenario reloads the workbench (a fresh extension host, so the Playground starts its

@@ -1,5 +1,5 @@
 /**
- * Hook configuration in the real extension host (issue 5): live reload from disk, trust and
+ * Hook configuration in the real extension host: live reload from disk, trust and
  * approval, "Add Hook…", and Problems-panel diagnostics. Each test builds its own
  * HookConfigService over fakes (configSupport.ts) and restores every file it touches.
  */

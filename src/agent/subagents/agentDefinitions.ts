@@ -61,7 +61,7 @@ export interface AgentDefinitionProblem {
 export function parseAgentDefinition(text: string, displayFile: string): AgentDefinition | AgentDefinitionProblem {
   const match = FRONTMATTER.exec(text);
   if (!match) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
-  // Bounded parse (depth, alias expansions): agent files are workspace input (issue 12 item 4).
+  // Bounded parse (depth, alias expansions): agent files are workspace input (docs/security.md).
   const yaml = parseBoundedYaml(match[1] ?? '');
   if (!yaml.ok) return { file: displayFile, message: `frontmatter ${yaml.message}` };
   const parsed = frontmatterSchema.safeParse(yaml.value ?? {});

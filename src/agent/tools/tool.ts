@@ -52,7 +52,7 @@ export interface ToolContext {
 }
 
 /**
- * A tool the agent can call. Names and input keys are Claude Code's (spec §2) so hook
+ * A tool the agent can call. Names and input keys are Claude Code's (docs/hooks.md §2) so hook
  * matchers and scripts carry over. Contract: `execute` never throws — every failure,
  * including an unexpected exception, is an `isError` result whose message the model can
  * act on — and it honours `ctx.signal`.

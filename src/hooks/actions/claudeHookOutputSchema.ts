@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
 
 /**
- * Claude Code's JSON hook output (research §4.3, SRC `wJ7`/`UJ7`, SDK `SyncHookJSONOutput`),
+ * Claude Code's JSON hook output,
  * as zod. Objects are non-strict like Claude Code's: unknown keys pass (and are dropped), so
  * scripts written for later Claude Code versions still validate.
  */

@@ -9,11 +9,11 @@ export interface CommandHookOptions {
   readonly maxOutputBytes?: number;
 }
 
-/** Claude Code's default command-hook timeout up to 2.1.2 (spec §4.7: 60 s). */
+/** Claude Code's default command-hook timeout up to 2.1.2 (docs/hooks.md §4.7: 60 s). */
 export const COMMAND_HOOK_DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * A `"type": "command"` hook (spec §3): runs the command through the user's shell in the
+ * A `"type": "command"` hook (docs/hooks.md §3): runs the command through the user's shell in the
  * session's cwd with the host's env plus `CLAUDE_PROJECT_DIR` and `HOOKWISE_SESSION_ID`,
  * writes the event JSON to stdin, and maps exit code + output exactly as Claude Code does
  * ({@link interpretCommandResult}). Aborting `ctx.signal` kills the whole process tree and

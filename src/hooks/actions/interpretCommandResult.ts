@@ -17,7 +17,7 @@ export interface CommandOutputCut {
 
 /**
  * Maps a finished command hook (exit code, stdout, stderr) to a result exactly as Claude
- * Code does (spec §3, research §4; exit 2 blocks even with JSON on stdout, as since 2.1.90).
+ * Code does (docs/hooks.md §3, Claude Code; exit 2 blocks even with JSON on stdout, as since 2.1.90).
  * Pure: no I/O. The caller attaches the raw output.
  *
  * - exit 0: trimmed stdout starting with `{` that parses is Claude's JSON output (a schema
@@ -25,7 +25,7 @@ export interface CommandOutputCut {
  *   a failure); otherwise the trimmed stdout is `plainOutput` (context / compaction
  *   instructions, routed by the runner).
  * - exit 0 with stdout cut at the cap (`cut.stdoutTruncated`): never "proceed" as if the hook
- *   had said nothing (issue 12 item 5). A blocking decision the complete part of the JSON
+ *   had said nothing (docs/security.md). A blocking decision the complete part of the JSON
  *   states (deny, block, ask, stop) is kept; anything else is a failure, which
  *   `continueOnFailure: false` turns into a deny.
  * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}), also when cut.
@@ -111,7 +111,7 @@ function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
   return { status: 'ok', outcome: outcomeFromJson(event, checked.data) };
 }
 
-/** Claude's JSON output → HookOutcome (research §4.4). Exported for the tests and prompt-less callers. */
+/** Claude's JSON output → HookOutcome. Exported for the tests and prompt-less callers. */
 export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookOutcome {
   let decision: HookDecision | undefined;
   let reason = json.reason;
@@ -161,7 +161,7 @@ export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookO
   }
 
   if (json.continue === false) {
-    // continue:false ends the run and takes precedence over any block (research §4.5).
+    // continue:false ends the run and takes precedence over any block.
     decision = 'stop';
     reason = json.stopReason || 'Stopped by hook';
   }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { parseBoundedJson } from '../../shared/boundedJson';
 
 /**
- * The answer a prompt (or agent) hook's model must give (research §5.1, Claude Code's zod
- * schema): `{ok: boolean, reason?: string}`. Non-strict: extra keys are ignored.
+ * The answer a prompt (or agent) hook's model must give: `{ok: boolean, reason?: string}`. Non-strict: extra keys are ignored.
  */
 export const promptHookAnswerSchema = z.object({
   ok: z.boolean(),

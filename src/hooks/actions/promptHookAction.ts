@@ -14,7 +14,7 @@ export interface PromptHookOptions {
   readonly model?: string;
 }
 
-/** Claude Code's default prompt-hook timeout (spec §4.7: 30 s). */
+/** Claude Code's default prompt-hook timeout (docs/hooks.md §4.7: 30 s). */
 export const PROMPT_HOOK_DEFAULT_TIMEOUT_MS = 30_000;
 
 /** System prompt in the spirit of Claude Code's (SRC `sW9`), adapted to a plain chat endpoint. */
@@ -36,7 +36,7 @@ export function buildPromptHookPrompt(prompt: string, inputJson: string): string
 }
 
 /**
- * A `"type": "prompt"` hook (spec §3, research §5.1): one model call through the ModelClient
+ * A `"type": "prompt"` hook (docs/hooks.md §3, Claude Code): one model call through the ModelClient
  * port, asking for structured output `{ok, reason?}` (parsed tolerantly where the endpoint
  * ignores the response format). `ok:false` blocks like exit 2 does: deny, or continue on
  * Stop/SubagentStop, with `Prompt hook condition was not met: <reason>`. Prose, model errors

@@ -19,7 +19,7 @@ const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)^---[ \t]*(?:\r?\n|$)/m;
 
 /**
  * Reads the YAML frontmatter `hooks:` of an agent file. The hooks are scoped to that
- * subagent, and `Stop` there means its `SubagentStop` (research §2.2). A file without
+ * subagent, and `Stop` there means its `SubagentStop`. A file without
  * frontmatter or without `hooks:` contributes nothing, silently. The YAML is parsed with
  * limits (boundedYaml.ts): too deep or an alias bomb is one diagnostic, never a throw.
  */

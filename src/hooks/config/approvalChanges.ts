@@ -6,7 +6,7 @@ import type { LoadedHook } from './loadedHook';
 /**
  * What an approval pinned, kept next to its key so a later change can be shown as a change
  * ("timeout 5 → 600", "script .claude/hooks/check.sh changed") instead of an unexplained
- * new hook (issue 12 item 14). Pure data, stored in workspace state.
+ * new hook (docs/security.md). Pure data, stored in workspace state.
  */
 export interface ApprovedHookRecord {
   readonly hash: string;

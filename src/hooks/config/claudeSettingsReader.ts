@@ -31,7 +31,7 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   const text = rawText.replace(/^\uFEFF/, ' ');
   const tooDeep = findExcessNesting(text);
   if (tooDeep !== undefined) {
-    // The JSON parser recurses per level: refuse before it overflows the stack (issue 12 item 4).
+    // The JSON parser recurses per level: refuse before it overflows the stack (docs/security.md).
     const sink = new DiagnosticSink({ ...where, text });
     sink.reportAt('error', 'tooDeep', tooDeep, 1, `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`);
     return { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };

@@ -1,5 +1,5 @@
 /**
- * Bounds on configuration input (issue 12 item 4). Config files come from the workspace, so
+ * Bounds on configuration input (docs/security.md). Config files come from the workspace, so
  * they are outside input: each is read and parsed with limits, and a file over a limit becomes
  * one diagnostic while every other source still loads.
  */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { HookSourceKey } from './hookwiseSettingsSchema';
 
 /**
- * The inputs of the loader: every place hooks can come from (spec §6). File inputs are
+ * The inputs of the loader: every place hooks can come from (docs/hooks.md §6). File inputs are
  * read through the ConfigFileSystem port; settings inputs carry the value VS Code already
  * parsed (one `inspect('hookwise.hooks')` layer) and optionally the settings file text so
  * diagnostics get a line.
@@ -55,7 +55,7 @@ export interface SettingsValueInput {
 /** Any loader input. */
 export type ConfigSourceInput = ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SettingsValueInput;
 
-/** Merge rank of an input (spec §6 order); the loader sorts inputs by it, stably. */
+/** Merge rank of an input (docs/hooks.md §6 order); the loader sorts inputs by it, stably. */
 export function sourceRank(input: ConfigSourceInput): number {
   switch (input.kind) {
     case 'settingsValue':

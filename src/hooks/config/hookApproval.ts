@@ -6,7 +6,7 @@ import type { LoadedHook } from './loadedHook';
 import type { ScriptPin } from './scriptPins';
 
 /**
- * Trust, the pure part (issue 5 item 5, issue 12 item 14): project hooks run only once the
+ * Trust, the pure part: project hooks run only once the
  * user approved their exact definition. The key covers every field of the handler (type,
  * command/prompt, timeout, async, continueOnFailure, priority, enabled, model, …), the event,
  * the matcher, the agent scope, and the content of the workspace scripts the command names

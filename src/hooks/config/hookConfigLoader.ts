@@ -67,7 +67,7 @@ function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] 
 
 /**
  * Reads every input (missing files are fine, unreadable ones become diagnostics) and builds
- * the configuration. Inputs may come in any order; they are merged in spec §6 order. Each
+ * the configuration. Inputs may come in any order; they are merged in docs/hooks.md §6 order. Each
  * source loads on its own, within configLimits.ts: one that is too large, too deep,
  * unreadable or that throws becomes a diagnostic naming its file, and the others still load.
  */
@@ -116,7 +116,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
 
 /**
  * A project command hook with the workspace scripts its command names pinned into its
- * approval key (issue 12 item 14). Done here, at load, so no hook event pays for file I/O.
+ * approval key (docs/security.md). Done here, at load, so no hook event pays for file I/O.
  */
 async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
   if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
@@ -132,7 +132,7 @@ function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
   return inputs.map((input, index) => ({ input, index })).sort((a, b) => sourceRank(a.input) - sourceRank(b.input) || a.index - b.index).map((x) => x.input);
 }
 
-/** Pure core of the loader: texts in, configuration out. Documents are merged in spec §6 order. */
+/** Pure core of the loader: texts in, configuration out. Documents are merged in docs/hooks.md §6 order. */
 export function buildHookConfig(documents: readonly ConfigDocument[], options: Pick<LoadHookConfigOptions, 'enabled' | 'sources'> = {}): HookConfig {
   const ordered = documents
     .map((doc, index) => ({ doc, index }))
@@ -150,7 +150,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     try {
       readDocument(doc);
     } catch (error) {
-      // Backstop (issue 12 item 4): one source that throws must not take the others down.
+      // Backstop (docs/security.md): one source that throws must not take the others down.
       const where = doc.input.kind === 'settingsValue' ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] } : { file: doc.input.file, displayFile: doc.input.displayFile };
       diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it contributes nothing, the other sources still load` });
     }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
 
 /**
- * The one source of truth for hook configuration (research §2.1, spec §6): the Claude Code
+ * The one source of truth for hook configuration: the Claude Code
  * `hooks` object, Hookwise's extra handler fields, and the Claude settings file. JSON Schema
  * for editors is generated from these (scripts/generateSchemas.mjs); the loader validates
  * each handler with them so a bad entry is skipped, never the whole file.

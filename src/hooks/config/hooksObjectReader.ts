@@ -6,7 +6,7 @@ import type { HookHandlerConfig } from './hookConfigSchema';
 import type { JsonSegment } from './jsonPath';
 import { checkMatcher } from './matcherCheck';
 
-/** Events Claude Code added after Hookwise's parity target (research §1.2): valid there, not fired here. */
+/** Events Claude Code added after Hookwise's parity target: valid there, not fired here. */
 const LATER_CLAUDE_EVENTS = new Set([
   'Setup', 'TeammateIdle', 'TaskCompleted', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'Elicitation',
   'ElicitationResult', 'PostCompact', 'StopFailure', 'CwdChanged', 'FileChanged', 'TaskCreated', 'PermissionDenied', 'MessageDisplay',

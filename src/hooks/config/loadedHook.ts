@@ -47,7 +47,7 @@ export function scopeToCwd<T extends { readonly folder?: string }>(items: readon
 }
 
 /**
- * The hooks that apply to a session whose cwd is `cwd` (spec §6, multi-root): user-level
+ * The hooks that apply to a session whose cwd is `cwd` (docs/hooks.md §6, multi-root): user-level
  * hooks plus those of the folder containing `cwd`, in merge order. Identical hooks that
  * now both apply (a folder hook and a later workspace-level copy) run once: the first is kept.
  */

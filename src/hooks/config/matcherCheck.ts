@@ -1,6 +1,6 @@
 /**
  * Load-time checks of config matcher strings, using Claude Code's exact classification
- * (research §2.3): empty, missing or `*` match all; only letters, digits, `_` and `|` is an
+ *: empty, missing or `*` match all; only letters, digits, `_` and `|` is an
  * exact name list; anything else is an unanchored regex. Matching itself is the engine's.
  */
 

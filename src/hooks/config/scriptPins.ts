@@ -4,7 +4,7 @@ import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Script pinning for project-hook approval (issue 12 item 14): approving a command like
+ * Script pinning for project-hook approval (docs/security.md): approving a command like
  * `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh` must also approve what check.sh says, so
  * the content of every workspace file the command names is part of the approval key. Runs
  * when configuration is (re)loaded, never per hook event.

@@ -4,7 +4,7 @@ import type { HookMatcher, MatchTarget } from './hookMatcher';
 import { MATCH_ALL } from './hookMatcher';
 
 /**
- * Claude Code's matcher string algorithm (spec §5; research §2.3, SRC `LJ7`), compiled once:
+ * Claude Code's matcher string algorithm (docs/hooks.md §5; SRC `LJ7`), compiled once:
  * - empty, missing or `*`: matches everything;
  * - only letters, digits, `_` and `|`: an exact name, or a `|` list of exact names
  *   (so `mcp__memory` matches nothing but the tool literally named so);
@@ -16,7 +16,7 @@ import { MATCH_ALL } from './hookMatcher';
  */
 const EXACT_SET = /^[a-zA-Z0-9_|]+$/;
 
-/** Old tool names still accepted by matchers: `Task` is the Agent tool's former name (spec §2). */
+/** Old tool names still accepted by matchers: `Task` is the Agent tool's former name (docs/hooks.md §2). */
 export const LEGACY_TOOL_NAME_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({ Agent: Object.freeze(['Task']) });
 
 /** Options of compileClaudeMatcher. */
@@ -73,7 +73,7 @@ class ClaudeMatcher implements HookMatcher {
 }
 
 /**
- * Compiles a config matcher string (spec §5). Throws HookMatcherError('invalidRegex') for an
+ * Compiles a config matcher string (docs/hooks.md §5). Throws HookMatcherError('invalidRegex') for an
  * invalid regex — the config loader turns it into a diagnostic naming the file and JSON path.
  */
 export function compileClaudeMatcher(pattern: string | undefined | null, options: ClaudeMatcherOptions = {}): HookMatcher {

@@ -1,7 +1,7 @@
 import type { HookEvent } from '../hookEvent';
 
 /**
- * What a matcher looks at: the event, its input (the context object of spec §2) and the
+ * What a matcher looks at: the event, its input (the context object of docs/hooks.md §2) and the
  * agent run's metadata (for the Metadata matcher). Built once per event occurrence and shared
  * by every registration of that event, so testing a matcher allocates nothing.
  */

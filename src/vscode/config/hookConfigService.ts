@@ -41,7 +41,7 @@ export interface HookConfigServiceOptions {
 }
 
 /**
- * Loads hook configuration from every source of spec §6 and keeps it live: file watchers on
+ * Loads hook configuration from every source of docs/hooks.md §6 and keeps it live: file watchers on
  * the `.claude` files of each folder and of the home directory, settings changes and trust
  * grants trigger a debounced reload; reloads run one at a time and a newer one wins.
  * Project hooks never reach `apply` unless the workspace is trusted and the user approved
@@ -134,7 +134,7 @@ export class HookConfigService implements vscode.Disposable {
 
   /**
    * Approves a hook the user wrote with "Add Hook…" once a reload finds it: its key includes
-   * the content of the scripts it names (issue 12 item 14), known only after that load pins them.
+   * the content of the scripts it names (docs/security.md), known only after that load pins them.
    */
   approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): void {
     this.written.add(definitionKey(hook));

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
 
 /**
- * Watches every workspace script a project hook names (issue 12 item 14): their content is
+ * Watches every workspace script a project hook names (docs/security.md): their content is
  * part of the hook's approval key, so an edit must reload, re-pin, and hold the hook until it
  * is approved again. Between the edit and that reload (watcher latency plus one load) the old
  * approval still applies, so the callback runs at once, without a debounce.

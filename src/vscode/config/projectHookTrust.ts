@@ -3,7 +3,7 @@ import { approvalRecordOf, approvedHookRecordSchema, describeApprovalChanges, ty
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 
 /**
- * The VS Code side of spec §6 trust: where Workspace Trust comes from, where approved
+ * The VS Code side of docs/hooks.md §6 trust: where Workspace Trust comes from, where approved
  * project-hook hashes are kept, and the dialogs. Every dialog is injectable (the integration
  * host refuses dialogs) and a dialog that throws counts as "no": nothing is approved by accident.
  */
@@ -31,7 +31,7 @@ const MAX_RECORDS = 500;
 
 /**
  * Approved project-hook keys, per workspace (`context.workspaceState`). The keys decide; the
- * records only explain changes. Keys from before issue 12 (command-only) match nothing now,
+ * records only explain changes. Keys from older versions (command-only) match nothing now,
  * so those hooks are asked about once more.
  */
 export class ApprovalStore {

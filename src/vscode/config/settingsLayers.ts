@@ -45,7 +45,7 @@ export function workspaceSettingsFile(): { file: string; textPath: readonly stri
 export async function locateSettingsFile(file: string, textPath: readonly string[], layerValue: unknown): Promise<LocatedSettingsFile | undefined> {
   let text: string | undefined;
   try {
-    // Bounded and FIFO-safe: a workspace's .vscode/settings.json is outside input (issue 12 item 4).
+    // Bounded and FIFO-safe: a workspace's .vscode/settings.json is outside input (docs/security.md).
     text = await readBoundedTextFile(file);
   } catch {
     return undefined;

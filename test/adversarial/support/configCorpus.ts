@@ -4,7 +4,7 @@ import path from 'node:path';
 import { seededRandom } from './seededRandom';
 
 /**
- * The malformed-config corpus (issue 12 item 4): generated hostile `.claude/settings*.json`
+ * The malformed-config corpus (docs/security.md): generated hostile `.claude/settings*.json`
  * and `.claude/agents/*.md` files. Each case writes itself into a workspace; every case
  * must load as a diagnostic naming its file while the user's own hooks still load.
  */

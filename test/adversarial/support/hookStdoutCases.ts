@@ -1,8 +1,7 @@
 import { seededRandom } from './seededRandom';
 
 /**
- * Generated hook stdout cases for the hook-stdout adversarial category (issue 12 items 5, 9,
- * 10): what a command hook might print, with what it meant, so the test can state the safe
+ * Generated hook stdout cases for the hook-stdout adversarial category (docs/security.md): what a command hook might print, with what it meant, so the test can state the safe
  * outcome of each. Seeded: the same seed gives the same cases, so a failure is reproducible.
  */
 

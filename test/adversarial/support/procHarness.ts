@@ -6,7 +6,7 @@ import { isAlive } from '../../unit/actions/processProbe';
 import type { CliWorkspace } from '../../unit/cli/cliHarness';
 
 /**
- * Real-process helpers for the process-lifetime tests (issue 12 items 11 and 12): start the
+ * Real-process helpers for the process-lifetime tests (docs/security.md): start the
  * built CLI with a playground script (no model server), stop it every way a process can be
  * stopped, and read pids and peak memory from /proc.
  */

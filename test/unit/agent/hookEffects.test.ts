@@ -97,7 +97,7 @@ describe('approvals for the session', () => {
 });
 
 describe('PermissionRequest rewriting the input', () => {
-  // Spec §1: PermissionRequest may "decide instead of the user (allow + updatedInput / deny)".
+  // docs/hooks.md §1: PermissionRequest may "decide instead of the user (allow + updatedInput / deny)".
   it('an allow with updatedInput runs the rewritten input', async () => {
     h.hooks.onPermissionRequest(() => ({ decision: 'allow', updatedInput: { command: 'touch safe.txt' } }));
     await h.run([bash('touch risky.txt'), { text: 'ok' }], { provider: new RecordingProvider(() => ({ decision: 'deny' })) });

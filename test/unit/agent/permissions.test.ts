@@ -108,7 +108,7 @@ describe('permission modes', () => {
 });
 
 describe('permission rules', () => {
-  it('path deny rules hold through symlinks and inside Grep and Glob results (issue 12 §8)', async () => {
+  it('path deny rules hold through symlinks and inside Grep and Glob results (docs/security.md)', async () => {
     mkdirSync(path.join(h.dir, 'inner'));
     mkdirSync(path.join(h.dir, 'src'));
     writeFileSync(path.join(h.dir, 'inner', 'secret.env'), 'TOKEN=hunter2');

@@ -36,7 +36,7 @@ async function expectNoSurvivor(pidsFile: string): Promise<void> {
   expect(await survivorsIn(pids, suite.w.ws)).toEqual([]);
 }
 
-describe('hookwise -p stopped by a signal or by losing its parent (issue 12 item 12)', () => {
+describe('hookwise -p stopped by a signal or by losing its parent (docs/security.md)', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGHUP', 129],

@@ -24,7 +24,7 @@ describe('findExcessNesting', () => {
   });
 });
 
-describe('parsing with limits (issue 12 item 4)', () => {
+describe('parsing with limits (docs/security.md)', () => {
   it('JSON nested 100000 deep is one tooDeep error with its line, not a RangeError', () => {
     const text = `{\n  "hooks": ${'['.repeat(100_000)}`;
     const content = readClaudeSettingsText(text, { displayFile: '.claude/settings.json' });
@@ -60,7 +60,7 @@ describe('parsing with limits (issue 12 item 4)', () => {
   });
 });
 
-describe('hook scope is decided by where the file was found (issue 12 item 3)', () => {
+describe('hook scope is decided by where the file was found (docs/security.md)', () => {
   it('agent files in a multi-root folder named "~evil" are project sources; ~/.claude/agents are not', async () => {
     const agent = (command: string) => `---\nname: a\nhooks:\n  Stop: [{hooks: [{type: command, command: ${command}}]}]\n---\n`;
     const fs = memoryFs({ '/home/.claude/agents/u.md': agent('user'), '/ws/~evil/.claude/agents/p.md': agent('project') });

@@ -16,7 +16,7 @@ describe('hookApprovalKey', () => {
     expect(hookApprovalKey({ handler: { command: 'echo a', type: 'command' }, matcher: 'Bash', event: 'PreToolUse' })).toBe(hookApprovalKey(base));
   });
 
-  it('changes with every field of the definition and with the pinned scripts (issue 12 item 14)', () => {
+  it('changes with every field of the definition and with the pinned scripts (docs/security.md)', () => {
     const variants = [
       base,
       { ...base, event: 'PostToolUse' as const },

@@ -18,7 +18,7 @@ function mergeInputs(): ConfigSourceInput[] {
     workspaceSettings: { value: hooksValue('echo vscode-workspace') },
   });
   inputs.push({ kind: 'settingsValue', scope: 'workspaceFolder', value: hooksValue('echo vscode-folder'), folder: project });
-  // The loader merges in spec §6 order whatever order it is given.
+  // The loader merges in docs/hooks.md §6 order whatever order it is given.
   return inputs.reverse();
 }
 

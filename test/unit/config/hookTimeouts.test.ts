@@ -26,7 +26,7 @@ async function runBash(config: Awaited<ReturnType<typeof loadHookConfig>>) {
   return runner.run('PreToolUse', forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }));
 }
 
-describe('hook timeouts past what a timer can hold (issue 12 item 6)', () => {
+describe('hook timeouts past what a timer can hold (docs/security.md)', () => {
   it('a timeout of one year is capped at 600 s with a warning at its JSON path, and the slow deny still applies', async () => {
     const config = await load(31536000);
     expect(config.hooks[0]?.handler.timeout).toBe(600);

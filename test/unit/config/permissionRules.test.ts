@@ -131,7 +131,7 @@ describe('suggestRule (Always Allow)', () => {
   });
 });
 
-describe('Bash rules over shell syntax (issue 12)', () => {
+describe('Bash rules over shell syntax (docs/security.md)', () => {
   const source: HookSource = { kind: 'file', scope: 'user', file: '/home/u/.claude/settings.json', displayFile: '~/.claude/settings.json', jsonPath: 'permissions' };
   const entries = (list: [PermissionBehavior, string][]): PermissionRuleEntry[] => list.map(([behavior, text]) => ({ behavior, rule: rule(text), source }));
   const decide = (list: [PermissionBehavior, string][], command: string) => {
@@ -259,7 +259,7 @@ describe('Bash rules over shell syntax (issue 12)', () => {
   });
 });
 
-describe('path rules follow symlinks (issue 12 §8)', () => {
+describe('path rules follow symlinks (docs/security.md)', () => {
   let dir: string;
   let real: ReturnType<typeof makeRealCtx>;
   const makeRealCtx = (root: string) => ({ projectRoot: root, homeDir: '/home/u' });

@@ -64,7 +64,7 @@ describe('referencedScripts', () => {
   });
 });
 
-describe('approval pins scripts and the whole definition (issue 12 item 14)', () => {
+describe('approval pins scripts and the whole definition (docs/security.md)', () => {
   it('an edited script changes the key, and the change is named', async () => {
     writeFileSync(path.join(ws, '.claude', 'hooks', 'check.sh'), 'exit 0\n');
     writeProjectHook('"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', { timeout: 5 });

@@ -14,7 +14,7 @@ import { env, preToolUse, stopInput } from './helpers';
 
 const ENVELOPE_KEYS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'agent_id', 'parent_agent_id', 'agent_type'];
 
-describe('hook contexts (spec §2)', () => {
+describe('hook contexts (docs/hooks.md §2)', () => {
   it('has a schema for every event', () => {
     expect(Object.keys(hookContextSchemas).sort()).toEqual([...HOOK_EVENTS].sort());
   });

@@ -23,7 +23,7 @@ function setup(options: Partial<HookRunnerOptions> = {}) {
   return { registry, runner, add, fn };
 }
 
-describe('HookRunner: selection and order (spec §4.1–4.3)', () => {
+describe('HookRunner: selection and order (docs/hooks.md §4.1–4.3)', () => {
   it('returns a shared empty result, without observer calls or ids, when nothing listens or matches', async () => {
     const observer = { onHookStarted: vi.fn(), onHookFinished: vi.fn() };
     const { runner, fn } = setup({ observers: [observer] });
@@ -113,7 +113,7 @@ describe('HookRunner: selection and order (spec §4.1–4.3)', () => {
   });
 });
 
-describe('HookRunner: merge (spec §4.4)', () => {
+describe('HookRunner: merge (docs/hooks.md §4.4)', () => {
   it('merges in registration order even when hooks finish in reverse order', async () => {
     const { runner, add } = setup();
     add({ action: fakeAction({ label: 'slow', delayMs: 60, outcome: { ...modifyInput({ command: 'slow', a: 1 }), additionalContext: 'slow' } }) });

@@ -15,7 +15,7 @@ function setup() {
   return { registry, hooks: createHooksApi(registry), runner: new HookRunner(registry, { projectDir: '/p' }) };
 }
 
-describe('hooks API (seed 004)', () => {
+describe('hooks API', () => {
   it('hooks.on with priority, string matcher, and typed input; void = proceed; dispose removes', async () => {
     const { hooks, runner } = setup();
     const seen: string[] = [];

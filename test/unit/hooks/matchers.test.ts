@@ -13,7 +13,7 @@ import { env, preToolUse } from './helpers';
 
 const tool = (name: string): MatchTarget => ({ event: 'PreToolUse', input: preToolUse(name) });
 
-describe('Claude matcher string algorithm (spec §5)', () => {
+describe('Claude matcher string algorithm (docs/hooks.md §5)', () => {
   it.each([
     // [pattern, value, expected]
     ['Edit.*', 'NotebookEdit', true], // regex path is unanchored

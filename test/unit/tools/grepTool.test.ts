@@ -108,7 +108,7 @@ describe('Grep', () => {
   });
 });
 
-describe('Grep: bounded and cancellable (issue 12 §13), Read rules per file (§8)', () => {
+describe('Grep: bounded and cancellable (docs/security.md), Read rules per file', () => {
   // (a+)+$ on "aaa…a!" backtracks exponentially: on the calling thread it would freeze the
   // process for hours; on the worker it is cut off by the time cap or by Stop.
   const evil = `${'a'.repeat(40)}!`;
