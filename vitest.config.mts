@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // test/adversarial: the security suite (issue 12), generated hostile cases that keep every closed bypass closed.
-    include: ['test/unit/**/*.test.ts', 'test/adversarial/**/*.test.ts'],
+    // test/scenarios: whole agent lifecycles (sessions, subagents, compaction) through the real CLI or runtime.
+    include: ['test/unit/**/*.test.ts', 'test/scenarios/**/*.test.ts', 'test/adversarial/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
   },

@@ -6,7 +6,7 @@ import { loadAgentDefinitions } from '../../src/agent/subagents/agentDefinitions
 import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { textReply } from '../support/openAiTestServer';
-import { runCliProcess } from '../unit/cli/cliHarness';
+import { runCliProcess } from '../support/cliHarness';
 import { useCliSuite } from '../unit/cli/cliSuite';
 import { configCorpus, type ConfigCase } from './support/configCorpus';
 

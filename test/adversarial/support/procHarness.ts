@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isAlive } from '../../unit/actions/processProbe';
-import type { CliWorkspace } from '../../unit/cli/cliHarness';
+import { isAlive } from '../../support/processProbe';
+import type { CliWorkspace } from '../../support/cliHarness';
 
 /**
  * Real-process helpers for the process-lifetime tests (docs/security.md): start the

@@ -9,8 +9,8 @@ import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import type { OpenAiTestServer, OpenAiTestServerOptions } from '../../support/openAiTestServer';
 import { startOpenAiTestServer } from '../../support/openAiTestServer';
-import type { CliWorkspace } from '../cli/cliHarness';
-import { makeCliWorkspace } from '../cli/cliHarness';
+import type { CliWorkspace } from '../../support/cliHarness';
+import { makeCliWorkspace } from '../../support/cliHarness';
 
 /**
  * The runtime the extension builds, in-process: a temp workspace and HOME, the workspace's

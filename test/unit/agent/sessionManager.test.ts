@@ -8,8 +8,8 @@ import { replayEvents } from '../../../src/agent/sessionReplay';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import type { HookRunRecord } from '../../../src/hooks/hookRunTypes';
-import type { CliWorkspace } from '../cli/cliHarness';
-import { makeCliWorkspace } from '../cli/cliHarness';
+import type { CliWorkspace } from '../../support/cliHarness';
+import { makeCliWorkspace } from '../../support/cliHarness';
 import type { Turn } from './agentHarness';
 import { RecordingModel } from './agentHarness';
 

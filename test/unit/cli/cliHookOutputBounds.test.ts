@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliRun } from './cliHarness';
-import { parseJsonResult, runCliProcess } from './cliHarness';
+import type { CliRun } from '../../support/cliHarness';
+import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 /**

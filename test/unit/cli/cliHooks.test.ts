@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
-import { hookCommand, HOOKS_DIR, parseJsonResult, runCliProcess } from './cliHarness';
+import { hookCommand, HOOKS_DIR, parseJsonResult, runCliProcess } from '../../support/cliHarness';
 
 const suite = useCliSuite();
 const serve = suite.serve;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
-import { hookCommand, parseJsonResult, runCliProcess, startCliProcess, waitForFile } from './cliHarness';
+import { hookCommand, parseJsonResult, runCliProcess, startCliProcess, waitForFile } from '../../support/cliHarness';
 
 const suite = useCliSuite();
 const serve = suite.serve;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
 import { errorReply, textReply, toolCallsReply } from '../../support/openAiTestServer';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
-import { hookCommand, parseJsonResult, runCliProcess } from './cliHarness';
+import { hookCommand, parseJsonResult, runCliProcess } from '../../support/cliHarness';
 
 const suite = useCliSuite();
 const serve = suite.serve;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { startOpenAiTestServer } from '../../support/openAiTestServer';
-import type { CliWorkspace } from './cliHarness';
-import { buildCli, makeCliWorkspace } from './cliHarness';
+import type { CliWorkspace } from '../../support/cliHarness';
+import { buildCli, makeCliWorkspace } from '../../support/cliHarness';
 
 /** What a CLI test file shares: the CLI built once, a fresh workspace and at most one model server per test. */
 export interface CliSuite {

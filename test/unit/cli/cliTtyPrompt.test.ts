@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
-import { HOOKS_DIR, parseJsonResult } from './cliHarness';
+import { HOOKS_DIR, parseJsonResult } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 /**

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Folder of the hook scripts the CLI tests configure (plain node, Claude Code protocol). */
+export const HOOKS_DIR = path.resolve(here, '../fixtures/cli/hooks');
+
+/** A settings.json command that runs one of the fixture hook scripts with node. */
+export function hookCommand(script: string, ...args: string[]): string {
+  return [process.execPath, path.join(HOOKS_DIR, script), ...args].map((a) => JSON.stringify(a)).join(' ');
+}
+
+/**
+ * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
+ * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js) — but into
+ * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
+ * launcher's path.
+ */
+export async function buildCli(outDir: string): Promise<string> {
+  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' } as const;
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
+    outfile: path.join(outDir, 'cliMain.js'),
+    mainFields: ['module', 'main'],
+    define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
+    banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  });
+  const launcher = path.join(outDir, 'cli.js');
+  await esbuild.build({ ...common, entryPoints: [path.resolve(here, '../../src/cli/bin.ts')], outfile: launcher, banner: { js: '#!/usr/bin/env node' } });
+  return launcher;
+}
+
+/** A temp project (`ws`), a temp HOME and a temp HOOKWISE_HOME, so nothing of the user's leaks in. */
+export interface CliWorkspace {
+  readonly base: string;
+  readonly ws: string;
+  readonly home: string;
+  readonly hookwiseHome: string;
+  /** Writes `.claude/settings.json` of the project. */
+  settings(value: unknown): Promise<void>;
+  write(rel: string, content: string): Promise<string>;
+  read(rel: string): string;
+  exists(rel: string): boolean;
+  /** JSON lines a recording hook appended to `rel`. */
+  jsonLines(rel: string): Record<string, unknown>[];
+  cleanup(): Promise<void>;
+}
+
+export async function makeCliWorkspace(): Promise<CliWorkspace> {
+  const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hookwise-cli-')));
+  const ws = path.join(base, 'ws');
+  const home = path.join(base, 'home');
+  const hookwiseHome = path.join(base, 'hookwise-home');
+  await Promise.all([mkdir(path.join(ws, '.claude'), { recursive: true }), mkdir(home), mkdir(hookwiseHome)]);
+  const abs = (rel: string): string => path.join(ws, rel);
+  return {
+    base, ws, home, hookwiseHome,
+    settings: (value) => writeFile(path.join(ws, '.claude', 'settings.json'), JSON.stringify(value, null, 2)),
+    async write(rel, content) {
+      await mkdir(path.dirname(abs(rel)), { recursive: true });
+      await writeFile(abs(rel), content);
+      return abs(rel);
+    },
+    read: (rel) => readFileSync(abs(rel), 'utf8'),
+    exists: (rel) => existsSync(abs(rel)),
+    jsonLines: (rel) => (existsSync(abs(rel)) ? readFileSync(abs(rel), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+/** What one CLI process did. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs. */
+export function runCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return startCliProcess(cli, w, args, env).done;
+}
+
+/** Like runCliProcess, with the child process at hand (to send it signals). */
+export function startCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  let child: ChildProcess | undefined;
+  const done = new Promise<CliRun>((resolve) => {
+    child = execFile(
+      process.execPath,
+      [cli, ...args],
+      {
+        cwd: w.ws,
+        timeout: 15_000,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', ...env },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+  return { child: child as ChildProcess, done };
+}
+
+/** Resolves once `file` exists (a marker a command or hook writes), or rejects after `ms`. */
+export async function waitForFile(file: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() > until) throw new Error(`${file} did not appear`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The `--output-format json` result object. */
+export interface JsonResult {
+  readonly result: string;
+  readonly session_id: string;
+  readonly num_turns: number;
+  readonly is_error: boolean;
+  readonly status: string;
+  readonly reason?: string;
+  readonly transcript_path: string;
+  readonly hook_runs: readonly { readonly event: string; readonly hook: string; readonly status: string; readonly decision?: string; readonly reason?: string }[];
+}
+
+export function parseJsonResult(run: CliRun): JsonResult {
+  try {
+    return JSON.parse(run.stdout) as JsonResult;
+  } catch {
+    throw new Error(`stdout is not one JSON object (exit ${run.code}).\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  }
+}

@@ -1,0 +1,132 @@
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBashTool } from '../../../../src/agent/tools/bashTool';
+import type { BashResponse } from '../../../../src/agent/tools/bashTool';
+import { makeContext, makeWorkspace } from './toolTestContext';
+import type { TempWorkspace } from './toolTestContext';
+
+let ws: TempWorkspace;
+beforeEach(async () => { ws = await makeWorkspace(); });
+afterEach(async () => { await ws.cleanup(); });
+const bash = createBashTool();
+
+/** Alive and not a zombie (a container's PID 1 may be slow to reap orphans). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no procfs (macOS): signal 0 succeeded, so it is alive
+  }
+}
+
+/**
+ * True once `pid` is gone, polling up to `ms`: a SIGKILL is delivered asynchronously, so a
+ * busy machine may show the process for a moment after the tool returned (the flaky check
+ * this replaces). Still fails when the process survives.
+ */
+async function goneWithin(pid: number, ms = 2000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (isAlive(pid)) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+async function waitForFile(p: string, timeoutMs = 5000): Promise<string> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const text = (await fs.readFile(p, 'utf8')).trim();
+      if (text !== '') return text;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${p}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('Bash', () => {
+  it('needs approval, is not read-only, summarizes as the command', () => {
+    expect(bash).toMatchObject({ name: 'Bash', readOnly: false, needsApproval: true });
+    expect(bash.summarize({ command: 'npm test\n  -- --watch' })).toBe('npm test -- --watch');
+  });
+
+  it('runs in cwd and returns stdout with a Claude Code shaped response', async () => {
+    await ws.write('hello.txt', 'hi');
+    const r = await bash.execute({ command: 'pwd && ls' }, makeContext(ws));
+    expect(r.isError).toBe(false);
+    expect(r.content).toBe(`${ws.root}\nhello.txt`);
+    expect(r.data).toMatchObject({ stdout: `${ws.root}\nhello.txt\n`, stderr: '', exitCode: 0, interrupted: false, timedOut: false } satisfies Partial<BashResponse>);
+  });
+
+  it('combines stdout and stderr and reports a non-zero exit as an error', async () => {
+    const r = await bash.execute({ command: 'echo out; echo err >&2; exit 3' }, makeContext(ws));
+    expect(r.isError).toBe(true);
+    expect(r.content).toBe('out\nerr\nExit code 3');
+    expect(r.data).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3 });
+  });
+
+  it('says (no output) for a silent success, and gives commands empty stdin', async () => {
+    expect((await bash.execute({ command: 'true' }, makeContext(ws))).content).toBe('(no output)');
+    const r = await bash.execute({ command: 'cat; echo done' }, makeContext(ws));
+    expect(r.content).toBe('done');
+  });
+
+  it('kills the process tree on timeout and says so', async () => {
+    const pidFile = path.join(ws.root, 'pid');
+    const started = Date.now();
+    const r = await bash.execute({ command: `sleep 30 & echo $! > ${pidFile}; echo started; sleep 30`, timeout: 500 }, makeContext(ws));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.isError).toBe(true);
+    expect(r.content).toBe('started\n(timed out after 0.5s; the process tree was killed)');
+    expect(r.data).toMatchObject({ timedOut: true, interrupted: false });
+    const bgPid = Number(await waitForFile(pidFile));
+    expect(await goneWithin(bgPid)).toBe(true);
+  });
+
+  it('kills the process tree when the run is aborted, leaving no process', async () => {
+    const pidFile = path.join(ws.root, 'pid');
+    const ac = new AbortController();
+    const pending = bash.execute({ command: `sleep 30 & echo $! > ${pidFile}; sleep 30` }, makeContext(ws, { signal: ac.signal }));
+    const bgPid = Number(await waitForFile(pidFile));
+    expect(isAlive(bgPid)).toBe(true);
+    ac.abort();
+    const r = await pending;
+    expect(r).toMatchObject({ isError: true, content: '(interrupted)' });
+    expect(r.data).toMatchObject({ interrupted: true, timedOut: false });
+    expect(await goneWithin(bgPid)).toBe(true);
+  });
+
+  it('cuts long output in the middle and marks it', async () => {
+    const small = createBashTool({ maxOutputChars: 100 });
+    const r = await small.execute({ command: 'echo START; seq 1 5000; echo END' }, makeContext(ws));
+    expect(r.isError).toBe(false);
+    expect(r.content.startsWith('START\n1\n')).toBe(true);
+    expect(r.content).toMatch(/\n… \[\d+ characters truncated\] …\n/);
+    expect(r.content).toMatch(/END\n\(output truncated: \d+ characters cut from the middle\)$/);
+    expect((r.data as BashResponse).stdout.length).toBeGreaterThan(20_000);
+  });
+
+  it('passes extra env and reports a command that cannot start', async () => {
+    const withEnv = createBashTool({ env: { HOOKWISE_TEST_VAR: 'yes' } });
+    expect((await withEnv.execute({ command: 'echo $HOOKWISE_TEST_VAR' }, makeContext(ws))).content).toBe('yes');
+    const r = await bash.execute({ command: 'echo hi' }, makeContext(ws, { cwd: path.join(ws.root, 'missing') }));
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain('Could not run the command');
+  });
+
+  it('reports command-not-found through the shell exit code', async () => {
+    const r = await bash.execute({ command: 'definitely-not-a-command-hookwise' }, makeContext(ws));
+    expect(r.isError).toBe(true);
+    expect(r.content).toMatch(/not found[\s\S]*Exit code 127$/);
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveShell, runShellCommand, withShellPrefix, type ProcessRunOptions, type ProcessRunResult } from '../../../src/shared/processRunner';
+import { PidFile, survivors } from '../../support/processProbe';
+
+const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-runner-')));
+
+let pidFile: PidFile | undefined;
+afterEach(() => {
+  pidFile?.dispose();
+  pidFile = undefined;
+});
+
+describe('resolveShell', () => {
+  it('POSIX: /bin/sh -c <command>', () => {
+    expect(resolveShell('echo hi', 'linux')).toEqual({ file: '/bin/sh', args: ['-c', 'echo hi'] });
+    expect(resolveShell('echo hi', 'darwin')).toEqual({ file: '/bin/sh', args: ['-c', 'echo hi'] });
+  });
+  it('Windows without Git Bash: cmd /d /s /c "<command>" verbatim (code path only here)', () => {
+    const shell = resolveShell('echo hi', 'win32', { ComSpec: 'C:\\Windows\\system32\\cmd.exe' });
+    expect(shell).toEqual({ file: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', '"echo hi"'], windowsVerbatimArguments: true });
+  });
+});
+
+describe('withShellPrefix (CLAUDE_CODE_SHELL_PREFIX)', () => {
+  it('unset or blank: the command as it is', () => {
+    expect(withShellPrefix('echo hi', {}, 'linux')).toBe('echo hi');
+    expect(withShellPrefix('echo hi', { CLAUDE_CODE_SHELL_PREFIX: '  ' }, 'linux')).toBe('echo hi');
+  });
+  it('POSIX: the prefix gets the command as one single-quoted word, quotes inside survive', () => {
+    expect(withShellPrefix(`echo "it's"`, { CLAUDE_CODE_SHELL_PREFIX: '/opt/audit.sh --log' }, 'linux')).toBe(`/opt/audit.sh --log 'echo "it'\\''s"'`);
+  });
+  it('the wrapped command really runs with the prefix in front', async () => {
+    const r = await runShellCommand(`echo "it's"`, { cwd, env: { ...process.env, CLAUDE_CODE_SHELL_PREFIX: `printf '[%s]'` } });
+    expect(r.stdout).toBe(`[echo "it's"]`);
+  });
+});
+
+// Hooks start the shell with node's spawn, the Bash tool with execa: both must behave alike.
+describe.each(['node', 'execa'] as const)('runShellCommand (launcher: %s)', (launcher) => {
+  const run = (command: string, options: ProcessRunOptions): Promise<ProcessRunResult> => runShellCommand(command, { ...options, launcher });
+
+  it('passes stdin then EOF, env and cwd; captures both streams and the exit code', async () => {
+    const r = await run('read line; echo "got:$line:$FOO:$(pwd)"; echo warn >&2; exit 7', { cwd, env: { ...process.env, FOO: 'bar' }, stdin: 'hello' });
+    expect(r).toMatchObject({ stdout: `got:hello:bar:${cwd}\n`, stderr: 'warn\n', exitCode: 7, stdoutTruncated: false, stderrTruncated: false, aborted: false });
+    expect(r.durationMs).toBeGreaterThan(0);
+    expect(r.signal).toBeUndefined();
+    expect(r.spawnError).toBeUndefined();
+  });
+  it('without stdin the child sees EOF at once', async () => {
+    expect((await run('cat; echo done', { cwd })).stdout).toBe('done\n');
+  });
+  it('cap boundary: exactly the cap is not truncated, one byte more is', async () => {
+    expect(await run('printf 12345', { cwd, maxOutputBytes: 5 })).toMatchObject({ stdout: '12345', stdoutTruncated: false });
+    expect(await run('printf 123456', { cwd, maxOutputBytes: 5 })).toMatchObject({ stdout: '12345', stdoutTruncated: true });
+  });
+  it('a multibyte character cut by the cap becomes a replacement character, never a throw', async () => {
+    const r = await run('printf "aé"', { cwd, maxOutputBytes: 2 });
+    expect(r.stdout).toBe('a\uFFFD');
+  });
+  it('resolves shortly after exit when a background child holds stdout, and kills that child', async () => {
+    pidFile = new PidFile();
+    const started = performance.now();
+    const r = await run(`sleep 100 & echo $! > '${pidFile.file}'; echo parent done`, { cwd, drainMs: 50 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(r).toMatchObject({ stdout: 'parent done\n', exitCode: 0 });
+    expect(await survivors(pidFile.pids())).toEqual([]);
+  });
+  it('output written by a background child during the drain window is kept', async () => {
+    const r = await run('(sleep 0.02; echo late) & echo early', { cwd, drainMs: 500 });
+    expect(r.stdout).toBe('early\nlate\n');
+  });
+  it('a child that escapes the process group (setsid) cannot hang the run', async () => {
+    pidFile = new PidFile();
+    const started = performance.now();
+    const r = await run(`setsid sh -c 'echo $$ > "${pidFile.file}"; exec sleep 100' & sleep 0.1; echo out`, { cwd, drainMs: 50 });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(r.stdout).toBe('out\n');
+  });
+  it('abort: SIGTERM to the group, exit by signal recorded, output so far kept', async () => {
+    const controller = new AbortController();
+    const pending = run('echo before; sleep 100', { cwd, signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    const r = await pending;
+    expect(r).toMatchObject({ aborted: true, stdout: 'before\n', exitCode: null, signal: 'SIGTERM' });
+  });
+  it('spawn failure of the shell itself (missing cwd) is a result, not a throw', async () => {
+    const r = await run('true', { cwd: path.join(cwd, 'missing') });
+    expect(r).toMatchObject({ exitCode: null, spawnError: `working directory does not exist: ${path.join(cwd, 'missing')}` });
+  });
+  it('a file as cwd is reported as such', async () => {
+    const r = await run('true', { cwd: '/etc/hostname' });
+    expect(r.spawnError).toBe('working directory is not a directory: /etc/hostname');
+  });
+  it('many concurrent runs stay independent', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => run(`cat; echo " ${i}"`, { cwd, stdin: `in${i}` })));
+    results.forEach((r, i) => expect(r.stdout).toBe(`in${i} ${i}\n`));
+  });
+});
