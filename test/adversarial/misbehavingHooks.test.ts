@@ -100,9 +100,18 @@ async function runCase(behaviour: Behaviour, timeoutMs: number, wrapper: (typeof
 it('[adversarial] misbehaving hook processes: every case ends in its safe outcome with no process left', { timeout: 120_000 }, async () => {
   const cases: (() => Promise<CaseResult>)[] = [];
   let n = 0;
+  let retried = 0;
   for (const behaviour of BEHAVIOURS) for (const timeoutMs of TIMEOUTS_MS) for (const wrapper of WRAPPERS) {
     const id = ++n;
-    cases.push(() => runCase(behaviour, timeoutMs, wrapper, id));
+    cases.push(async () => {
+      const first = await runCase(behaviour, timeoutMs, wrapper, id);
+      // On a loaded machine the shell may be killed at its timeout before it wrote its pid:
+      // safe, but nothing was observed. Run that case again with room to start.
+      const unobserved = first.problems.length === 1 && first.problems[0]?.startsWith('recorded 0 pids');
+      if (!unobserved) return first;
+      retried++;
+      return runCase(behaviour, timeoutMs * 4, wrapper, id + 1000);
+    });
   }
   const results: CaseResult[] = [];
   const startedAt = Date.now();
@@ -117,6 +126,6 @@ it('[adversarial] misbehaving hook processes: every case ends in its safe outcom
   const overshoots = results.flatMap((r) => (r.overshootMs !== undefined ? [r.overshootMs] : []));
   const max = Math.max(...overshoots);
   const mean = overshoots.reduce((a, b) => a + b, 0) / overshoots.length;
-  console.log(`[adversarial] misbehaving-hooks: ${results.length} cases, ${failures.length} failures, timeout overshoot max ${Math.round(max)} ms / mean ${Math.round(mean)} ms over ${overshoots.length} timed-out cases, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  console.log(`[adversarial] misbehaving-hooks: ${results.length} cases, ${failures.length} failures, timeout overshoot max ${Math.round(max)} ms / mean ${Math.round(mean)} ms over ${overshoots.length} timed-out cases, ${retried} re-run unobserved, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   expect(failures.map((f) => `${f.label}: ${f.problems.join('; ')}`)).toEqual([]);
 });
