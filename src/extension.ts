@@ -70,7 +70,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   context.subscriptions.push({ dispose: () => (clearTimeout(watchdogTimer), watchdog?.close()) });
 
   const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
-  context.subscriptions.push(hookConfig.onDidChange(() => markConfigReady()));
+  // Agent files are watched with the hook configuration: their definitions reload with their hooks, for the next session.
+  const loadAgents = async (): Promise<void> => {
+    for (const p of await controller.sessions.loadAgents()) log.warn(`agent file ${p.file} ignored: ${p.message}`);
+  };
+  void loadAgents();
+  context.subscriptions.push(hookConfig.onDidChange(() => (markConfigReady(), void loadAgents())));
   if (hookConfig.current) markConfigReady();
 
   const offerSetup = async (): Promise<void> => {

@@ -86,6 +86,8 @@ export class HookwiseRuntime {
   private config: HookConfig | undefined;
   private extraRules: PermissionRuleEntry[] = [];
   private agents: readonly AgentDefinition[] = BUILTIN_AGENTS;
+  /** Counts agent loads, so a slow earlier load cannot overwrite a newer one. */
+  private agentLoads = 0;
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
 
@@ -130,11 +132,13 @@ export class HookwiseRuntime {
 
   /**
    * Loads subagent types: built-ins, then `~/.claude/agents` and `.claude/agents` files (a
-   * later name wins). Returns the files that could not be read.
+   * later name wins). Returns the files that could not be read. Call again when an agent file
+   * changes: the next session sees the new types; when loads overlap, the last one started wins.
    */
   async loadAgents(dirs: readonly { readonly dir: string; readonly displayDir: string }[]): Promise<AgentDefinitionProblem[]> {
+    const load = ++this.agentLoads;
     const { agents, problems } = await loadAgentDefinitions(dirs);
-    this.agents = agents;
+    if (load === this.agentLoads) this.agents = agents;
     return problems;
   }
 

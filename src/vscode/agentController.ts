@@ -56,7 +56,6 @@ export class AgentController implements vscode.Disposable {
       deps.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.reloadModel()),
     );
     void this.reloadModel();
-    void this.sessions.loadAgents().then((problems) => problems.forEach((p) => deps.log.warn(`agent file ${p.file} ignored: ${p.message}`)));
   }
 
   /** True while a prompt runs. */

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseBoundedYaml } from '../../hooks/config/boundedYaml';
+import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
 import { MAX_AGENT_FILES } from '../../hooks/config/configLimits';
 
@@ -38,8 +38,6 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   },
 ]);
 
-const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
-
 const frontmatterSchema = z.looseObject({
   name: z.string().trim().min(1).optional(),
   description: z.string().optional(),
@@ -59,10 +57,10 @@ export interface AgentDefinitionProblem {
  * file name, as in Claude Code. Never throws.
  */
 export function parseAgentDefinition(text: string, displayFile: string): AgentDefinition | AgentDefinitionProblem {
-  const match = FRONTMATTER.exec(text);
-  if (!match) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
-  // Bounded parse (depth, alias expansions): agent files are workspace input (docs/security.md).
-  const yaml = parseBoundedYaml(match[1] ?? '');
+  // The same frontmatter rule (BOM, blanks) and bounded parse as the agent's hooks (agentFileReader.ts).
+  const frontmatter = readAgentFrontmatter(text);
+  if (!frontmatter) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
+  const { yaml } = frontmatter;
   if (!yaml.ok) return { file: displayFile, message: `frontmatter ${yaml.message}` };
   const parsed = frontmatterSchema.safeParse(yaml.value ?? {});
   if (!parsed.success) return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
@@ -74,7 +72,7 @@ export function parseAgentDefinition(text: string, displayFile: string): AgentDe
     description: fm.description ?? `Custom agent from ${displayFile}`,
     ...(tools && tools.length > 0 ? { tools } : {}),
     ...(fm.model && fm.model !== 'inherit' ? { model: fm.model } : {}),
-    systemPrompt: (match[2] ?? '').trim() || `You are the ${name} subagent.`,
+    systemPrompt: frontmatter.body.trim() || `You are the ${name} subagent.`,
     source: displayFile,
   };
 }

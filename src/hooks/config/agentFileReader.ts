@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Document } from 'yaml';
-import { parseBoundedYaml } from './boundedYaml';
 import { HookEvent } from '../hookEvent';
+import { readAgentFrontmatter } from './agentFrontmatter';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { DiagnosticSink, describeValue, isPlainObject } from './diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
@@ -15,22 +15,18 @@ export interface AgentFileContent {
   readonly diagnostics: ConfigDiagnostic[];
 }
 
-const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)^---[ \t]*(?:\r?\n|$)/m;
-
 /**
  * Reads the YAML frontmatter `hooks:` of an agent file. The hooks are scoped to that
  * subagent, and `Stop` there means its `SubagentStop`. A file without
  * frontmatter or without `hooks:` contributes nothing, silently. The YAML is parsed with
- * limits (boundedYaml.ts): too deep or an alias bomb is one diagnostic, never a throw.
+ * limits (agentFrontmatter.ts): too deep or an alias bomb is one diagnostic, never a throw.
  */
 export function readAgentFileText(text: string, where: { readonly file: string; readonly displayFile: string }): AgentFileContent {
-  const match = FRONTMATTER.exec(text);
-  if (!match || match.index !== 0) return { hooks: [], diagnostics: [] };
-  const body = match[1] ?? '';
-  const bodyOffset = match[0].indexOf(body) + match.index;
+  const frontmatter = readAgentFrontmatter(text);
+  if (!frontmatter) return { hooks: [], diagnostics: [] };
+  const { yaml: parsed, yamlOffset: bodyOffset } = frontmatter;
   const sink = (doc?: Document): DiagnosticSink => new DiagnosticSink({ ...where, text, ...(doc ? { locator: yamlLocator(doc, bodyOffset) } : {}) });
   const fallbackName = path.basename(where.file).replace(/\.md$/i, '');
-  const parsed = parseBoundedYaml(body);
   if (!parsed.ok) {
     const failed = sink();
     failed.reportAt('error', 'agentFrontmatter', bodyOffset + parsed.offset, 1, `the frontmatter ${parsed.message}; this agent's hooks are ignored until it is fixed`);
