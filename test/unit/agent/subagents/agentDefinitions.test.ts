@@ -4,8 +4,8 @@ import { HookwiseRuntime } from '../../../../src/agent/hookwiseRuntime';
 import { SessionManager } from '../../../../src/agent/sessionManager';
 import { loadAgentDefinitions } from '../../../../src/agent/subagents/agentDefinitions';
 import { readAgentFileText } from '../../../../src/hooks/config/agentFileReader';
-import type { CliWorkspace } from '../../cli/cliHarness';
-import { makeCliWorkspace } from '../../cli/cliHarness';
+import type { CliWorkspace } from '../../../support/cliHarness';
+import { makeCliWorkspace } from '../../../support/cliHarness';
 import { RecordingModel } from '../agentHarness';
 
 let w: CliWorkspace;
