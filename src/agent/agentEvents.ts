@@ -1,5 +1,4 @@
-import type { DecidedBy, HookRunRecord } from '../hooks/hookRunTypes';
-import type { AgentRef } from '../hooks/hookRunTypes';
+import type { AgentRef, DecidedBy, HookEventResult, HookRunRecord } from '../hooks/hookRunTypes';
 
 /** Status of one tool call card, as the chat shows it. */
 export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed';
@@ -52,3 +51,11 @@ export interface AgentRunResult {
 
 /** A sink for agent events. */
 export type AgentEventListener = (event: AgentEvent) => void;
+
+/**
+ * Emits each `systemMessage` of an event's hooks as a `systemMessage` event of `agent`. A hook's
+ * systemMessage is for the user only: shown in the chat / CLI, never sent to the model.
+ */
+export function emitSystemMessages(emit: AgentEventListener, agent: AgentRef, result: HookEventResult): void {
+  for (const text of result.systemMessages) emit({ type: 'systemMessage', agent, text, source: result.event });
+}

@@ -2,6 +2,7 @@ import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import { collectResponse } from '../model/modelClient';
 import type { ModelResponse } from '../model/modelClient';
 import type { AgentRunResult } from './agentEvents';
+import { emitSystemMessages } from './agentEvents';
 import { ContextBuffer } from './contextBuffer';
 import type { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
@@ -118,9 +119,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     emit({ type: 'runEnded', agent: o.agent, result });
     return result;
   };
-  const showSystemMessages = (result: HookEventResult): void => {
-    for (const text of result.systemMessages) emit({ type: 'systemMessage', agent: o.agent, text, source: result.event });
-  };
+  const showSystemMessages = (result: HookEventResult): void => emitSystemMessages(emit, o.agent, result);
   /** Applies an observation-point result; returns a stop reason when a hook said stop. */
   const observe = (result: HookEventResult, hookName: string): string | undefined => {
     showSystemMessages(result);
