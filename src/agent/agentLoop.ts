@@ -14,6 +14,7 @@ import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
 import type { ToolCallScope } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
+import { thrownMessage, thrownStack } from '../shared/describeThrown';
 
 /** Consecutive Stop blocks after which the agent stops anyway (Claude Code's cap on forced continuations). */
 export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
@@ -157,7 +158,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         );
       } catch (error) {
         if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
-        return await end('failed', error instanceof Error ? error.message : String(error));
+        return await end('failed', thrownMessage(error));
       }
       if (response.usage) {
         inputTokens += response.usage.inputTokens;
@@ -230,7 +231,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   } catch (error) {
     // Only a bug gets here: the runner, tools and model adapter return failures as data.
     if (o.signal.aborted) return end('cancelled', 'Stopped by the user');
-    return end('failed', `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return end('failed', `internal error: ${thrownStack(error)}`);
   }
 }
 

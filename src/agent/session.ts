@@ -24,6 +24,7 @@ import type { AgentDefinition } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import { safeTimerDelay } from '../shared/timerDelay';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -247,7 +248,7 @@ export class Session {
       }
     } catch (error) {
       if (signal.aborted) return;
-      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${error instanceof Error ? error.message : String(error)}`, source: 'PreCompact' });
+      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
     }
   }
 

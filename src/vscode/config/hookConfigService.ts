@@ -12,6 +12,7 @@ import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnos
 import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import { readSourceOptions } from './settingsLayers';
+import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
 export interface HookConfigChange {
@@ -194,7 +195,7 @@ export class HookConfigService implements vscode.Disposable {
         try {
           loaded = await this.load();
         } catch (error) {
-          this.o.log.error(`loading hook configuration failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          this.o.log.error(`loading hook configuration failed: ${thrownStack(error)}`);
         }
         if (this.requested > target) continue; // newer request: load again, apply only the newest
         if (loaded && !this.disposed) this.applyLoaded(loaded.config, loaded.texts);
@@ -217,7 +218,7 @@ export class HookConfigService implements vscode.Disposable {
       options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
     } catch (error) {
       // The .claude files (including the user's policy hooks) still load without the settings layers.
-      this.o.log.error(`reading the hookwise.hooks settings layers failed (${error instanceof Error ? error.message : String(error)}); loading the .claude files only`);
+      this.o.log.error(`reading the hookwise.hooks settings layers failed (${thrownMessage(error)}); loading the .claude files only`);
       options = { homeDir: this.homeDir, folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })) };
     }
     const texts = new Map<string, string>();

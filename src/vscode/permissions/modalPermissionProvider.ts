@@ -4,6 +4,7 @@ import { addAllowRule } from './allowRuleEdit';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from './permissionText';
 import { ProposedChangeDiff } from './proposedChangeDiff';
 import { SerialQueue } from './serialQueue';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** Shows the popup; resolves with the clicked button, or undefined when it was closed. Injectable for tests. */
 export type PermissionDialog = (message: string, options: vscode.MessageOptions, ...buttons: string[]) => Thenable<string | undefined>;
@@ -94,7 +95,7 @@ export class ModalPermissionProvider implements PermissionProvider {
           } catch (error) {
             // The user said yes: allow this call even if the rule could not be saved.
             this.options.log?.error(`approval: could not add ${rule} to ${settingsFile.fsPath}: ${String(error)}`);
-            void vscode.window.showErrorMessage(`Hookwise could not save the rule ${rule}: ${error instanceof Error ? error.message : String(error)}`);
+            void vscode.window.showErrorMessage(`Hookwise could not save the rule ${rule}: ${thrownMessage(error)}`);
           }
         }
         return { decision: 'allow', scope: 'always', decidedBy: 'user', ...(rule ? { reason: `always allowed: ${rule}` } : {}) };
