@@ -1,9 +1,9 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
-import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
+import type { AppliedConfig } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
 import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
-import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject } from '../../hooks/config/hookApproval';
+import { approvedHashesAfter, filterByTrust, hookApprovalKey, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
@@ -244,16 +244,10 @@ export class HookConfigService implements vscode.Disposable {
     this.scripts.update(config.hooks);
     if (trusted && this.written.size > 0) this.approveWrittenHooks(config.hooks);
     const approved = new Set(this.approvals.get());
-    const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
-    // Project hooks are filtered here AND flagged in the trust policy: the runtime never even sees one that may not run.
-    const runnable = config.hooks.filter((hook) => {
-      if (!isProjectSource(hook.source)) return true;
-      if (!trusted) held.push({ hook, why: 'untrusted' });
-      else if (!approved.has(hook.hash)) held.push({ hook, why: 'unapproved' });
-      else return true;
-      return false;
-    });
-    const result = this.o.apply({ ...config, hooks: runnable }, { trusted, isApproved: (hook) => !isProjectSource(hook.source) || (trusted && approved.has(hook.hash)) });
+    const trust: TrustPolicy = { trusted, isApproved: (hook) => approved.has(hook.hash) };
+    // Project hooks are filtered here AND the runtime applies the same policy: it never even sees one that may not run.
+    const { runnable, held } = filterByTrust(config.hooks, trust);
+    const result = this.o.apply({ ...config, hooks: runnable }, trust);
     const applied: AppliedConfig = { ...result, held: [...held, ...result.held] };
     this.latest = { config, applied };
     const disabled = config.disabled ? ` (hooks disabled by ${config.disabledBy.join(', ')})` : '';
