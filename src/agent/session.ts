@@ -25,6 +25,7 @@ import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import { safeTimerDelay } from '../shared/timerDelay';
 import { thrownMessage } from '../shared/describeThrown';
+import { raceAbort } from '../shared/raceAbort';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -258,10 +259,8 @@ export class Session {
     this.ended = true;
     this.clearIdle();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
-    await Promise.race([
-      this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal).catch(() => undefined),
-      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
-    ]);
+    // Past the budget the session ends anyway, whether or not the hooks heed the signal.
+    await raceAbort(this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal), signal).catch(() => undefined);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
   }
