@@ -1,4 +1,4 @@
-import type { AgentRef, DecidedBy, HookEventResult, HookRunRecord } from '../hooks/hookRunTypes';
+import type { AgentRef, DecidedBy, HookEventResult } from '../hooks/hookRunTypes';
 
 /** Status of one tool call card, as the chat shows it. */
 export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed';
@@ -13,7 +13,8 @@ export interface HookVerdict {
 
 /**
  * Everything an agent run reports while it runs, in order. The chat panel, the CLI's
- * stream-json output and the transcript subscribe. Listeners must be cheap and must not
+ * stream-json output and the transcript subscribe. Hook runs are not agent events: the
+ * runner reports them to its HookRunObservers (the Hook Runs tree, the CLI's hook_run lines). Listeners must be cheap and must not
  * throw (the loop guards anyway).
  */
 export type AgentEvent =
@@ -33,7 +34,6 @@ export type AgentEvent =
       readonly verdict?: HookVerdict;
     }
   | { readonly type: 'systemMessage'; readonly agent: AgentRef; readonly text: string; readonly source?: string }
-  | { readonly type: 'hookRun'; readonly record: HookRunRecord; readonly phase: 'started' | 'finished' | 'askResolved' }
   | { readonly type: 'usage'; readonly agent: AgentRef; readonly inputTokens: number; readonly outputTokens: number }
   | { readonly type: 'runEnded'; readonly agent: AgentRef; readonly result: AgentRunResult };
 
