@@ -178,11 +178,6 @@ export function setProcessGroupListener(listener: ProcessGroupListener | undefin
   for (const groupId of liveGroups) listener?.added(groupId);
 }
 
-/** The process groups started by {@link runShellCommand} that have not been reaped yet. */
-export function liveProcessGroups(): readonly number[] {
-  return [...liveGroups];
-}
-
 /** Kills every live group now (SIGKILL); for a host that is about to exit. */
 export function killLiveProcessGroups(): void {
   for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
