@@ -23,7 +23,7 @@ const problemMatcherPlugin = {
   },
 };
 
-// Some dependencies are ESM that read `import.meta.url` (fdir via tinyglobby, execa); in a
+// Some dependencies are ESM that read `import.meta.url` (fdir via tinyglobby); in a
 // CJS bundle that is undefined, so give them the bundle's own file URL.
 const importMetaShim = {
   // jsonc-parser's "main" is a UMD build with dynamic requires esbuild cannot follow; its

@@ -4,7 +4,6 @@
 //  - one command hook `true` on PreToolUse through HookRunner.run (also through the action alone);
 //  - 5 such hooks matched on one PreToolUse (run concurrently) vs 5 bare spawns at once;
 //  - 10 hooks of `sleep 0.2` on one event (target: all done in ≤ 0.3 s).
-//  - reference: the same hook run launched through execa (the Bash tool's launcher), to show why hooks do not.
 // Prints medians and ratios next to the targets (≤ 1.2× the floor). Measures only.
 import { spawn } from 'node:child_process';
 import { CommandHookAction } from '../src/hooks/actions/commandHookAction';
@@ -12,7 +11,6 @@ import type { HookActionContext } from '../src/hooks/hookAction';
 import { forPreToolUse } from '../src/hooks/hookContext';
 import { HookRegistry } from '../src/hooks/hookRegistry';
 import { HookRunner } from '../src/hooks/hookRunner';
-import { runShellCommand } from '../src/shared/processRunner';
 
 const cwd = process.cwd();
 const env = { session_id: 's', transcript_path: '/tmp/s.jsonl', cwd, agent_id: 'main-1', parent_agent_id: null, agent_type: 'main' };
@@ -26,10 +24,6 @@ function bareSpawn(): Promise<void> {
     child.on('close', () => resolve());
   });
 }
-
-// Reference for the launcher choice: the same run through execa (what the Bash tool uses).
-const refEnv = { ...process.env, CLAUDE_PROJECT_DIR: cwd, HOOKWISE_SESSION_ID: 's' };
-const viaExecaLauncher = () => runShellCommand('true', { cwd, env: refEnv, stdin: JSON.stringify(input), launcher: 'execa' });
 
 function runnerWith(commands: readonly string[]): HookRunner {
   const registry = new HookRegistry();
@@ -65,21 +59,18 @@ async function main(): Promise<void> {
     await bareSpawn();
     await one.run('PreToolUse', input);
     await action.run(input, ctx);
-    await viaExecaLauncher();
   }
 
   const rounds = 300;
   const floor: number[] = [];
   const viaRunner: number[] = [];
   const viaAction: number[] = [];
-  const viaExeca: number[] = [];
   const floor5: number[] = [];
   const runner5: number[] = [];
   for (let i = 0; i < rounds; i++) {
     floor.push(await time(bareSpawn));
     viaRunner.push(await time(() => one.run('PreToolUse', input)));
     viaAction.push(await time(() => action.run(input, ctx)));
-    viaExeca.push(await time(viaExecaLauncher));
     if (i % 3 === 0) {
       floor5.push(await time(() => Promise.all([bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn()])));
       runner5.push(await time(() => five.run('PreToolUse', input)));
@@ -101,7 +92,6 @@ async function main(): Promise<void> {
   row('floor: bare spawn /bin/sh -c true', f);
   row('1 command hook `true` through HookRunner.run', median(viaRunner), ratio(median(viaRunner), f));
   row('1 command hook `true`, CommandHookAction.run alone', median(viaAction), ratio(median(viaAction), f));
-  row('reference: the same run launched through execa', median(viaExeca), ratio(median(viaExeca), f));
   row('floor: 5 bare spawns at once', f5);
   row('5 command hooks on one PreToolUse (concurrent)', median(runner5), ratio(median(runner5), f5));
   const worstSleep = Math.max(...sleepTimes);

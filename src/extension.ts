@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     context,
     log,
     permissionProvider: permissions,
-    observers: [runs.provider, { onHookStarted: (r) => status.observeHookRun(r, 'started'), onHookFinished: (r) => status.observeHookRun(r, 'finished') }],
+    observers: [runs.provider, status],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),

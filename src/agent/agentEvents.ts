@@ -1,5 +1,4 @@
-import type { DecidedBy, HookRunRecord } from '../hooks/hookRunTypes';
-import type { AgentRef } from '../hooks/hookRunTypes';
+import type { AgentRef, DecidedBy, HookEventResult } from '../hooks/hookRunTypes';
 
 /** Status of one tool call card, as the chat shows it. */
 export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed';
@@ -14,7 +13,8 @@ export interface HookVerdict {
 
 /**
  * Everything an agent run reports while it runs, in order. The chat panel, the CLI's
- * stream-json output and the transcript subscribe. Listeners must be cheap and must not
+ * stream-json output and the transcript subscribe. Hook runs are not agent events: the
+ * runner reports them to its HookRunObservers (the Hook Runs tree, the CLI's hook_run lines). Listeners must be cheap and must not
  * throw (the loop guards anyway).
  */
 export type AgentEvent =
@@ -34,7 +34,6 @@ export type AgentEvent =
       readonly verdict?: HookVerdict;
     }
   | { readonly type: 'systemMessage'; readonly agent: AgentRef; readonly text: string; readonly source?: string }
-  | { readonly type: 'hookRun'; readonly record: HookRunRecord; readonly phase: 'started' | 'finished' | 'askResolved' }
   | { readonly type: 'usage'; readonly agent: AgentRef; readonly inputTokens: number; readonly outputTokens: number }
   | { readonly type: 'runEnded'; readonly agent: AgentRef; readonly result: AgentRunResult };
 
@@ -52,3 +51,11 @@ export interface AgentRunResult {
 
 /** A sink for agent events. */
 export type AgentEventListener = (event: AgentEvent) => void;
+
+/**
+ * Emits each `systemMessage` of an event's hooks as a `systemMessage` event of `agent`. A hook's
+ * systemMessage is for the user only: shown in the chat / CLI, never sent to the model.
+ */
+export function emitSystemMessages(emit: AgentEventListener, agent: AgentRef, result: HookEventResult): void {
+  for (const text of result.systemMessages) emit({ type: 'systemMessage', agent, text, source: result.event });
+}

@@ -18,6 +18,7 @@ import { createGlobTool } from './tools/globTool';
 import { createGrepTool } from './tools/grepTool';
 import { createReadTool } from './tools/readTool';
 import { createTodoStore } from './tools/todoStore';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** Claude Code's limits for agent hooks. */
 export const AGENT_HOOK_MAX_STEPS = 50;
@@ -68,7 +69,7 @@ export class AgentHookAction implements HookAction {
     try {
       inputJson = JSON.stringify(input);
     } catch (error) {
-      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${error instanceof Error ? error.message : String(error)}`, failureReason: 'inputNotSerializable' };
+      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${thrownMessage(error)}`, failureReason: 'inputNotSerializable' };
     }
     const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, inputJson) }]);
     // Its own id per run: two agent hooks running at once are two agents in Hook Runs.

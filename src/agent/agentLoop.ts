@@ -2,6 +2,7 @@ import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import { collectResponse } from '../model/modelClient';
 import type { ModelResponse } from '../model/modelClient';
 import type { AgentRunResult } from './agentEvents';
+import { emitSystemMessages } from './agentEvents';
 import { ContextBuffer } from './contextBuffer';
 import type { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
@@ -13,6 +14,7 @@ import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
 import type { ToolCallScope } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
+import { thrownMessage, thrownStack } from '../shared/describeThrown';
 
 /** Consecutive Stop blocks after which the agent stops anyway (Claude Code's cap on forced continuations). */
 export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
@@ -118,9 +120,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     emit({ type: 'runEnded', agent: o.agent, result });
     return result;
   };
-  const showSystemMessages = (result: HookEventResult): void => {
-    for (const text of result.systemMessages) emit({ type: 'systemMessage', agent: o.agent, text, source: result.event });
-  };
+  const showSystemMessages = (result: HookEventResult): void => emitSystemMessages(emit, o.agent, result);
   /** Applies an observation-point result; returns a stop reason when a hook said stop. */
   const observe = (result: HookEventResult, hookName: string): string | undefined => {
     showSystemMessages(result);
@@ -158,7 +158,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         );
       } catch (error) {
         if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
-        return await end('failed', error instanceof Error ? error.message : String(error));
+        return await end('failed', thrownMessage(error));
       }
       if (response.usage) {
         inputTokens += response.usage.inputTokens;
@@ -231,7 +231,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   } catch (error) {
     // Only a bug gets here: the runner, tools and model adapter return failures as data.
     if (o.signal.aborted) return end('cancelled', 'Stopped by the user');
-    return end('failed', `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return end('failed', `internal error: ${thrownStack(error)}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../hooks/config/loadedHook';
 import { hooksForCwd, scopeToCwd } from '../hooks/config/loadedHook';
+import { filterByTrust, type HeldHook, type TrustPolicy } from '../hooks/config/hookApproval';
 import type { PermissionRuleEntry } from '../hooks/config/permissionRules';
 import type { BindProblem } from '../hooks/hookBinder';
 import { bindLoadedHooks } from '../hooks/hookBinder';
@@ -54,21 +55,16 @@ export interface RuntimeOptions {
   readonly maxSubagentDepth?: () => number;
 }
 
+/** `applyConfig`'s trust argument (defined beside the pure trust filter). */
+export type { TrustPolicy } from '../hooks/config/hookApproval';
+
 /** What applying a config did: which hooks are active, which were held back and why. */
 export interface AppliedConfig {
   readonly generation: number;
   readonly active: readonly LoadedHook[];
   /** Project hooks not run: the workspace is untrusted, or the user has not approved them. */
-  readonly held: readonly { readonly hook: LoadedHook; readonly why: 'untrusted' | 'unapproved' }[];
+  readonly held: readonly HeldHook[];
   readonly problems: readonly BindProblem[];
-}
-
-/** Trust state for project hooks: they run only in a trusted workspace, once approved. */
-export interface TrustPolicy {
-  /** VS Code Workspace Trust (a headless run counts as trusted). */
-  readonly trusted: boolean;
-  /** True when the user approved this exact project hook (content hash); absent = all approved. */
-  readonly isApproved?: (hook: LoadedHook) => boolean;
 }
 
 /**
@@ -111,14 +107,7 @@ export class HookwiseRuntime {
   applyConfig(config: HookConfig, trust: TrustPolicy, cwd: string = this.o.projectDir): AppliedConfig {
     this.config = config;
     this.hookScripts = new Set(config.hooks.flatMap((hook) => (hook.scripts ?? []).flatMap((pin) => (pin.target ? [pin.file, pin.target] : [pin.file]))));
-    const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
-    const active = hooksForCwd(config.hooks, cwd).filter((hook) => {
-      if (!isProjectSource(hook.source)) return true;
-      if (!trust.trusted) held.push({ hook, why: 'untrusted' });
-      else if (trust.isApproved && !trust.isApproved(hook)) held.push({ hook, why: 'unapproved' });
-      else return true;
-      return false;
-    });
+    const { runnable: active, held } = filterByTrust(hooksForCwd(config.hooks, cwd), trust);
     const { inits, problems } = bindLoadedHooks(active, {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
       // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:

@@ -1,7 +1,7 @@
 import type { HookEvent } from '../hooks/hookEvent';
-import { describeThrown } from '../hooks/hookErrors';
 import { withContextMetadata } from '../hooks/hookContext';
 import type { HookDispatcher } from './hookDispatcher';
+import { describeThrown } from '../shared/describeThrown';
 
 /** Metadata of one agent run: plain JSON, frozen all the way down. */
 export type RunMetadataValue = Readonly<Record<string, unknown>>;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import type { AgentEventListener, AgentRunResult } from './agentEvents';
+import { emitSystemMessages } from './agentEvents';
 import { runAgent } from './agentLoop';
 import { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
@@ -23,6 +24,8 @@ import type { AgentDefinition } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import { safeTimerDelay } from '../shared/timerDelay';
+import { thrownMessage } from '../shared/describeThrown';
+import { raceAbort } from '../shared/raceAbort';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -147,7 +150,7 @@ export class Session {
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
     const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
     this.takeContext(result, `SessionStart:${source}`);
-    this.showSystemMessages(result);
+    emitSystemMessages(this.o.emit, MAIN, result);
     return result;
   }
 
@@ -167,7 +170,7 @@ export class Session {
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
     const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }), signal);
-    this.showSystemMessages(submitted);
+    emitSystemMessages(this.o.emit, MAIN, submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
       this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
@@ -205,7 +208,7 @@ export class Session {
    */
   async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
     const pre = await this.runHooks('PreCompact', HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }), signal);
-    this.showSystemMessages(pre);
+    emitSystemMessages(this.o.emit, MAIN, pre);
     if (pre.decision === 'deny' || pre.decision === 'stop') {
       const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
       this.o.emit({ type: 'systemMessage', agent: MAIN, text: reason, source: 'PreCompact' });
@@ -221,7 +224,7 @@ export class Session {
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
     const started = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
-    this.showSystemMessages(started);
+    emitSystemMessages(this.o.emit, MAIN, started);
     const note = contextNote(started, 'SessionStart:compact');
     if (note !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${note}\n</system-reminder>` });
     return { status: 'compacted', summarized: cut, kept, summary };
@@ -246,7 +249,7 @@ export class Session {
       }
     } catch (error) {
       if (signal.aborted) return;
-      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${error instanceof Error ? error.message : String(error)}`, source: 'PreCompact' });
+      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
     }
   }
 
@@ -256,10 +259,8 @@ export class Session {
     this.ended = true;
     this.clearIdle();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
-    await Promise.race([
-      this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal).catch(() => undefined),
-      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
-    ]);
+    // Past the budget the session ends anyway, whether or not the hooks heed the signal.
+    await raceAbort(this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal), signal).catch(() => undefined);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
   }
@@ -288,10 +289,6 @@ export class Session {
   private takeContext(result: HookEventResult, hookName: string): void {
     const note = contextNote(result, hookName);
     if (note !== undefined) this.pendingContext.push(note);
-  }
-
-  private showSystemMessages(result: HookEventResult): void {
-    for (const text of result.systemMessages) this.o.emit({ type: 'systemMessage', agent: MAIN, text, source: result.event });
   }
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeThrown } from '../hooks/hookErrors';
 import type { HookDisposable } from '../hooks/hookRegistry';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import type { ModelMessage } from '../model/modelClient';
@@ -10,6 +9,7 @@ import type { SessionSummary } from './sessionList';
 import { listSessions } from './sessionList';
 import type { AgentDefinitionProblem } from './subagents/agentDefinitions';
 import { readTranscript } from './transcript';
+import { describeThrown } from '../shared/describeThrown';
 
 /** How each new session is made (everything but its id and history), read when it is created. */
 export type SessionSettings = Omit<Parameters<HookwiseRuntime['createSession']>[0], 'sessionId' | 'history'>;

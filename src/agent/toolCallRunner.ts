@@ -1,6 +1,7 @@
 import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelToolCall } from '../model/modelClient';
 import type { HookVerdict } from './agentEvents';
+import { emitSystemMessages } from './agentEvents';
 import type { ContextBuffer } from './contextBuffer';
 import type { HookDispatcher } from './hookDispatcher';
 import type { HookInputs } from './hookInputs';
@@ -82,7 +83,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     pre = await gate.settle(pre, { toolName: tool.name, toolInput: asked, policy: policyFor(asked) }, deps.signal);
   }
   deps.context.collect(pre, `PreToolUse:${tool.name}`);
-  showSystemMessages(deps, pre);
+  emitSystemMessages(deps.ctx.emit, deps.agent, pre);
   if (pre.cancelled || deps.signal.aborted) return fail(`${tool.name} was not run: stopped by the user.`, undefined, 'denied');
   if (pre.updatedInput) {
     // The runner already checked the merged rewrite against the schema; parse it again so
@@ -150,7 +151,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
 
   const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), deps.signal);
   deps.context.collect(post, `PostToolUse:${tool.name}`);
-  showSystemMessages(deps, post);
+  emitSystemMessages(deps.ctx.emit, deps.agent, post);
   let content = result.content;
   if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : replacementText(post.updatedResult, content);
   if (post.decision === 'deny' && post.reason) content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
@@ -162,12 +163,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
 async function postFailure(deps: ToolCallScope, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
   const result = await deps.gate.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), deps.signal);
   deps.context.collect(result, `PostToolUseFailure:${toolName}`);
-  showSystemMessages(deps, result);
-}
-
-/** A hook's `systemMessage` is for the user only: shown in the chat / CLI, never sent to the model. */
-function showSystemMessages(deps: ToolCallScope, result: HookEventResult): void {
-  for (const text of result.systemMessages) deps.ctx.emit({ type: 'systemMessage', agent: deps.agent, text, source: result.event });
+  emitSystemMessages(deps.ctx.emit, deps.agent, result);
 }
 
 function verdictOf(result: HookEventResult, event: string): HookVerdict {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { permissionModeSchema } from '../agent/permissionMode';
 import type { PermissionMode } from '../agent/permissionMode';
 import type { PermissionPromptMode } from './ttyPermissionProvider';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** Parsed `hookwise` command line. */
 export interface CliArgs {
@@ -89,7 +90,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       },
     });
   } catch (error) {
-    return { kind: 'usageError', message: error instanceof Error ? error.message : String(error) };
+    return { kind: 'usageError', message: thrownMessage(error) };
   }
   const v = parsed.values;
   if (v.help) return { kind: 'help' };

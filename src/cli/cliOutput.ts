@@ -36,6 +36,11 @@ export function toCliHookRun(record: HookRunRecord): CliHookRun {
   };
 }
 
+/** The `stream-json` line for a hook run that finished or whose ask was settled. */
+export function hookRunLine(record: HookRunRecord, phase: 'finished' | 'askResolved'): Record<string, unknown> {
+  return { type: 'hook_run', phase, ...toCliHookRun(record) };
+}
+
 /** One `stream-json` line for an agent event, or undefined for events the stream leaves out. */
 export function streamLine(event: AgentEvent): Record<string, unknown> | undefined {
   switch (event.type) {
@@ -54,8 +59,6 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
       };
     case 'systemMessage':
       return { type: 'system', agent_id: event.agent.agentId, message: event.text, ...(event.source ? { source: event.source } : {}) };
-    case 'hookRun':
-      return event.phase === 'started' ? undefined : { type: 'hook_run', phase: event.phase, ...toCliHookRun(event.record) };
     case 'usage':
       return { type: 'usage', agent_id: event.agent.agentId, input_tokens: event.inputTokens, output_tokens: event.outputTokens };
     case 'runStarted':

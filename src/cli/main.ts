@@ -9,6 +9,7 @@ import { parseCliArgs, USAGE } from './cliArgs';
 import { watchParent } from './parentWatch';
 import { runCli } from './runCli';
 import { handleStopSignals } from './stopSignals';
+import { thrownStack } from '../shared/describeThrown';
 
 async function main(): Promise<number> {
   const command = parseCliArgs(process.argv.slice(2), process.env, process.cwd());
@@ -53,7 +54,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`hookwise: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`hookwise: internal error: ${thrownStack(error)}\n`);
     process.exitCode = 1;
   },
 );

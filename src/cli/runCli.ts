@@ -19,8 +19,9 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
-import { streamLine, toCliHookRun } from './cliOutput';
+import { hookRunLine, streamLine, toCliHookRun } from './cliOutput';
 import type { CliHookRun } from './cliOutput';
+import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
@@ -69,6 +70,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
   };
+  // Hook runs come from the runner's observers, not the agent's events.
+  const observeHookRun = (record: HookRunRecord, phase: 'finished' | 'askResolved'): void => {
+    if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
+    if (stream) io.stdout(`${JSON.stringify(hookRunLine(record, phase))}\n`);
+  };
   const terminal = openPromptTerminal(args.permissionPrompt ?? 'auto');
   if (typeof terminal === 'string') {
     io.stderr(`hookwise: ${terminal}\n`);
@@ -85,18 +91,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     askFallback: 'deny',
     ...(prompter ? { permissionProvider: prompter } : {}),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
-    observers: [
-      {
-        onHookFinished: (record) => {
-          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
-          emit({ type: 'hookRun', record, phase: 'finished' });
-        },
-        onAskResolved: (record) => {
-          if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
-          emit({ type: 'hookRun', record, phase: 'askResolved' });
-        },
-      },
-    ],
+    observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
   const sessions = new SessionManager({ runtime, projectDir: cwd, homeDir, transcriptDir, settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }) });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { HookAction, HookActionContext, HookActionResult } from './hookAction';
-import { describeThrown } from './hookErrors';
 import type { HookOutcome } from './hookOutcome';
 import { hookOutcomeSchema, proceed } from './hookOutcome';
+import { describeThrown } from '../shared/describeThrown';
 
 /**
  * A TypeScript function used as a hook (a "callable hook"). It gets the event's

@@ -137,9 +137,6 @@ export type HookContextFor<E extends HookEvent> = HookContextMap[E];
 /** The context of any event (discriminated by `hook_event_name`). */
 export type HookContext = HookContextMap[HookEvent];
 
-/** Context of the four tool events. */
-export type ToolHookContext = PreToolUseContext | PermissionRequestContext | PostToolUseContext | PostToolUseFailureContext;
-
 /** The strict schema of each event's context, e.g. to check what a test or a replay feeds in. */
 export const hookContextSchemas: { readonly [E in HookEvent]: z.ZodType<HookContextMap[E]> } = {
   SessionStart: sessionStartContextSchema,

@@ -64,14 +64,3 @@ export type HookFailureReason =
   | 'inputNotSerializable'
   /** The hook printed more than the output cap; what was cut could not be read as a decision. */
   | 'outputTooLarge';
-
-/** A readable one-line message for anything thrown (callables may throw non-Errors). */
-export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message ? `${thrown.name}: ${thrown.message}` : thrown.name;
-  if (typeof thrown === 'string') return thrown;
-  try {
-    return JSON.stringify(thrown) ?? String(thrown);
-  } catch {
-    return String(thrown);
-  }
-}

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Every event a hook can subscribe to (docs/hooks.md §1): Claude Code's twelve events,
  * configurable by the same names in `.claude/settings.json`, then the lifecycle events
@@ -59,9 +57,6 @@ export const LIFECYCLE_HOOK_EVENTS = [
 
 /** All events, Claude Code's first. */
 export const HOOK_EVENTS: readonly HookEvent[] = [...CLAUDE_HOOK_EVENTS, ...LIFECYCLE_HOOK_EVENTS];
-
-/** zod schema of an event name, for config keys and webview messages. */
-export const hookEventSchema = z.enum(HOOK_EVENTS as [HookEvent, ...HookEvent[]]);
 
 /** True when `name` is a known event name (case-sensitive, like Claude Code). */
 export function isHookEvent(name: string): name is HookEvent {

@@ -1,11 +1,11 @@
 import type { HookActionContext, HookActionResult, HookRawOutput } from './hookAction';
 import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
-import { describeThrown } from './hookErrors';
 import { MAX_TIMER_DELAY_MS } from '../shared/timerDelay';
 import { boundRawOutput } from './boundedRawOutput';
 import type { HookRegistration } from './hookRegistry';
 import type { HookRunRecord } from './hookRunTypes';
+import { describeThrown } from '../shared/describeThrown';
 
 /** How one execution ended, before merging. */
 export type ExecutionEnd =

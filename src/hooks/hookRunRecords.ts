@@ -3,12 +3,12 @@ import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
 import { MATCHER_FIELD } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
-import { describeThrown } from './hookErrors';
 import type { HookExecution } from './hookExecution';
 import type { HookRegistration } from './hookRegistry';
 import type { DecidedBy, HookEventResult, HookRunRecord, HookRunStatus } from './hookRunTypes';
 import type { MatchTarget } from './matchers/hookMatcher';
 import { checkOutcomeForEvent } from './mergeOutcomes';
+import { describeThrown } from '../shared/describeThrown';
 
 /**
  * The data side of the HookRunner: which registrations run for one occurrence, and the

@@ -1,7 +1,6 @@
 import type { HookActionResult } from './hookAction';
 import { CallableAction } from './callableAction';
 import type { HookEvent } from './hookEvent';
-import { describeThrown } from './hookErrors';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
@@ -9,6 +8,7 @@ import type { AskAnswer, Selected } from './hookRunRecords';
 import { emptyResult, finishedRecord, internalErrorResult, mergeMayFail, nextOccurrenceId, select, startedRecord, str, withAskAnswer } from './hookRunRecords';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
+import { describeThrown } from '../shared/describeThrown';
 
 /** Construction options of a HookRunner. */
 export interface HookRunnerOptions {

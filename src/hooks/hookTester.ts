@@ -2,6 +2,7 @@ import type { HookAction, HookActionContext, HookActionResult } from './hookActi
 import { isHookEvent, type HookEvent } from './hookEvent';
 import { safeTimerDelay } from '../shared/timerDelay';
 import { proceed } from './hookOutcome';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** Where and how long a tested hook runs. `event` defaults to the input's `hook_event_name`. */
 export interface HookTestOptions {
@@ -61,7 +62,7 @@ export async function testHookAction(action: HookAction, input: Readonly<Record<
     result = await Promise.race([action.run(input, ctx), stuck]);
   } catch (error) {
     // Actions must not throw; a buggy one still yields a record.
-    result = { status: 'failed', outcome: proceed(), error: `the hook threw: ${error instanceof Error ? error.message : String(error)}` };
+    result = { status: 'failed', outcome: proceed(), error: `the hook threw: ${thrownMessage(error)}` };
   } finally {
     clearTimeout(guard);
   }

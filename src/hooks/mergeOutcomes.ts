@@ -8,6 +8,7 @@ import type { HookRegistration } from './hookRegistry';
 import { withRewrittenInput } from './hookContext';
 import { describeSource } from './hookSource';
 import { checkValueBounds } from '../shared/boundedJson';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** A part of one hook's outcome that could not be used: recorded as that hook's failure. */
 export interface MergeProblem {
@@ -251,7 +252,7 @@ export class OutcomeMerger implements MergedOutcome {
       try {
         verdict = this.validate(candidate);
       } catch (thrown) {
-        verdict = { ok: false, error: `the validator threw: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+        verdict = { ok: false, error: `the validator threw: ${thrownMessage(thrown)}` };
       }
       if (!verdict.ok) return { failureReason: 'invalidUpdatedInput', error: `updatedInput was rejected by the tool's input schema: ${verdict.error}` };
       // The schema's output: keys the tool does not know are dropped here, not carried to later hooks.

@@ -26,19 +26,6 @@ export type ModelErrorReason =
   /** The endpoint answered something that is not the Chat Completions protocol. */
   | 'protocol';
 
-/** All reasons, for exhaustive checks and zod enums. */
-export const modelErrorReasons: readonly ModelErrorReason[] = [
-  'auth',
-  'notFound',
-  'connection',
-  'rateLimited',
-  'server',
-  'badRequest',
-  'timeout',
-  'aborted',
-  'protocol',
-];
-
 /** Options of a `ModelError`. */
 export interface ModelErrorOptions {
   /** HTTP status, when the endpoint answered. */

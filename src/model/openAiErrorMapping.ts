@@ -5,6 +5,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError } from './modelError';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** What the message may mention. */
 export interface ModelErrorContext {
@@ -36,7 +37,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): ModelE
   if (error instanceof Error && ((error instanceof TypeError && error.message === 'terminated') || socketCode(error) !== undefined)) {
     return connectionError(error, baseURL);
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = thrownMessage(error);
   return new ModelError('protocol', `The model call to ${baseURL} (model "${model}") failed: ${text}`, { cause: error });
 }
 

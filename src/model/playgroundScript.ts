@@ -19,6 +19,7 @@ import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { checkValueBounds } from '../shared/boundedJson';
+import { thrownMessage } from '../shared/describeThrown';
 
 /** One scripted tool call; `argumentsText` is sent to the loop as is. */
 export interface PlaygroundToolCall {
@@ -120,7 +121,7 @@ export async function loadPlaygroundScript(path: string): Promise<PlaygroundScri
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const why = code === 'ENOENT' ? 'file not found' : error instanceof Error ? error.message : String(error);
+    const why = code === 'ENOENT' ? 'file not found' : thrownMessage(error);
     return { ok: false, error: `${path}: cannot read playground script (${why})` };
   }
   return parsePlaygroundScriptText(text, path);

@@ -5,6 +5,7 @@
  * Maximum call stack size exceeded` at ~5,000 levels, which ended whole runs (docs/security.md).
  * So every boundary rejects deep values up front, with a message that names the cause.
  */
+import { thrownMessage } from './describeThrown';
 
 /** Deepest nesting accepted from outside JSON: `{}` is 1 level, `{"a":[1]}` is 2. */
 export const MAX_JSON_DEPTH = 64;
@@ -72,7 +73,7 @@ export function parseBoundedJson(text: string, limits: JsonTextLimits = {}): Bou
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, problem: 'syntax', error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, problem: 'syntax', error: thrownMessage(error) };
   }
 }
 

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { execa } from 'execa';
 
 /**
  * Runs one command string through the user's shell, the way Claude Code runs hook commands
@@ -11,7 +10,12 @@ import { execa } from 'execa';
  * Process-tree rule: on POSIX the shell is spawned detached, so it leads its own process
  * group; every child it starts (`sleep 100 &`) is in that group unless it calls setsid.
  * The group is killed on abort AND after the shell exits, so nothing a hook started
- * outlives it (Claude Code leaves such children running; the issue says they must not leak).
+ * outlives it (Claude Code leaves such children running; here they must not leak).
+ *
+ * One spawn path, node's `child_process.spawn`, for hooks and the Bash tool alike. execa was
+ * used for the Bash tool, with its buffering, rejection, killing, cleanup and env merging all
+ * switched off (this module does those itself, with caps and process groups): it added only
+ * per-spawn bookkeeping (+0.4–0.9 ms measured on a 1.9 ms spawn) and a second path to test.
  */
 
 /** Options of {@link runShellCommand}. */
@@ -32,17 +36,7 @@ export interface ProcessRunOptions {
    * is killed (a background child may hold the pipes open forever). Default 100 ms.
    */
   readonly drainMs?: number;
-  /**
-   * What starts the shell. `node` (default) calls `child_process.spawn` directly: command hooks
-   * are the hot path and execa's per-spawn bookkeeping measured +0.4–0.9 ms on a 1.9 ms spawn,
-   * past the 1.2× budget (bench/commandHook.bench.ts). `execa` is used by the Bash tool.
-   * Both get the same stdio, detached group, capture, kill and drain handling below.
-   */
-  readonly launcher?: ShellLauncherKind;
 }
-
-/** See {@link ProcessRunOptions.launcher}. */
-export type ShellLauncherKind = 'node' | 'execa';
 
 /** What happened. `exitCode` is null when the shell ended by a signal or never started. */
 export interface ProcessRunResult {
@@ -148,7 +142,7 @@ class CappedCollector {
   }
 }
 
-/** Process groups still alive, killed if the host process exits first (detached children escape execa's cleanup). */
+/** Process groups still alive, killed if the host process exits first (detached children outlive their parent otherwise). */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
@@ -178,11 +172,6 @@ export function setProcessGroupListener(listener: ProcessGroupListener | undefin
   for (const groupId of liveGroups) listener?.added(groupId);
 }
 
-/** The process groups started by {@link runShellCommand} that have not been reaped yet. */
-export function liveProcessGroups(): readonly number[] {
-  return [...liveGroups];
-}
-
 /** Kills every live group now (SIGKILL); for a host that is about to exit. */
 export function killLiveProcessGroups(): void {
   for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
@@ -202,11 +191,13 @@ function trackGroup(pid: number): void {
   });
 }
 
+const noop = (): void => undefined;
+
 /** Kills the process group led by `pid` (POSIX) or the process tree (Windows). ESRCH = already gone. */
 function killTree(pid: number, signal: NodeJS.Signals): void {
   if (IS_WINDOWS) {
     // taskkill /T walks the tree; there are no process groups to signal.
-    execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false, stdio: 'ignore', windowsHide: true }).catch(() => undefined);
+    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', noop);
     return;
   }
   // After every run the group is usually gone already (ESRCH): that throw is expected, so
@@ -232,45 +223,6 @@ function describeSpawnError(error: unknown, shell: string, cwd: string): string 
   if (err?.code === 'ENOENT') return `shell not found: ${shell}`;
   const message = err?.message ?? String(error);
   return `could not start ${shell}: ${message.split('\n')[0] ?? message}`;
-}
-
-const noop = (): void => undefined;
-
-/**
- * Starts the shell with pipes on all three streams. An execa subprocess is a ChildProcess;
- * execa must not buffer (our collectors cap memory), reject, or kill on its own: the caller
- * owns all of that.
- */
-function launch(kind: ShellLauncherKind, invocation: ShellInvocation, options: SpawnOptions): ChildProcess {
-  if (kind === 'node') return spawn(invocation.file, [...invocation.args], options);
-  const subprocess = execa(invocation.file, invocation.args, {
-    cwd: options.cwd,
-    env: options.env,
-    extendEnv: false,
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
-    reject: false,
-    detached: options.detached,
-    cleanup: false,
-    forceKillAfterDelay: false,
-    windowsHide: true,
-    windowsVerbatimArguments: options.windowsVerbatimArguments,
-  });
-  // A failure before spawn (bad cwd, say) may only settle execa's promise: surface it as the
-  // 'error' event the caller listens to, as node's spawn does. A second 'error' is harmless.
-  subprocess.then(
-    (outcome) => {
-      if (outcome.failed && subprocess.pid === undefined) subprocess.emit('error', outcome.cause ?? new Error(outcome.message));
-    },
-    (error: unknown) => {
-      if (subprocess.pid === undefined) subprocess.emit('error', error);
-    },
-  );
-  return subprocess;
 }
 
 /**
@@ -301,7 +253,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
 
     let child: ChildProcess;
     try {
-      child = launch(options.launcher ?? 'node', invocation, {
+      child = spawn(invocation.file, [...invocation.args], {
         cwd: options.cwd,
         env: groupListener?.childEnv ? { ...(options.env ?? process.env), ...groupListener.childEnv } : (options.env ?? process.env),
         stdio: 'pipe',

@@ -5,13 +5,13 @@ import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { SessionManager } from '../agent/sessionManager';
 import { MAIN_AGENT, replayEvents, type ReplayEvent } from '../agent/sessionReplay';
 import { transcriptDirFor } from '../agent/transcriptLocation';
-import { describeThrown } from '../hooks/hookErrors';
 import { raceAbort } from '../shared/raceAbort';
 import type { HookRunObserver, HookRunRecord, PermissionProvider } from '../hooks/hookRunTypes';
 import type { HistoryEntry } from '../shared/webviewProtocol';
 import { modelFromSettings, SwitchableModelClient, type ModelResolution } from './model/modelFromSettings';
 import { API_KEY_SECRET } from './model/apiKey';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
+import { describeThrown, thrownStack } from '../shared/describeThrown';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -89,7 +89,7 @@ export class AgentController implements vscode.Disposable {
       if (result.status === 'failed') this.say(`The agent failed: ${result.reason ?? 'unknown error'}`);
       else if (result.status === 'stopped' && result.reason) this.say(`Stopped: ${result.reason}`);
     } catch (error) {
-      this.deps.log.error(`prompt failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.deps.log.error(`prompt failed: ${thrownStack(error)}`);
       this.say(`Hookwise hit an internal error: ${describeThrown(error)}`);
     } finally {
       this.running = undefined;

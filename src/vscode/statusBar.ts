@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../agent/agentEvents';
-import type { HookRunRecord } from '../hooks/hookRunTypes';
+import type { HookRunObserver, HookRunRecord } from '../hooks/hookRunTypes';
 
 /** What the agent is doing, as the status bar shows it. */
 export type AgentActivity = { readonly kind: 'idle' } | { readonly kind: 'thinking' } | { readonly kind: 'tool'; readonly toolName: string } | { readonly kind: 'approval' };
@@ -8,11 +8,11 @@ export type AgentActivity = { readonly kind: 'idle' } | { readonly kind: 'thinki
 /**
  * The status bar item "Hookwise: …" with the agent's state: idle, thinking, running a tool,
  * running hooks, waiting for approval. Clicking it opens the chat. State comes from the agent
- * events (`observeAgentEvent`), the hook runs (`observeHookRun`: a slow hook is what the agent
+ * events (`observeAgentEvent`), the hook runs (as a HookRunObserver: a slow hook is what the agent
  * waits for, so it shows over "thinking") and the permission queue (`setWaitingForApproval`),
  * which wins while a popup is open.
  */
-export class AgentStatusBar implements vscode.Disposable {
+export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
   private readonly item: vscode.StatusBarItem;
   private activity: AgentActivity = { kind: 'idle' };
   private waiting = false;
@@ -69,10 +69,13 @@ export class AgentStatusBar implements vscode.Disposable {
   }
 
   /** Follows hook runs (a HookRunner observer): while one runs, the status says which. */
-  observeHookRun(record: HookRunRecord, phase: 'started' | 'finished'): void {
-    if (phase === 'started') this.hooksRunning.set(record.runId, { event: record.event, label: record.hookLabel });
-    else if (!this.hooksRunning.delete(record.runId)) return;
+  onHookStarted(record: HookRunRecord): void {
+    this.hooksRunning.set(record.runId, { event: record.event, label: record.hookLabel });
     this.render();
+  }
+
+  onHookFinished(record: HookRunRecord): void {
+    if (this.hooksRunning.delete(record.runId)) this.render();
   }
 
   /** Sets the state directly (e.g. idle after Stop). */

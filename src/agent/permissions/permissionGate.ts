@@ -2,13 +2,13 @@ import type { HookEvent } from '../../hooks/hookEvent';
 import { TOOL_EVENTS } from '../../hooks/hookEvent';
 import type { AgentRef, DecidedBy, HookEventResult, PermissionAnswer, PermissionProvider, PermissionRequest } from '../../hooks/hookRunTypes';
 import { withAskAnswer } from '../../hooks/hookRunRecords';
-import { describeThrown } from '../../hooks/hookErrors';
 import { raceAbort } from '../../shared/raceAbort';
 import type { HookDispatcher } from '../hookDispatcher';
 import type { HookInputs } from '../hookInputs';
 import { evaluatePolicy } from '../permissionMode';
 import type { PermissionRules, PolicyVerdict } from '../permissionMode';
 import type { RunContext } from '../runContext';
+import { describeThrown } from '../../shared/describeThrown';
 
 type Input = Readonly<Record<string, unknown>>;
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
 import { MAX_AGENT_FILES } from '../../hooks/config/configLimits';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** A subagent type: built-in (`general-purpose`, `Explore`) or a `.claude/agents/*.md` file. */
 export interface AgentDefinition {
@@ -106,7 +107,7 @@ export async function loadAgentDefinitions(dirs: readonly { readonly dir: string
         if ('message' in parsed) problems.push(parsed);
         else byName.set(parsed.name, parsed);
       } catch (error) {
-        problems.push({ file: displayFile, message: `could not read: ${error instanceof Error ? error.message : String(error)}` });
+        problems.push({ file: displayFile, message: `could not read: ${thrownMessage(error)}` });
       }
     }
   }

@@ -87,8 +87,6 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
           stdin: '',
           maxOutputBytes: BASH_CAPTURE_BYTES,
           signal: controller.signal,
-          // Issue 6 asks for execa here; the hot path of hook commands uses node's spawn.
-          launcher: 'execa',
         });
       } finally {
         clearTimeout(timer);

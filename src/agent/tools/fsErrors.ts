@@ -1,3 +1,4 @@
+import { thrownMessage } from '../../shared/describeThrown';
 /**
  * A file-system error as one sentence the model can act on, e.g.
  * `File does not exist: /ws/a.ts`. Falls back to the error's own message.
@@ -21,7 +22,7 @@ export function describeFsError(err: unknown, absPath: string): string {
     case 'EROFS':
       return `Read-only file system: ${absPath}`;
     default:
-      return `${err instanceof Error ? err.message : String(err)} (${absPath})`;
+      return `${thrownMessage(err)} (${absPath})`;
   }
 }
 

@@ -6,6 +6,7 @@ import { describeFsError } from './fsErrors';
 import { defineTool, toolError } from './tool';
 import type { AgentTool, ToolContext } from './tool';
 import { isInsideDir, realpathLenient, resolveWorkspacePath } from './workspacePaths';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** Paths returned at most (Claude Code's cap); the rest are counted, not listed. */
 export const GLOB_MAX_RESULTS = 100;
@@ -79,7 +80,7 @@ export function createGlobTool(): AgentTool<GlobInput> {
         });
       } catch (err) {
         if (ctx.signal.aborted) return toolError('Glob was interrupted.');
-        return toolError(`Glob failed for pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}`);
+        return toolError(`Glob failed for pattern ${JSON.stringify(pattern)}: ${thrownMessage(err)}`);
       }
       if (ctx.signal.aborted) return toolError('Glob was interrupted.');
 

@@ -10,6 +10,7 @@ import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
 import { walkFiles } from './walkFiles';
 import { GrepStoppedError, GrepWorker } from './grepWorker';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** Output lines (content), files or counts returned when the call gives no head_limit. */
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -170,7 +171,7 @@ export function createGrepTool(options: { readonly timeoutMs?: number } = {}): A
           if (err.reason === 'aborted' || ctx.signal.aborted) return toolError('Grep was interrupted.');
           return toolError(`Grep stopped after ${formatSeconds(timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`);
         }
-        return toolError(`Grep failed: ${err instanceof Error ? err.message : String(err)}`);
+        return toolError(`Grep failed: ${thrownMessage(err)}`);
       } finally {
         worker.close();
       }
@@ -228,7 +229,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp | s
   try {
     return new RegExp(source, [...flags].join(''));
   } catch (err) {
-    return `Invalid regular expression ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}. Grep uses JavaScript RegExp syntax; escape special characters such as ( [ { . * + ? with a backslash.`;
+    return `Invalid regular expression ${JSON.stringify(pattern)}: ${thrownMessage(err)}. Grep uses JavaScript RegExp syntax; escape special characters such as ( [ { . * + ? with a backslash.`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TodoStore } from './todoStore';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * What a tool hands back. `content` is what the model sees; `data` is the structured
@@ -120,7 +121,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): AgentTo
       try {
         return await def.execute(input, ctx);
       } catch (err) {
-        return toolError(`${def.name} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
+        return toolError(`${def.name} failed unexpectedly: ${thrownMessage(err)}`);
       }
     },
   };

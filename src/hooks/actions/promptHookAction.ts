@@ -4,6 +4,7 @@ import { collectResponse, type ModelClient, type ModelRequest } from '../../mode
 import { ModelError } from '../../model/modelError';
 import { blockingOutcome } from './interpretCommandResult';
 import { parsePromptHookAnswer, promptHookAnswerJsonSchema } from './parsePromptHookAnswer';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** A model client, or a factory that picks one for the hook's `model` field. */
 export type PromptHookModel = ModelClient | ((modelName?: string) => ModelClient);
@@ -65,7 +66,7 @@ export class PromptHookAction implements HookAction {
     try {
       inputJson = JSON.stringify(input);
     } catch (error) {
-      return { ...failed(`could not serialize the hook input as JSON: ${messageOf(error)}`), failureReason: 'inputNotSerializable' };
+      return { ...failed(`could not serialize the hook input as JSON: ${thrownMessage(error)}`), failureReason: 'inputNotSerializable' };
     }
     let request: ModelRequest;
     let client: ModelClient;
@@ -81,7 +82,7 @@ export class PromptHookAction implements HookAction {
         ...(typeof this.model !== 'function' && this.options.model !== undefined ? { model: this.options.model } : {}),
       };
     } catch (error) {
-      return failed(`could not prepare the prompt hook: ${messageOf(error)}`);
+      return failed(`could not prepare the prompt hook: ${thrownMessage(error)}`);
     }
 
     let text: string;
@@ -90,7 +91,7 @@ export class PromptHookAction implements HookAction {
     } catch (error) {
       if (ctx.signal.aborted) return cancelled();
       if (ModelError.is(error, 'timeout')) return failed(`prompt hook model timed out: ${error.message}`);
-      return failed(`prompt hook model call failed: ${messageOf(error)}`);
+      return failed(`prompt hook model call failed: ${thrownMessage(error)}`);
     }
     if (ctx.signal.aborted) return cancelled();
 
@@ -111,8 +112,4 @@ function failed(error: string): HookActionResult {
 
 function cancelled(): HookActionResult {
   return { status: 'cancelled', outcome: proceed(), error: 'cancelled: the prompt hook was stopped (timeout or Stop)' };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
 import { findExcessNesting, MAX_CONFIG_DEPTH, MAX_YAML_ALIASES } from './configLimits';
+import { describeThrown } from '../../shared/describeThrown';
 
 /** A parsed YAML document within the limits, or why not (with the offset in `text` when known). */
 export type BoundedYamlResult =
@@ -19,7 +20,7 @@ export function parseBoundedYaml(text: string): BoundedYamlResult {
   try {
     doc = parseDocument(text, { prettyErrors: false });
   } catch (error) {
-    return { ok: false, message: `cannot be parsed (${errorText(error)})`, offset: 0 };
+    return { ok: false, message: `cannot be parsed (${describeThrown(error)})`, offset: 0 };
   }
   const first = doc.errors[0];
   if (first) return { ok: false, message: `is not valid YAML (${first.message.split('\n')[0] ?? 'parse error'})`, offset: first.pos[0] };
@@ -30,7 +31,7 @@ export function parseBoundedYaml(text: string): BoundedYamlResult {
   } catch (error) {
     // yaml throws a ReferenceError for "excessive alias count"; anything else is reported too.
     const aliasBomb = error instanceof ReferenceError && /alias/i.test(error.message);
-    return { ok: false, message: aliasBomb ? `uses aliases too much (over ${MAX_YAML_ALIASES} expansions; a YAML alias bomb?)` : `cannot be read (${errorText(error)})`, offset: 0 };
+    return { ok: false, message: aliasBomb ? `uses aliases too much (over ${MAX_YAML_ALIASES} expansions; a YAML alias bomb?)` : `cannot be read (${describeThrown(error)})`, offset: 0 };
   }
 }
 
@@ -48,8 +49,4 @@ function deepNode(root: unknown, max: number): number | undefined {
     // Aliases are resolved by toJS under maxAliasCount; their anchors were walked where they stand.
   }
   return undefined;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

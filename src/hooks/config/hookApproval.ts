@@ -68,3 +68,33 @@ export function approvedHashesAfter(previous: Iterable<string>, approvedNow: rea
   for (const hook of approvedNow) result.add(hook.hash);
   return [...result];
 }
+
+/** Trust state for project hooks: they run only in a trusted workspace, once approved. */
+export interface TrustPolicy {
+  /** VS Code Workspace Trust (a headless run counts as trusted). */
+  readonly trusted: boolean;
+  /** True when the user approved this exact project hook (content hash); absent = all approved. */
+  readonly isApproved?: (hook: LoadedHook) => boolean;
+}
+
+/** A project hook kept from running, and why. */
+export interface HeldHook {
+  readonly hook: LoadedHook;
+  readonly why: 'untrusted' | 'unapproved';
+}
+
+/**
+ * The trust filter: every non-project hook runs; a project hook runs only in a trusted
+ * workspace and once approved. The rest are `held`, in order, with the reason.
+ */
+export function filterByTrust(hooks: readonly LoadedHook[], trust: TrustPolicy): { readonly runnable: LoadedHook[]; readonly held: HeldHook[] } {
+  const runnable: LoadedHook[] = [];
+  const held: HeldHook[] = [];
+  for (const hook of hooks) {
+    if (!isProjectSource(hook.source)) runnable.push(hook);
+    else if (!trust.trusted) held.push({ hook, why: 'untrusted' });
+    else if (trust.isApproved && !trust.isApproved(hook)) held.push({ hook, why: 'unapproved' });
+    else runnable.push(hook);
+  }
+  return { runnable, held };
+}

@@ -17,6 +17,7 @@ import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
 import { pinScripts } from './scriptPins';
 import type { PermissionRuleEntry } from './permissionRules';
+import { describeThrown, thrownMessage } from '../../shared/describeThrown';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
 export interface LoadHookConfigOptions {
@@ -83,7 +84,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       return text;
     } catch (error) {
       const tooLarge = error instanceof ConfigFileTooLargeError;
-      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: tooLarge ? 'tooLarge' : 'unreadable', message: `${tooLarge ? error.message : `cannot read the file (${error instanceof Error ? error.message : String(error)})`}; it contributes nothing, the other sources still load` });
+      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: tooLarge ? 'tooLarge' : 'unreadable', message: `${tooLarge ? error.message : `cannot read the file (${thrownMessage(error)})`}; it contributes nothing, the other sources still load` });
       return undefined;
     }
   };
@@ -95,7 +96,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       try {
         names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
       } catch (error) {
-        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${error instanceof Error ? error.message : String(error)})` });
+        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${thrownMessage(error)})` });
       }
       if (names.length > MAX_AGENT_FILES) {
         ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'tooLarge', message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read` });
@@ -152,7 +153,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     } catch (error) {
       // Backstop (docs/security.md): one source that throws must not take the others down.
       const where = doc.input.kind === 'settingsValue' ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] } : { file: doc.input.file, displayFile: doc.input.displayFile };
-      diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it contributes nothing, the other sources still load` });
+      diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${describeThrown(error)}); it contributes nothing, the other sources still load` });
     }
   }
 

@@ -127,9 +127,6 @@ export const hooksObjectSchema = z
   .strictObject(Object.fromEntries(HOOK_EVENTS.map((event) => [event, groupsSchema.meta({ markdownDescription: EVENT_DESCRIPTIONS[event] }).optional()])) as Record<HookEvent, z.ZodOptional<typeof groupsSchema>>)
   .meta({ markdownDescription: 'Hooks by event, in Claude Code\'s format: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }`. Arrays from every source are concatenated, never overridden.' });
 
-/** The `hooks` object as validated. */
-export type HooksConfig = Partial<Record<HookEvent, MatcherGroupConfig[]>>;
-
 /** Claude Code permission rules (`permissions` in settings files). */
 export const permissionsSchema = z.looseObject({
   allow: z.array(z.string()).meta({ markdownDescription: 'Rules that run without asking, e.g. `Bash(npm test:*)`, `Edit(src/**)`, `Read`.' }).optional(),

@@ -1,3 +1,4 @@
+import { thrownMessage } from '../../shared/describeThrown';
 /**
  * Load-time checks of config matcher strings, using Claude Code's exact classification
  *: empty, missing or `*` match all; only letters, digits, `_` and `|` is an
@@ -21,7 +22,7 @@ export function checkMatcher(matcher: string): { readonly error?: string; readon
   try {
     new RegExp(matcher);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+    const detail = thrownMessage(error).replace(/^Invalid regular expression: /, '');
     return { error: `invalid regex matcher ${JSON.stringify(matcher)}: ${detail}; this group is skipped` };
   }
   if (/^[A-Za-z0-9_|]+(\s*,\s*[A-Za-z0-9_|]+)+$/.test(matcher)) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * Script pinning for project-hook approval (docs/security.md): approving a command like
@@ -100,7 +101,7 @@ async function digestOf(file: string): Promise<string> {
     const hash = createHash('sha256').update(buffer.subarray(0, length)).digest('hex');
     return stat.size > MAX_SCRIPT_BYTES ? `large:${stat.size}:${stat.mtimeMs}:${hash}` : `sha256:${hash}`;
   } catch (error) {
-    return `unreadable:${error instanceof Error ? error.message : String(error)}`;
+    return `unreadable:${thrownMessage(error)}`;
   } finally {
     await handle.close();
   }

@@ -2,6 +2,7 @@ import { MATCHER_FIELD } from '../hookEvent';
 import { HookMatcherError } from '../hookErrors';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 import { MATCH_ALL } from './hookMatcher';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * Claude Code's matcher string algorithm (docs/hooks.md §5; SRC `LJ7`), compiled once:
@@ -43,7 +44,7 @@ export function compileClaudePattern(pattern: string | undefined | null): String
   try {
     regex = new RegExp(pattern);
   } catch (error) {
-    throw new HookMatcherError('invalidRegex', pattern, error instanceof Error ? error.message : String(error));
+    throw new HookMatcherError('invalidRegex', pattern, thrownMessage(error));
   }
   return (value) => regex.test(value);
 }

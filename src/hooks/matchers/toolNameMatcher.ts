@@ -1,5 +1,6 @@
 import { HookMatcherError } from '../hookErrors';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * The seeds' ToolName matcher for the TypeScript API: `Bash` (exact), `*` (all), `read_*` /
@@ -34,7 +35,7 @@ function compileToolNamePattern(pattern: string): (name: string) => boolean {
     try {
       regex = new RegExp(literal[1] ?? '', flags);
     } catch (error) {
-      throw new HookMatcherError('invalidRegex', pattern, error instanceof Error ? error.message : String(error));
+      throw new HookMatcherError('invalidRegex', pattern, thrownMessage(error));
     }
     return (name) => regex.test(name);
   }

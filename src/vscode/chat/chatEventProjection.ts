@@ -52,9 +52,6 @@ export function projectAgentEvent(event: AgentEvent): ChatEvent | undefined {
         ...(event.result.reason !== undefined ? { reason: event.result.reason } : {}),
         steps: event.result.steps,
       };
-    case 'hookRun':
-      // The Hook Runs tree shows executions; the chat shows their verdicts on the cards.
-      return undefined;
   }
 }
 

@@ -4,6 +4,7 @@ import { EVENT_DESCRIPTIONS, type HookHandlerConfig } from '../../hooks/config/h
 import { checkMatcher } from '../../hooks/config/matcherCheck';
 import { HOOK_EVENTS, MATCHER_FIELD, TOOL_EVENTS, type HookEvent } from '../../hooks/hookEvent';
 import { addHookToFile, addHookToUserSettingsValue, resolveTargetFile, type AddHookTargetKind, type AddHookWriteResult, type NewHook } from './addHookWriter';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * "Hookwise: Add Hook…": event → matcher (skipped for events without one) → type →
@@ -149,7 +150,7 @@ export async function runAddHookFlow(deps: { readonly log: vscode.LogOutputChann
     await deps.onAdded?.(hook, target);
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = thrownMessage(error);
     deps.log.error(`Add Hook failed: ${message}`);
     void vscode.window.showErrorMessage(`Hookwise could not add the hook: ${AddHookError.is(error) ? message : 'see the Hookwise log'}.`);
     return undefined;

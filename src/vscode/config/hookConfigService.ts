@@ -1,9 +1,9 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
-import type { AppliedConfig, TrustPolicy } from '../../agent/hookwiseRuntime';
+import type { AppliedConfig } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
 import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
-import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject } from '../../hooks/config/hookApproval';
+import { approvedHashesAfter, filterByTrust, hookApprovalKey, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
@@ -12,6 +12,7 @@ import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnos
 import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import { readSourceOptions } from './settingsLayers';
+import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
 export interface HookConfigChange {
@@ -194,7 +195,7 @@ export class HookConfigService implements vscode.Disposable {
         try {
           loaded = await this.load();
         } catch (error) {
-          this.o.log.error(`loading hook configuration failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          this.o.log.error(`loading hook configuration failed: ${thrownStack(error)}`);
         }
         if (this.requested > target) continue; // newer request: load again, apply only the newest
         if (loaded && !this.disposed) this.applyLoaded(loaded.config, loaded.texts);
@@ -217,7 +218,7 @@ export class HookConfigService implements vscode.Disposable {
       options = await readSourceOptions(this.homeDir, this.o.globalStorageUri);
     } catch (error) {
       // The .claude files (including the user's policy hooks) still load without the settings layers.
-      this.o.log.error(`reading the hookwise.hooks settings layers failed (${error instanceof Error ? error.message : String(error)}); loading the .claude files only`);
+      this.o.log.error(`reading the hookwise.hooks settings layers failed (${thrownMessage(error)}); loading the .claude files only`);
       options = { homeDir: this.homeDir, folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })) };
     }
     const texts = new Map<string, string>();
@@ -243,16 +244,10 @@ export class HookConfigService implements vscode.Disposable {
     this.scripts.update(config.hooks);
     if (trusted && this.written.size > 0) this.approveWrittenHooks(config.hooks);
     const approved = new Set(this.approvals.get());
-    const held: { hook: LoadedHook; why: 'untrusted' | 'unapproved' }[] = [];
-    // Project hooks are filtered here AND flagged in the trust policy: the runtime never even sees one that may not run.
-    const runnable = config.hooks.filter((hook) => {
-      if (!isProjectSource(hook.source)) return true;
-      if (!trusted) held.push({ hook, why: 'untrusted' });
-      else if (!approved.has(hook.hash)) held.push({ hook, why: 'unapproved' });
-      else return true;
-      return false;
-    });
-    const result = this.o.apply({ ...config, hooks: runnable }, { trusted, isApproved: (hook) => !isProjectSource(hook.source) || (trusted && approved.has(hook.hash)) });
+    const trust: TrustPolicy = { trusted, isApproved: (hook) => approved.has(hook.hash) };
+    // Project hooks are filtered here AND the runtime applies the same policy: it never even sees one that may not run.
+    const { runnable, held } = filterByTrust(config.hooks, trust);
+    const result = this.o.apply({ ...config, hooks: runnable }, trust);
     const applied: AppliedConfig = { ...result, held: [...held, ...result.held] };
     this.latest = { config, applied };
     const disabled = config.disabled ? ` (hooks disabled by ${config.disabledBy.join(', ')})` : '';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { approvalRecordOf, approvedHookRecordSchema, describeApprovalChanges, type ApprovedHookRecord } from '../../hooks/config/approvalChanges';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /**
  * The VS Code side of docs/hooks.md §6 trust: where Workspace Trust comes from, where approved
@@ -108,7 +109,7 @@ export async function askApproval(prompt: ApprovalPrompt, request: Parameters<Ap
   try {
     return await prompt(request);
   } catch (error) {
-    log.warn(`the project hook approval dialog failed (${error instanceof Error ? error.message : String(error)}); the hooks stay off`);
+    log.warn(`the project hook approval dialog failed (${thrownMessage(error)}); the hooks stay off`);
     return 'cancel';
   }
 }

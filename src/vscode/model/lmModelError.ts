@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { ModelError } from '../../model/modelError';
+import { thrownMessage } from '../../shared/describeThrown';
 
 const pickAnother = 'Choose another with "Hookwise: Select Model…".';
 
@@ -25,7 +26,7 @@ function lmErrorCode(error: unknown): string | undefined {
  */
 export function toLmModelError(error: unknown, modelName: string): ModelError {
   if (error instanceof ModelError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = thrownMessage(error);
   const options = { cause: error };
   switch (lmErrorCode(error)) {
     case vscode.LanguageModelError.NoPermissions.name:

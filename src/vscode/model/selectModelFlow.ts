@@ -12,6 +12,7 @@ import { WORKSPACE_PLAYGROUND_SCRIPT } from './modelFromSettings';
 import type { ModelSelection } from './modelSelection';
 import { currentModelSettings } from './modelSelection';
 import { listLanguageModels } from './vscodeLmModelClient';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** What the flow needs from outside. */
 export interface SelectModelDeps {
@@ -94,7 +95,7 @@ async function listEndpointModels(baseURL: string, deps: SelectModelDeps): Promi
       return client.listModels(AbortSignal.any([cancelled.signal, AbortSignal.timeout(listTimeoutMs)])).finally(() => subscription.dispose());
     });
   } catch (error) {
-    deps.log.info(`Select Model: could not list the models at ${baseURL}: ${error instanceof Error ? error.message : String(error)}`);
+    deps.log.info(`Select Model: could not list the models at ${baseURL}: ${thrownMessage(error)}`);
     return [];
   }
 }

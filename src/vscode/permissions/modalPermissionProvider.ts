@@ -4,6 +4,8 @@ import { addAllowRule } from './allowRuleEdit';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from './permissionText';
 import { ProposedChangeDiff } from './proposedChangeDiff';
 import { SerialQueue } from './serialQueue';
+import { thrownMessage } from '../../shared/describeThrown';
+import { raceAbort } from '../../shared/raceAbort';
 
 /** Shows the popup; resolves with the clicked button, or undefined when it was closed. Injectable for tests. */
 export type PermissionDialog = (message: string, options: vscode.MessageOptions, ...buttons: string[]) => Thenable<string | undefined>;
@@ -58,23 +60,21 @@ export class ModalPermissionProvider implements PermissionProvider {
     const settingsFile = this.localSettingsFile();
     const buttons = permissionButtons(request, settingsFile !== undefined);
     let diff: vscode.Disposable | undefined;
-    let onAbort: (() => void) | undefined;
     try {
       diff = await this.showProposedChange(request).catch((error: unknown) => {
         this.options.log?.warn(`approval: could not show the proposed change: ${String(error)}`);
         return undefined;
       });
       if (signal.aborted) return cancelled;
-      const aborted = new Promise<undefined>((resolve) => {
-        onAbort = () => resolve(undefined);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
       const detail = permissionDetail(request, settingsFile ? vscode.workspace.asRelativePath(settingsFile) : undefined);
-      const choice = await Promise.race([Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...buttons)), aborted]);
+      // A modal cannot be closed from code: on abort, stop waiting for it and answer cancelled.
+      const choice = await raceAbort(Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...buttons)), signal).catch((error: unknown) => {
+        if (signal.aborted) return undefined;
+        throw error;
+      });
       if (signal.aborted) return cancelled;
       return await this.answer(request, choice, settingsFile);
     } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
       diff?.dispose();
     }
   }
@@ -94,7 +94,7 @@ export class ModalPermissionProvider implements PermissionProvider {
           } catch (error) {
             // The user said yes: allow this call even if the rule could not be saved.
             this.options.log?.error(`approval: could not add ${rule} to ${settingsFile.fsPath}: ${String(error)}`);
-            void vscode.window.showErrorMessage(`Hookwise could not save the rule ${rule}: ${error instanceof Error ? error.message : String(error)}`);
+            void vscode.window.showErrorMessage(`Hookwise could not save the rule ${rule}: ${thrownMessage(error)}`);
           }
         }
         return { decision: 'allow', scope: 'always', decidedBy: 'user', ...(rule ? { reason: `always allowed: ${rule}` } : {}) };

@@ -4,6 +4,7 @@ import { definitionFile, locateHookDefinition } from './hookDefinitionLocation';
 import type { HookRunsNode, RunNode } from './hookRunsModel';
 import { renderHookRun } from './hookRunText';
 import { FILTER_CONTEXT_KEY, HookRunsTreeProvider, OPEN_RUN_COMMAND, RUN_SCHEME, runDocumentUri } from './hookRunsTreeProvider';
+import { thrownMessage } from '../../shared/describeThrown';
 
 /** Command ids of the Hook Runs view (declared in package.json). */
 export const HookRunsCommands = {
@@ -67,7 +68,7 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
         await options.rerun(target.record);
       } catch (error) {
         options.log?.error(`Re-run of ${target.record.hookLabel} failed: ${String(error)}`);
-        void vscode.window.showErrorMessage(`Could not re-run the hook: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(`Could not re-run the hook: ${thrownMessage(error)}`);
       }
     }),
     vscode.commands.registerCommand(HookRunsCommands.goToDefinition, async (node?: unknown) => {

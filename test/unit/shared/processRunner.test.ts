@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveShell, runShellCommand, withShellPrefix, type ProcessRunOptions, type ProcessRunResult } from '../../../src/shared/processRunner';
+import { resolveShell, runShellCommand, withShellPrefix } from '../../../src/shared/processRunner';
 import { PidFile, survivors } from '../../support/processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-runner-')));
@@ -38,9 +38,9 @@ describe('withShellPrefix (CLAUDE_CODE_SHELL_PREFIX)', () => {
   });
 });
 
-// Hooks start the shell with node's spawn, the Bash tool with execa: both must behave alike.
-describe.each(['node', 'execa'] as const)('runShellCommand (launcher: %s)', (launcher) => {
-  const run = (command: string, options: ProcessRunOptions): Promise<ProcessRunResult> => runShellCommand(command, { ...options, launcher });
+// Hooks and the Bash tool start the shell the same way (node's spawn).
+describe('runShellCommand', () => {
+  const run = runShellCommand;
 
   it('passes stdin then EOF, env and cwd; captures both streams and the exit code', async () => {
     const r = await run('read line; echo "got:$line:$FOO:$(pwd)"; echo warn >&2; exit 7', { cwd, env: { ...process.env, FOO: 'bar' }, stdin: 'hello' });

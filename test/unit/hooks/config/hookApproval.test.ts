@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedHashesAfter, diffApprovals, hookApprovalKey } from '../../../../src/hooks/config/hookApproval';
+import { approvedHashesAfter, diffApprovals, filterByTrust, hookApprovalKey } from '../../../../src/hooks/config/hookApproval';
 import { buildHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 
 const projectFile = (command: string, extra: Record<string, unknown> = {}) => ({
@@ -68,5 +68,22 @@ describe('diffApprovals', () => {
     const diff = diffApprovals(hooks, new Set());
     expect(diff.newOrChanged.map((h) => (h.handler.type === 'command' ? h.handler.command : ''))).toEqual(['ws', 'pa']);
     expect(diff.approved.map((h) => h.agentType)).toEqual(['b']);
+  });
+});
+
+describe('filterByTrust (the one trust filter the extension and the runtime share)', () => {
+  const { hooks } = buildHookConfig([userSettings, projectFile('echo project')]);
+  const project = hooks.find((h) => h.source.kind !== 'settings')!;
+
+  it('an untrusted workspace holds every project hook, approved or not; user hooks still run', () => {
+    const { runnable, held } = filterByTrust(hooks, { trusted: false, isApproved: () => true });
+    expect(runnable.map((h) => h.source.kind)).toEqual(['settings']);
+    expect(held).toEqual([{ hook: project, why: 'untrusted' }]);
+  });
+
+  it('a trusted workspace runs approved project hooks and holds the rest as unapproved', () => {
+    expect(filterByTrust(hooks, { trusted: true, isApproved: () => false }).held).toEqual([{ hook: project, why: 'unapproved' }]);
+    expect(filterByTrust(hooks, { trusted: true, isApproved: (h) => h.hash === project.hash }).runnable).toEqual(hooks);
+    expect(filterByTrust(hooks, { trusted: true }).held).toEqual([]);
   });
 });

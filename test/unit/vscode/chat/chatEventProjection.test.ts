@@ -44,6 +44,8 @@ describe('projectAgentEvent', () => {
   });
 
   it('skips hook runs (the tree shows them) and keeps raw string inputs', () => {
+    // Hook runs are no longer agent events (the runner's observers report them); one that slipped through still never reaches the chat.
+    // @ts-expect-error 'hookRun' is not an AgentEvent type
     expect(projectAgentEvent({ type: 'hookRun', record: record(), phase: 'started' })).toBeUndefined();
     expect(projectAgentEvent({ type: 'toolCall', agent: main, toolUseId: 't', toolName: 'Bash', input: '{not json', summary: 'Bash' })).toMatchObject({ input: '{not json' });
   });
