@@ -83,7 +83,9 @@ if (existsSync('media/src/chat.ts') || existsSync('media/src/chat.js')) {
 
 // Integration tests run inside the real extension host, so they are built like the extension.
 if (!production && existsSync('test/integration')) {
-  const tests = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => path.join('test/integration', f));
+  const tests = readdirSync('test/integration')
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join('test/integration', f));
   if (tests.length > 0) {
     configs.push({
       ...common,

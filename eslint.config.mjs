@@ -32,9 +32,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/model/**', 'src/vscode/**', 'src/extension.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [vscodeImportBan, { name: 'openai', message: 'Only src/model/** talks to the openai SDK; use the ModelClient port.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [vscodeImportBan, { name: 'openai', message: 'Only src/model/** talks to the openai SDK; use the ModelClient port.' }],
+        },
+      ],
     },
   },
   {
@@ -43,6 +46,18 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
   },
 );

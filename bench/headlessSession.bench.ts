@@ -37,10 +37,14 @@ async function runOnce(dir: string, home: string): Promise<{ ms: number; maxRssK
   // Preload a tiny reporter so the CLI process tells us its own peak RSS when it exits.
   const code = `process.on('exit',()=>{require('fs').writeSync(2,'\\nMAXRSS '+process.resourceUsage().maxRSS+'\\n')});require(${JSON.stringify(cli)})`;
   const result = await new Promise<{ stderr: string; code: number | null }>((resolve) => {
-    const child = spawn(process.execPath, ['-e', code, '--', '-p', 'go', '--model', 'bench', '--base-url', server.url, '--allowed-tools', 'Bash', '--max-steps', '20'], {
-      cwd: dir,
-      env: { ...process.env, HOME: home, HOOKWISE_HOME: path.join(home, '.hookwise'), OPENAI_API_KEY: 'x' },
-    });
+    const child = spawn(
+      process.execPath,
+      ['-e', code, '--', '-p', 'go', '--model', 'bench', '--base-url', server.url, '--allowed-tools', 'Bash', '--max-steps', '20'],
+      {
+        cwd: dir,
+        env: { ...process.env, HOME: home, HOOKWISE_HOME: path.join(home, '.hookwise'), OPENAI_API_KEY: 'x' },
+      },
+    );
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -98,8 +102,12 @@ async function main(): Promise<void> {
   const ratios = addedPerCall.map((a, i) => a / (floor[i] ?? NaN)).sort((x, y) => x - y);
   const ratio = median(ratios);
   const quartile = (q: number): string => (ratios[Math.floor(q * (ratios.length - 1))] ?? NaN).toFixed(2);
-  console.log(`  added per tool call ${added.toFixed(2)} ms vs spawning 5 processes directly ${floorPerCall.toFixed(2)} ms (medians of ${ROUNDS} paired rounds)`);
-  console.log(`  ratio per round: median ${ratio.toFixed(2)}× (middle half ${quartile(0.25)}–${quartile(0.75)}×)   target ≤ 1.2×  ${ratio <= 1.2 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `  added per tool call ${added.toFixed(2)} ms vs spawning 5 processes directly ${floorPerCall.toFixed(2)} ms (medians of ${ROUNDS} paired rounds)`,
+  );
+  console.log(
+    `  ratio per round: median ${ratio.toFixed(2)}× (middle half ${quartile(0.25)}–${quartile(0.75)}×)   target ≤ 1.2×  ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
+  );
   console.log(`  peak RSS of the CLI process ${peakMiB.toFixed(1)} MiB      target ≤ 120 MiB  ${peakMiB <= 120 ? 'OK' : 'MISSED'}`);
   for (const d of [home, bare, hooked]) rmSync(d, { recursive: true, force: true });
 }

@@ -16,7 +16,9 @@ function build(matching: number, total: number): HookRunner {
     registry.register({
       event: 'PreToolUse',
       matcher: compileClaudeMatcher(i < matching ? 'Bash' : `Tool${i}`),
-      action: callableAction((ctx: Readonly<Record<string, unknown>>) => (ctx['tool_name'] === 'Bash' ? undefined : { decision: 'deny', reason: 'x' }), { label: `h${i}` }),
+      action: callableAction((ctx: Readonly<Record<string, unknown>>) => (ctx['tool_name'] === 'Bash' ? undefined : { decision: 'deny', reason: 'x' }), {
+        label: `h${i}`,
+      }),
       source: { kind: 'code', label: 'bench' },
       priority: 0,
     });
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
   const perMatched = (tenOfHundred - noneOfHundred) / 10;
   const perNonMatching = noneOfHundred / 100;
   const row = (label: string, value: number, target?: string) =>
-    console.log(`${label.padEnd(46)} ${value.toFixed(0).padStart(8)} ns${target ? `   (target ${target}${value <= Number.parseFloat(target.replace(/[^\d.]/g, '')) * (target.includes('µs') ? 1000 : 1) ? ', met' : ', MISSED'})` : ''}`);
+    console.log(
+      `${label.padEnd(46)} ${value.toFixed(0).padStart(8)} ns${target ? `   (target ${target}${value <= Number.parseFloat(target.replace(/[^\d.]/g, '')) * (target.includes('µs') ? 1000 : 1) ? ', met' : ', MISSED'})` : ''}`,
+    );
   row('run(): 100 registered, 10 match (per run)', tenOfHundred);
   row('run(): 100 registered, none match (per run)', noneOfHundred);
   row('run(): event with no registrations (per run)', empty);

@@ -8,7 +8,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const filter = process.argv[2] ?? '';
-const files = readdirSync('bench').filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+const files = readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error(`no benchmark matches "${filter}"`);
   process.exit(2);

@@ -63,7 +63,10 @@ const pkgFile = path.join(root, 'package.json');
 const formattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 let text = readFileSync(pkgFile, 'utf8');
 const pkg = JSON.parse(text);
-for (const [key, value] of [['configuration', configuration], ['jsonValidation', jsonValidation]]) {
+for (const [key, value] of [
+  ['configuration', configuration],
+  ['jsonValidation', jsonValidation],
+]) {
   if (JSON.stringify(pkg.contributes?.[key]) === JSON.stringify(value)) continue;
   stale.push(`package.json contributes.${key}`);
   text = lib.applyEdits(text, lib.modify(text, ['contributes', key], value, { formattingOptions }));

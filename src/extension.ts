@@ -29,7 +29,10 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   context.subscriptions.push(log);
 
   const chat = new ChatViewProvider(context.extensionUri, log);
-  context.subscriptions.push(chat, vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }));
+  context.subscriptions.push(
+    chat,
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
+  );
 
   // The tree's rerun goes through the controller, created a few lines below (called only later).
   const runs = registerHookRunsView({ log, rerun: (record) => controller.rerunHook(record) });

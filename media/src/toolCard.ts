@@ -64,7 +64,10 @@ export function createToolCard(toolName: string, summary: string, input: string)
 }
 
 /** Updates a card; undefined fields keep their current value. */
-export function updateToolCard(card: ToolCard, update: { status: ChatToolStatus; input?: string; result?: string; isError?: boolean; verdict?: string; verdictBlocks?: boolean }): void {
+export function updateToolCard(
+  card: ToolCard,
+  update: { status: ChatToolStatus; input?: string; result?: string; isError?: boolean; verdict?: string; verdictBlocks?: boolean },
+): void {
   setCardStatus(card, update.status);
   if (update.input !== undefined) card.input.textContent = update.input;
   if (update.result !== undefined) {

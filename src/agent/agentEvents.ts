@@ -21,7 +21,14 @@ export type AgentEvent =
   | { readonly type: 'runStarted'; readonly agent: AgentRef; readonly description?: string; readonly parentToolUseId?: string }
   | { readonly type: 'text'; readonly agent: AgentRef; readonly delta: string }
   | { readonly type: 'assistantMessage'; readonly agent: AgentRef; readonly text: string; readonly step: number }
-  | { readonly type: 'toolCall'; readonly agent: AgentRef; readonly toolUseId: string; readonly toolName: string; readonly input: unknown; readonly summary: string }
+  | {
+      readonly type: 'toolCall';
+      readonly agent: AgentRef;
+      readonly toolUseId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly summary: string;
+    }
   | {
       readonly type: 'toolStatus';
       readonly agent: AgentRef;

@@ -63,17 +63,30 @@ export class AgentHookAction implements HookAction {
 
   async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
     const registry = new HookRegistry();
-    registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'agent hook limits' } }), () => ({ maxSteps: AGENT_HOOK_MAX_STEPS, maxTokens: 0, maxWallTimeMs: 0 }));
+    registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'agent hook limits' } }), () => ({
+      maxSteps: AGENT_HOOK_MAX_STEPS,
+      maxTokens: 0,
+      maxWallTimeMs: 0,
+    }));
     const hooks = new HookRunner(registry, { projectDir: ctx.projectDir, ...(this.observer ? { observers: [this.observer] } : {}) });
     let inputJson: string;
     try {
       inputJson = JSON.stringify(input);
     } catch (error) {
-      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${thrownMessage(error)}`, failureReason: 'inputNotSerializable' };
+      return {
+        status: 'failed',
+        outcome: proceed(),
+        error: `could not serialize the hook input as JSON: ${thrownMessage(error)}`,
+        failureReason: 'inputNotSerializable',
+      };
     }
     const conversation = new Conversation([{ role: 'user', content: buildPromptHookPrompt(this.prompt, inputJson) }]);
     // Its own id per run: two agent hooks running at once are two agents in Hook Runs.
-    const agent = { agentId: `agent-hook-${randomBytes(4).toString('hex')}`, parentAgentId: typeof input.agent_id === 'string' ? input.agent_id : null, agentType: 'agent-hook' };
+    const agent = {
+      agentId: `agent-hook-${randomBytes(4).toString('hex')}`,
+      parentAgentId: typeof input.agent_id === 'string' ? input.agent_id : null,
+      agentType: 'agent-hook',
+    };
     const transcriptPath = typeof input.transcript_path === 'string' ? input.transcript_path : '';
     const result = await runAgent({
       ctx: {
@@ -103,7 +116,12 @@ export class AgentHookAction implements HookAction {
     if (result.status === 'cancelled' || ctx.signal.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled' };
     if (result.status !== 'completed') return { status: 'failed', outcome: proceed(), error: `agent hook did not answer: ${result.reason ?? result.status}` };
     const parsed = parsePromptHookAnswer(result.finalText);
-    if (!parsed.ok) return { status: 'failed', outcome: proceed(), error: `agent hook answer was not JSON {ok, reason}: ${result.finalText.trim().slice(0, 200) || '(empty answer)'}` };
+    if (!parsed.ok)
+      return {
+        status: 'failed',
+        outcome: proceed(),
+        error: `agent hook answer was not JSON {ok, reason}: ${result.finalText.trim().slice(0, 200) || '(empty answer)'}`,
+      };
     if (parsed.answer.ok) return { status: 'ok', outcome: proceed() };
     const why = parsed.answer.reason?.trim();
     return { status: 'ok', outcome: blockingOutcome(ctx.event, why ? `Agent hook condition was not met: ${why}` : 'Agent hook condition was not met') };

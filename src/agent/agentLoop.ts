@@ -86,7 +86,14 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const context = new ContextBuffer();
   const tools = new Map(o.tools.map((t) => [t.name, t] as const));
   const toolContext = withReadDenials(
-    { cwd: ctx.cwd, workspaceRoot: ctx.projectDir, sessionId: ctx.sessionId, agentId: o.agent.agentId, todos: ctx.todos, ...(ctx.envFile ? { envFile: ctx.envFile } : {}) },
+    {
+      cwd: ctx.cwd,
+      workspaceRoot: ctx.projectDir,
+      sessionId: ctx.sessionId,
+      agentId: o.agent.agentId,
+      todos: ctx.todos,
+      ...(ctx.envFile ? { envFile: ctx.envFile } : {}),
+    },
     ctx.rules,
   );
   const toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
@@ -103,14 +110,21 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const usageTotal = (): number => inputTokens + outputTokens;
   const lastUserPrompt = [...o.conversation.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 
-  emit({ type: 'runStarted', agent: o.agent, ...(o.description ? { description: o.description } : {}), ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}) });
+  emit({
+    type: 'runStarted',
+    agent: o.agent,
+    ...(o.description ? { description: o.description } : {}),
+    ...(o.parentToolUseId ? { parentToolUseId: o.parentToolUseId } : {}),
+  });
   const end = async (status: AgentRunResult['status'], reason?: string): Promise<AgentRunResult> => {
     const result: AgentRunResult = { status, finalText, steps: step, inputTokens, outputTokens, ...(reason ? { reason } : {}) };
     if (status === 'failed') {
       await dispatch('AgentFailed', inputs.agentFailed(reason ?? 'unknown error')).catch(() => undefined);
       // A failed subagent still ends: SubagentStop observes it, with the error (it cannot continue).
       if (o.stopEvent === 'SubagentStop') {
-        const stopped = await dispatch('SubagentStop', inputs.stop('SubagentStop', stopBlocks > 0, finalText, reason ?? 'unknown error')).catch(() => undefined);
+        const stopped = await dispatch('SubagentStop', inputs.stop('SubagentStop', stopBlocks > 0, finalText, reason ?? 'unknown error')).catch(
+          () => undefined,
+        );
         if (stopped) showSystemMessages(stopped);
       }
     }
@@ -152,7 +166,12 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       try {
         response = await collectResponse(
           ctx.model,
-          { messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages], tools: toolSpecs, ...(modelName ? { model: modelName } : {}), ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+          {
+            messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages],
+            tools: toolSpecs,
+            ...(modelName ? { model: modelName } : {}),
+            ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+          },
           o.signal,
           (delta) => emit({ type: 'text', agent: o.agent, delta }),
         );
@@ -165,12 +184,24 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         outputTokens += response.usage.outputTokens;
         emit({ type: 'usage', agent: o.agent, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens });
       }
-      o.conversation.append(response.toolCalls.length > 0 ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls } : { role: 'assistant', content: response.text });
+      o.conversation.append(
+        response.toolCalls.length > 0
+          ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
+          : { role: 'assistant', content: response.text },
+      );
       emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
       if (response.text.trim() !== '') finalText = response.text;
 
       const afterInference = observe(
-        await dispatch('AfterInference', inputs.afterInference(step, response.text, response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })), response.finishReason)),
+        await dispatch(
+          'AfterInference',
+          inputs.afterInference(
+            step,
+            response.text,
+            response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })),
+            response.finishReason,
+          ),
+        ),
         'AfterInference',
       );
       if (afterInference) {
@@ -180,8 +211,18 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
 
       if (response.toolCalls.length > 0) {
         const calls = response.toolCalls;
-        const scope: ToolCallScope = { ctx, agent: o.agent, tools, hooks: dispatcher, inputs, gate, context, toolContext: { ...toolContext, runMetadata: () => metadata.current }, signal: o.signal };
-        for (let i = 0; i < calls.length; ) {
+        const scope: ToolCallScope = {
+          ctx,
+          agent: o.agent,
+          tools,
+          hooks: dispatcher,
+          inputs,
+          gate,
+          context,
+          toolContext: { ...toolContext, runMetadata: () => metadata.current },
+          signal: o.signal,
+        };
+        for (let i = 0; i < calls.length;) {
           if (o.signal.aborted) {
             closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
             return await end('cancelled', 'Stopped by the user');
@@ -202,7 +243,10 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           }
           i = j;
         }
-        const afterStep = observe(await dispatch('AfterStep', inputs.afterStep(step, response.toolCalls.length, Date.now() - started, usageTotal())), 'AfterStep');
+        const afterStep = observe(
+          await dispatch('AfterStep', inputs.afterStep(step, response.toolCalls.length, Date.now() - started, usageTotal())),
+          'AfterStep',
+        );
         if (afterStep) return await end('stopped', afterStep);
         continue;
       }

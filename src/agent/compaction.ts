@@ -24,7 +24,7 @@ export function compactionCut(messages: readonly ModelMessage[], keepRatio = 0.2
 
 const SUMMARY_PROMPT = [
   'You are compacting the conversation of a coding agent so it can continue with less context.',
-  'Write a dense summary of everything below that the agent needs to carry on: the user\'s requests and constraints,',
+  "Write a dense summary of everything below that the agent needs to carry on: the user's requests and constraints,",
   'decisions made, files read or changed (with paths), commands run and their outcomes, hook decisions that blocked',
   'or changed actions and why, open problems, and the next steps. Do not invent anything.',
 ].join(' ');
@@ -49,7 +49,13 @@ function render(messages: readonly ModelMessage[]): string {
  * Asks the model for a summary of `messages`, with PreCompact hooks' instructions and the
  * user's own appended. Rejects as the model does.
  */
-export async function summarize(model: ModelClient, messages: readonly ModelMessage[], instructions: readonly string[], signal: AbortSignal, modelName?: string): Promise<string> {
+export async function summarize(
+  model: ModelClient,
+  messages: readonly ModelMessage[],
+  instructions: readonly string[],
+  signal: AbortSignal,
+  modelName?: string,
+): Promise<string> {
   const extra = instructions.map((i) => i.trim()).filter(Boolean);
   const response = await collectResponse(
     model,

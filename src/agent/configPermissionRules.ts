@@ -23,7 +23,11 @@ export class ConfigPermissionRules implements PermissionRules {
     return this.scripts;
   }
 
-  evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd?: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined {
+  evaluate(
+    toolName: string,
+    input: Readonly<Record<string, unknown>>,
+    cwd?: string,
+  ): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined {
     const hit = evaluatePermissionRules(this.entries, toolName, input, this.withCwd(cwd));
     return hit ? { behavior: hit.behavior, rule: hit.entry.rule.text, source: describeSource(hit.entry.source) } : undefined;
   }

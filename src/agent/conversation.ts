@@ -7,7 +7,10 @@ import type { ModelMessage } from '../model/modelClient';
 export class Conversation {
   private readonly list: ModelMessage[];
 
-  constructor(initial: readonly ModelMessage[] = [], private readonly onAppend?: (message: ModelMessage) => void) {
+  constructor(
+    initial: readonly ModelMessage[] = [],
+    private readonly onAppend?: (message: ModelMessage) => void,
+  ) {
     this.list = [...initial];
   }
 

@@ -50,7 +50,8 @@ export function registerDefaultLimits(hooks: HooksApi, limits: () => AgentLimits
         (ctx) => {
           const { maxWallTimeMs } = limits();
           const elapsed = numberField(ctx, 'elapsed_ms');
-          if (maxWallTimeMs > 0 && elapsed >= maxWallTimeMs) return stop(`Ran for ${Math.round(elapsed / 1000)} s, the limit is ${Math.round(maxWallTimeMs / 1000)} s.`);
+          if (maxWallTimeMs > 0 && elapsed >= maxWallTimeMs)
+            return stop(`Ran for ${Math.round(elapsed / 1000)} s, the limit is ${Math.round(maxWallTimeMs / 1000)} s.`);
           return undefined;
         },
         { label: 'built-in: max wall time', priority: LIMIT_PRIORITY, id: 'builtin.maxWallTime' },

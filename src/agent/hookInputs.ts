@@ -23,7 +23,14 @@ export class HookInputs {
   private readonly mode: HookPermissionMode;
 
   constructor(scope: AgentHookScope) {
-    this.env = { session_id: scope.sessionId, transcript_path: scope.transcriptPath, cwd: scope.cwd, agent_id: scope.agentId, parent_agent_id: scope.parentAgentId, agent_type: scope.agentType };
+    this.env = {
+      session_id: scope.sessionId,
+      transcript_path: scope.transcriptPath,
+      cwd: scope.cwd,
+      agent_id: scope.agentId,
+      parent_agent_id: scope.parentAgentId,
+      agent_type: scope.agentType,
+    };
     this.mode = scope.permissionMode;
   }
 
@@ -37,7 +44,13 @@ export class HookInputs {
     return HookContext.forBeforeStep(this.env, { step_index: step, elapsed_ms: elapsedMs, total_tokens: totalTokens });
   }
   afterStep(step: number, toolCalls: number, elapsedMs: number, totalTokens: number) {
-    return HookContext.forAfterStep(this.env, { step_index: step, step_type: toolCalls > 0 ? 'tool_execution' : 'final_response', tool_calls: toolCalls, elapsed_ms: elapsedMs, total_tokens: totalTokens });
+    return HookContext.forAfterStep(this.env, {
+      step_index: step,
+      step_type: toolCalls > 0 ? 'tool_execution' : 'final_response',
+      tool_calls: toolCalls,
+      elapsed_ms: elapsedMs,
+      total_tokens: totalTokens,
+    });
   }
   beforeInference(step: number, messageCount: number) {
     return HookContext.forBeforeInference(this.env, { step_index: step, message_count: messageCount });
@@ -56,10 +69,25 @@ export class HookInputs {
     return HookContext.forPermissionRequest(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: '' });
   }
   postToolUse(toolName: string, toolInput: Input, toolUseId: string, toolResponse: unknown, durationMs: number) {
-    return HookContext.forPostToolUse(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, tool_response: toolResponse, duration_ms: durationMs });
+    return HookContext.forPostToolUse(this.env, {
+      permission_mode: this.mode,
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_use_id: toolUseId,
+      tool_response: toolResponse,
+      duration_ms: durationMs,
+    });
   }
   postToolUseFailure(toolName: string, toolInput: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false) {
-    return HookContext.forPostToolUseFailure(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, error, duration_ms: durationMs, is_interrupt: isInterrupt });
+    return HookContext.forPostToolUseFailure(this.env, {
+      permission_mode: this.mode,
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_use_id: toolUseId,
+      error,
+      duration_ms: durationMs,
+      is_interrupt: isInterrupt,
+    });
   }
   notification(message: string, notificationType: string) {
     return HookContext.forNotification(this.env, { message, notification_type: notificationType });
@@ -67,6 +95,8 @@ export class HookInputs {
   /** `error` (SubagentStop only): the subagent failed with it. */
   stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string, error?: string) {
     const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage, permission_mode: this.mode };
-    return event === 'Stop' ? HookContext.forStop(this.env, fields) : HookContext.forSubagentStop(this.env, error === undefined ? fields : { ...fields, error });
+    return event === 'Stop'
+      ? HookContext.forStop(this.env, fields)
+      : HookContext.forSubagentStop(this.env, error === undefined ? fields : { ...fields, error });
   }
 }

@@ -25,7 +25,11 @@ export type PolicyVerdict =
  */
 export interface PermissionRules {
   /** The strongest rule matching this call, or undefined. `rule` is its text, e.g. `Bash(npm test:*)`. */
-  evaluate(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined;
+  evaluate(
+    toolName: string,
+    input: Readonly<Record<string, unknown>>,
+    cwd: string,
+  ): { behavior: 'allow' | 'deny' | 'ask'; rule: string; source?: string } | undefined;
   /** The rule "Always Allow" would write for this call, e.g. `Bash(npm test:*)`. */
   suggest(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): string;
   /**
@@ -56,12 +60,24 @@ export function evaluatePolicy(params: {
 }): PolicyVerdict {
   const { toolName, input, readOnly, mode, cwd, rules } = params;
   const ruled = rules?.evaluate(toolName, input, cwd);
-  if (ruled?.behavior === 'deny') return { behavior: 'deny', reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`, by: 'rule', rule: ruled.rule, file: ruled.source };
+  if (ruled?.behavior === 'deny')
+    return {
+      behavior: 'deny',
+      reason: `denied by permission rule ${ruled.rule}${ruled.source ? ` (${ruled.source})` : ''}`,
+      by: 'rule',
+      rule: ruled.rule,
+      file: ruled.source,
+    };
   if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
   const guarded = EDIT_TOOLS.has(toolName) ? protectedWriteOf(input, cwd, rules?.hookScripts?.()) : undefined;
   if (guarded) return { behavior: 'ask', reason: guarded, by: 'protected' };
   if (ruled?.behavior === 'ask') {
-    return { behavior: 'ask', reason: `permission rule ${ruled.rule} asks before ${toolName}`, by: 'rule', suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName };
+    return {
+      behavior: 'ask',
+      reason: `permission rule ${ruled.rule} asks before ${toolName}`,
+      by: 'rule',
+      suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName,
+    };
   }
   if (ruled?.behavior === 'allow') return { behavior: 'allow', reason: `allowed by permission rule ${ruled.rule}`, by: 'rule' };
   const granted = params.sessionRules?.evaluate(toolName, input, cwd);

@@ -29,7 +29,7 @@ export function protectedWriteReason(absPath: string, hookScripts: ReadonlySet<s
     const part = parts[i] as string;
     if (!PROTECTED_DIRS.has(part)) continue;
     if (part === '.claude' && CLAUDE_CONTENT_DIRS.has(parts[i + 1] ?? '') && i + 2 < parts.length) continue;
-    return `${part} holds ${part === '.git' ? 'the repository\'s internals' : part === '.claude' ? 'the agent\'s own settings, hooks and agents' : 'editor configuration'}; writing there always asks`;
+    return `${part} holds ${part === '.git' ? "the repository's internals" : part === '.claude' ? "the agent's own settings, hooks and agents" : 'editor configuration'}; writing there always asks`;
   }
   return undefined;
 }

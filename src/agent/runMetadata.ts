@@ -98,7 +98,9 @@ export function withRunMetadata(dispatcher: HookDispatcher, state: RunMetadata, 
     run: async (event, input, options) => {
       const metadata = state.current;
       // Nothing merged yet (the usual case): the input and options go through untouched.
-      const result = isEmpty(metadata) ? await dispatcher.run(event, input, options) : await dispatcher.run(event, withContextMetadata(input, metadata), { ...options, metadata });
+      const result = isEmpty(metadata)
+        ? await dispatcher.run(event, input, options)
+        : await dispatcher.run(event, withContextMetadata(input, metadata), { ...options, metadata });
       const why = state.apply(result.metadata);
       if (why !== undefined) onRefused(event, why);
       return result;

@@ -118,7 +118,12 @@ export class Session {
       todos: this.todos,
       envFile: this.envFile,
       sessionTranscriptPath: this.transcriptPath,
-      subagents: { agents: o.agents ?? BUILTIN_AGENTS, maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH, baseTools: o.tools, transcriptDir: path.join(o.transcriptDir, this.id, 'subagents') },
+      subagents: {
+        agents: o.agents ?? BUILTIN_AGENTS,
+        maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
+        baseTools: o.tools,
+        transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
+      },
       parentTranscript: this.transcript,
     };
     const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
@@ -130,7 +135,12 @@ export class Session {
   }
 
   /** Runs one of the session's own events; an ask in it is settled by the gate. */
-  private async runHooks(event: HookEvent, input: Readonly<Record<string, unknown>>, signal?: AbortSignal, env?: Readonly<Record<string, string>>): Promise<HookEventResult> {
+  private async runHooks(
+    event: HookEvent,
+    input: Readonly<Record<string, unknown>>,
+    signal?: AbortSignal,
+    env?: Readonly<Record<string, string>>,
+  ): Promise<HookEventResult> {
     const result = await this.o.hooks.run(event, input, { ...(signal ? { signal } : {}), ...(env ? { env } : {}) });
     return result.decision === 'ask' ? this.gate.settle(result, {}, signal ?? new AbortController().signal) : result;
   }
@@ -148,7 +158,9 @@ export class Session {
   /** Fires SessionStart; `source` is startup, resume, clear or compact. */
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
+    const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, {
+      CLAUDE_ENV_FILE: this.envFile,
+    });
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
     return result;
@@ -169,12 +181,21 @@ export class Session {
   }
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
-    const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }), signal);
+    const submitted = await this.runHooks(
+      'UserPromptSubmit',
+      HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }),
+      signal,
+    );
     emitSystemMessages(this.o.emit, MAIN, submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
       this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
-      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`, source: 'UserPromptSubmit' });
+      this.o.emit({
+        type: 'systemMessage',
+        agent: MAIN,
+        text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`,
+        source: 'UserPromptSubmit',
+      });
       return { status: 'blocked', reason };
     }
     const rewritten = submitted.updatedInput?.prompt;
@@ -207,7 +228,11 @@ export class Session {
    * and replaced by the summary, and SessionStart fires with `source: compact`.
    */
   async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
-    const pre = await this.runHooks('PreCompact', HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }), signal);
+    const pre = await this.runHooks(
+      'PreCompact',
+      HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }),
+      signal,
+    );
     emitSystemMessages(this.o.emit, MAIN, pre);
     if (pre.decision === 'deny' || pre.decision === 'stop') {
       const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
@@ -222,8 +247,18 @@ export class Session {
     const kept = messages.length - cut;
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
-    this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`, source: 'PreCompact' });
-    const started = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }), signal, { CLAUDE_ENV_FILE: this.envFile });
+    this.o.emit({
+      type: 'systemMessage',
+      agent: MAIN,
+      text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`,
+      source: 'PreCompact',
+    });
+    const started = await this.runHooks(
+      'SessionStart',
+      HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }),
+      signal,
+      { CLAUDE_ENV_FILE: this.envFile },
+    );
     emitSystemMessages(this.o.emit, MAIN, started);
     const note = contextNote(started, 'SessionStart:compact');
     if (note !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${note}\n</system-reminder>` });
@@ -245,7 +280,12 @@ export class Session {
       const after = estimateTokens(this.conversation.messages);
       this.stillOverAfterCompaction = after > budget ? after : undefined;
       if (after > budget) {
-        this.o.emit({ type: 'systemMessage', agent: MAIN, text: `The conversation is still over the compaction budget (~${after} of ${budget} tokens): the recent turns alone are that large. It is compacted again once it has grown.`, source: 'PreCompact' });
+        this.o.emit({
+          type: 'systemMessage',
+          agent: MAIN,
+          text: `The conversation is still over the compaction budget (~${after} of ${budget} tokens): the recent turns alone are that large. It is compacted again once it has grown.`,
+          source: 'PreCompact',
+        });
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -269,10 +309,16 @@ export class Session {
   private armIdle(): void {
     const ms = this.o.idleNotificationMs ?? 0;
     if (ms <= 0 || this.ended) return;
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = undefined;
-      void this.runHooks('Notification', HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }));
-    }, safeTimerDelay(ms, 0)); // a setting: never past Node's timer limit, where it would fire at once
+    this.idleTimer = setTimeout(
+      () => {
+        this.idleTimer = undefined;
+        void this.runHooks(
+          'Notification',
+          HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }),
+        );
+      },
+      safeTimerDelay(ms, 0),
+    ); // a setting: never past Node's timer limit, where it would fire at once
     // An idle reminder must never keep a headless process alive.
     this.idleTimer.unref?.();
   }
@@ -283,7 +329,14 @@ export class Session {
   }
 
   private envelope(): HookEnvelope {
-    return { session_id: this.id, transcript_path: this.transcriptPath, cwd: this.o.cwd, agent_id: MAIN.agentId, parent_agent_id: null, agent_type: MAIN.agentType };
+    return {
+      session_id: this.id,
+      transcript_path: this.transcriptPath,
+      cwd: this.o.cwd,
+      agent_id: MAIN.agentId,
+      parent_agent_id: null,
+      agent_type: MAIN.agentType,
+    };
   }
 
   private takeContext(result: HookEventResult, hookName: string): void {

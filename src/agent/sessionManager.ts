@@ -108,7 +108,8 @@ export class SessionManager {
   async resume(id: string): Promise<ResumeResult> {
     const file = path.join(this.o.transcriptDir, `${id}.jsonl`);
     // The id names a file in the transcript folder: a path would read (and append to) a file elsewhere.
-    if (id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id)) return { ok: false, error: `no session ${id} for ${this.o.projectDir}: a session id is a file name, not a path` };
+    if (id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id))
+      return { ok: false, error: `no session ${id} for ${this.o.projectDir}: a session id is a file name, not a path` };
     if (!existsSync(file)) return { ok: false, error: `no session ${id} for ${this.o.projectDir} (looked for ${file})` };
     let loaded: ReturnType<typeof readTranscript>;
     try {

@@ -24,7 +24,13 @@ export function replayEvents(messages: readonly ModelMessage[]): ReplayEvent[] {
     for (const call of m.toolCalls ?? []) {
       const result = results.get(call.id);
       events.push({ type: 'toolCall', agent: MAIN_AGENT, toolUseId: call.id, toolName: call.name, input: jsonOrText(call.argumentsText), summary: call.name });
-      events.push({ type: 'toolStatus', agent: MAIN_AGENT, toolUseId: call.id, status: result?.isError ? 'failed' : 'done', ...(result ? { result: result.content, isError: result.isError ?? false } : {}) });
+      events.push({
+        type: 'toolStatus',
+        agent: MAIN_AGENT,
+        toolUseId: call.id,
+        status: result?.isError ? 'failed' : 'done',
+        ...(result ? { result: result.content, isError: result.isError ?? false } : {}),
+      });
     }
   }
   return events;

@@ -45,8 +45,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const { agent, gate } = deps;
   const emit = deps.ctx.emit;
   const tool = deps.tools.get(call.name);
-  const rawInput = call.argumentsError !== undefined ? ({ ok: false, problem: 'depth', error: call.argumentsError } as const) : parseArguments(call.argumentsText);
-  emit({ type: 'toolCall', agent, toolUseId: call.id, toolName: call.name, input: rawInput.ok ? rawInput.value : call.argumentsText, summary: tool && rawInput.ok ? safeSummary(tool, rawInput.value) : call.name });
+  const rawInput =
+    call.argumentsError !== undefined ? ({ ok: false, problem: 'depth', error: call.argumentsError } as const) : parseArguments(call.argumentsText);
+  emit({
+    type: 'toolCall',
+    agent,
+    toolUseId: call.id,
+    toolName: call.name,
+    input: rawInput.ok ? rawInput.value : call.argumentsText,
+    summary: tool && rawInput.ok ? safeSummary(tool, rawInput.value) : call.name,
+  });
 
   const fail = (content: string, verdict?: HookVerdict, status: 'denied' | 'failed' = 'failed'): ToolCallOutcome => {
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status, result: content, isError: true, ...(verdict ? { verdict } : {}) });
@@ -101,7 +109,11 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   }
   if (pre.decision === 'deny') {
     const reason = pre.reason ?? `Hook PreToolUse:${tool.name} denied this tool`;
-    const out = fail(pre.asked ? `The user denied ${tool.name}${pre.reason ? ` (the hook asked: ${pre.reason})` : ''}.` : `Blocked by a PreToolUse hook: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');
+    const out = fail(
+      pre.asked ? `The user denied ${tool.name}${pre.reason ? ` (the hook asked: ${pre.reason})` : ''}.` : `Blocked by a PreToolUse hook: ${reason}`,
+      verdictOf(pre, 'PreToolUse'),
+      'denied',
+    );
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
@@ -109,7 +121,11 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   let verdict: HookVerdict | undefined = pre.decision === 'allow' ? verdictOf(pre, 'PreToolUse') : undefined;
   // A hook's allow skips the ask, but never beats a deny rule or plan mode.
   if (policy.behavior === 'deny') {
-    const out = fail(`${tool.name} was not run: ${policy.reason}.`, { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) }, 'denied');
+    const out = fail(
+      `${tool.name} was not run: ${policy.reason}.`,
+      { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) },
+      'denied',
+    );
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
@@ -119,7 +135,11 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     const answer = await gate.decide({ event: 'PreToolUse', toolName: tool.name, toolInput: input, policy }, deps.signal);
     verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: answer.decidedBy };
     if (answer.decision === 'deny') {
-      const out = fail(answer.decidedBy.kind === 'user' ? `The user denied ${tool.name}.` : `${tool.name} was not run: ${answer.reason ?? 'permission denied'}.`, verdict, 'denied');
+      const out = fail(
+        answer.decidedBy.kind === 'user' ? `The user denied ${tool.name}.` : `${tool.name} was not run: ${answer.reason ?? 'permission denied'}.`,
+        verdict,
+        'denied',
+      );
       await postFailure(deps, tool.name, input, call.id, out.content, 0);
       return out;
     }
@@ -127,11 +147,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     if (answer.updatedInput) {
       // A PermissionRequest hook allowed a rewritten call: it must pass the schema and the deny rules too.
       const rewritten = validateToolInput(tool, answer.updatedInput);
-      if (!rewritten.ok) return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
+      if (!rewritten.ok)
+        return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
       input = rewritten.input as Input;
       const again = policyFor(input);
       if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
-        const out = fail(`${tool.name} was not run: ${again.reason}.`, { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } }, 'denied');
+        const out = fail(
+          `${tool.name} was not run: ${again.reason}.`,
+          { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } },
+          'denied',
+        );
         await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return out;
       }
@@ -154,20 +179,40 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   emitSystemMessages(deps.ctx.emit, deps.agent, post);
   let content = result.content;
   if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : replacementText(post.updatedResult, content);
-  if (post.decision === 'deny' && post.reason) content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
+  if (post.decision === 'deny' && post.reason)
+    content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
   const postVerdict = post.decision === 'deny' || post.hasUpdatedResult ? verdictOf(post, 'PostToolUse') : verdict;
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'done', result: content, isError: false, ...(postVerdict ? { verdict: postVerdict } : {}) });
-  return post.decision === 'stop' ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' } : { content, isError: false };
+  return post.decision === 'stop'
+    ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' }
+    : { content, isError: false };
 }
 
-async function postFailure(deps: ToolCallScope, toolName: string, input: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false): Promise<void> {
-  const result = await deps.gate.run('PostToolUseFailure', deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt), deps.signal);
+async function postFailure(
+  deps: ToolCallScope,
+  toolName: string,
+  input: Input,
+  toolUseId: string,
+  error: string,
+  durationMs: number,
+  isInterrupt = false,
+): Promise<void> {
+  const result = await deps.gate.run(
+    'PostToolUseFailure',
+    deps.inputs.postToolUseFailure(toolName, input, toolUseId, error, durationMs, isInterrupt),
+    deps.signal,
+  );
   deps.context.collect(result, `PostToolUseFailure:${toolName}`);
   emitSystemMessages(deps.ctx.emit, deps.agent, result);
 }
 
 function verdictOf(result: HookEventResult, event: string): HookVerdict {
-  return { event, decision: result.decision ?? 'allow', ...(result.reason ? { reason: result.reason } : {}), ...(result.decidedBy ? { decidedBy: result.decidedBy } : {}) };
+  return {
+    event,
+    decision: result.decision ?? 'allow',
+    ...(result.reason ? { reason: result.reason } : {}),
+    ...(result.decidedBy ? { decidedBy: result.decidedBy } : {}),
+  };
 }
 
 /**

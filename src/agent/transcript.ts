@@ -38,11 +38,23 @@ export class TranscriptWriter {
         this.write({ type: message.role, agent_id: agentId, content: message.content });
         break;
       case 'assistant':
-        this.write({ type: 'assistant', agent_id: agentId, content: message.content, ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })) } : {}) });
-        for (const call of message.toolCalls ?? []) this.write({ type: 'tool_use', agent_id: agentId, id: call.id, name: call.name, input: parseOrRaw(call.argumentsText) });
+        this.write({
+          type: 'assistant',
+          agent_id: agentId,
+          content: message.content,
+          ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })) } : {}),
+        });
+        for (const call of message.toolCalls ?? [])
+          this.write({ type: 'tool_use', agent_id: agentId, id: call.id, name: call.name, input: parseOrRaw(call.argumentsText) });
         break;
       case 'tool':
-        this.write({ type: 'tool_result', agent_id: agentId, tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) });
+        this.write({
+          type: 'tool_result',
+          agent_id: agentId,
+          tool_use_id: message.toolCallId,
+          content: message.content,
+          ...(message.isError ? { is_error: true } : {}),
+        });
         break;
     }
   }
@@ -162,7 +174,8 @@ function dropDanglingToolCalls(messages: ModelMessage[]): ModelMessage[] {
     out.push(m);
     if (m.role === 'assistant') {
       for (const call of m.toolCalls ?? []) {
-        if (!answered.has(call.id)) out.push({ role: 'tool', toolCallId: call.id, content: 'Not run: the session ended before this tool call finished.', isError: true });
+        if (!answered.has(call.id))
+          out.push({ role: 'tool', toolCallId: call.id, content: 'Not run: the session ended before this tool call finished.', isError: true });
       }
     }
   }

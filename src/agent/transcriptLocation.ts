@@ -8,6 +8,9 @@ import path from 'node:path';
  */
 export function transcriptDirFor(projectDir: string, env: NodeJS.ProcessEnv): string {
   const home = env.HOOKWISE_HOME ?? path.join(os.homedir(), '.hookwise');
-  const slug = path.resolve(projectDir).replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = path
+    .resolve(projectDir)
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return path.join(home, 'projects', slug || 'root');
 }

@@ -101,7 +101,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const format = outputFormatSchema.safeParse(v['output-format'] ?? 'text');
   if (!format.success) return { kind: 'usageError', message: `--output-format must be text, json or stream-json (got "${v['output-format']}")` };
   const mode = permissionModeSchema.safeParse(v['permission-mode'] ?? 'default');
-  if (!mode.success) return { kind: 'usageError', message: `--permission-mode must be one of ${permissionModeSchema.options.join(', ')} (got "${v['permission-mode']}")` };
+  if (!mode.success)
+    return { kind: 'usageError', message: `--permission-mode must be one of ${permissionModeSchema.options.join(', ')} (got "${v['permission-mode']}")` };
   const prompter = permissionPromptSchema.safeParse(v['permission-prompt'] ?? 'auto');
   if (!prompter.success) return { kind: 'usageError', message: `--permission-prompt must be tty, none or auto (got "${v['permission-prompt']}")` };
   let maxSteps: number | undefined;

@@ -47,7 +47,14 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
     case 'text':
       return { type: 'text', agent_id: event.agent.agentId, delta: event.delta };
     case 'toolCall':
-      return { type: 'tool_call', agent_id: event.agent.agentId, tool_use_id: event.toolUseId, tool_name: event.toolName, input: event.input, summary: event.summary };
+      return {
+        type: 'tool_call',
+        agent_id: event.agent.agentId,
+        tool_use_id: event.toolUseId,
+        tool_name: event.toolName,
+        input: event.input,
+        summary: event.summary,
+      };
     case 'toolStatus':
       return {
         type: 'tool_status',
@@ -55,7 +62,16 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
         tool_use_id: event.toolUseId,
         status: event.status,
         ...(event.result !== undefined ? { result: event.result } : {}),
-        ...(event.verdict ? { verdict: { event: event.verdict.event, decision: event.verdict.decision, reason: event.verdict.reason, decided_by: event.verdict.decidedBy?.kind } } : {}),
+        ...(event.verdict
+          ? {
+              verdict: {
+                event: event.verdict.event,
+                decision: event.verdict.decision,
+                reason: event.verdict.reason,
+                decided_by: event.verdict.decidedBy?.kind,
+              },
+            }
+          : {}),
       };
     case 'systemMessage':
       return { type: 'system', agent_id: event.agent.agentId, message: event.text, ...(event.source ? { source: event.source } : {}) };

@@ -79,7 +79,12 @@ function nativeEnable(): ((dir: string) => unknown) | undefined {
   return typeof candidate === 'function' ? (dir) => candidate(dir) : undefined;
 }
 
-function prepare(file: string, requireFile: NodeJS.Require, cacheDir: string, onExit: (write: () => void) => void): { run: () => void; status: CompileCacheStatus } {
+function prepare(
+  file: string,
+  requireFile: NodeJS.Require,
+  cacheDir: string,
+  onExit: (write: () => void) => void,
+): { run: () => void; status: CompileCacheStatus } {
   const bytes = readFileSync(file);
   // Keyed by content, not mtime: V8 checks only the source's length, so a same-sized edit
   // must never meet an old cache (0.6 ms for the 1 MB bundle).

@@ -32,7 +32,6 @@ export interface CliIo {
   readonly signal: AbortSignal;
 }
 
-
 /**
  * Runs one headless prompt (`hookwise -p`), the same core as the extension: hooks from
  * `~/.claude/settings.json` and the cwd's `.claude/` files (a headless run counts as
@@ -94,10 +93,19 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
-  const sessions = new SessionManager({ runtime, projectDir: cwd, homeDir, transcriptDir, settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }) });
+  const sessions = new SessionManager({
+    runtime,
+    projectDir: cwd,
+    homeDir,
+    transcriptDir,
+    settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }),
+  });
   const agentProblems = await sessions.loadAgents();
   for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
-  for (const p of applied.problems) io.stderr(`hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`);
+  for (const p of applied.problems)
+    io.stderr(
+      `hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`,
+    );
   runtime.setExtraRules(ConfigPermissionRules.allowList(args.allowedTools, { kind: 'code', label: '--allowed-tools' }));
 
   if (args.resume) {
@@ -124,9 +132,13 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const isError = result.status !== 'completed';
   const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
   if (args.outputFormat === 'json') {
-    io.stdout(`${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`);
+    io.stdout(
+      `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`,
+    );
   } else if (stream) {
-    io.stdout(`${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`);
+    io.stdout(
+      `${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`,
+    );
   } else {
     if (resultText) io.stdout(`${resultText}\n`);
     if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
@@ -159,7 +171,8 @@ async function createModel(args: CliArgs, io: CliIo): Promise<ModelClient | stri
     const loaded = await loadPlaygroundScript(path.resolve(args.cwd, args.playgroundScript));
     return loaded.ok ? new PlaygroundModelClient(loaded.script, { chunkDelayMs: 0 }) : loaded.error;
   }
-  if (!args.model) return 'no model: pass --model NAME (with --base-url or OPENAI_BASE_URL for a local endpoint), set HOOKWISE_MODEL, or use --model playground:FILE';
+  if (!args.model)
+    return 'no model: pass --model NAME (with --base-url or OPENAI_BASE_URL for a local endpoint), set HOOKWISE_MODEL, or use --model playground:FILE';
   return new OpenAiModelClient({
     model: args.model,
     ...(args.baseUrl ? { baseURL: args.baseUrl } : {}),

@@ -41,7 +41,11 @@ export class TtyPermissionProvider implements PermissionProvider {
   constructor(private readonly terminal: PromptTerminal) {}
 
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
-    return this.queue.run(signal, () => this.ask(request, signal), () => CANCELLED);
+    return this.queue.run(
+      signal,
+      () => this.ask(request, signal),
+      () => CANCELLED,
+    );
   }
 
   /** Releases the terminal; asks after this are denied. */
@@ -87,7 +91,12 @@ function choicesFor(request: PermissionRequest): Choice[] {
           {
             keys: ['s', 'session'],
             label: `allow ${request.suggestedRule ?? 'it'} for this session`,
-            answer: { decision: 'allow', scope: 'session', decidedBy: 'user', reason: request.suggestedRule ? `allowed for this session: ${request.suggestedRule}` : 'allowed for this session' },
+            answer: {
+              decision: 'allow',
+              scope: 'session',
+              decidedBy: 'user',
+              reason: request.suggestedRule ? `allowed for this session: ${request.suggestedRule}` : 'allowed for this session',
+            },
           },
         ];
       case PermissionButtons.deny:
@@ -114,7 +123,9 @@ function promptText(request: PermissionRequest, choices: readonly Choice[]): str
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => (ch === '\t' ? '  ' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) =>
+    ch === '\t' ? '  ' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Reads one line; `aborted` when `signal` fires first, `ended` at end of input. */
@@ -162,7 +173,9 @@ export function openPromptTerminal(mode: PermissionPromptMode): PromptTerminal |
   try {
     fd = openSync('/dev/tty', 'r+');
   } catch {
-    return mode === 'tty' ? '--permission-prompt tty: there is no terminal to ask at (stdin and stderr are not terminals and /dev/tty cannot be opened)' : undefined;
+    return mode === 'tty'
+      ? '--permission-prompt tty: there is no terminal to ask at (stdin and stderr are not terminals and /dev/tty cannot be opened)'
+      : undefined;
   }
   if (!isatty(fd)) {
     closeSync(fd);

@@ -68,24 +68,59 @@ const runProgressShape = {
 };
 
 /** SessionStart: `source` is startup | resume | clear | compact. */
-export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, { source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string().optional() });
+export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, {
+  source: z.enum(['startup', 'resume', 'clear', 'compact']),
+  model: z.string().optional(),
+});
 export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string(), permission_mode: permissionModeSchema.optional() });
 export const preToolUseContextSchema = eventSchema(HookEvent.PreToolUse, toolShape);
 export const permissionRequestContextSchema = eventSchema(HookEvent.PermissionRequest, toolShape);
 export const postToolUseContextSchema = eventSchema(HookEvent.PostToolUse, { ...toolShape, tool_response: z.unknown(), duration_ms: z.number() });
-export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUseFailure, { ...toolShape, error: z.string(), duration_ms: z.number().optional(), is_interrupt: z.boolean().optional() });
+export const postToolUseFailureContextSchema = eventSchema(HookEvent.PostToolUseFailure, {
+  ...toolShape,
+  error: z.string(),
+  duration_ms: z.number().optional(),
+  is_interrupt: z.boolean().optional(),
+});
 export const notificationContextSchema = eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() });
-export const stopContextSchema = eventSchema(HookEvent.Stop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional() });
+export const stopContextSchema = eventSchema(HookEvent.Stop, {
+  stop_hook_active: z.boolean(),
+  last_assistant_message: z.string(),
+  permission_mode: permissionModeSchema.optional(),
+});
 export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() });
-export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, { stop_hook_active: z.boolean(), last_assistant_message: z.string(), permission_mode: permissionModeSchema.optional(), agent_transcript_path: z.string().optional(), error: z.string().optional() });
+export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, {
+  stop_hook_active: z.boolean(),
+  last_assistant_message: z.string(),
+  permission_mode: permissionModeSchema.optional(),
+  agent_transcript_path: z.string().optional(),
+  error: z.string().optional(),
+});
 export const preCompactContextSchema = eventSchema(HookEvent.PreCompact, { trigger: z.enum(['manual', 'auto']), custom_instructions: z.string().nullable() });
 export const sessionEndContextSchema = eventSchema(HookEvent.SessionEnd, { reason: z.string() });
 export const executionStartContextSchema = eventSchema(HookEvent.ExecutionStart, { prompt: z.string().optional() });
-export const executionEndContextSchema = eventSchema(HookEvent.ExecutionEnd, { status: z.enum(['completed', 'stopped', 'failed', 'cancelled']).optional(), final_text: z.string().optional(), steps: z.number().int().nonnegative().optional() });
+export const executionEndContextSchema = eventSchema(HookEvent.ExecutionEnd, {
+  status: z.enum(['completed', 'stopped', 'failed', 'cancelled']).optional(),
+  final_text: z.string().optional(),
+  steps: z.number().int().nonnegative().optional(),
+});
 export const beforeStepContextSchema = eventSchema(HookEvent.BeforeStep, { step_index: z.number().int().nonnegative().optional(), ...runProgressShape });
-export const afterStepContextSchema = eventSchema(HookEvent.AfterStep, { step_index: z.number().int().nonnegative().optional(), step_type: stepTypeSchema.optional(), tool_calls: z.number().int().nonnegative().optional(), ...runProgressShape });
-export const beforeInferenceContextSchema = eventSchema(HookEvent.BeforeInference, { step_index: z.number().int().nonnegative().optional(), message_count: z.number().int().nonnegative().optional() });
-export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference, { step_index: z.number().int().nonnegative().optional(), assistant_text: z.string().optional(), tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(), finish_reason: z.string().optional() });
+export const afterStepContextSchema = eventSchema(HookEvent.AfterStep, {
+  step_index: z.number().int().nonnegative().optional(),
+  step_type: stepTypeSchema.optional(),
+  tool_calls: z.number().int().nonnegative().optional(),
+  ...runProgressShape,
+});
+export const beforeInferenceContextSchema = eventSchema(HookEvent.BeforeInference, {
+  step_index: z.number().int().nonnegative().optional(),
+  message_count: z.number().int().nonnegative().optional(),
+});
+export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference, {
+  step_index: z.number().int().nonnegative().optional(),
+  assistant_text: z.string().optional(),
+  tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+  finish_reason: z.string().optional(),
+});
 export const agentFailedContextSchema = eventSchema(HookEvent.AgentFailed, { error: z.string().optional() });
 
 export type SessionStartContext = z.infer<typeof sessionStartContextSchema>;

@@ -68,22 +68,35 @@ export class HookExecution implements HookActionContext {
     return new Promise<void>((resolve) => {
       this.resolveDone = resolve;
       let timedOut = false;
-      this.timer = setTimeout(() => {
-        // Time is up: stop the action now, then give it a moment to return its output so the
-        // record shows what the hook printed before it was killed.
-        timedOut = true;
-        this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
-        this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), TIMEOUT_OUTPUT_GRACE_MS);
-        (this.timer as { unref?: () => void }).unref?.();
-      }, Math.min(this.timeoutMs, MAX_TIMER_DELAY_MS)); // past 2^31-1 ms Node would fire after 1 ms
+      this.timer = setTimeout(
+        () => {
+          // Time is up: stop the action now, then give it a moment to return its output so the
+          // record shows what the hook printed before it was killed.
+          timedOut = true;
+          this.controller?.abort(new DOMException(`Hook timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
+          this.timer = setTimeout(() => this.settle({ kind: 'timed-out' }), TIMEOUT_OUTPUT_GRACE_MS);
+          (this.timer as { unref?: () => void }).unref?.();
+        },
+        Math.min(this.timeoutMs, MAX_TIMER_DELAY_MS),
+      ); // past 2^31-1 ms Node would fire after 1 ms
       // Node only: do not keep a CLI alive for a hook that is being abandoned anyway.
       (this.timer as { unref?: () => void }).unref?.();
       pending.then(
         (result) => {
           if (timedOut) this.settle(isActionResult(result) && result.raw ? { kind: 'timed-out', raw: result.raw } : { kind: 'timed-out' });
-          else this.settle(isActionResult(result) ? { kind: 'result', result } : { kind: 'failed', failureReason: 'actionFailed', error: 'the action returned something that is not a HookActionResult' });
+          else
+            this.settle(
+              isActionResult(result)
+                ? { kind: 'result', result }
+                : { kind: 'failed', failureReason: 'actionFailed', error: 'the action returned something that is not a HookActionResult' },
+            );
         },
-        (thrown: unknown) => this.settle(timedOut ? { kind: 'timed-out' } : { kind: 'failed', failureReason: 'actionFailed', error: `the action threw (actions must not throw): ${describeThrown(thrown)}` }),
+        (thrown: unknown) =>
+          this.settle(
+            timedOut
+              ? { kind: 'timed-out' }
+              : { kind: 'failed', failureReason: 'actionFailed', error: `the action threw (actions must not throw): ${describeThrown(thrown)}` },
+          ),
       );
     });
   }

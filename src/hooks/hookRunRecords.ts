@@ -185,9 +185,30 @@ export function finishedRecord(execution: HookExecution, occurrenceId: string, i
     case 'result': {
       const r = end.result;
       if (r.status === 'cancelled') return makeRecord(execution, occurrenceId, input, 'cancelled', durationMs, undefined, r.raw, undefined, undefined);
-      if (r.status === 'failed') return makeRecord(execution, occurrenceId, input, 'failed', durationMs, undefined, r.raw, r.error ?? 'the action failed', r.failureReason ?? 'actionFailed');
+      if (r.status === 'failed')
+        return makeRecord(
+          execution,
+          occurrenceId,
+          input,
+          'failed',
+          durationMs,
+          undefined,
+          r.raw,
+          r.error ?? 'the action failed',
+          r.failureReason ?? 'actionFailed',
+        );
       if (r.malformedJson !== undefined && !execution.registration.continueOnFailure) {
-        return makeRecord(execution, occurrenceId, input, 'failed', durationMs, r.outcome, r.raw, `stdout starts with "{" but is not valid JSON (${r.malformedJson}); Claude Code would read it as plain text, but this hook fails closed (continueOnFailure: false)`, 'invalidOutcome');
+        return makeRecord(
+          execution,
+          occurrenceId,
+          input,
+          'failed',
+          durationMs,
+          r.outcome,
+          r.raw,
+          `stdout starts with "{" but is not valid JSON (${r.malformedJson}); Claude Code would read it as plain text, but this hook fails closed (continueOnFailure: false)`,
+          'invalidOutcome',
+        );
       }
       const problem = checkOutcomeForEvent(execution.event, r.outcome);
       if (problem) return makeRecord(execution, occurrenceId, input, 'failed', durationMs, r.outcome, r.raw, problem.error, problem.failureReason);
@@ -209,7 +230,6 @@ function statusOf(decision: string | undefined): HookRunStatus {
   }
 }
 
-
 /** How the permission gate answered an event's ask. `detail` is what the asking records show. */
 export interface AskAnswer {
   readonly decision: 'allow' | 'deny';
@@ -226,5 +246,13 @@ export function withAskAnswer(result: HookEventResult, answer: AskAnswer): HookE
   const permission = { decision: answer.decision, decidedBy: answer.decidedBy.kind, reason: answer.detail ?? answer.reason };
   const resolve = (record: HookRunRecord): HookRunRecord => (record.outcome?.decision === 'ask' ? { ...record, permission } : record);
   const { askedBy: _askedBy, ...rest } = result;
-  return { ...rest, decision: answer.decision, reason: answer.reason, decidedBy: answer.decidedBy, asked: true, records: result.records.map(resolve), failures: result.failures.map(resolve) };
+  return {
+    ...rest,
+    decision: answer.decision,
+    reason: answer.reason,
+    decidedBy: answer.decidedBy,
+    asked: true,
+    records: result.records.map(resolve),
+    failures: result.failures.map(resolve),
+  };
 }

@@ -168,7 +168,17 @@ export class HookRunner {
           const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
           const background = s.registration.background === true;
           // A background hook is not tied to this turn's Stop: it outlives the event by design, under its own timeout.
-          const execution = new HookExecution(s.registration, event, timeoutMs, cwd, this.projectDir, sessionId, background ? undefined : signal, this.clock, options.env);
+          const execution = new HookExecution(
+            s.registration,
+            event,
+            timeoutMs,
+            cwd,
+            this.projectDir,
+            sessionId,
+            background ? undefined : signal,
+            this.clock,
+            options.env,
+          );
           if (background) {
             this.startBackground(execution, tierInput, occurrenceId, s.matchError);
             continue;
@@ -188,7 +198,12 @@ export class HookRunner {
           } else if (end?.kind === 'result' && end.result.status === 'ok' && !(end.result.malformedJson !== undefined && !reg.continueOnFailure)) {
             const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
             if (problems.length > 0 && record.status !== 'failed') {
-              record = { ...record, status: 'failed', error: problems.map((p) => p.error).join('; '), failureReason: (problems[0] as { failureReason: HookRunRecord['failureReason'] }).failureReason };
+              record = {
+                ...record,
+                status: 'failed',
+                error: problems.map((p) => p.error).join('; '),
+                failureReason: (problems[0] as { failureReason: HookRunRecord['failureReason'] }).failureReason,
+              };
             }
           }
           // Held back at completion because merging could still fail it: final now, reported once.
@@ -317,12 +332,25 @@ export class HookRunner {
    * as any run. Resolves to the finished record, or undefined when no such hook is registered
    * now; `signal` cancels it; the hook's own timeout applies.
    */
-  async rerun(hookId: string, input: Input, options: { readonly event: HookEvent; readonly occurrenceId: string; readonly signal?: AbortSignal }): Promise<HookRunRecord | undefined> {
+  async rerun(
+    hookId: string,
+    input: Input,
+    options: { readonly event: HookEvent; readonly occurrenceId: string; readonly signal?: AbortSignal },
+  ): Promise<HookRunRecord | undefined> {
     const registration = this.registry.list().find((r) => r.id === hookId && r.event === options.event);
     if (registration === undefined) return undefined;
     const timeoutMs = registration.timeoutMs ?? registration.action.defaultTimeoutMs;
     const { signal, occurrenceId } = options;
-    const execution = new HookExecution(registration, options.event, timeoutMs, str(input['cwd']) ?? this.projectDir, this.projectDir, str(input['session_id']) ?? '', signal, this.clock);
+    const execution = new HookExecution(
+      registration,
+      options.event,
+      timeoutMs,
+      str(input['cwd']) ?? this.projectDir,
+      this.projectDir,
+      str(input['session_id']) ?? '',
+      signal,
+      this.clock,
+    );
     const cancel = (): void => execution.settle({ kind: 'cancelled' });
     signal?.addEventListener('abort', cancel, { once: true });
     try {

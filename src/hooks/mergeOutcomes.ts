@@ -21,7 +21,9 @@ export interface MergeProblem {
  * returns `input` (the tool schema's output: unknown keys stripped), that is what later hooks
  * and the tool see, so a key no schema knows can never reach them (nor smuggle one past a later hook).
  */
-export type UpdatedInputValidator = (input: Readonly<Record<string, unknown>>) => { readonly ok: true; readonly input?: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
+export type UpdatedInputValidator = (
+  input: Readonly<Record<string, unknown>>,
+) => { readonly ok: true; readonly input?: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
 /** Which input field an event lets hooks rewrite (tool input, or the prompt). */
 export const REWRITABLE_INPUT: Readonly<Partial<Record<HookEvent, 'tool_input' | 'prompt'>>> = Object.freeze({
@@ -37,8 +39,14 @@ export const REWRITABLE_INPUT: Readonly<Partial<Record<HookEvent, 'tool_input' |
  */
 export function checkOutcomeForEvent(event: HookEvent, outcome: HookOutcome): MergeProblem | undefined {
   if (outcome.updatedInput !== undefined && REWRITABLE_INPUT[event] === undefined) {
-    const why = event === 'PostToolUse' || event === 'PostToolUseFailure' ? 'the tool has already run (use updatedResult on PostToolUse)' : `${event} has no input to rewrite`;
-    return { failureReason: 'updatedInputNotAllowed', error: `returned updatedInput on ${event}, but ${why}; only PreToolUse, PermissionRequest and UserPromptSubmit inputs can be rewritten` };
+    const why =
+      event === 'PostToolUse' || event === 'PostToolUseFailure'
+        ? 'the tool has already run (use updatedResult on PostToolUse)'
+        : `${event} has no input to rewrite`;
+    return {
+      failureReason: 'updatedInputNotAllowed',
+      error: `returned updatedInput on ${event}, but ${why}; only PreToolUse, PermissionRequest and UserPromptSubmit inputs can be rewritten`,
+    };
   }
   if (outcome.updatedResult !== undefined && event !== 'PostToolUse') {
     return { failureReason: 'updatedResultNotAllowed', error: `returned updatedResult on ${event}; only PostToolUse results can be replaced` };
@@ -104,7 +112,9 @@ const NO_MESSAGES: readonly InjectedMessage[] = Object.freeze([]);
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function hookDecider(hook: HookRegistration, label: string): DecidedBy {
-  return hook.configGeneration === undefined ? { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source } : { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source, configGeneration: hook.configGeneration };
+  return hook.configGeneration === undefined
+    ? { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source }
+    : { kind: 'hook', hookId: hook.id, hookLabel: label, source: hook.source, configGeneration: hook.configGeneration };
 }
 
 /**
@@ -177,7 +187,10 @@ export class OutcomeMerger implements MergedOutcome {
       const { merged, conflicts } = mergeMetadata(this.metadata, outcome.metadataToMerge);
       this.metadata = merged;
       if (conflicts.length > 0) {
-        problems.push({ failureReason: 'metadataConflict', error: `metadataToMerge conflicts with an earlier hook on ${conflicts.map((c) => `"${c}"`).join(', ')} (earlier value kept)` });
+        problems.push({
+          failureReason: 'metadataConflict',
+          error: `metadataToMerge conflicts with an earlier hook on ${conflicts.map((c) => `"${c}"`).join(', ')} (earlier value kept)`,
+        });
       }
     }
     return problems;
@@ -186,7 +199,12 @@ export class OutcomeMerger implements MergedOutcome {
   /** A fail-closed hook failed (continueOnFailure: false): its failure is a deny naming it and its source. */
   failClosed(hook: HookRegistration, error: string): void {
     const label = hook.action.label;
-    this.decide('deny', `Hook "${label}" (${describeSource(hook.source)}) failed and is configured to fail closed (continueOnFailure: false): ${error}`, hook, label);
+    this.decide(
+      'deny',
+      `Hook "${label}" (${describeSource(hook.source)}) failed and is configured to fail closed (continueOnFailure: false): ${error}`,
+      hook,
+      label,
+    );
   }
 
   /** True once a hook rewrote the input (prompt or tool input) of this occurrence. */
@@ -200,7 +218,12 @@ export class OutcomeMerger implements MergedOutcome {
    */
   denyUnseenRewrite(hook: HookRegistration, error: string): void {
     const label = hook.action.label;
-    this.decide('deny', `Hook "${label}" (${describeSource(hook.source)}) could not check the input as rewritten by an earlier hook, so the rewritten call is denied: ${error}`, hook, label);
+    this.decide(
+      'deny',
+      `Hook "${label}" (${describeSource(hook.source)}) could not check the input as rewritten by an earlier hook, so the rewritten call is denied: ${error}`,
+      hook,
+      label,
+    );
   }
 
   /** Final view, with empty collections shared. */
@@ -240,7 +263,7 @@ export class OutcomeMerger implements MergedOutcome {
       }
       candidate = { prompt: update['prompt'] };
     } else {
-      const current = (this.updatedInput ?? (this.input['tool_input'] as Readonly<Record<string, unknown>> | undefined)) ?? {};
+      const current = this.updatedInput ?? (this.input['tool_input'] as Readonly<Record<string, unknown>> | undefined) ?? {};
       candidate = { ...current, ...update };
     }
     // Bounded before anything walks it: later hooks get it as JSON, and JSON.stringify overflows

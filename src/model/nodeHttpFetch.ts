@@ -62,7 +62,12 @@ function send(url: URL, method: string, headers: Headers, body: PlainBody, signa
   });
   // fetch asks for compression; so do we, and decode below.
   outgoing['accept-encoding'] ??= 'gzip, deflate, br';
-  const payload = body === undefined || body === null ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
+  const payload =
+    body === undefined || body === null
+      ? undefined
+      : typeof body === 'string'
+        ? Buffer.from(body)
+        : Buffer.from(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
   if (payload !== undefined) outgoing['content-length'] = String(payload.length);
 
   return new Promise<Response>((resolve, reject) => {
@@ -98,7 +103,14 @@ function abortError(signal: AbortSignal): Error {
 
 function decode(incoming: http.IncomingMessage, encoding: string | null): Readable {
   const codec = encoding?.trim().toLowerCase();
-  const decoder = codec === 'gzip' || codec === 'x-gzip' ? zlib.createGunzip() : codec === 'deflate' ? zlib.createInflate() : codec === 'br' ? zlib.createBrotliDecompress() : undefined;
+  const decoder =
+    codec === 'gzip' || codec === 'x-gzip'
+      ? zlib.createGunzip()
+      : codec === 'deflate'
+        ? zlib.createInflate()
+        : codec === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
   if (decoder === undefined) return incoming;
   // A socket error mid-body must reach the reader, not vanish in the pipe.
   incoming.on('error', (error) => decoder.destroy(error));

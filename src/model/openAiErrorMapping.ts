@@ -30,7 +30,11 @@ export function toModelError(error: unknown, context: ModelErrorContext): ModelE
     return fromStatus(error, context);
   }
   if (error instanceof SyntaxError) {
-    return new ModelError('protocol', `The model endpoint ${baseURL} sent a malformed response (${error.message}). Is it an OpenAI-compatible Chat Completions server?`, { cause: error });
+    return new ModelError(
+      'protocol',
+      `The model endpoint ${baseURL} sent a malformed response (${error.message}). Is it an OpenAI-compatible Chat Completions server?`,
+      { cause: error },
+    );
   }
   // A dropped stream: undici says TypeError("terminated") with the socket error as cause,
   // node:http an Error("aborted") with code ECONNRESET.
@@ -54,7 +58,11 @@ function fromStatus(error: APIError, { baseURL, model }: ModelErrorContext): Mod
     return new ModelError('auth', `The model endpoint rejected the API key (401). Set it with "Hookwise: Set API Key" or OPENAI_API_KEY.${said}`, options);
   }
   if (status === 403) {
-    return new ModelError('auth', `The API key has no access to model "${model}" at ${baseURL} (403). Check the key's project and permissions.${said}`, options);
+    return new ModelError(
+      'auth',
+      `The API key has no access to model "${model}" at ${baseURL} (403). Check the key's project and permissions.${said}`,
+      options,
+    );
   }
   if (status === 404) {
     const aboutModel = error.code === 'model_not_found' || /model/i.test(detail ?? '');
@@ -71,7 +79,10 @@ function fromStatus(error: APIError, { baseURL, model }: ModelErrorContext): Mod
     if (error.code === 'insufficient_quota') {
       return new ModelError('rateLimited', `The API key at ${baseURL} has run out of quota (429). Check the account's plan and billing.${said}`, options);
     }
-    return new ModelError('rateLimited', `The model endpoint ${baseURL} is rate limiting requests (429). Wait a moment and try again.${said}`, { ...options, retryable: true });
+    return new ModelError('rateLimited', `The model endpoint ${baseURL} is rate limiting requests (429). Wait a moment and try again.${said}`, {
+      ...options,
+      retryable: true,
+    });
   }
   if (status === 408 || status === 409 || status >= 500) {
     return new ModelError('server', `The model endpoint ${baseURL} failed (${status}).${said}`, { ...options, retryable: true });

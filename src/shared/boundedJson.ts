@@ -28,7 +28,8 @@ export interface JsonTextLimits {
 export type BoundedJsonProblem = 'syntax' | 'depth' | 'size';
 
 /** The parsed value, or why there is none. `error` reads as a clause: "nested deeper than 64 levels". */
-export type BoundedJsonResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: BoundedJsonProblem; readonly error: string };
+export type BoundedJsonResult =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: BoundedJsonProblem; readonly error: string };
 
 /** "nested deeper than 64 levels": the wording every boundary uses. */
 export function deeperThan(maxDepth: number): string {
@@ -49,7 +50,8 @@ export function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -49,8 +49,22 @@ export class AgentController implements vscode.Disposable {
     const projectDir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
     const transcriptDir = transcriptDirFor(projectDir, process.env);
     const { observers, permissionProvider } = deps;
-    this.runtime = new HookwiseRuntime({ projectDir, homeDir: os.homedir(), model: this.model, observers, permissionProvider, transcriptDir, ...runtimeSettingsFromVscode() });
-    this.sessions = new SessionManager({ runtime: this.runtime, projectDir, homeDir: os.homedir(), transcriptDir, settings: () => sessionSettingsFromVscode(deps.onAgentEvent) });
+    this.runtime = new HookwiseRuntime({
+      projectDir,
+      homeDir: os.homedir(),
+      model: this.model,
+      observers,
+      permissionProvider,
+      transcriptDir,
+      ...runtimeSettingsFromVscode(),
+    });
+    this.sessions = new SessionManager({
+      runtime: this.runtime,
+      projectDir,
+      homeDir: os.homedir(),
+      transcriptDir,
+      settings: () => sessionSettingsFromVscode(deps.onAgentEvent),
+    });
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('hookwise.model') && void this.reloadModel()),
       deps.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.reloadModel()),
@@ -66,7 +80,12 @@ export class AgentController implements vscode.Disposable {
   /** Re-reads the model settings; the chat header follows. */
   async reloadModel(): Promise<void> {
     const { context, apiKey, createLm } = this.deps;
-    const resolution = await modelFromSettings({ workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, extensionUri: context.extensionUri, apiKey, ...(createLm ? { createLm } : {}) });
+    const resolution = await modelFromSettings({
+      workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      extensionUri: context.extensionUri,
+      apiKey,
+      ...(createLm ? { createLm } : {}),
+    });
     this.model.set(resolution);
     if (!resolution.ok) this.deps.log.info(`model: ${resolution.problem}`);
     this.deps.onModelChanged(this.model.label);
@@ -82,7 +101,12 @@ export class AgentController implements vscode.Disposable {
     const controller = (this.running = new AbortController());
     this.deps.onBusyChanged(true);
     try {
-      const ready = this.deps.configReady && (await raceAbort(this.deps.configReady, AbortSignal.timeout(CONFIG_READY_TIMEOUT_MS)).then(() => true, () => false));
+      const ready =
+        this.deps.configReady &&
+        (await raceAbort(this.deps.configReady, AbortSignal.timeout(CONFIG_READY_TIMEOUT_MS)).then(
+          () => true,
+          () => false,
+        ));
       if (ready === false) this.deps.log.warn('the hook configuration had not loaded after 10 s; running with what is registered');
       const session = await this.sessions.ensureStarted(controller.signal);
       const result = await session.submit(prompt, controller.signal);
@@ -111,7 +135,9 @@ export class AgentController implements vscode.Disposable {
 
   /** Past sessions of this workspace from their transcripts, newest first. */
   listSessions(): HistoryEntry[] {
-    return this.sessions.list().map((s) => ({ id: s.id, title: s.title ?? '(no prompt)', updatedAt: s.updatedAt, detail: `${Math.max(1, Math.round(s.sizeBytes / 1024))} KB` }));
+    return this.sessions
+      .list()
+      .map((s) => ({ id: s.id, title: s.title ?? '(no prompt)', updatedAt: s.updatedAt, detail: `${Math.max(1, Math.round(s.sizeBytes / 1024))} KB` }));
   }
 
   /** Resumes a past session: its conversation comes back, SessionStart says `resume`, and `replay` redraws it. */
@@ -121,7 +147,13 @@ export class AgentController implements vscode.Disposable {
     if (!resumed.ok) return void vscode.window.showWarningMessage(`Hookwise: ${resumed.error}`);
     for (const notice of resumed.notices) this.deps.log.warn(notice);
     for (const event of replayEvents(resumed.messages)) replay(event);
-    if (resumed.notices.length > 0) replay({ type: 'systemMessage', agent: MAIN_AGENT, text: `${resumed.notices.length} damaged transcript line(s) were skipped (see the Hookwise log).`, source: 'Hookwise' });
+    if (resumed.notices.length > 0)
+      replay({
+        type: 'systemMessage',
+        agent: MAIN_AGENT,
+        text: `${resumed.notices.length} damaged transcript line(s) were skipped (see the Hookwise log).`,
+        source: 'Hookwise',
+      });
   }
 
   /** Re-runs one hook with the input it had; the runner reports the new run to the observers (the tree). */

@@ -3,7 +3,8 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunObserver, HookRunRecord } from '../hooks/hookRunTypes';
 
 /** What the agent is doing, as the status bar shows it. */
-export type AgentActivity = { readonly kind: 'idle' } | { readonly kind: 'thinking' } | { readonly kind: 'tool'; readonly toolName: string } | { readonly kind: 'approval' };
+export type AgentActivity =
+  { readonly kind: 'idle' } | { readonly kind: 'thinking' } | { readonly kind: 'tool'; readonly toolName: string } | { readonly kind: 'approval' };
 
 /**
  * The status bar item "Hookwise: …" with the agent's state: idle, thinking, running a tool,

@@ -14,7 +14,13 @@ import { runUnderShells } from './support/bashRuleShells';
 const SEED = Number(process.env.BASH_RULES_SEED ?? 0x5eed12);
 const CASES = Number(process.env.BASH_RULES_CASES ?? 4000);
 const SHELLS = ['dash', 'bash'];
-const source: HookSource = { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'permissions.allow' };
+const source: HookSource = {
+  kind: 'file',
+  scope: 'project',
+  file: '/ws/.claude/settings.json',
+  displayFile: '.claude/settings.json',
+  jsonPath: 'permissions.allow',
+};
 const entry = (behavior: PermissionBehavior, text: string): PermissionRuleEntry => {
   const parsed = parsePermissionRule(text);
   if (!parsed.ok) throw new Error(parsed.message);

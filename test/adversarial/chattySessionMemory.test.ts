@@ -22,12 +22,24 @@ it(`[adversarial] chatty session: ${CALLS} calls with a 1 MiB-per-call hook stay
   await w.write('a.txt', 'hello\n');
   await w.settings({ hooks: { PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: "head -c 1048576 /dev/zero | tr '\\0' a" }] }] } });
   const turns: unknown[] = [];
-  for (let i = 0; i < CALLS / CALLS_PER_TURN; i++) turns.push({ toolCalls: Array.from({ length: CALLS_PER_TURN }, () => ({ name: 'Read', input: { file_path: 'a.txt' } })) });
+  for (let i = 0; i < CALLS / CALLS_PER_TURN; i++)
+    turns.push({ toolCalls: Array.from({ length: CALLS_PER_TURN }, () => ({ name: 'Read', input: { file_path: 'a.txt' } })) });
   turns.push({ text: 'done' });
   const model = writePlayground(w, 'chatty.json', turns);
 
   const startedAt = Date.now();
-  const cli = spawnCli(suite.cli, w, ['-p', 'go', '--model', model, '--max-steps', String(turns.length + 5), '--output-format', 'json', '--permission-mode', 'bypassPermissions']);
+  const cli = spawnCli(suite.cli, w, [
+    '-p',
+    'go',
+    '--model',
+    model,
+    '--max-steps',
+    String(turns.length + 5),
+    '--output-format',
+    'json',
+    '--permission-mode',
+    'bypassPermissions',
+  ]);
   let peakKib = 0;
   let done = false;
   void cli.exited.then(() => (done = true));
@@ -46,6 +58,8 @@ it(`[adversarial] chatty session: ${CALLS} calls with a 1 MiB-per-call hook stay
   expect(chatty).toHaveLength(CALLS);
   expect(chatty.every((r) => r.status === 'ok')).toBe(true);
   const peakMib = peakKib / 1024;
-  console.log(`[adversarial] chatty-session-memory: 1 cases, ${peakMib <= PEAK_BOUND_MIB ? 0 : 1} failures, ${CALLS} calls x 1 MiB hook output, peak RSS ${peakMib.toFixed(0)} MiB (bound ${PEAK_BOUND_MIB} MiB), ${seconds.toFixed(1)} s`);
+  console.log(
+    `[adversarial] chatty-session-memory: 1 cases, ${peakMib <= PEAK_BOUND_MIB ? 0 : 1} failures, ${CALLS} calls x 1 MiB hook output, peak RSS ${peakMib.toFixed(0)} MiB (bound ${PEAK_BOUND_MIB} MiB), ${seconds.toFixed(1)} s`,
+  );
   expect(peakMib).toBeLessThanOrEqual(PEAK_BOUND_MIB);
 });

@@ -50,7 +50,13 @@ function replayAction(c: HookStdoutCase): HookAction {
     label: `case ${c.id}`,
     defaultTimeoutMs: 10_000,
     run: (): Promise<HookActionResult> =>
-      Promise.resolve(interpretCommandResult('PreToolUse', c.exitCode, stdout, stderr, `case ${c.id}`, c.exitCode === null ? 'SIGKILL' : undefined, { stdoutTruncated, stderrTruncated, maxOutputBytes: CAP_BYTES })),
+      Promise.resolve(
+        interpretCommandResult('PreToolUse', c.exitCode, stdout, stderr, `case ${c.id}`, c.exitCode === null ? 'SIGKILL' : undefined, {
+          stdoutTruncated,
+          stderrTruncated,
+          maxOutputBytes: CAP_BYTES,
+        }),
+      ),
   };
 }
 
@@ -68,7 +74,10 @@ async function runCase(c: HookStdoutCase, action: HookAction): Promise<HookEvent
   registry.register({ event: 'PreToolUse', source: { kind: 'code', label: 'fuzz' }, action, continueOnFailure: c.continueOnFailure });
   const runner = new HookRunner(registry, { projectDir: dir });
   const toolInput = { command: 'echo original' };
-  const input = forPreToolUse({ session_id: 's', transcript_path: '', cwd: dir, agent_id: 'main', parent_agent_id: null, agent_type: 'main' }, { permission_mode: 'default', tool_name: 'Bash', tool_input: toolInput, tool_use_id: `t${c.id}` });
+  const input = forPreToolUse(
+    { session_id: 's', transcript_path: '', cwd: dir, agent_id: 'main', parent_agent_id: null, agent_type: 'main' },
+    { permission_mode: 'default', tool_name: 'Bash', tool_input: toolInput, tool_use_id: `t${c.id}` },
+  );
   return runner.run('PreToolUse', input, {
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(bash, { ...toolInput, ...candidate });

@@ -36,9 +36,13 @@ function chmodRecursiveWritable(dir: string): void {
   }
 }
 
-const USER_SETTINGS = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo user-policy' }] }] }, permissions: { deny: ['Bash(rm:*)'] } };
+const USER_SETTINGS = {
+  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo user-policy' }] }] },
+  permissions: { deny: ['Bash(rm:*)'] },
+};
 const USER_AGENT = '---\nname: good\nhooks:\n  PreToolUse: [{matcher: Read, hooks: [{type: command, command: echo user-agent}]}]\n---\nGood agent.\n';
-const sibling = (rel: string): string | undefined => (rel === '.claude/settings.json' ? '.claude/settings.local.json' : rel === '.claude/settings.local.json' ? '.claude/settings.json' : undefined);
+const sibling = (rel: string): string | undefined =>
+  rel === '.claude/settings.json' ? '.claude/settings.local.json' : rel === '.claude/settings.local.json' ? '.claude/settings.json' : undefined;
 
 function workspaceFor(c: ConfigCase): { ws: string; home: string; abs: string } {
   const root = mkdtempSync(path.join(os.tmpdir(), 'hw-malformed-'));
@@ -73,7 +77,11 @@ async function check(c: ConfigCase): Promise<string[]> {
   const problems: string[] = [];
   let config: HookConfig;
   try {
-    config = await withDeadline(loadHookConfig(standardConfigSources({ homeDir: home, folders: [{ root: ws }] }), { projectDirs: [ws] }), 10_000, 'loadHookConfig');
+    config = await withDeadline(
+      loadHookConfig(standardConfigSources({ homeDir: home, folders: [{ root: ws }] }), { projectDirs: [ws] }),
+      10_000,
+      'loadHookConfig',
+    );
   } catch (error) {
     return [`loadHookConfig threw: ${String(error)}`];
   }
@@ -82,7 +90,8 @@ async function check(c: ConfigCase): Promise<string[]> {
   if (sibling(c.rel) && !cmds.includes('echo project-sibling')) problems.push('the sibling project file did not load');
   if (!config.permissions.rules.some((r) => r.behavior === 'deny')) problems.push("the user's deny rule is missing");
   const named = config.diagnostics.filter((d) => d.file === abs || d.displayFile === c.rel || d.displayFile.startsWith(`${c.rel}/`));
-  if (c.expect === 'diagnostic' && !named.some((d) => d.severity === 'error')) problems.push(`no error diagnostic names ${c.rel} (got: ${config.diagnostics.map((d) => `${d.displayFile} ${d.code}`).join(', ') || 'none'})`);
+  if (c.expect === 'diagnostic' && !named.some((d) => d.severity === 'error'))
+    problems.push(`no error diagnostic names ${c.rel} (got: ${config.diagnostics.map((d) => `${d.displayFile} ${d.code}`).join(', ') || 'none'})`);
   if (c.expect === 'loads') {
     if (named.some((d) => d.severity === 'error')) problems.push(`unexpected error: ${named.map((d) => d.message).join('; ')}`);
     if (!cmds.includes('echo project-ok')) problems.push("the case's own valid hook did not load");
@@ -121,7 +130,9 @@ describe('adversarial: malformed config files (docs/security.md)', () => {
     const together = await checkAllTogether(corpus);
     failures.push(...together.map((p) => `all together: ${p}`));
     const largest = Math.max(...corpus.map((c) => c.bytes));
-    console.log(`[adversarial] malformedConfig: ${corpus.length + 1} cases, ${failures.length} failures, largest file ${(largest / 1e6).toFixed(0)} MB, slowest load ${slowest.toFixed(0)} ms`);
+    console.log(
+      `[adversarial] malformedConfig: ${corpus.length + 1} cases, ${failures.length} failures, largest file ${(largest / 1e6).toFixed(0)} MB, slowest load ${slowest.toFixed(0)} ms`,
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 });
@@ -152,9 +163,15 @@ describe('adversarial: the CLI with a malformed project config (docs/security.md
   it('reports the file and still runs the user policy hook, never "internal error"', async () => {
     const w = suite.w;
     await w.write('.claude/settings.json', `{"hooks": ${'['.repeat(50_000)}`);
-    await w.write('.claude/agents/bomb.md', '---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n');
+    await w.write(
+      '.claude/agents/bomb.md',
+      '---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n',
+    );
     mkdirSync(path.join(w.home, '.claude'), { recursive: true });
-    writeFileSync(path.join(w.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/user-hook-ran"' }] }] } }));
+    writeFileSync(
+      path.join(w.home, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/user-hook-ran"' }] }] } }),
+    );
     const s = await suite.serve([textReply('done')]);
     const out = await runCliProcess(suite.cli, w, ['-p', 'hi', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json']);
     expect(out.stderr).not.toMatch(/internal error/i);

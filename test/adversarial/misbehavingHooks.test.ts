@@ -34,14 +34,29 @@ interface Behaviour {
 const BEHAVIOURS: readonly Behaviour[] = [
   { name: 'hangs', script: 'echo $$ >> "$P"; sleep 30', status: 'timed-out', pids: 1 },
   { name: 'ignores SIGTERM', script: `trap '' TERM; echo $$ >> "$P"; while :; do sleep 0.05; done`, status: 'timed-out', pids: 1 },
-  { name: 'forks children that keep running, then exits 0', script: 'sleep 30 & echo $! >> "$P"; (sleep 30 & echo $! >> "$P"); nohup sleep 30 >/dev/null 2>&1 & echo $! >> "$P"; echo $$ >> "$P"; exit 0', status: 'ok', pids: 4 },
-  { name: 'forks children, then hangs', script: 'sleep 30 & echo $! >> "$P"; (sleep 30 & echo $! >> "$P"); echo $$ >> "$P"; sleep 30', status: 'timed-out', pids: 3 },
+  {
+    name: 'forks children that keep running, then exits 0',
+    script: 'sleep 30 & echo $! >> "$P"; (sleep 30 & echo $! >> "$P"); nohup sleep 30 >/dev/null 2>&1 & echo $! >> "$P"; echo $$ >> "$P"; exit 0',
+    status: 'ok',
+    pids: 4,
+  },
+  {
+    name: 'forks children, then hangs',
+    script: 'sleep 30 & echo $! >> "$P"; (sleep 30 & echo $! >> "$P"); echo $$ >> "$P"; sleep 30',
+    status: 'timed-out',
+    pids: 3,
+  },
   { name: 'closes stdout and stderr early, keeps running', script: 'exec >&- 2>&-; echo $$ >> "$P"; sleep 30', status: 'timed-out', pids: 1 },
   { name: 'is killed by SIGKILL', script: 'echo $$ >> "$P"; echo dying >&2; kill -9 $$', status: 'failed', pids: 1 },
   { name: 'is killed by SIGSEGV', script: 'echo $$ >> "$P"; kill -SEGV $$', status: 'failed', pids: 1 },
   { name: 'prints forever', script: 'echo $$ >> "$P"; yes', status: 'timed-out', pids: 1 },
   { name: 'prints 5 MB on stderr, exits 0', script: 'echo $$ >> "$P"; head -c 5000000 /dev/zero | tr "\\0" e >&2; exit 0', status: 'ok', pids: 1 },
-  { name: 'prints an allow, then hangs (the allow must not count)', script: `echo $$ >> "$P"; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'; sleep 30`, status: 'timed-out', pids: 1 },
+  {
+    name: 'prints an allow, then hangs (the allow must not count)',
+    script: `echo $$ >> "$P"; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'; sleep 30`,
+    status: 'timed-out',
+    pids: 1,
+  },
   { name: 'exits 0 at once without reading stdin', script: 'echo $$ >> "$P"; exit 0', status: 'ok', pids: 1 },
 ];
 
@@ -77,7 +92,10 @@ async function runCase(behaviour: Behaviour, timeoutMs: number, wrapper: (typeof
   });
   const runner = new HookRunner(registry, { projectDir: dir });
   const startedAt = performance.now();
-  const result: HookEventResult = await runner.run('PreToolUse', forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls', pad: BIG_INPUT }, tool_use_id: `t${n}` }));
+  const result: HookEventResult = await runner.run(
+    'PreToolUse',
+    forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls', pad: BIG_INPUT }, tool_use_id: `t${n}` }),
+  );
   const elapsed = performance.now() - startedAt;
   const problems: string[] = [];
   const record = result.records[0];
@@ -101,31 +119,37 @@ it('[adversarial] misbehaving hook processes: every case ends in its safe outcom
   const cases: (() => Promise<CaseResult>)[] = [];
   let n = 0;
   let retried = 0;
-  for (const behaviour of BEHAVIOURS) for (const timeoutMs of TIMEOUTS_MS) for (const wrapper of WRAPPERS) {
-    const id = ++n;
-    cases.push(async () => {
-      const first = await runCase(behaviour, timeoutMs, wrapper, id);
-      // On a loaded machine the shell may be killed at its timeout before it wrote its pid:
-      // safe, but nothing was observed. Run that case again with room to start.
-      const unobserved = first.problems.length === 1 && first.problems[0]?.startsWith('recorded 0 pids');
-      if (!unobserved) return first;
-      retried++;
-      return runCase(behaviour, timeoutMs * 4, wrapper, id + 1000);
-    });
-  }
+  for (const behaviour of BEHAVIOURS)
+    for (const timeoutMs of TIMEOUTS_MS)
+      for (const wrapper of WRAPPERS) {
+        const id = ++n;
+        cases.push(async () => {
+          const first = await runCase(behaviour, timeoutMs, wrapper, id);
+          // On a loaded machine the shell may be killed at its timeout before it wrote its pid:
+          // safe, but nothing was observed. Run that case again with room to start.
+          const unobserved = first.problems.length === 1 && first.problems[0]?.startsWith('recorded 0 pids');
+          if (!unobserved) return first;
+          retried++;
+          return runCase(behaviour, timeoutMs * 4, wrapper, id + 1000);
+        });
+      }
   const results: CaseResult[] = [];
   const startedAt = Date.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < cases.length) {
-      const run = cases[next++];
-      if (run) results.push(await run());
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < cases.length) {
+        const run = cases[next++];
+        if (run) results.push(await run());
+      }
+    }),
+  );
   const failures = results.filter((r) => r.problems.length > 0);
   const overshoots = results.flatMap((r) => (r.overshootMs !== undefined ? [r.overshootMs] : []));
   const max = Math.max(...overshoots);
   const mean = overshoots.reduce((a, b) => a + b, 0) / overshoots.length;
-  console.log(`[adversarial] misbehaving-hooks: ${results.length} cases, ${failures.length} failures, timeout overshoot max ${Math.round(max)} ms / mean ${Math.round(mean)} ms over ${overshoots.length} timed-out cases, ${retried} re-run unobserved, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  console.log(
+    `[adversarial] misbehaving-hooks: ${results.length} cases, ${failures.length} failures, timeout overshoot max ${Math.round(max)} ms / mean ${Math.round(mean)} ms over ${overshoots.length} timed-out cases, ${retried} re-run unobserved, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
   expect(failures.map((f) => `${f.label}: ${f.problems.join('; ')}`)).toEqual([]);
 });

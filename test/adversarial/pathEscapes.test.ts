@@ -63,7 +63,12 @@ beforeAll(async () => {
   });
   rules = new ConfigPermissionRules(entries, { projectRoot: fx.ws, homeDir: fx.home });
   ctx = {
-    cwd: fx.ws, workspaceRoot: fx.ws, signal: new AbortController().signal, sessionId: 'adv', agentId: 'main', todos: createTodoStore(),
+    cwd: fx.ws,
+    workspaceRoot: fx.ws,
+    signal: new AbortController().signal,
+    sessionId: 'adv',
+    agentId: 'main',
+    todos: createTodoStore(),
     readDeniedBy: (abs, real) => rules.readDeniedBy(abs, real, fx.ws),
   };
   before = await fx.snapshot();
@@ -124,19 +129,62 @@ async function assertTreesUnchanged(tool: string, input: Record<string, unknown>
 // ---- generated inputs ------------------------------------------------------------------
 
 const rnd = seededRandom(SEED);
-const pick = <T,>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
+const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
 
 function fixedFilePaths(): string[] {
   const { ws, outside, base, home } = fx;
   return [
-    '../outside/secret.txt', 'sub/../../outside/secret.txt', './../outside/secret.txt', `${outside}/secret.txt`, `${ws}/../outside/secret.txt`,
-    `${base}/ws-sibling/secret.txt`, `${ws}-sibling/secret.txt`, '/etc/passwd', '/etc/hostname', '~/.bashrc', '~', `${home}/.bashrc`, 'l_home/.bashrc',
-    'l_file', 'l_dir/secret.txt', 'l_dir/deep/dir/secret.txt', 'l_rel_dir/secret.txt', 'c1', 'sub/l_up/outside/secret.txt', 'l_parent/outside/secret.txt',
-    'l_sibling/secret.txt', 'l_denied', 'l_denied_rel', 'd1', 'l_innerdir/secret.env', 'inner/secret.env', './inner/../inner/secret.env', 'inner//secret.env',
-    `${ws}/inner/secret.env`, 'sub/l_up/ws/inner/secret.env', 'l_parent/ws/inner/secret.env', 'l_keys/server.key', 'keys/server.key',
-    `inner/${'clé.env'.normalize('NFC')}`, `inner/${'clé.env'.normalize('NFD')}`, 'INNER/secret.env', 'inner/Secret.env', 'l_dangling', 'l_dangling_dir/x.txt',
-    'loop1', 'loop1/x', 'inner/secret.env\0.txt', '\0', `l_file\0`, `${'a/'.repeat(3000)}x`, `${'../'.repeat(200)}etc/passwd`,
-    `${'sub/../'.repeat(500)}../outside/secret.txt`, 'l_innerdir/new.txt', 'inner/new.txt', 'l_dir/new.txt', 'l_rel_dir/new.txt',
+    '../outside/secret.txt',
+    'sub/../../outside/secret.txt',
+    './../outside/secret.txt',
+    `${outside}/secret.txt`,
+    `${ws}/../outside/secret.txt`,
+    `${base}/ws-sibling/secret.txt`,
+    `${ws}-sibling/secret.txt`,
+    '/etc/passwd',
+    '/etc/hostname',
+    '~/.bashrc',
+    '~',
+    `${home}/.bashrc`,
+    'l_home/.bashrc',
+    'l_file',
+    'l_dir/secret.txt',
+    'l_dir/deep/dir/secret.txt',
+    'l_rel_dir/secret.txt',
+    'c1',
+    'sub/l_up/outside/secret.txt',
+    'l_parent/outside/secret.txt',
+    'l_sibling/secret.txt',
+    'l_denied',
+    'l_denied_rel',
+    'd1',
+    'l_innerdir/secret.env',
+    'inner/secret.env',
+    './inner/../inner/secret.env',
+    'inner//secret.env',
+    `${ws}/inner/secret.env`,
+    'sub/l_up/ws/inner/secret.env',
+    'l_parent/ws/inner/secret.env',
+    'l_keys/server.key',
+    'keys/server.key',
+    `inner/${'clé.env'.normalize('NFC')}`,
+    `inner/${'clé.env'.normalize('NFD')}`,
+    'INNER/secret.env',
+    'inner/Secret.env',
+    'l_dangling',
+    'l_dangling_dir/x.txt',
+    'loop1',
+    'loop1/x',
+    'inner/secret.env\0.txt',
+    '\0',
+    `l_file\0`,
+    `${'a/'.repeat(3000)}x`,
+    `${'../'.repeat(200)}etc/passwd`,
+    `${'sub/../'.repeat(500)}../outside/secret.txt`,
+    'l_innerdir/new.txt',
+    'inner/new.txt',
+    'l_dir/new.txt',
+    'l_rel_dir/new.txt',
   ];
 }
 
@@ -152,18 +200,75 @@ function randomFilePath(): string {
   return p === '' ? '.' : p;
 }
 
-const GLOB_TOKENS = ['*', '**', '?', '..*', '..?(x)', '..!(y)', '@(..)', '+(.)', '{..,.}', '{..,src}', '[.][.]', '.*', '*(.)', '..+(.)', '.?', '?(.).',
-  'l_dir', 'l_innerdir', 'l_keys', 'c1', 'outside', 'inner', 'keys', 'secret*', '*.env', '*.key', '*.txt', '*secret*', 'cl*', 'ws*', '!(src)'];
+const GLOB_TOKENS = [
+  '*',
+  '**',
+  '?',
+  '..*',
+  '..?(x)',
+  '..!(y)',
+  '@(..)',
+  '+(.)',
+  '{..,.}',
+  '{..,src}',
+  '[.][.]',
+  '.*',
+  '*(.)',
+  '..+(.)',
+  '.?',
+  '?(.).',
+  'l_dir',
+  'l_innerdir',
+  'l_keys',
+  'c1',
+  'outside',
+  'inner',
+  'keys',
+  'secret*',
+  '*.env',
+  '*.key',
+  '*.txt',
+  '*secret*',
+  'cl*',
+  'ws*',
+  '!(src)',
+];
 
 function fixedGlobs(): [string, string | undefined][] {
   const { outside, base, ws } = fx;
   return [
-    ['..*/outside/*', undefined], ['..?(x)/**/secret*', undefined], ['..!(y)/outside/*', undefined], ['..*/**/*', undefined], ['..*/ws-sibling/*', undefined],
-    ['**/*', undefined], ['**/secret*', undefined], ['**/*.env', undefined], ['**/*.key', undefined], ['l_dir/*', undefined], ['l_dir/**', undefined],
-    ['l_innerdir/*', undefined], ['c1', undefined], ['*', 'l_dir'], ['**/*', 'l_dir'], ['*', 'l_innerdir'], ['**/*', 'inner'], ['*', 'l_keys'],
-    ['*', '..'], ['*', '../outside'], ['*', outside], [`${outside}/*`, undefined], [`${base}/*/secret*`, undefined], [`${ws}/..*/outside/*`, undefined],
-    ['*', '~'], ['*', '/'], ['**/*', 'sub/l_up'], ['outside/*', 'l_parent'], ['*/secret.txt', 'l_parent'], ['**/*.env', 'l_parent/ws'],
-    ['*', 'inner\0'], ['**/*', `${'a/'.repeat(3000)}`],
+    ['..*/outside/*', undefined],
+    ['..?(x)/**/secret*', undefined],
+    ['..!(y)/outside/*', undefined],
+    ['..*/**/*', undefined],
+    ['..*/ws-sibling/*', undefined],
+    ['**/*', undefined],
+    ['**/secret*', undefined],
+    ['**/*.env', undefined],
+    ['**/*.key', undefined],
+    ['l_dir/*', undefined],
+    ['l_dir/**', undefined],
+    ['l_innerdir/*', undefined],
+    ['c1', undefined],
+    ['*', 'l_dir'],
+    ['**/*', 'l_dir'],
+    ['*', 'l_innerdir'],
+    ['**/*', 'inner'],
+    ['*', 'l_keys'],
+    ['*', '..'],
+    ['*', '../outside'],
+    ['*', outside],
+    [`${outside}/*`, undefined],
+    [`${base}/*/secret*`, undefined],
+    [`${ws}/..*/outside/*`, undefined],
+    ['*', '~'],
+    ['*', '/'],
+    ['**/*', 'sub/l_up'],
+    ['outside/*', 'l_parent'],
+    ['*/secret.txt', 'l_parent'],
+    ['**/*.env', 'l_parent/ws'],
+    ['*', 'inner\0'],
+    ['**/*', `${'a/'.repeat(3000)}`],
   ];
 }
 
@@ -178,23 +283,50 @@ const GREP_PATTERNS = ['MARKER', 'TOKEN', '.', 'secret', '^', '[A-Z]+_MARKER_[0-
 const GREP_GLOBS = [undefined, undefined, '*.env', '**/*', '../**', '*.key', '**/secret*', '*.txt', '..*/**'];
 
 function fixedGreps(): Record<string, unknown>[] {
-  const paths = [undefined, '.', 'l_dir', 'l_file', 'l_denied', 'l_denied_rel', 'd1', 'inner', 'l_innerdir', 'keys', 'l_keys', 'c1', 'sub/l_up',
-    'l_parent', 'l_sibling', 'l_home', '~', '..', '../outside', fx.outside, '/etc', 'inner/secret.env', `inner/${'clé.env'.normalize('NFC')}`];
-  return paths.flatMap((p) => (['content', 'files_with_matches', 'count'] as const).map((mode) => ({ pattern: 'MARKER', output_mode: mode, ...(p ? { path: p } : {}) })));
+  const paths = [
+    undefined,
+    '.',
+    'l_dir',
+    'l_file',
+    'l_denied',
+    'l_denied_rel',
+    'd1',
+    'inner',
+    'l_innerdir',
+    'keys',
+    'l_keys',
+    'c1',
+    'sub/l_up',
+    'l_parent',
+    'l_sibling',
+    'l_home',
+    '~',
+    '..',
+    '../outside',
+    fx.outside,
+    '/etc',
+    'inner/secret.env',
+    `inner/${'clé.env'.normalize('NFC')}`,
+  ];
+  return paths.flatMap((p) =>
+    (['content', 'files_with_matches', 'count'] as const).map((mode) => ({ pattern: 'MARKER', output_mode: mode, ...(p ? { path: p } : {}) })),
+  );
 }
 
 function randomGrep(): Record<string, unknown> {
   const g = pick(GREP_GLOBS);
   return {
-    pattern: pick(GREP_PATTERNS), output_mode: pick(['content', 'files_with_matches', 'count'] as const),
-    ...(rnd() < 0.8 ? { path: randomFilePath() } : {}), ...(g ? { glob: g } : {}),
+    pattern: pick(GREP_PATTERNS),
+    output_mode: pick(['content', 'files_with_matches', 'count'] as const),
+    ...(rnd() < 0.8 ? { path: randomFilePath() } : {}),
+    ...(g ? { glob: g } : {}),
   };
 }
 
 // ---- the suite -------------------------------------------------------------------------
 
 describe('adversarial: path and symlink escapes through every file tool', () => {
-  it('keeps outside and denied files out of every tool\'s reach', { timeout: 120_000 }, async () => {
+  it("keeps outside and denied files out of every tool's reach", { timeout: 120_000 }, async () => {
     const started = Date.now();
     const filePaths = [...fixedFilePaths(), ...Array.from({ length: RANDOM_FILE_PATHS }, randomFilePath)];
     const globs = [...fixedGlobs(), ...Array.from({ length: RANDOM_GLOBS }, randomGlob)];
@@ -218,9 +350,13 @@ describe('adversarial: path and symlink escapes through every file tool', () => 
     }
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const tools = Object.entries(perTool).map(([name, n]) => `${name} ${n}`).join(', ');
-    console.log(`[adversarial] path-escapes: ${tally.cases} cases, ${failures.length} failures, ${tally.denied} denied by rule, ${tally.refused} refused by the tool, `
-      + `${tally.ran} ran safely, ${tally.hidden} files hidden from results (${tools}; seed ${SEED}, ${seconds} s)`);
+    const tools = Object.entries(perTool)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', ');
+    console.log(
+      `[adversarial] path-escapes: ${tally.cases} cases, ${failures.length} failures, ${tally.denied} denied by rule, ${tally.refused} refused by the tool, ` +
+        `${tally.ran} ran safely, ${tally.hidden} files hidden from results (${tools}; seed ${SEED}, ${seconds} s)`,
+    );
     const shown = failures.slice(0, 10).map((f) => `${f.tool} ${JSON.stringify(f.input).slice(0, 300)}: ${f.why.slice(0, 300)}`);
     expect(shown, `seed ${SEED}`).toEqual([]);
     expect(path.isAbsolute(fx.ws)).toBe(true);

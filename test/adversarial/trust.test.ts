@@ -40,9 +40,15 @@ function writeSources(home: string, folder: string, tag: string): void {
   writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: stopHook('user-settings') }));
   writeFileSync(path.join(home, '.claude', 'agents', 'u.md'), '---\nname: u\nhooks:\n  PreToolUse: [{hooks: [{type: command, command: user-agent}]}]\n---\n');
   mkdirSync(path.join(folder, '.claude', 'agents'), { recursive: true });
-  writeFileSync(path.join(folder, '.claude', 'settings.json'), JSON.stringify({ hooks: stopHook(`project-${tag}`), permissions: { allow: ['Bash'], defaultMode: 'bypassPermissions' } }));
+  writeFileSync(
+    path.join(folder, '.claude', 'settings.json'),
+    JSON.stringify({ hooks: stopHook(`project-${tag}`), permissions: { allow: ['Bash'], defaultMode: 'bypassPermissions' } }),
+  );
   writeFileSync(path.join(folder, '.claude', 'settings.local.json'), JSON.stringify({ hooks: stopHook(`local-${tag}`), permissions: { allow: ['Write'] } }));
-  writeFileSync(path.join(folder, '.claude', 'agents', 'p.md'), `---\nname: p\nhooks:\n  PreToolUse: [{hooks: [{type: command, command: agent-${tag}}]}]\n---\n`);
+  writeFileSync(
+    path.join(folder, '.claude', 'agents', 'p.md'),
+    `---\nname: p\nhooks:\n  PreToolUse: [{hooks: [{type: command, command: agent-${tag}}]}]\n---\n`,
+  );
 }
 
 const USER_BODIES = new Set(['user-settings', 'user-agent', 'user-vscode']);
@@ -51,12 +57,19 @@ const USER_BODIES = new Set(['user-settings', 'user-agent', 'user-vscode']);
 function untrustedProblems(config: HookConfig, cwd: string, home: string): string[] {
   const problems: string[] = [];
   const applied = runtimeFor(cwd, home).applyConfig(config, { trusted: false }, cwd);
-  for (const h of applied.active) if (!USER_BODIES.has(body(h))) problems.push(`${body(h)} is active in an untrusted workspace (scope ${h.source.kind === 'file' || h.source.kind === 'settings' ? h.source.scope : 'code'})`);
-  for (const h of config.hooks) if (USER_BODIES.has(body(h)) === isProjectSource(h.source)) problems.push(`${body(h)} classified ${isProjectSource(h.source) ? 'project' : 'user'}`);
+  for (const h of applied.active)
+    if (!USER_BODIES.has(body(h)))
+      problems.push(
+        `${body(h)} is active in an untrusted workspace (scope ${h.source.kind === 'file' || h.source.kind === 'settings' ? h.source.scope : 'code'})`,
+      );
+  for (const h of config.hooks)
+    if (USER_BODIES.has(body(h)) === isProjectSource(h.source)) problems.push(`${body(h)} classified ${isProjectSource(h.source) ? 'project' : 'user'}`);
   for (const r of config.permissions.rules) if (!isProjectSource(r.source)) problems.push(`project rule ${r.rule.toolName} counted as a user rule`);
   if (config.permissions.defaultMode && !isProjectSource(config.permissions.defaultMode.source)) problems.push('project defaultMode counted as a user setting');
   const heldBodies = new Set(applied.held.map((x) => body(x.hook)));
-  for (const h of config.hooks) if (!USER_BODIES.has(body(h)) && (h.folder === undefined || h.folder === cwd) && !heldBodies.has(body(h))) problems.push(`${body(h)} neither active nor held`);
+  for (const h of config.hooks)
+    if (!USER_BODIES.has(body(h)) && (h.folder === undefined || h.folder === cwd) && !heldBodies.has(body(h)))
+      problems.push(`${body(h)} neither active nor held`);
   return problems;
 }
 
@@ -65,7 +78,9 @@ function folderNames(): string[] {
   const fixed = ['~', '~evil', '~/x', '~/.claude', '~root', '~ ', '..', '...', '../..', 'a b', 'ünïcødé', '日本語', '-rf', '$HOME', '~\u200b', ' ~', '.claude'];
   const rnd = seededRandom(3);
   const alphabet = ['~', '~', '/', '.', ' ', 'a', 'é', '日', '$', '\\', '-', '\u202e'];
-  const generated = Array.from({ length: 150 }, () => Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join(''));
+  const generated = Array.from({ length: 150 }, () =>
+    Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join(''),
+  );
   return [...fixed, ...generated];
 }
 
@@ -89,7 +104,10 @@ describe('adversarial: trust', () => {
       writeSources(home, b, 'b');
       const options: StandardSourcesOptions = {
         homeDir: home,
-        folders: [{ root: a, ...(i % 2 === 0 ? { name } : {}), settings: { value: stopHook('folder-settings') } }, { root: b, name: `~${name}` }],
+        folders: [
+          { root: a, ...(i % 2 === 0 ? { name } : {}), settings: { value: stopHook('folder-settings') } },
+          { root: b, name: `~${name}` },
+        ],
         userSettings: { value: stopHook('user-vscode') },
         workspaceSettings: { value: stopHook('workspace-settings') },
       };
@@ -107,7 +125,14 @@ describe('adversarial: trust', () => {
     const ws = path.join(base, 'ws');
     mkdirSync(path.join(ws, '.claude', 'hooks'), { recursive: true });
     mkdirSync(home);
-    const styles = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', '${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh', 'bash ./.claude/hooks/check.sh', 'sh .claude/hooks/check.sh --strict', `${ws}/.claude/hooks/check.sh`, `bash -c 'bash "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"'`];
+    const styles = [
+      '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh',
+      '${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh',
+      'bash ./.claude/hooks/check.sh',
+      'sh .claude/hooks/check.sh --strict',
+      `${ws}/.claude/hooks/check.sh`,
+      `bash -c 'bash "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"'`,
+    ];
     const script = path.join(ws, '.claude', 'hooks', 'check.sh');
     type Handler = Record<string, unknown>;
     const mutations: { name: string; handler?: (h: Handler) => Handler; matcher?: string; files?: () => void }[] = [
@@ -136,7 +161,10 @@ describe('adversarial: trust', () => {
       { name: 'matcher emptied', matcher: '' },
     ];
     const write = (command: string, handler: (h: Handler) => Handler = (h) => h, matcher = 'Bash'): void =>
-      writeFileSync(path.join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [handler({ type: 'command', command, timeout: 5, continueOnFailure: false })] }] } }));
+      writeFileSync(
+        path.join(ws, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [handler({ type: 'command', command, timeout: 5, continueOnFailure: false })] }] } }),
+      );
     const load = (): Promise<HookConfig> => loadHookConfig(standardConfigSources({ homeDir: home, folders: [{ root: ws }] }));
     const failures: string[] = [];
     let cases = 0;
@@ -157,10 +185,13 @@ describe('adversarial: trust', () => {
         write(style, m.handler, m.matcher ?? 'Bash');
         const after = await load();
         const applied = runtimeFor(ws, home).applyConfig(after, trust, ws);
-        if (applied.active.length > 0 || !applied.held.every((x) => x.why === 'unapproved') || applied.held.length !== 1) failures.push(`${style} / ${m.name}: still runs without a new approval`);
+        if (applied.active.length > 0 || !applied.held.every((x) => x.why === 'unapproved') || applied.held.length !== 1)
+          failures.push(`${style} / ${m.name}: still runs without a new approval`);
       }
     }
-    console.log(`[adversarial] trust/approvalPins: ${cases} cases, ${failures.length} failures, ${styles.length} script spellings × ${mutations.length} changes`);
+    console.log(
+      `[adversarial] trust/approvalPins: ${cases} cases, ${failures.length} failures, ${styles.length} script spellings × ${mutations.length} changes`,
+    );
     expect(failures).toEqual([]);
   }, 60_000);
 });

@@ -152,7 +152,12 @@ export async function waitForDialog(text, timeout = 30_000) {
   const box = dialog(text);
   await box.waitFor({ state: 'visible', timeout });
   const message = ((await box.locator('.dialog-message-text').textContent()) ?? '').trim();
-  const detail = (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+  const detail = (
+    await box
+      .locator('.dialog-message-detail')
+      .innerText()
+      .catch(() => '')
+  ).trim();
   const buttons = (await box.locator('.dialog-buttons .monaco-button').allTextContents()).map((b) => b.trim());
   return { box, message, detail, buttons };
 }
@@ -163,7 +168,10 @@ export async function waitForDialog(text, timeout = 30_000) {
  * @param {string} label e.g. "Allow"
  */
 export async function clickDialogButton(box, label) {
-  await box.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${reEscape(label)}\\s*$`) }).click();
+  await box
+    .locator('.dialog-buttons .monaco-button')
+    .filter({ hasText: new RegExp(`^\\s*${reEscape(label)}\\s*$`) })
+    .click();
   await box.waitFor({ state: 'hidden' });
 }
 
@@ -396,7 +404,10 @@ export async function waitUntil(what, check, timeout = 30_000) {
  */
 export function latestTranscript() {
   const { hookwiseHome, workspace } = e2e();
-  const slug = path.resolve(workspace).replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = path
+    .resolve(workspace)
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   const dir = path.join(hookwiseHome, 'projects', slug);
   if (!existsSync(dir)) return '';
   const files = readdirSync(dir)

@@ -21,7 +21,10 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     await item.click();
     const sidebar = page.locator('.part.sidebar');
-    await sidebar.locator('.composite.title', { hasText: /hookwise/i }).first().waitFor({ state: 'visible' });
+    await sidebar
+      .locator('.composite.title', { hasText: /hookwise/i })
+      .first()
+      .waitFor({ state: 'visible' });
     await sidebar.locator('.pane-header', { hasText: 'Chat' }).first().waitFor({ state: 'visible' });
     await sidebar.locator('.pane-header', { hasText: 'Hook Runs' }).first().waitFor({ state: 'visible' });
     // Wait for the extension itself, not just its static contributions: the chat webview is
@@ -32,7 +35,7 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     console.log(`      screenshot: ${file}`);
   });
 
-  it('asks once to allow the demo workspace\'s project hooks, listing each with its source', async function () {
+  it("asks once to allow the demo workspace's project hooks, listing each with its source", async function () {
     // The workspace is trusted (--disable-workspace-trust), but project hooks still need the
     // user's approval of their exact content: a modal right after the extension loads them.
     const shown = await approveProjectHooks(async () => console.log(`      screenshot: ${await screenshot('e2e-approve-project-hooks')}`));
@@ -42,7 +45,10 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
       assert.ok(shown.detail.includes(`.claude/settings.json › ${source}`), `the modal lists ${source}:\n${shown.detail}`);
     }
     assert.match(shown.detail, /ask-before-risky\.sh/);
-    assert.deepEqual(shown.buttons.filter((b) => b !== 'Cancel'), ['Allow These Hooks']);
+    assert.deepEqual(
+      shown.buttons.filter((b) => b !== 'Cancel'),
+      ['Allow These Hooks'],
+    );
     // The demo workspace's .vscode/settings.json selects the playground.
     await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor();
   });

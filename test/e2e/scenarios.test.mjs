@@ -60,7 +60,9 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     // Meanwhile the card waits for the person, and Hook Runs shows the hook's "ask".
     await toolCard('Bash: npm test', 'waiting-approval').waitFor();
     assert.equal(((await toolCard('Bash: npm test').locator('.tool-status').first().textContent()) ?? '').trim(), 'waiting for approval');
-    await treeItem('PreToolUse · Bash · npm test').filter({ hasText: /hooks? · ask$/ }).waitFor();
+    await treeItem('PreToolUse · Bash · npm test')
+      .filter({ hasText: /hooks? · ask$/ })
+      .waitFor();
     await shot('e2e-ask-allow-1-modal');
 
     await clickDialogButton(shown.box, 'Allow');
@@ -87,7 +89,10 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     await startScenario({
       name: 'e2e: ask → Deny',
       turns: [
-        { text: 'Let me check that example.com is reachable.', toolCalls: [{ name: 'Bash', input: { command: 'curl -sI https://example.com', description: 'Check a website' } }] },
+        {
+          text: 'Let me check that example.com is reachable.',
+          toolCalls: [{ name: 'Bash', input: { command: 'curl -sI https://example.com', description: 'Check a website' } }],
+        },
         { text: 'Understood: no network check, then.' },
       ],
     });
@@ -134,7 +139,10 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     await startScenario({
       name: 'e2e: deny hook',
       turns: [
-        { text: 'Now some cleanup of the build folder.', toolCalls: [{ name: 'Bash', input: { command: 'rm -rf build', description: 'Remove build output' } }] },
+        {
+          text: 'Now some cleanup of the build folder.',
+          toolCalls: [{ name: 'Bash', input: { command: 'rm -rf build', description: 'Remove build output' } }],
+        },
         { text: 'The hook blocked that; I will leave build/ alone.' },
       ],
     });
@@ -144,7 +152,12 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     assert.equal(card.status, 'denied');
     // "Blocked by PreToolUse hook `<source>`: <reason>" (the source may carry a note in parentheses).
     const who = BLOCK_RM_RF.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    assert.match(card.verdict, new RegExp(`^Blocked by PreToolUse hook ${who}( \\([^)]*\\))?: Blocked by \\.claude/hooks/block-rm-rf\\.sh: 'rm -rf' is not allowed in this project\\. Delete specific files instead\\.$`));
+    assert.match(
+      card.verdict,
+      new RegExp(
+        `^Blocked by PreToolUse hook ${who}( \\([^)]*\\))?: Blocked by \\.claude/hooks/block-rm-rf\\.sh: 'rm -rf' is not allowed in this project\\. Delete specific files instead\\.$`,
+      ),
+    );
     // The source is a code span in the rendered verdict line.
     assert.ok(((await card.card.locator(':scope > .tool-verdict code').first().textContent()) ?? '').startsWith(BLOCK_RM_RF));
     assert.match(card.result, /^Blocked by a PreToolUse hook: Blocked by \.claude\/hooks\/block-rm-rf\.sh/);
@@ -166,7 +179,10 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
   it('a slow hook shows a spinner in Hook Runs while it runs, then its decision', async function () {
     await startScenario({
       name: 'e2e: slow hook',
-      turns: [{ text: 'Let me read the greeting code.', toolCalls: [{ name: 'Read', input: { file_path: 'src/greet.js' } }] }, { text: 'greet() trims the name.' }],
+      turns: [
+        { text: 'Let me read the greeting code.', toolCalls: [{ name: 'Read', input: { file_path: 'src/greet.js' } }] },
+        { text: 'greet() trims the name.' },
+      ],
     });
     await sendPrompt('What does greet do?');
 
@@ -205,7 +221,9 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
       turns: [
         {
           text: 'I will hand the test review to an Explore subagent.',
-          toolCalls: [{ name: 'Agent', input: { description: 'Review the tests', prompt: 'Read test/greet.test.js and list what it covers.', subagent_type: 'Explore' } }],
+          toolCalls: [
+            { name: 'Agent', input: { description: 'Review the tests', prompt: 'Read test/greet.test.js and list what it covers.', subagent_type: 'Explore' } },
+          ],
         },
         { text: 'Reading the test file.', toolCalls: [{ name: 'Read', input: { file_path: 'test/greet.test.js' } }] },
         { text: 'test/greet.test.js covers greeting by name and the fallback to world.' },

@@ -13,7 +13,16 @@ import path from 'node:path';
 import { CHROMIUM, CODE_SERVER_ENTRY, NODE24, NODE24_BIN_DIR } from './install.mjs';
 
 /** Chromium switches from the notes: without the networking ones Chromium keeps dialling Google through a closed network. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 /** @type {Set<() => Promise<void>>} Everything still running, stopped on exit or Ctrl+C so nothing outlives the runner. */
 const live = new Set();
@@ -90,7 +99,11 @@ export function codeServerVersion() {
   const r = spawnSync(NODE24, [CODE_SERVER_ENTRY, '--version'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`code-server --version failed: ${r.stderr || r.error}`);
   // It may print a log line first ("Wrote default config file ..."): take the version line.
-  const raw = r.stdout.split('\n').find((l) => /^\d+\.\d+\.\d+\s/.test(l))?.trim() ?? r.stdout.trim();
+  const raw =
+    r.stdout
+      .split('\n')
+      .find((l) => /^\d+\.\d+\.\d+\s/.test(l))
+      ?.trim() ?? r.stdout.trim();
   const m = /^(\S+).*with Code (\S+)/.exec(raw);
   return { codeServer: m?.[1] ?? raw, vscode: m?.[2] ?? 'unknown', raw };
 }
@@ -158,12 +171,16 @@ export async function startCodeServer(opts = {}) {
   }
   const args = [
     CODE_SERVER_ENTRY,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--user-data-dir', /** @type {string} */ (userDataDir),
-    '--extensions-dir', /** @type {string} */ (extensionsDir),
+    '--user-data-dir',
+    /** @type {string} */ (userDataDir),
+    '--extensions-dir',
+    /** @type {string} */ (extensionsDir),
   ];
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   if (opts.disableWorkspaceTrust) args.push('--disable-workspace-trust');
@@ -222,7 +239,16 @@ export async function startCodeServer(opts = {}) {
     await stop();
     throw e;
   }
-  return { url, port, version, userDataDir: /** @type {string} */ (userDataDir), extensionsDir: /** @type {string} */ (extensionsDir), output: () => out, exited: () => (stopped ? undefined : exited), stop };
+  return {
+    url,
+    port,
+    version,
+    userDataDir: /** @type {string} */ (userDataDir),
+    extensionsDir: /** @type {string} */ (extensionsDir),
+    output: () => out,
+    exited: () => (stopped ? undefined : exited),
+    stop,
+  };
 }
 
 /**

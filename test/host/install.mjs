@@ -190,7 +190,11 @@ function ensureCodeServer() {
   if (v.status !== 0 || !v.stdout.includes(CODE_SERVER_VERSION)) {
     throw new Error(`code-server did not run after install: ${v.stdout}${v.stderr}${v.error ?? ''}`);
   }
-  const versionLine = v.stdout.split('\n').find((l) => l.startsWith(CODE_SERVER_VERSION))?.trim() ?? v.stdout.trim();
+  const versionLine =
+    v.stdout
+      .split('\n')
+      .find((l) => l.startsWith(CODE_SERVER_VERSION))
+      ?.trim() ?? v.stdout.trim();
   markComplete(CODE_SERVER_DIR, { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, version: versionLine });
   log(`code-server ${CODE_SERVER_VERSION}: done in ${secs(t2 - t0)} (${versionLine})`);
 }

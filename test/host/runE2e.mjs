@@ -20,7 +20,16 @@ import { RESULTS_DIR, setE2eContext } from '../e2e/harness.mjs';
 const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
 const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
 /** What the .vsix must contain for the extension to work (the bundle carries all dependencies). */
-const REQUIRED_IN_VSIX = ['dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/media/chat.js', 'media/hookwise.svg', 'media/playground/demo.json', 'schemas/claude-settings.schema.json', 'package.json'];
+const REQUIRED_IN_VSIX = [
+  'dist/extension.js',
+  'dist/cli.js',
+  'dist/cliMain.js',
+  'dist/media/chat.js',
+  'media/hookwise.svg',
+  'media/playground/demo.json',
+  'schemas/claude-settings.schema.json',
+  'package.json',
+];
 
 /** @param {string} msg */
 const say = (msg) => console.log(`[e2e] ${msg}`);
@@ -36,7 +45,13 @@ const since = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 function run(what, cmd, args) {
   const t = Date.now();
   const r = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (r.stdout) process.stdout.write(r.stdout.split('\n').filter((l) => !l.startsWith('[watch]')).join('\n'));
+  if (r.stdout)
+    process.stdout.write(
+      r.stdout
+        .split('\n')
+        .filter((l) => !l.startsWith('[watch]'))
+        .join('\n'),
+    );
   if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.error}):\n${r.stdout}${r.stderr}`);
   say(`${what}: ${since(t)}`);
   return r.stdout;
@@ -80,7 +95,8 @@ function buildAndPackage() {
  */
 function checkInstalled(extensionsDir) {
   const dir = readdirSync(extensionsDir).find((d) => d.startsWith('hookwise.hookwise-'));
-  if (!dir) throw new Error(`hookwise.hookwise is not in ${extensionsDir} after --install-extension (found: ${readdirSync(extensionsDir).join(', ') || 'nothing'})`);
+  if (!dir)
+    throw new Error(`hookwise.hookwise is not in ${extensionsDir} after --install-extension (found: ${readdirSync(extensionsDir).join(', ') || 'nothing'})`);
   const missing = REQUIRED_IN_VSIX.filter((f) => !existsSync(path.join(extensionsDir, dir, f)));
   if (missing.length) throw new Error(`the .vsix misses ${missing.join(', ')} (check .vscodeignore)`);
   say(`installed ${dir} with ${REQUIRED_IN_VSIX.join(', ')}`);
@@ -94,7 +110,9 @@ async function runMocha() {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 90_000, color: false, bail: false });
   const grep = process.env.HOOKWISE_TEST_GREP;
   if (grep) mocha.grep(grep);
-  const files = readdirSync(E2E_DIR).filter((f) => f.endsWith('.test.mjs')).sort();
+  const files = readdirSync(E2E_DIR)
+    .filter((f) => f.endsWith('.test.mjs'))
+    .sort();
   if (files.length === 0) throw new Error(`no test/e2e/*.test.mjs files`);
   for (const f of files) mocha.addFile(path.join(E2E_DIR, f));
   await mocha.loadFilesAsync();
@@ -130,7 +148,13 @@ async function main() {
   let code = 1;
   try {
     const t2 = Date.now();
-    server = await startCodeServer({ folder: workspace, extensionsDir, disableWorkspaceTrust: true, settings: QUIET_SETTINGS, env: { HOOKWISE_HOME: hookwiseHome } });
+    server = await startCodeServer({
+      folder: workspace,
+      extensionsDir,
+      disableWorkspaceTrust: true,
+      settings: QUIET_SETTINGS,
+      env: { HOOKWISE_HOME: hookwiseHome },
+    });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
     browser = await launchChromium();

@@ -128,7 +128,9 @@ async function runInCodeServer() {
     say(`opening ${url}`);
     await browser.page.goto(url);
     const report = await waitForReport(resultsFile, RESULTS_TIMEOUT_MS, /** @type {import('./codeServer.mjs').CodeServer} */ (server).exited);
-    say(`suite finished ${((Date.now() - t0) / 1000).toFixed(1)} s after the server started, in ${report.host.appName} ${report.host.vscodeVersion} (${report.host.appHost}, extension host ${report.host.node})`);
+    say(
+      `suite finished ${((Date.now() - t0) / 1000).toFixed(1)} s after the server started, in ${report.host.appName} ${report.host.vscodeVersion} (${report.host.appHost}, extension host ${report.host.node})`,
+    );
     if (report.host.vscodeVersion !== server.version.vscode) {
       report.failed++;
       report.fatal = `the suite ran in VS Code ${report.host.vscodeVersion}, expected ${server.version.vscode}`;
@@ -140,7 +142,10 @@ async function runInCodeServer() {
     if (browser) {
       const shot = path.join(REPO_ROOT, 'test-results', 'integration-failure.png');
       mkdirSync(path.dirname(shot), { recursive: true });
-      await browser.page.screenshot({ path: shot }).then(() => console.error(`[integration] screenshot: ${shot}`)).catch(() => {});
+      await browser.page
+        .screenshot({ path: shot })
+        .then(() => console.error(`[integration] screenshot: ${shot}`))
+        .catch(() => {});
     }
     if (consoleLines.length) console.error(`[integration] last page console lines:\n${consoleLines.slice(-40).join('\n')}`);
     if (server) console.error(`[integration] code-server output (tail):\n${server.output().slice(-4000)}`);

@@ -77,7 +77,11 @@ suite('Hook configuration (VS Code glue)', () => {
     const first = await waitForChange(service, (c) => activeCommands(c).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), 10_000, 'the approved fixture hook');
     assert.equal(harness.approvalRequests.length, 1, 'the fixture hook needs one approval');
     assert.ok(harness.applyCalls[0], 'apply was called');
-    assert.equal(harness.applyCalls[0].config.hooks.some((h) => isProjectSource(h.source)), false, 'the first apply (before approval) got no project hook');
+    assert.equal(
+      harness.applyCalls[0].config.hooks.some((h) => isProjectSource(h.source)),
+      false,
+      'the first apply (before approval) got no project hook',
+    );
     assert.ok(first.applied.generation >= 2);
 
     const original = readFileSync(files.remember(settingsFile), 'utf8');
@@ -86,7 +90,11 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(settingsFile, edited);
     // No reload() call: the file watcher must pick it up (and the new command needs approval again).
     const change = await waitForChange(service, (c) => activeCommands(c).includes('echo live-edit'), 15_000, 'the edited hook to become active');
-    assert.equal(activeCommands(change).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), false, 'the old command is gone');
+    assert.equal(
+      activeCommands(change).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)),
+      false,
+      'the old command is gone',
+    );
     assert.equal(harness.approvalRequests.length, 2, 'a changed command is approved again');
     assert.match(harness.approvalRequests[1]?.detail ?? '', /echo live-edit \(timeout 10 s\) — \.claude\/settings\.json › hooks\.PreToolUse\[0\]\.hooks\[0\]/);
     const stored = harness.state.get<string[]>(APPROVED_HOOKS_KEY) ?? [];
@@ -103,14 +111,24 @@ suite('Hook configuration (VS Code glue)', () => {
     });
     const change = await harness.service.reload();
     assert.ok(change);
-    assert.ok(change.config.hooks.some((h) => isProjectSource(h.source)), 'the fixture has a project hook');
+    assert.ok(
+      change.config.hooks.some((h) => isProjectSource(h.source)),
+      'the fixture has a project hook',
+    );
     assert.ok(harness.applyCalls.length > 0);
     for (const call of harness.applyCalls) {
       assert.equal(call.trust.trusted, false);
-      assert.deepEqual(call.config.hooks.filter((h) => isProjectSource(h.source)), [], 'apply received a project hook');
+      assert.deepEqual(
+        call.config.hooks.filter((h) => isProjectSource(h.source)),
+        [],
+        'apply received a project hook',
+      );
     }
     assert.deepEqual(change.applied.active, []);
-    assert.deepEqual(change.applied.held.map((h) => h.why), ['untrusted']);
+    assert.deepEqual(
+      change.applied.held.map((h) => h.why),
+      ['untrusted'],
+    );
     assert.deepEqual(harness.untrustedNotices, [1]);
     await harness.service.reload();
     assert.deepEqual(harness.untrustedNotices, [1], 'the notice is shown once per session');
@@ -129,8 +147,15 @@ suite('Hook configuration (VS Code glue)', () => {
     for (let i = 0; i < 50 && harness.declinedNotices.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(harness.approvalRequests.length, 1);
     assert.equal(harness.declinedNotices.length, 1, 'the user is told how to review later');
-    for (const call of harness.applyCalls) assert.deepEqual(call.config.hooks.filter((h) => isProjectSource(h.source)), []);
-    assert.deepEqual(harness.service.current?.applied.held.map((h) => h.why), ['unapproved']);
+    for (const call of harness.applyCalls)
+      assert.deepEqual(
+        call.config.hooks.filter((h) => isProjectSource(h.source)),
+        [],
+      );
+    assert.deepEqual(
+      harness.service.current?.applied.held.map((h) => h.why),
+      ['unapproved'],
+    );
     await harness.service.reload();
     assert.equal(harness.approvalRequests.length, 1, 'a declined set is not asked again this session');
   });
@@ -175,9 +200,15 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(localFile, '// my hooks\n\nhooks: oops\n');
     await harness.service.reload();
     const broken = hookwiseDiagnostics(uri);
-    assert.deepEqual(broken.map((d) => d.code), ['notJson']);
+    assert.deepEqual(
+      broken.map((d) => d.code),
+      ['notJson'],
+    );
     assert.equal(harness.notJsonWarnings.length, 1);
-    assert.match(harness.notJsonWarnings[0] ?? '', /^Hookwise ignored \.claude\/settings\.local\.json: not valid JSON \(line 3\)\. Its hooks are off until you fix it\.$/);
+    assert.match(
+      harness.notJsonWarnings[0] ?? '',
+      /^Hookwise ignored \.claude\/settings\.local\.json: not valid JSON \(line 3\)\. Its hooks are off until you fix it\.$/,
+    );
     await harness.service.reload();
     assert.equal(harness.notJsonWarnings.length, 1, 'warned once per file');
 
@@ -209,7 +240,10 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(settingsJson, '{\n  // typo below\n  "hookwise.hooks": { "PreToolUSe": [] }\n}\n');
     await waitForChange(service, (c) => c.config.diagnostics.some((d) => d.code === 'unknownEvent'), 15_000, 'the unknown event diagnostic');
     const problems = hookwiseDiagnostics(vscode.Uri.file(settingsJson));
-    assert.deepEqual(problems.map((d) => [d.code, d.range.start.line]), [['unknownEvent', 2]]);
+    assert.deepEqual(
+      problems.map((d) => [d.code, d.range.start.line]),
+      [['unknownEvent', 2]],
+    );
   });
 
   test('"Review Project Hooks" can turn approved hooks off again', async () => {
@@ -223,14 +257,18 @@ suite('Hook configuration (VS Code glue)', () => {
     await service.reviewProjectHooks();
     assert.match(harness.approvalRequests.at(-1)?.detail ?? '', /^\[allowed\] PreToolUse \[Bash\]/);
     const after = service.current;
-    assert.deepEqual(after?.applied.held.map((x) => x.why), ['unapproved']);
+    assert.deepEqual(
+      after?.applied.held.map((x) => x.why),
+      ['unapproved'],
+    );
     assert.deepEqual(harness.state.get(APPROVED_HOOKS_KEY), []);
     await service.reload();
     assert.equal(harness.approvalRequests.length, asked + 1, 'revoked hooks are not asked about again this session');
   });
 
   test('declares the hook configuration commands', () => {
-    const pkg = vscode.extensions.getExtension('hookwise.hookwise')?.packageJSON as { contributes: { commands: { command: string; title: string; category?: string }[] } } | undefined;
+    const pkg = vscode.extensions.getExtension('hookwise.hookwise')?.packageJSON as
+      { contributes: { commands: { command: string; title: string; category?: string }[] } } | undefined;
     const titles = (pkg?.contributes.commands ?? []).map((c) => `${c.category}: ${c.title}`);
     for (const title of ['Hookwise: Add Hook…', 'Hookwise: Open Hook Settings', 'Hookwise: Show Effective Hooks', 'Hookwise: Review Project Hooks']) {
       assert.ok(titles.includes(title), `${title} is not contributed`);

@@ -14,7 +14,23 @@ import { MemoryMemento, workspaceRoot } from './configSupport';
 /** A LogOutputChannel stand-in that keeps its lines. */
 function recordingLog(lines: string[]): vscode.LogOutputChannel {
   const push = (message: string | Error): number => lines.push(String(message));
-  return { name: 'Hookwise (test)', logLevel: vscode.LogLevel.Info, onDidChangeLogLevel: new vscode.EventEmitter<vscode.LogLevel>().event, trace: push, debug: push, info: push, warn: push, error: push, append: () => {}, appendLine: push, replace: () => {}, clear: () => {}, show: () => {}, hide: () => {}, dispose: () => {} } as vscode.LogOutputChannel;
+  return {
+    name: 'Hookwise (test)',
+    logLevel: vscode.LogLevel.Info,
+    onDidChangeLogLevel: new vscode.EventEmitter<vscode.LogLevel>().event,
+    trace: push,
+    debug: push,
+    info: push,
+    warn: push,
+    error: push,
+    append: () => {},
+    appendLine: push,
+    replace: () => {},
+    clear: () => {},
+    show: () => {},
+    hide: () => {},
+    dispose: () => {},
+  } as vscode.LogOutputChannel;
 }
 
 suite('Hook configuration commands', () => {
@@ -31,9 +47,16 @@ suite('Hook configuration commands', () => {
     const registered = await vscode.commands.getCommands(true);
     if (registered.includes(HOOK_CONFIG_COMMANDS.addHook)) return;
     ownRegistration = true;
-    const context = { subscriptions, workspaceState: new MemoryMemento(), globalStorageUri: vscode.Uri.file(path.join(workspaceRoot(), 'no-such-dir', 'x')) } as unknown as vscode.ExtensionContext;
+    const context = {
+      subscriptions,
+      workspaceState: new MemoryMemento(),
+      globalStorageUri: vscode.Uri.file(path.join(workspaceRoot(), 'no-such-dir', 'x')),
+    } as unknown as vscode.ExtensionContext;
     let generation = 0;
-    registerHookConfiguration(context, { log: recordingLog(lines), apply: (config): AppliedConfig => ({ generation: ++generation, active: config.hooks, held: [], problems: [] }) });
+    registerHookConfiguration(context, {
+      log: recordingLog(lines),
+      apply: (config): AppliedConfig => ({ generation: ++generation, active: config.hooks, held: [], problems: [] }),
+    });
   });
 
   suiteTeardown(async () => {
@@ -49,7 +72,13 @@ suite('Hook configuration commands', () => {
   });
 
   test('"Add Hook…" takes answers as its argument and approves the hook it wrote', async () => {
-    const result = (await vscode.commands.executeCommand(HOOK_CONFIG_COMMANDS.addHook, { event: 'UserPromptSubmit', type: 'command', body: 'echo from-command', target: 'claudeLocal', reveal: false })) as { uri?: vscode.Uri; jsonPath: string } | undefined;
+    const result = (await vscode.commands.executeCommand(HOOK_CONFIG_COMMANDS.addHook, {
+      event: 'UserPromptSubmit',
+      type: 'command',
+      body: 'echo from-command',
+      target: 'claudeLocal',
+      reveal: false,
+    })) as { uri?: vscode.Uri; jsonPath: string } | undefined;
     assert.equal(result?.uri?.fsPath, localFile);
     assert.equal(result?.jsonPath, 'hooks.UserPromptSubmit[0].hooks[0]');
     assert.match(readFileSync(localFile, 'utf8'), /"command": "echo from-command"/);
@@ -59,7 +88,10 @@ suite('Hook configuration commands', () => {
     if (!ownRegistration) this.skip(); // the extension's log is not readable from here
     await vscode.commands.executeCommand(HOOK_CONFIG_COMMANDS.showEffectiveHooks);
     const report = lines.filter((l) => l.startsWith('Effective hooks')).at(-1) ?? '';
-    assert.match(report, /UserPromptSubmit:\n {2}1\. UserPromptSubmit command: echo from-command — \.claude\/settings\.local\.json › hooks\.UserPromptSubmit\[0\]\.hooks\[0\]/);
+    assert.match(
+      report,
+      /UserPromptSubmit:\n {2}1\. UserPromptSubmit command: echo from-command — \.claude\/settings\.local\.json › hooks\.UserPromptSubmit\[0\]\.hooks\[0\]/,
+    );
     // The fixture's project hook was never approved in this stand-in workspace state (the dialog is refused in tests).
     assert.match(report, /Held \(not run\):\n {2}- PreToolUse \[Bash\] command: .* — not approved/);
   });

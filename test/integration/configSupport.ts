@@ -103,7 +103,12 @@ export function createHarness(options: { trusted: boolean; approve: () => Approv
 }
 
 /** Resolves with the first generation (current or coming) for which `predicate` holds; rejects after `timeoutMs`. */
-export function waitForChange(service: HookConfigService, predicate: (change: HookConfigChange) => boolean, timeoutMs = 10_000, what = 'a matching configuration'): Promise<HookConfigChange> {
+export function waitForChange(
+  service: HookConfigService,
+  predicate: (change: HookConfigChange) => boolean,
+  timeoutMs = 10_000,
+  what = 'a matching configuration',
+): Promise<HookConfigChange> {
   return new Promise((resolve, reject) => {
     const now = service.current;
     if (now && predicate(now)) return resolve(now);

@@ -74,16 +74,18 @@ suite('Hookwise extension', () => {
     await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
     const watchdogs = (): number[] => {
       if (process.platform !== 'linux') return [process.pid];
-      return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
-        try {
-          const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-          return cmd.includes('hookwise-watchdog') && ppid === process.pid ? [Number(d)] : [];
-        } catch {
-          return [];
-        }
-      });
+      return readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .flatMap((d) => {
+          try {
+            const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+            const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+            const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+            return cmd.includes('hookwise-watchdog') && ppid === process.pid ? [Number(d)] : [];
+          } catch {
+            return [];
+          }
+        });
     };
     const until = Date.now() + 5000;
     while (watchdogs().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));

@@ -44,7 +44,10 @@ export async function run(): Promise<void> {
   const grep = process.env.HOOKWISE_TEST_GREP;
   if (grep) mocha.grep(grep);
   try {
-    const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+    const files = fs
+      .readdirSync(__dirname)
+      .filter((f) => f.endsWith('.test.js'))
+      .sort();
     if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
     for (const f of files) mocha.addFile(path.join(__dirname, f));
     await new Promise<void>((resolve) => {

@@ -39,7 +39,23 @@ class MemorySecrets implements vscode.SecretStorage {
 /** A LogOutputChannel stand-in that keeps its lines. */
 function recordingLog(lines: string[]): vscode.LogOutputChannel {
   const push = (message: string | Error): number => lines.push(String(message));
-  return { name: 'Hookwise (test)', logLevel: vscode.LogLevel.Info, onDidChangeLogLevel: new vscode.EventEmitter<vscode.LogLevel>().event, trace: push, debug: push, info: push, warn: push, error: push, append: () => {}, appendLine: push, replace: () => {}, clear: () => {}, show: () => {}, hide: () => {}, dispose: () => {} } as vscode.LogOutputChannel;
+  return {
+    name: 'Hookwise (test)',
+    logLevel: vscode.LogLevel.Info,
+    onDidChangeLogLevel: new vscode.EventEmitter<vscode.LogLevel>().event,
+    trace: push,
+    debug: push,
+    info: push,
+    warn: push,
+    error: push,
+    append: () => {},
+    appendLine: push,
+    replace: () => {},
+    clear: () => {},
+    show: () => {},
+    hide: () => {},
+    dispose: () => {},
+  } as vscode.LogOutputChannel;
 }
 
 /** What a fake model was asked. */
@@ -93,9 +109,19 @@ suite('Model setup: vscode.lm adapter', () => {
     ]);
     assert.deepEqual(
       messages.map((m) => m.role),
-      [vscode.LanguageModelChatMessageRole.User, vscode.LanguageModelChatMessageRole.Assistant, vscode.LanguageModelChatMessageRole.User, vscode.LanguageModelChatMessageRole.Assistant],
+      [
+        vscode.LanguageModelChatMessageRole.User,
+        vscode.LanguageModelChatMessageRole.Assistant,
+        vscode.LanguageModelChatMessageRole.User,
+        vscode.LanguageModelChatMessageRole.Assistant,
+      ],
     );
-    const [first, assistant, results, last] = messages as [vscode.LanguageModelChatMessage, vscode.LanguageModelChatMessage, vscode.LanguageModelChatMessage, vscode.LanguageModelChatMessage];
+    const [first, assistant, results, last] = messages as [
+      vscode.LanguageModelChatMessage,
+      vscode.LanguageModelChatMessage,
+      vscode.LanguageModelChatMessage,
+      vscode.LanguageModelChatMessage,
+    ];
 
     // No system role in this API: the system prompt leads the first user message.
     assert.equal(first.content.length, 1);
@@ -139,7 +165,9 @@ suite('Model setup: vscode.lm adapter', () => {
 
   test('tools map to LanguageModelChatTool; tool input parsing never throws', () => {
     const parameters = { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] };
-    assert.deepEqual(toLmTools([{ name: 'Bash', description: 'Run a command', parameters }]), [{ name: 'Bash', description: 'Run a command', inputSchema: parameters }]);
+    assert.deepEqual(toLmTools([{ name: 'Bash', description: 'Run a command', parameters }]), [
+      { name: 'Bash', description: 'Run a command', inputSchema: parameters },
+    ]);
     assert.deepEqual(parseToolInput('[1,2]'), {});
     assert.deepEqual(parseToolInput('null'), {});
     assert.deepEqual(parseToolInput('{"a":1}'), { a: 1 });
@@ -157,7 +185,10 @@ suite('Model setup: vscode.lm adapter', () => {
     );
     assert.equal(client.label, 'Fake GPT (VS Code Language Model)');
     const events = await collect(
-      client.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'Bash', description: 'Run', parameters: { type: 'object' } }] }, new AbortController().signal),
+      client.stream(
+        { messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'Bash', description: 'Run', parameters: { type: 'object' } }] },
+        new AbortController().signal,
+      ),
     );
     assert.deepEqual(events, [
       { type: 'text', delta: 'Let me ' },
@@ -213,7 +244,10 @@ suite('Model setup: vscode.lm adapter', () => {
         throw new Error('socket closed');
       }),
     );
-    await assert.rejects(collect(failing.stream({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal)), (e: unknown) => ModelError.is(e, 'server') && /socket closed/.test(e.message));
+    await assert.rejects(
+      collect(failing.stream({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal)),
+      (e: unknown) => ModelError.is(e, 'server') && /socket closed/.test(e.message),
+    );
   });
 
   test('listing and resolving models agree; with none the problem says what to install', async () => {
@@ -315,7 +349,10 @@ suite('Model setup: commands', () => {
 
   test('"Select Model…" with an invalid selection writes nothing', async () => {
     const providerBefore = vscode.workspace.getConfiguration('hookwise.model').get('provider');
-    assert.equal(await vscode.commands.executeCommand(MODEL_COMMANDS.selectModel, { provider: 'openai-compatible', baseUrl: 'not a url', name: 'x' }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand(MODEL_COMMANDS.selectModel, { provider: 'openai-compatible', baseUrl: 'not a url', name: 'x' }),
+      undefined,
+    );
     assert.equal(vscode.workspace.getConfiguration('hookwise.model').get('provider'), providerBefore);
   });
 

@@ -36,7 +36,9 @@ function fakeView() {
 
 function fakeLog(): vscode.LogOutputChannel & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined } as unknown as vscode.LogOutputChannel & { warnings: string[] };
+  return { warnings, warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined } as unknown as vscode.LogOutputChannel & {
+    warnings: string[];
+  };
 }
 
 suite('Chat webview protocol', () => {
@@ -59,7 +61,10 @@ suite('Chat webview protocol', () => {
       assert.match(html, /role="log" aria-live="polite"/);
       const nonce = /nonce-([^']+)'/.exec(html)?.[1];
       assert.ok(nonce && html.includes(`<script nonce="${nonce}"`), 'the script carries the nonce');
-      assert.deepEqual(fake.webview.options.localResourceRoots?.map((u) => u.path), ['/ext/media', '/ext/dist/media']);
+      assert.deepEqual(
+        fake.webview.options.localResourceRoots?.map((u) => u.path),
+        ['/ext/media', '/ext/dist/media'],
+      );
       assert.equal(fake.webview.options.enableScripts, true);
     } finally {
       provider.dispose();
@@ -79,13 +84,21 @@ suite('Chat webview protocol', () => {
       provider.showHistory([{ id: 's1', title: 'old chat', updatedAt: 1 }]);
       assert.equal(fake.posted.length, 0, 'nothing is posted before ready');
       fake.send({ type: 'ready' });
-      assert.deepEqual(fake.posted[0], { type: 'init', modelLabel: 'Playground (scripted)', busy: true, events: [{ type: 'text', agentId: 'main', delta: 'Hello' }] });
+      assert.deepEqual(fake.posted[0], {
+        type: 'init',
+        modelLabel: 'Playground (scripted)',
+        busy: true,
+        events: [{ type: 'text', agentId: 'main', delta: 'Hello' }],
+      });
       assert.deepEqual(fake.posted[1], { type: 'history', sessions: [{ id: 's1', title: 'old chat', updatedAt: 1 }] });
       provider.postAgentEvent({ type: 'toolCall', agent: MAIN, toolUseId: 't1', toolName: 'Bash', input: { command: 'ls' }, summary: 'ls' });
       // @ts-expect-error hook runs are no longer agent events; one that slipped through still never reaches the chat
       provider.postAgentEvent({ type: 'hookRun', record: {} as never, phase: 'started' });
       assert.equal(fake.posted.length, 3, 'hookRun events are not sent to the chat');
-      assert.deepEqual(fake.posted[2], { type: 'agentEvent', event: { type: 'toolCall', agentId: 'main', toolUseId: 't1', toolName: 'Bash', summary: 'ls', input: '{\n  "command": "ls"\n}' } });
+      assert.deepEqual(fake.posted[2], {
+        type: 'agentEvent',
+        event: { type: 'toolCall', agentId: 'main', toolUseId: 't1', toolName: 'Bash', summary: 'ls', input: '{\n  "command": "ls"\n}' },
+      });
       provider.resetSession();
       assert.deepEqual(fake.posted[3], { type: 'sessionReset' });
     } finally {

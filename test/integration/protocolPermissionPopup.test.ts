@@ -83,7 +83,18 @@ suite('Approval popup (PermissionProvider)', () => {
       ...request,
       kind: 'hook',
       reason: 'tests touch the network',
-      askedBy: [{ hookLabel: './ask.sh', source: { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } }],
+      askedBy: [
+        {
+          hookLabel: './ask.sh',
+          source: {
+            kind: 'file',
+            scope: 'project',
+            file: '/ws/.claude/settings.json',
+            displayFile: '.claude/settings.json',
+            jsonPath: 'hooks.PreToolUse[0].hooks[0]',
+          },
+        },
+      ],
     };
     const answer = provider.requestPermission(hookAsk, new AbortController().signal);
     const popup = await next();
@@ -96,7 +107,12 @@ suite('Approval popup (PermissionProvider)', () => {
   test('concurrent requests show one at a time and report waiting', async () => {
     const { dialog, shown, next } = scriptedDialog();
     const waiting: boolean[] = [];
-    const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => undefined, onWaitingChanged: (w) => waiting.push(w) });
+    const provider = new ModalPermissionProvider({
+      dialog,
+      showProposedChange: async () => undefined,
+      localSettingsFile: () => undefined,
+      onWaitingChanged: (w) => waiting.push(w),
+    });
     const sub = { ...request, agentId: 'sub-1', parentAgentId: 'main', agentType: 'Explore' };
     const first = provider.requestPermission(request, new AbortController().signal);
     const second = provider.requestPermission(sub, new AbortController().signal);
@@ -132,9 +148,15 @@ suite('Approval popup (PermissionProvider)', () => {
     const target = path.join(tmp, 'hello.txt');
     fs.writeFileSync(target, 'old text\n');
     const provider = new ModalPermissionProvider({ dialog, localSettingsFile: () => undefined });
-    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME);
+    const diffTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME);
     try {
-      const answer = provider.requestPermission({ ...request, toolName: 'Write', toolInput: { file_path: target, content: 'new text\n' } }, new AbortController().signal);
+      const answer = provider.requestPermission(
+        { ...request, toolName: 'Write', toolInput: { file_path: target, content: 'new text\n' } },
+        new AbortController().signal,
+      );
       const popup = await next();
       const tabs = diffTabs();
       assert.equal(tabs.length, 1, 'one proposed-change diff is open');

@@ -86,8 +86,24 @@ suite('Hook Runs tree provider', () => {
 
   test('nests subagents under their parent with type and description', () => {
     provider.onHookStarted(record({ runId: 'm', occurrenceId: 'om' }));
-    provider.observeAgentEvent({ type: 'runStarted', agent: { agentId: 'sub', parentAgentId: 'main', agentType: 'Explore' }, description: 'find the tests', parentToolUseId: 'call_1' });
-    provider.onHookStarted(record({ runId: 's', occurrenceId: 'os', agentId: 'sub', parentAgentId: 'main', agentType: 'Explore', event: 'SubagentStart', matchValue: 'Explore', input: {} }));
+    provider.observeAgentEvent({
+      type: 'runStarted',
+      agent: { agentId: 'sub', parentAgentId: 'main', agentType: 'Explore' },
+      description: 'find the tests',
+      parentToolUseId: 'call_1',
+    });
+    provider.onHookStarted(
+      record({
+        runId: 's',
+        occurrenceId: 'os',
+        agentId: 'sub',
+        parentAgentId: 'main',
+        agentType: 'Explore',
+        event: 'SubagentStart',
+        matchValue: 'Explore',
+        input: {},
+      }),
+    );
     assert.deepEqual(outline(provider).slice(1), [
       '  main agent',
       '    PreToolUse · Bash · npm test [1 hook · running…]',
@@ -118,7 +134,10 @@ suite('Hook Runs tree provider', () => {
       assert.ok(Array.isArray(batch));
       // The run's event row is refreshed (its summary and spinner depend on its runs, and
       // refreshing it redraws the run under it) — never the root.
-      assert.deepEqual(batch.map((n) => n.kind), ['occurrence']);
+      assert.deepEqual(
+        batch.map((n) => n.kind),
+        ['occurrence'],
+      );
     } finally {
       sub.dispose();
     }
@@ -149,7 +168,9 @@ suite('Hook Runs tree provider', () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder');
     const file = path.join(folder.uri.fsPath, '.claude', 'settings.json');
-    await goToDefinition(record({ source: { kind: 'file', scope: 'project', file, displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } }));
+    await goToDefinition(
+      record({ source: { kind: 'file', scope: 'project', file, displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } }),
+    );
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor);
     assert.equal(editor.document.uri.fsPath, file);

@@ -40,14 +40,26 @@ async function writeCompactionHooks(): Promise<{ preCompact: string; sessionStar
   const sessionStart = path.join(w.ws, 'session-start.jsonl');
   await w.settings({
     hooks: {
-      PreCompact: [{ hooks: [{ type: 'command', command: await writeHookScript(w, 'pre-compact', `${recordTo(preCompact)}\nprocess.stdout.write('Keep every port number exactly.');`) }] }],
+      PreCompact: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: await writeHookScript(w, 'pre-compact', `${recordTo(preCompact)}\nprocess.stdout.write('Keep every port number exactly.');`),
+            },
+          ],
+        },
+      ],
       SessionStart: [{ hooks: [{ type: 'command', command: await writeHookScript(w, 'session-start', recordTo(sessionStart)) }] }],
     },
   });
   return { preCompact, sessionStart };
 }
 
-async function createSession(script: readonly ScriptedReply[], options: { history?: readonly ModelMessage[]; compactionBudgetTokens?: number } = {}): Promise<Session> {
+async function createSession(
+  script: readonly ScriptedReply[],
+  options: { history?: readonly ModelMessage[]; compactionBudgetTokens?: number } = {},
+): Promise<Session> {
   server = await startOpenAiTestServer({ script });
   const runtime = new HookwiseRuntime({
     projectDir: w.ws,
@@ -77,7 +89,12 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
   it('manual: PreCompact gets trigger manual, its stdout reaches the summarizer, the next request has the summary instead of the old turns, SessionStart compact fires', async () => {
     const hooks = await writeCompactionHooks();
     const summary = 'SUMMARY: the user uses Postgres on port 5432.';
-    const s = await createSession([textReply('Answer one: Postgres.'), textReply('Answer two: port 5432.'), textReply(summary), textReply('Port 5432, as before.')]);
+    const s = await createSession([
+      textReply('Answer one: Postgres.'),
+      textReply('Answer two: port 5432.'),
+      textReply(summary),
+      textReply('Port 5432, as before.'),
+    ]);
     await s.start('startup');
     await s.submit('Question one: which database?', signal());
     await s.submit('Question two: which port?', signal());
@@ -86,7 +103,9 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     await s.submit('Question three: remind me of the port.', signal());
 
     expect(result).toMatchObject({ status: 'compacted', summary });
-    expect(jsonLinesOf(hooks.preCompact)).toEqual([expect.objectContaining({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'Focus on the database setup.', session_id: s.id })]);
+    expect(jsonLinesOf(hooks.preCompact)).toEqual([
+      expect.objectContaining({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'Focus on the database setup.', session_id: s.id }),
+    ]);
     // The summarizer request: hook stdout and the user's instructions in the prompt, the old turns as the text to summarize.
     const summarizer = server!.requests[2]!;
     expect(String(summarizer.body.messages?.[0]?.content)).toContain('Keep every port number exactly.');
@@ -101,7 +120,9 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     expect(next).toContain('Question three: remind me of the port.');
     expect(jsonLinesOf(hooks.sessionStart).map((i) => i.source)).toEqual(['startup', 'compact']);
     // A resume after the compaction starts from the summary too.
-    const resumed = readTranscript(s.transcriptPath).messages.map((m) => m.content).join('\n');
+    const resumed = readTranscript(s.transcriptPath)
+      .messages.map((m) => m.content)
+      .join('\n');
     expect(resumed).toContain(summary);
     expect(resumed).not.toContain('Question one');
   });
@@ -141,7 +162,10 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
       { role: 'user', content: 'Show me everything.' },
       { role: 'assistant', content: hugeAnswer },
     ];
-    const s = await createSession([textReply('SUMMARY: old questions.'), textReply('First reply.'), textReply('Second reply.'), textReply('Third reply.')], { history, compactionBudgetTokens: 100 });
+    const s = await createSession([textReply('SUMMARY: old questions.'), textReply('First reply.'), textReply('Second reply.'), textReply('Third reply.')], {
+      history,
+      compactionBudgetTokens: 100,
+    });
 
     await s.submit('Next question.', signal());
     await s.submit('And another.', signal());

@@ -67,7 +67,19 @@ export function useLifecycleEnv(): LifecycleEnv {
     if (!w) throw new Error('no workspace outside a test');
     return w;
   };
-  const args = (s: OpenAiTestServer, prompt: string, extra: readonly string[], format: string): string[] => ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', format, '--max-steps', '8', ...extra];
+  const args = (s: OpenAiTestServer, prompt: string, extra: readonly string[], format: string): string[] => [
+    '-p',
+    prompt,
+    '--model',
+    'test-model',
+    '--base-url',
+    s.url,
+    '--output-format',
+    format,
+    '--max-steps',
+    '8',
+    ...extra,
+  ];
   return {
     get cli() {
       return cli;
@@ -105,7 +117,10 @@ export function recordTo(file: string): string {
 
 /** JSON lines of a file (a recording hook's, or a transcript). */
 export function jsonLinesOf(file: string): Json[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json);
 }
 
 /** The system prompt of a recorded chat request. */

@@ -25,14 +25,22 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
 
     expect(out.code).toBe(0);
     expect(second).toMatchObject({ session_id: first.session_id, transcript_path: first.transcript_path, result: 'The code word was pelican.' });
-    expect(conversationOf(s.requests[1]?.body.messages)).toEqual(['user: Remember the code word: pelican.', 'assistant: Noted: pelican.', 'user: What was the code word?']);
+    expect(conversationOf(s.requests[1]?.body.messages)).toEqual([
+      'user: Remember the code word: pelican.',
+      'assistant: Noted: pelican.',
+      'user: What was the code word?',
+    ]);
     expect(jsonLinesOf(starts).map((i) => [i.source, i.session_id, i.transcript_path])).toEqual([
       ['startup', first.session_id, first.transcript_path],
       ['resume', first.session_id, first.transcript_path],
     ]);
     // One transcript for the session, now holding both runs.
     expect(readdirSync(path.dirname(first.transcript_path))).toEqual([`${first.session_id}.jsonl`]);
-    expect(jsonLinesOf(first.transcript_path).filter((l) => l.type === 'user').map((l) => l.content)).toEqual(['Remember the code word: pelican.', 'What was the code word?']);
+    expect(
+      jsonLinesOf(first.transcript_path)
+        .filter((l) => l.type === 'user')
+        .map((l) => l.content),
+    ).toEqual(['Remember the code word: pelican.', 'What was the code word?']);
   });
 
   it('a PreToolUse hook reads transcript_path and finds the previous tool call — in the same run and after --resume', async () => {
@@ -82,7 +90,9 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     const slow = await env.hook('slow', `fs.writeFileSync(${JSON.stringify(marker)}, String(process.pid));\nsetTimeout(() => undefined, 20000);`);
     await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: slow }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
     const s = await env.serve([
-      toolCallsReply([{ id: 'call_agent', name: 'Agent', arguments: { description: 'check', prompt: 'Run echo checking.', subagent_type: 'general-purpose' } }]),
+      toolCallsReply([
+        { id: 'call_agent', name: 'Agent', arguments: { description: 'check', prompt: 'Run echo checking.', subagent_type: 'general-purpose' } },
+      ]),
       toolCallsReply([{ id: 'call_child_bash', name: 'Bash', arguments: { command: 'echo checking' } }]),
       textReply('Picked up after the crash.'),
     ]);
@@ -94,7 +104,9 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     await done;
 
     const projects = path.join(w.hookwiseHome, 'projects');
-    const files = readdirSync(projects, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
+    const files = readdirSync(projects, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.jsonl'));
     const mainFile = files.find((f) => !f.includes('subagents'));
     const childFile = files.find((f) => f.includes('subagents'));
     expect(mainFile).toBeDefined();
@@ -105,7 +117,9 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     expect(mainLines).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'call_agent', name: 'Agent' }));
     expect(mainLines).toContainEqual(expect.objectContaining({ type: 'subagent', tool_use_id: 'call_agent' }));
     expect(mainLines.some((l) => l.type === 'tool_result')).toBe(false);
-    expect(jsonLinesOf(path.join(projects, String(childFile)))).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'call_child_bash', input: { command: 'echo checking' } }));
+    expect(jsonLinesOf(path.join(projects, String(childFile)))).toContainEqual(
+      expect.objectContaining({ type: 'tool_use', id: 'call_child_bash', input: { command: 'echo checking' } }),
+    );
 
     const starts = path.join(w.ws, 'session-start.jsonl');
     await w.settings({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: await env.hook('record-start', recordTo(starts)) }] }] } });

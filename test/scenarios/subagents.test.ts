@@ -9,14 +9,21 @@ import { isMainAgentRequest, jsonLinesOf, lastUserText, recordTo, systemPromptOf
 
 const env = useLifecycleEnv();
 
-const agentCall = (id: string, subagentType: string, prompt: string, description = 'a subtask') => ({ id, name: 'Agent', arguments: { description, prompt, subagent_type: subagentType } });
+const agentCall = (id: string, subagentType: string, prompt: string, description = 'a subtask') => ({
+  id,
+  name: 'Agent',
+  arguments: { description, prompt, subagent_type: subagentType },
+});
 
 describe('subagents through hookwise -p (real process, local OpenAI server, command hooks)', () => {
   it("a project PreToolUse hook blocks a subagent's Bash call; its input names the subagent (agent_id, parent_agent_id, agent_type)", async () => {
     const { w } = env;
     await w.write('keep.txt', 'precious');
     const pre = path.join(w.ws, 'pre.jsonl');
-    const guard = await env.hook('guard', `${recordTo(pre)}\nif (/\\brm\\b/.test(input.tool_input.command)) { process.stderr.write('rm is blocked by project policy'); process.exit(2); }`);
+    const guard = await env.hook(
+      'guard',
+      `${recordTo(pre)}\nif (/\\brm\\b/.test(input.tool_input.command)) { process.stderr.write('rm is blocked by project policy'); process.exit(2); }`,
+    );
     await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] }, permissions: { allow: ['Bash'] } });
     const s = await env.serve([
       toolCallsReply([agentCall('call_agent', 'general-purpose', 'Delete keep.txt with rm.', 'clean up')]),
@@ -32,13 +39,22 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(w.read('keep.txt')).toBe('precious');
     const [input, ...more] = jsonLinesOf(pre);
     expect(more).toEqual([]);
-    expect(input).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm keep.txt' }, session_id: json.session_id, parent_agent_id: 'main', agent_type: 'general-purpose' });
+    expect(input).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm keep.txt' },
+      session_id: json.session_id,
+      parent_agent_id: 'main',
+      agent_type: 'general-purpose',
+    });
     const childId = String(input?.agent_id);
     expect(childId).toMatch(/^agent-/);
     expect(childId).not.toBe('main');
     // The subagent's transcript_path is its own file, linked from the session's.
     expect(String(input?.transcript_path)).toBe(path.join(path.dirname(json.transcript_path), json.session_id, 'subagents', `${childId}.jsonl`));
-    expect(jsonLinesOf(json.transcript_path)).toContainEqual(expect.objectContaining({ type: 'subagent', subagent_id: childId, agent_type: 'general-purpose', tool_use_id: 'call_agent' }));
+    expect(jsonLinesOf(json.transcript_path)).toContainEqual(
+      expect.objectContaining({ type: 'subagent', subagent_id: childId, agent_type: 'general-purpose', tool_use_id: 'call_agent' }),
+    );
 
     // The child (not the main agent) got the reason; the parent got the child's answer.
     expect(s.requests).toHaveLength(4);
@@ -80,7 +96,10 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     const recordAll = await env.hook('record-all', recordTo(all));
     const recordScoped = await env.hook('record-scoped', recordTo(scoped));
     const recordStop = await env.hook('record-stop', recordTo(stops));
-    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: recordAll }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    await w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: recordAll }] }] },
+      permissions: { allow: ['Bash(echo:*)'] },
+    });
     await w.write(
       '.claude/agents/auditor.md',
       [
@@ -115,10 +134,20 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(out.stderr).not.toMatch(/ignored|is off/);
     expect(systemPromptOf(s.requests[2]!)).toBe('You audit the workspace.');
     // The project hook saw both calls; the agent file's hook only the subagent's.
-    expect(jsonLinesOf(all).map((i) => [i.tool_use_id, i.agent_id === 'main'])).toEqual([['call_main', true], ['call_child', false]]);
+    expect(jsonLinesOf(all).map((i) => [i.tool_use_id, i.agent_id === 'main'])).toEqual([
+      ['call_main', true],
+      ['call_child', false],
+    ]);
     const scopedInputs = jsonLinesOf(scoped);
     expect(scopedInputs).toEqual([expect.objectContaining({ tool_use_id: 'call_child', agent_type: 'auditor', parent_agent_id: 'main' })]);
-    expect(jsonLinesOf(stops)).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStop', agent_type: 'auditor', agent_id: scopedInputs[0]?.agent_id, last_assistant_message: 'Audited: audit-me' })]);
+    expect(jsonLinesOf(stops)).toEqual([
+      expect.objectContaining({
+        hook_event_name: 'SubagentStop',
+        agent_type: 'auditor',
+        agent_id: scopedInputs[0]?.agent_id,
+        last_assistant_message: 'Audited: audit-me',
+      }),
+    ]);
   });
 
   it('a PreToolUse matcher "Task" (the tool\'s old name) matches the Agent tool and can deny the spawn', async () => {
@@ -138,7 +167,9 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     const { w } = env;
     const context = await env.hook('start-context', "process.stdout.write('House rule: answers end with DONE.');");
     const stopOnce = await env.hook('stop-once', "if (!input.stop_hook_active) { process.stderr.write('Say DONE at the end.'); process.exit(2); }");
-    await w.settings({ hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: context }] }], SubagentStop: [{ hooks: [{ type: 'command', command: stopOnce }] }] } });
+    await w.settings({
+      hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: context }] }], SubagentStop: [{ hooks: [{ type: 'command', command: stopOnce }] }] },
+    });
     const s = await env.serve([
       toolCallsReply([agentCall('call_agent', 'Explore', 'Summarize the repo.')]),
       textReply('It is a small repo.'),
@@ -218,7 +249,9 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     let childTurns = 0;
     const s = await env.serve((request) => {
       if (!isMainAgentRequest(request)) return textReply(`attempt ${++childTurns}`);
-      return toolMessagesOf(request).length === 0 ? toolCallsReply([agentCall('call_agent', 'general-purpose', 'Try forever.')]) : textReply('Parent finished.');
+      return toolMessagesOf(request).length === 0
+        ? toolCallsReply([agentCall('call_agent', 'general-purpose', 'Try forever.')])
+        : textReply('Parent finished.');
     });
 
     const out = await env.run(s, 'go', ['--max-steps', '20']);
@@ -231,69 +264,107 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(toolMessagesOf(s.requests.at(-1))).toEqual([{ tool_call_id: 'call_agent', content: 'attempt 8' }]);
   });
 
-  it.each(['json', 'stream-json'] as const)('two Agent calls in one step both run concurrently and complete; their hook records carry their own ids (%s output)', async (format) => {
-    const { w } = env;
-    const starts = path.join(w.ws, 'starts.jsonl');
-    const stops = path.join(w.ws, 'stops.jsonl');
-    await w.settings({
-      hooks: {
-        SubagentStart: [{ hooks: [{ type: 'command', command: await env.hook('record-start', recordTo(starts)) }] }],
-        SubagentStop: [{ hooks: [{ type: 'command', command: await env.hook('record-stop', recordTo(stops)) }] }],
-      },
-    });
-    // Each child answers only once both children have asked: sequential subagents would
-    // never get there, and would answer "sequential" after the fallback instead.
-    const childRequests: RecordedRequest[] = [];
-    let bothArrived: () => void = () => undefined;
-    const both = new Promise<void>((resolve) => {
-      bothArrived = resolve;
-    });
-    const s = await env.serve(async (request): Promise<ScriptedReply> => {
-      if (isMainAgentRequest(request)) {
-        return toolMessagesOf(request).length === 0
-          ? toolCallsReply([agentCall('call_a', 'general-purpose', 'Task A: count the files.'), agentCall('call_b', 'general-purpose', 'Task B: read the README.')])
-          : textReply('Both subagents reported.');
+  it.each(['json', 'stream-json'] as const)(
+    'two Agent calls in one step both run concurrently and complete; their hook records carry their own ids (%s output)',
+    async (format) => {
+      const { w } = env;
+      const starts = path.join(w.ws, 'starts.jsonl');
+      const stops = path.join(w.ws, 'stops.jsonl');
+      await w.settings({
+        hooks: {
+          SubagentStart: [{ hooks: [{ type: 'command', command: await env.hook('record-start', recordTo(starts)) }] }],
+          SubagentStop: [{ hooks: [{ type: 'command', command: await env.hook('record-stop', recordTo(stops)) }] }],
+        },
+      });
+      // Each child answers only once both children have asked: sequential subagents would
+      // never get there, and would answer "sequential" after the fallback instead.
+      const childRequests: RecordedRequest[] = [];
+      let bothArrived: () => void = () => undefined;
+      const both = new Promise<void>((resolve) => {
+        bothArrived = resolve;
+      });
+      const s = await env.serve(async (request): Promise<ScriptedReply> => {
+        if (isMainAgentRequest(request)) {
+          return toolMessagesOf(request).length === 0
+            ? toolCallsReply([
+                agentCall('call_a', 'general-purpose', 'Task A: count the files.'),
+                agentCall('call_b', 'general-purpose', 'Task B: read the README.'),
+              ])
+            : textReply('Both subagents reported.');
+        }
+        childRequests.push(request);
+        if (childRequests.length === 2) bothArrived();
+        const concurrent = await Promise.race([both.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))]);
+        const task = lastUserText(request).startsWith('Task A') ? 'A' : 'B';
+        return textReply(concurrent ? `report ${task}` : 'sequential');
+      });
+
+      const out = await env.run(s, 'do both', [], format);
+
+      expect(out.code).toBe(0);
+      expect(childRequests).toHaveLength(2);
+      expect(toolMessagesOf(s.requests[3])).toEqual([
+        { tool_call_id: 'call_a', content: 'report A' },
+        { tool_call_id: 'call_b', content: 'report B' },
+      ]);
+      // Which child got which task, from the hooks' own inputs.
+      const startInputs = jsonLinesOf(starts);
+      const idOf = (task: string): string => String(startInputs.find((i) => String(i.prompt).startsWith(`Task ${task}`))?.agent_id);
+      const [idA, idB] = [idOf('A'), idOf('B')];
+      expect(idA).toMatch(/^agent-/);
+      expect(idB).toMatch(/^agent-/);
+      expect(idA).not.toBe(idB);
+      expect(startInputs.every((i) => i.parent_agent_id === 'main' && i.agent_type === 'general-purpose')).toBe(true);
+      expect(Object.fromEntries(jsonLinesOf(stops).map((i) => [String(i.agent_id), i.last_assistant_message]))).toEqual({
+        [idA]: 'report A',
+        [idB]: 'report B',
+      });
+
+      // The CLI's own hook records (json hook_runs, or stream-json hook_run lines) say the same.
+      const runs: Json[] =
+        format === 'json'
+          ? [...parseJsonResult(out).hook_runs]
+          : out.stdout
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Json)
+              .filter((l) => l.type === 'hook_run' && l.phase === 'finished');
+      const idsFor = (event: string): string[] =>
+        runs
+          .filter((r) => r.event === event)
+          .map((r) => String(r.agent_id))
+          .sort();
+      expect(idsFor('SubagentStart')).toEqual([idA, idB].sort());
+      expect(idsFor('SubagentStop')).toEqual([idA, idB].sort());
+      if (format === 'stream-json') {
+        const lines = out.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Json);
+        expect(
+          lines
+            .filter((l) => l.type === 'agent_start' && l.agent_id !== 'main')
+            .map((l) => [l.agent_id, l.parent_agent_id, l.agent_type])
+            .sort(),
+        ).toEqual(
+          [
+            [idA, 'main', 'general-purpose'],
+            [idB, 'main', 'general-purpose'],
+          ].sort(),
+        );
+        expect(
+          lines
+            .filter((l) => l.type === 'text' && l.agent_id === idA)
+            .map((l) => l.delta)
+            .join(''),
+        ).toBe('report A');
       }
-      childRequests.push(request);
-      if (childRequests.length === 2) bothArrived();
-      const concurrent = await Promise.race([both.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))]);
-      const task = lastUserText(request).startsWith('Task A') ? 'A' : 'B';
-      return textReply(concurrent ? `report ${task}` : 'sequential');
-    });
-
-    const out = await env.run(s, 'do both', [], format);
-
-    expect(out.code).toBe(0);
-    expect(childRequests).toHaveLength(2);
-    expect(toolMessagesOf(s.requests[3])).toEqual([
-      { tool_call_id: 'call_a', content: 'report A' },
-      { tool_call_id: 'call_b', content: 'report B' },
-    ]);
-    // Which child got which task, from the hooks' own inputs.
-    const startInputs = jsonLinesOf(starts);
-    const idOf = (task: string): string => String(startInputs.find((i) => String(i.prompt).startsWith(`Task ${task}`))?.agent_id);
-    const [idA, idB] = [idOf('A'), idOf('B')];
-    expect(idA).toMatch(/^agent-/);
-    expect(idB).toMatch(/^agent-/);
-    expect(idA).not.toBe(idB);
-    expect(startInputs.every((i) => i.parent_agent_id === 'main' && i.agent_type === 'general-purpose')).toBe(true);
-    expect(Object.fromEntries(jsonLinesOf(stops).map((i) => [String(i.agent_id), i.last_assistant_message]))).toEqual({ [idA]: 'report A', [idB]: 'report B' });
-
-    // The CLI's own hook records (json hook_runs, or stream-json hook_run lines) say the same.
-    const runs: Json[] = format === 'json' ? [...parseJsonResult(out).hook_runs] : out.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json).filter((l) => l.type === 'hook_run' && l.phase === 'finished');
-    const idsFor = (event: string): string[] => runs.filter((r) => r.event === event).map((r) => String(r.agent_id)).sort();
-    expect(idsFor('SubagentStart')).toEqual([idA, idB].sort());
-    expect(idsFor('SubagentStop')).toEqual([idA, idB].sort());
-    if (format === 'stream-json') {
-      const lines = out.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
-      expect(lines.filter((l) => l.type === 'agent_start' && l.agent_id !== 'main').map((l) => [l.agent_id, l.parent_agent_id, l.agent_type]).sort()).toEqual(
-        [[idA, 'main', 'general-purpose'], [idB, 'main', 'general-purpose']].sort(),
-      );
-      expect(lines.filter((l) => l.type === 'text' && l.agent_id === idA).map((l) => l.delta).join('')).toBe('report A');
-    }
-    // Each child has its own transcript file next to the session's.
-    const transcriptDir = path.join(w.hookwiseHome, 'projects');
-    const subagentFiles = readdirSync(transcriptDir, { recursive: true }).map(String).filter((f) => f.includes('subagents') && f.endsWith('.jsonl'));
-    expect(subagentFiles.map((f) => path.basename(f)).sort()).toEqual([`${idA}.jsonl`, `${idB}.jsonl`].sort());
-  });
+      // Each child has its own transcript file next to the session's.
+      const transcriptDir = path.join(w.hookwiseHome, 'projects');
+      const subagentFiles = readdirSync(transcriptDir, { recursive: true })
+        .map(String)
+        .filter((f) => f.includes('subagents') && f.endsWith('.jsonl'));
+      expect(subagentFiles.map((f) => path.basename(f)).sort()).toEqual([`${idA}.jsonl`, `${idB}.jsonl`].sort());
+    },
+  );
 });

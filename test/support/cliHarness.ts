@@ -62,7 +62,10 @@ export async function makeCliWorkspace(): Promise<CliWorkspace> {
   await Promise.all([mkdir(path.join(ws, '.claude'), { recursive: true }), mkdir(home), mkdir(hookwiseHome)]);
   const abs = (rel: string): string => path.join(ws, rel);
   return {
-    base, ws, home, hookwiseHome,
+    base,
+    ws,
+    home,
+    hookwiseHome,
     settings: (value) => writeFile(path.join(ws, '.claude', 'settings.json'), JSON.stringify(value, null, 2)),
     async write(rel, content) {
       await mkdir(path.dirname(abs(rel)), { recursive: true });
@@ -71,7 +74,13 @@ export async function makeCliWorkspace(): Promise<CliWorkspace> {
     },
     read: (rel) => readFileSync(abs(rel), 'utf8'),
     exists: (rel) => existsSync(abs(rel)),
-    jsonLines: (rel) => (existsSync(abs(rel)) ? readFileSync(abs(rel), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []),
+    jsonLines: (rel) =>
+      existsSync(abs(rel))
+        ? readFileSync(abs(rel), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [],
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
 }
@@ -89,7 +98,12 @@ export function runCliProcess(cli: string, w: CliWorkspace, args: readonly strin
 }
 
 /** Like runCliProcess, with the child process at hand (to send it signals). */
-export function startCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+export function startCliProcess(
+  cli: string,
+  w: CliWorkspace,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<CliRun> } {
   let child: ChildProcess | undefined;
   const done = new Promise<CliRun>((resolve) => {
     child = execFile(
@@ -127,7 +141,13 @@ export interface JsonResult {
   readonly status: string;
   readonly reason?: string;
   readonly transcript_path: string;
-  readonly hook_runs: readonly { readonly event: string; readonly hook: string; readonly status: string; readonly decision?: string; readonly reason?: string }[];
+  readonly hook_runs: readonly {
+    readonly event: string;
+    readonly hook: string;
+    readonly status: string;
+    readonly decision?: string;
+    readonly reason?: string;
+  }[];
 }
 
 export function parseJsonResult(run: CliRun): JsonResult {

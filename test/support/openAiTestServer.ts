@@ -208,7 +208,11 @@ export async function startOpenAiTestServer(options: OpenAiTestServerOptions): P
     const reply = await pick;
     if (reply === undefined) {
       // 400, not 5xx: an exhausted script is a test bug, and retrying it only hides that.
-      sendJson(res, 400, openAiErrorBody(`openAiTestServer: script exhausted (request #${n + 1}, ${n} scripted replies)`, 'invalid_request_error', 'script_exhausted'));
+      sendJson(
+        res,
+        400,
+        openAiErrorBody(`openAiTestServer: script exhausted (request #${n + 1}, ${n} scripted replies)`, 'invalid_request_error', 'script_exhausted'),
+      );
       return;
     }
     await answer(reply, body, res);
@@ -217,7 +221,10 @@ export async function startOpenAiTestServer(options: OpenAiTestServerOptions): P
   async function answer(reply: ScriptedReply, body: ChatCompletionRequestBody, res: ServerResponse): Promise<void> {
     if ('error' in reply) {
       const e = reply.error;
-      const payload = e.body !== undefined ? e.body : openAiErrorBody(e.message ?? `Scripted error ${e.status}`, e.type ?? defaultErrorType(e.status), e.code ?? null, e.param ?? null);
+      const payload =
+        e.body !== undefined
+          ? e.body
+          : openAiErrorBody(e.message ?? `Scripted error ${e.status}`, e.type ?? defaultErrorType(e.status), e.code ?? null, e.param ?? null);
       sendJson(res, e.status, payload, e.headers);
       return;
     }

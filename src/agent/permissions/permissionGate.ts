@@ -76,7 +76,13 @@ export class PermissionGate {
   constructor(private readonly o: PermissionGateOptions) {}
 
   /** The gate of one agent in a run context. `hooks` defaults to the context's; `track` to fire-and-forget. */
-  static forAgent(ctx: RunContext, agent: AgentRef, inputs: HookInputs, hooks: HookDispatcher = ctx.hooks, track: (work: Promise<unknown>) => void = ignore): PermissionGate {
+  static forAgent(
+    ctx: RunContext,
+    agent: AgentRef,
+    inputs: HookInputs,
+    hooks: HookDispatcher = ctx.hooks,
+    track: (work: Promise<unknown>) => void = ignore,
+  ): PermissionGate {
     return new PermissionGate({ ctx, agent, hooks, inputs, track });
   }
 
@@ -117,7 +123,12 @@ export class PermissionGate {
     let reason = answer.reason ?? asked;
     if (answer.decidedBy.kind === 'user' || (answer.decidedBy.kind === 'fallback' && this.o.ctx.asks.provider === undefined)) reason = asked;
     else if (answer.decidedBy.kind === 'fallback') reason = `${asked}\n(${answer.reason ?? 'denied'})`;
-    const settled = { decision: answer.decision, decidedBy: answer.decidedBy, reason, detail: answer.decidedBy.kind === 'fallback' ? reason : (answer.reason ?? asked) };
+    const settled = {
+      decision: answer.decision,
+      decidedBy: answer.decidedBy,
+      reason,
+      detail: answer.decidedBy.kind === 'fallback' ? reason : (answer.reason ?? asked),
+    };
     return this.o.hooks.recordAskAnswer?.(result, settled) ?? withAskAnswer(result, settled);
   }
 
@@ -145,14 +156,24 @@ export class PermissionGate {
       if (hooked.decision === 'ask') {
         // A PermissionRequest hook that itself asks goes to the same person.
         const answer = await this.askPerson(request, signal);
-        this.o.hooks.recordAskAnswer?.(hooked, { decision: answer.decision, decidedBy: answer.decidedBy, reason: answer.reason ?? request.reason, ...(answer.reason ? { detail: answer.reason } : {}) });
+        this.o.hooks.recordAskAnswer?.(hooked, {
+          decision: answer.decision,
+          decidedBy: answer.decidedBy,
+          reason: answer.reason ?? request.reason,
+          ...(answer.reason ? { detail: answer.reason } : {}),
+        });
         return answer;
       }
       if (hooked.decision === 'deny' || hooked.decision === 'stop') {
         return { decision: 'deny', decidedBy: hooked.decidedBy ?? { kind: 'fallback' }, reason: hooked.reason ?? 'Permission denied by hook' };
       }
       if (hooked.decision === 'allow' && !byHook) {
-        return { decision: 'allow', decidedBy: hooked.decidedBy ?? { kind: 'fallback' }, reason: hooked.reason ?? 'Permission granted by hook', ...(hooked.updatedInput ? { updatedInput: hooked.updatedInput } : {}) };
+        return {
+          decision: 'allow',
+          decidedBy: hooked.decidedBy ?? { kind: 'fallback' },
+          reason: hooked.reason ?? 'Permission granted by hook',
+          ...(hooked.updatedInput ? { updatedInput: hooked.updatedInput } : {}),
+        };
       }
     }
     return this.askPerson(request, signal);
@@ -164,12 +185,21 @@ export class PermissionGate {
       this.o.track(this.o.hooks.run('Notification', this.o.inputs.notification(message, 'permission_prompt'), { signal }));
     }
     const { provider, askFallback } = this.o.ctx.asks;
-    if (!provider) return { decision: askFallback, decidedBy: { kind: 'fallback', detail: `no permission provider; askFallback: ${askFallback}` }, reason: `no one to ask (headless): askFallback is ${askFallback}` };
+    if (!provider)
+      return {
+        decision: askFallback,
+        decidedBy: { kind: 'fallback', detail: `no permission provider; askFallback: ${askFallback}` },
+        reason: `no one to ask (headless): askFallback is ${askFallback}`,
+      };
     if (signal.aborted) return cancelled();
     try {
       const answer = await raceAbort(provider.requestPermission(request, signal), signal);
       if (answer?.decision !== 'allow' && answer?.decision !== 'deny') {
-        return { decision: 'deny', decidedBy: { kind: 'fallback', detail: 'invalid permission answer' }, reason: 'the permission provider gave no allow/deny answer; denied' };
+        return {
+          decision: 'deny',
+          decidedBy: { kind: 'fallback', detail: 'invalid permission answer' },
+          reason: 'the permission provider gave no allow/deny answer; denied',
+        };
       }
       const by = answer.decidedBy ?? 'user';
       const decidedBy: DecidedBy = by === 'hook' || by === 'user' ? { kind: 'user', ...(answer.reason ? { detail: answer.reason } : {}) } : { kind: by };
@@ -178,7 +208,11 @@ export class PermissionGate {
       // A Stop while the question is open settles it as cancelled, whatever the provider did.
       if (signal.aborted) return cancelled();
       const error = describeThrown(thrown);
-      return { decision: 'deny', decidedBy: { kind: 'fallback', detail: `permission provider failed: ${error}` }, reason: `the approval prompt failed: ${error}` };
+      return {
+        decision: 'deny',
+        decidedBy: { kind: 'fallback', detail: `permission provider failed: ${error}` },
+        reason: `the approval prompt failed: ${error}`,
+      };
     }
   }
 }

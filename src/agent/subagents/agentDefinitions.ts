@@ -27,14 +27,16 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   {
     name: 'general-purpose',
     description: 'General-purpose agent for multi-step tasks: researching, searching code, and making changes. Has the same tools as its parent.',
-    systemPrompt: 'You are a subagent of Hookwise, given one task by the main agent. Do it with the tools you have, then answer with a concise report of what you found or changed: your final message is all the main agent sees.',
+    systemPrompt:
+      'You are a subagent of Hookwise, given one task by the main agent. Do it with the tools you have, then answer with a concise report of what you found or changed: your final message is all the main agent sees.',
     source: 'built-in',
   },
   {
     name: 'Explore',
     description: 'Fast read-only agent for exploring a codebase: find files, search code, read and summarize. Cannot change anything.',
     tools: READ_ONLY_TOOLS,
-    systemPrompt: 'You are a read-only exploration subagent of Hookwise. Use Read, Glob and Grep to answer the question you were given, then reply with a concise, specific answer (paths and line numbers help). You cannot modify files or run commands.',
+    systemPrompt:
+      'You are a read-only exploration subagent of Hookwise. Use Read, Glob and Grep to answer the question you were given, then reply with a concise, specific answer (paths and line numbers help). You cannot modify files or run commands.',
     source: 'built-in',
   },
 ]);
@@ -64,9 +66,16 @@ export function parseAgentDefinition(text: string, displayFile: string): AgentDe
   const { yaml } = frontmatter;
   if (!yaml.ok) return { file: displayFile, message: `frontmatter ${yaml.message}` };
   const parsed = frontmatterSchema.safeParse(yaml.value ?? {});
-  if (!parsed.success) return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
   const fm = parsed.data;
-  const tools = typeof fm.tools === 'string' ? fm.tools.split(',').map((t) => t.trim()).filter(Boolean) : fm.tools;
+  const tools =
+    typeof fm.tools === 'string'
+      ? fm.tools
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : fm.tools;
   const name = fm.name ?? path.basename(displayFile, '.md');
   return {
     name,
@@ -83,7 +92,9 @@ export function parseAgentDefinition(text: string, displayFile: string): AgentDe
  * (`.claude/agents`) files in that order; a later definition of the same name wins (project
  * over user over built-in, as in Claude Code). Missing folders are fine.
  */
-export async function loadAgentDefinitions(dirs: readonly { readonly dir: string; readonly displayDir: string }[]): Promise<{ agents: AgentDefinition[]; problems: AgentDefinitionProblem[] }> {
+export async function loadAgentDefinitions(
+  dirs: readonly { readonly dir: string; readonly displayDir: string }[],
+): Promise<{ agents: AgentDefinition[]; problems: AgentDefinitionProblem[] }> {
   const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
   const problems: AgentDefinitionProblem[] = [];
   for (const { dir, displayDir } of dirs) {

@@ -48,11 +48,20 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const type = agents.find((a) => a.name === input.subagent_type);
       if (!type) return toolError(`Unknown subagent_type "${input.subagent_type}". Available: ${agents.map((a) => a.name).join(', ')}.`);
       if (depth + 1 > maxDepth) {
-        return toolError(`Subagents may nest at most ${maxDepth} level(s) deep (setting hookwise.agent.maxSubagentDepth); do this task yourself instead of spawning another agent.`);
+        return toolError(
+          `Subagents may nest at most ${maxDepth} level(s) deep (setting hookwise.agent.maxSubagentDepth); do this task yourself instead of spawning another agent.`,
+        );
       }
       const child: AgentRef = { agentId: `agent-${randomBytes(4).toString('hex')}`, parentAgentId: parent.agentId, agentType: type.name };
       const transcriptPath = path.join(transcriptDir, `${child.agentId}.jsonl`);
-      const env = { session_id: ctx.sessionId, transcript_path: transcriptPath, cwd: ctx.cwd, agent_id: child.agentId, parent_agent_id: parent.agentId, agent_type: type.name };
+      const env = {
+        session_id: ctx.sessionId,
+        transcript_path: transcriptPath,
+        cwd: ctx.cwd,
+        agent_id: child.agentId,
+        parent_agent_id: parent.agentId,
+        agent_type: type.name,
+      };
 
       // The child starts from the parent's metadata as it is now; SubagentStart sees it and
       // what SubagentStart merges is the child's alone.
@@ -60,8 +69,17 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const startMetadata = inherited.current;
       // The child's transcript does not exist before the spawn is allowed, so SubagentStart
       // reads the session's (as in Claude Code), which has the Agent call being run.
-      const startInput = withContextMetadata(HookContext.forSubagentStart({ ...env, transcript_path: ctx.sessionTranscriptPath }, { description: input.description, prompt: input.prompt }), startMetadata);
-      const startInputs = new HookInputs({ ...child, sessionId: ctx.sessionId, transcriptPath: ctx.sessionTranscriptPath, cwd: ctx.cwd, permissionMode: ctx.permissionMode });
+      const startInput = withContextMetadata(
+        HookContext.forSubagentStart({ ...env, transcript_path: ctx.sessionTranscriptPath }, { description: input.description, prompt: input.prompt }),
+        startMetadata,
+      );
+      const startInputs = new HookInputs({
+        ...child,
+        sessionId: ctx.sessionId,
+        transcriptPath: ctx.sessionTranscriptPath,
+        cwd: ctx.cwd,
+        permissionMode: ctx.permissionMode,
+      });
       const hooks = ctx.hooks;
       const startHooks: HookDispatcher =
         startMetadata === NO_RUN_METADATA
@@ -73,16 +91,35 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
             };
       const start = await PermissionGate.forAgent(ctx, child, startInputs, startHooks).run('SubagentStart', startInput, toolCtx.signal);
       const refused = inherited.apply(start.metadata);
-      if (refused !== undefined) ctx.emit({ type: 'systemMessage', agent: child, text: `The metadata merged by SubagentStart hooks was not kept: ${refused}.`, source: 'SubagentStart' });
+      if (refused !== undefined)
+        ctx.emit({
+          type: 'systemMessage',
+          agent: child,
+          text: `The metadata merged by SubagentStart hooks was not kept: ${refused}.`,
+          source: 'SubagentStart',
+        });
       if (start.decision === 'deny' || start.decision === 'stop') {
-        return toolError(`The subagent was not started: a SubagentStart hook refused it${start.reason ? `: ${start.reason}` : '.'}`, { agent_id: child.agentId, agent_type: type.name, status: 'refused' });
+        return toolError(`The subagent was not started: a SubagentStart hook refused it${start.reason ? `: ${start.reason}` : '.'}`, {
+          agent_id: child.agentId,
+          agent_type: type.name,
+          status: 'refused',
+        });
       }
 
       const transcript = new TranscriptWriter(transcriptPath);
-      ctx.parentTranscript?.write({ type: 'subagent', agent_id: parent.agentId, subagent_id: child.agentId, agent_type: type.name, description: input.description, tool_use_id: toolCtx.toolUseId ?? null, transcript_path: transcriptPath });
+      ctx.parentTranscript?.write({
+        type: 'subagent',
+        agent_id: parent.agentId,
+        subagent_id: child.agentId,
+        agent_type: type.name,
+        description: input.description,
+        tool_use_id: toolCtx.toolUseId ?? null,
+        transcript_path: transcriptPath,
+      });
       const context = [...start.plainOutputs, ...start.additionalContext].filter((c) => c.trim() !== '');
       const conversation = new Conversation([], (m) => transcript.writeMessage(m, child.agentId));
-      if (context.length > 0) conversation.append({ role: 'user', content: `<system-reminder>\nSubagentStart hook additional context: ${context.join('\n')}\n</system-reminder>` });
+      if (context.length > 0)
+        conversation.append({ role: 'user', content: `<system-reminder>\nSubagentStart hook additional context: ${context.join('\n')}\n</system-reminder>` });
       conversation.append({ role: 'user', content: input.prompt });
 
       const allowed = type.tools ? baseTools.filter((t) => type.tools?.includes(t.name)) : [...baseTools];
@@ -106,7 +143,10 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         });
         const data = { agent_id: child.agentId, agent_type: type.name, status: result.status, result: result.finalText, transcript_path: transcriptPath };
         if (result.status === 'completed') return { content: result.finalText.trim() || '(the subagent finished without an answer)', isError: false, data };
-        return toolError(`The subagent ${result.status}${result.reason ? `: ${result.reason}` : ''}.${result.finalText ? `\nIts last message: ${result.finalText}` : ''}`, data);
+        return toolError(
+          `The subagent ${result.status}${result.reason ? `: ${result.reason}` : ''}.${result.finalText ? `\nIts last message: ${result.finalText}` : ''}`,
+          data,
+        );
       } finally {
         transcript.close();
       }

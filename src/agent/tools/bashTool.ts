@@ -16,9 +16,17 @@ export const BASH_MAX_OUTPUT_CHARS = 30_000;
 const BASH_CAPTURE_BYTES = 1024 * 1024;
 
 export const bashInputSchema = z.object({
-  command: z.string().refine((c) => c.trim() !== '', 'must not be empty').describe('The shell command to run.'),
+  command: z
+    .string()
+    .refine((c) => c.trim() !== '', 'must not be empty')
+    .describe('The shell command to run.'),
   description: z.string().optional().describe('A short description of what the command does, in 5-10 words, for the user.'),
-  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional()
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
     .describe(`Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
 });
 export type BashInput = z.infer<typeof bashInputSchema>;
@@ -96,9 +104,14 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
 
       const interrupted = result.aborted && !timedOut;
       const data: BashResponse = {
-        stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode,
-        interrupted, timedOut: result.aborted && timedOut, durationMs: Math.round(result.durationMs),
-        stdoutTruncated: result.stdoutTruncated, stderrTruncated: result.stderrTruncated,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        exitCode: result.exitCode,
+        interrupted,
+        timedOut: result.aborted && timedOut,
+        durationMs: Math.round(result.durationMs),
+        stdoutTruncated: result.stdoutTruncated,
+        stderrTruncated: result.stderrTruncated,
       };
       return { content: formatForModel(result, data, timeoutMs, maxChars), isError: isFailure(result), data };
     },

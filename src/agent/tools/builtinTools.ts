@@ -18,8 +18,5 @@ export interface BuiltinToolsOptions {
  * Read, Write, Edit, Glob, Grep, Bash, TodoWrite. (The `Agent` subagent tool lives with the loop.)
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyAgentTool[] {
-  return [
-    createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(),
-    createBashTool(options.bash), createTodoWriteTool(),
-  ];
+  return [createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(), createBashTool(options.bash), createTodoWriteTool()];
 }

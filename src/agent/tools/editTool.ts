@@ -66,7 +66,8 @@ export function createEditTool(): AgentTool<EditInput> {
       }
       if (original.includes('\0')) return toolError(`${absPath} is a binary file; Edit changes text files only.`);
       if (input.old_string === '') {
-        if (original !== '') return toolError(`old_string is empty but ${absPath} already has content; give the exact text to replace, or use Write to replace the whole file.`);
+        if (original !== '')
+          return toolError(`old_string is empty but ${absPath} already has content; give the exact text to replace, or use Write to replace the whole file.`);
         return writeEdit(absPath, original, input.new_string, input, 1, 0, ctx.signal);
       }
 
@@ -80,9 +81,10 @@ export function createEditTool(): AgentTool<EditInput> {
         indexes = findAll(original, oldString);
       }
       if (indexes.length === 0) {
-        const hint = original.includes(input.old_string.trim()) && input.old_string.trim() !== ''
-          ? ' The text occurs with different surrounding whitespace; copy it exactly, including indentation and line breaks.'
-          : ' Read the file to see its current content; old_string must match exactly, including whitespace and indentation.';
+        const hint =
+          original.includes(input.old_string.trim()) && input.old_string.trim() !== ''
+            ? ' The text occurs with different surrounding whitespace; copy it exactly, including indentation and line breaks.'
+            : ' Read the file to see its current content; old_string must match exactly, including whitespace and indentation.';
         return toolError(`old_string was not found in ${absPath}.${hint}`);
       }
       if (indexes.length > 1 && input.replace_all !== true) {
@@ -118,7 +120,13 @@ async function createFile(absPath: string, input: EditInput, signal: AbortSignal
 }
 
 async function writeEdit(
-  absPath: string, updated: string, newString: string, input: EditInput, replacements: number, firstIndex: number, signal: AbortSignal,
+  absPath: string,
+  updated: string,
+  newString: string,
+  input: EditInput,
+  replacements: number,
+  firstIndex: number,
+  signal: AbortSignal,
 ): Promise<ToolResult> {
   if (signal.aborted) return toolError('Edit was interrupted before writing.');
   try {
@@ -127,8 +135,12 @@ async function writeEdit(
     return toolError(describeFsError(err, absPath));
   }
   const data: EditResponse = {
-    filePath: absPath, oldString: input.old_string, newString: input.new_string,
-    replaceAll: input.replace_all === true, replacements, success: true,
+    filePath: absPath,
+    oldString: input.old_string,
+    newString: input.new_string,
+    replaceAll: input.replace_all === true,
+    replacements,
+    success: true,
   };
   const what = replacements === 1 ? '1 replacement' : `${replacements} replacements`;
   const content = `The file ${absPath} has been updated (${what}). Around the ${replacements === 1 ? 'change' : 'first change'}:\n${snippet(updated, firstIndex, newString)}`;

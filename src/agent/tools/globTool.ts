@@ -76,7 +76,13 @@ export function createGlobTool(): AgentTool<GlobInput> {
       let relPaths: string[];
       try {
         relPaths = await glob(pattern, {
-          cwd: dir, dot: true, ignore, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false, signal: ctx.signal,
+          cwd: dir,
+          dot: true,
+          ignore,
+          onlyFiles: true,
+          followSymbolicLinks: false,
+          expandDirectories: false,
+          signal: ctx.signal,
         });
       } catch (err) {
         if (ctx.signal.aborted) return toolError('Glob was interrupted.');

@@ -29,10 +29,15 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
 
 export const grepInputSchema = z.object({
-  pattern: z.string().min(1).describe('Regular expression (JavaScript syntax, close to ripgrep\'s) to search for, line by line.'),
+  pattern: z.string().min(1).describe("Regular expression (JavaScript syntax, close to ripgrep's) to search for, line by line."),
   path: z.string().optional().describe('File or directory to search; defaults to the working directory.'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}" (a pattern without "/" matches file names anywhere).'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional()
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}" (a pattern without "/" matches file names anywhere).'),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
     .describe('"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matches per file.'),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
@@ -169,7 +174,9 @@ export function createGrepTool(options: { readonly timeoutMs?: number } = {}): A
       } catch (err) {
         if (err instanceof GrepStoppedError) {
           if (err.reason === 'aborted' || ctx.signal.aborted) return toolError('Grep was interrupted.');
-          return toolError(`Grep stopped after ${formatSeconds(timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`);
+          return toolError(
+            `Grep stopped after ${formatSeconds(timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`,
+          );
         }
         return toolError(`Grep failed: ${thrownMessage(err)}`);
       } finally {
@@ -193,18 +200,25 @@ export function createGrepTool(options: { readonly timeoutMs?: number } = {}): A
       }
       const truncated = hitHeadLimit || hitCharCap || hitScanCap;
       const data: GrepResponse = {
-        mode, numFiles: matchedFiles.length, filenames: mode === 'files_with_matches' ? listed : matchedFiles,
+        mode,
+        numFiles: matchedFiles.length,
+        filenames: mode === 'files_with_matches' ? listed : matchedFiles,
         ...(mode === 'content' ? { content: body, numLines: listed.length } : {}),
         ...(mode === 'count' ? { numMatches } : {}),
         truncated,
       };
       if (matchedFiles.length === 0) {
-        const note = (hitScanCap ? ` (stopped after ${GREP_MAX_FILES_SCANNED} files; narrow path or glob)` : '')
-          + (hidden > 0 ? ` (${hidden} file(s) hidden by permission rules)` : '');
+        const note =
+          (hitScanCap ? ` (stopped after ${GREP_MAX_FILES_SCANNED} files; narrow path or glob)` : '') +
+          (hidden > 0 ? ` (${hidden} file(s) hidden by permission rules)` : '');
         return { content: `No matches found for ${JSON.stringify(input.pattern)} in ${root}${note}`, isError: false, data };
       }
-      const header = mode === 'files_with_matches' ? `Found ${matchedFiles.length} file(s)\n`
-        : mode === 'count' ? `Found ${numMatches} match(es) in ${matchedFiles.length} file(s)\n` : '';
+      const header =
+        mode === 'files_with_matches'
+          ? `Found ${matchedFiles.length} file(s)\n`
+          : mode === 'count'
+            ? `Found ${numMatches} match(es) in ${matchedFiles.length} file(s)\n`
+            : '';
       const notes: string[] = [];
       if (hitHeadLimit || hitCharCap) notes.push('Results are truncated; use head_limit, a narrower path or glob, or a more specific pattern.');
       if (hitScanCap) notes.push(`Stopped after scanning ${GREP_MAX_FILES_SCANNED} files; narrow path or glob.`);
@@ -256,13 +270,15 @@ function formatSeconds(ms: number): string {
 }
 
 async function sortByMtimeDesc(files: readonly string[]): Promise<string[]> {
-  const withTimes = await Promise.all(files.map(async (f) => {
-    try {
-      return { f, t: (await fs.stat(f)).mtimeMs };
-    } catch {
-      return { f, t: 0 };
-    }
-  }));
+  const withTimes = await Promise.all(
+    files.map(async (f) => {
+      try {
+        return { f, t: (await fs.stat(f)).mtimeMs };
+      } catch {
+        return { f, t: 0 };
+      }
+    }),
+  );
   withTimes.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
   return withTimes.map((e) => e.f);
 }

@@ -17,7 +17,11 @@ export function validateToolInput<I>(tool: Pick<AgentTool<I>, 'name' | 'inputSch
   let args = rawArgs;
   if (typeof args === 'string') {
     const parsed = parseBoundedJson(args === '' ? '{}' : args);
-    if (!parsed.ok) return { ok: false, error: parsed.problem === 'syntax' ? `${tool.name}: arguments are not valid JSON (${parsed.error})` : `${tool.name}: tool arguments ${parsed.error}` };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        error: parsed.problem === 'syntax' ? `${tool.name}: arguments are not valid JSON (${parsed.error})` : `${tool.name}: tool arguments ${parsed.error}`,
+      };
     args = parsed.value;
   }
   if (args === undefined || args === null) args = {};

@@ -12,8 +12,7 @@ export type PathScope = Pick<ToolContext, 'cwd' | 'workspaceRoot' | 'allowOutsid
  * it really lands once symlinks are followed; `outside` says an approval let it through.
  */
 export type WorkspacePathResult =
-  | { readonly ok: true; readonly absPath: string; readonly realPath: string; readonly outside: boolean }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly absPath: string; readonly realPath: string; readonly outside: boolean } | { readonly ok: false; readonly error: string };
 
 /** Symlink hops followed before giving up, like the kernel's ELOOP limit. */
 const MAX_LINK_HOPS = 40;

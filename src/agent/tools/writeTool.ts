@@ -61,9 +61,7 @@ export function createWriteTool(): AgentTool<WriteInput> {
       }
       const data: WriteResponse = { type: existed ? 'update' : 'create', filePath: absPath, success: true };
       const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);
-      const content = existed
-        ? `The file ${absPath} has been overwritten (${lines} line(s)).`
-        : `File created successfully at: ${absPath} (${lines} line(s)).`;
+      const content = existed ? `The file ${absPath} has been overwritten (${lines} line(s)).` : `File created successfully at: ${absPath} (${lines} line(s)).`;
       return { content, isError: false, data };
     },
   });

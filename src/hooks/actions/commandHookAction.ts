@@ -39,7 +39,12 @@ export class CommandHookAction implements HookAction {
     try {
       prepared = prepare(input, ctx);
     } catch (error) {
-      return { status: 'failed', outcome: proceed(), error: `could not serialize the hook input as JSON: ${(error as Error).message}`, failureReason: 'inputNotSerializable' };
+      return {
+        status: 'failed',
+        outcome: proceed(),
+        error: `could not serialize the hook input as JSON: ${(error as Error).message}`,
+        failureReason: 'inputNotSerializable',
+      };
     }
     const run = await runShellCommand(this.command, {
       cwd: ctx.cwd,
@@ -50,8 +55,13 @@ export class CommandHookAction implements HookAction {
     });
     const raw = rawOutput(run);
     if (run.spawnError !== undefined) return { status: 'failed', outcome: proceed(), error: run.spawnError, raw };
-    if (run.aborted) return { status: 'cancelled', outcome: proceed(), error: 'cancelled: the hook was stopped (timeout or Stop) and its processes were killed', raw };
-    const cut = { stdoutTruncated: run.stdoutTruncated, stderrTruncated: run.stderrTruncated, maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES };
+    if (run.aborted)
+      return { status: 'cancelled', outcome: proceed(), error: 'cancelled: the hook was stopped (timeout or Stop) and its processes were killed', raw };
+    const cut = {
+      stdoutTruncated: run.stdoutTruncated,
+      stderrTruncated: run.stderrTruncated,
+      maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    };
     return { ...interpretCommandResult(ctx.event, run.exitCode, run.stdout, run.stderr, this.command, run.signal, cut), raw };
   }
 }

@@ -43,7 +43,10 @@ export function interpretCommandResult(
   if (exitCode === 0) return cut.stdoutTruncated ? interpretCutSuccess(event, stdout, cut) : interpretSuccess(event, stdout);
   if (exitCode === 2) {
     const reason = stderr.trim() || 'No stderr output';
-    return { status: 'ok', outcome: blockingOutcome(event, cut.stderrTruncated ? `${reason}… [stderr exceeded ${formatBytes(cut.maxOutputBytes)} and was cut]` : reason) };
+    return {
+      status: 'ok',
+      outcome: blockingOutcome(event, cut.stderrTruncated ? `${reason}… [stderr exceeded ${formatBytes(cut.maxOutputBytes)} and was cut]` : reason),
+    };
   }
   return { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) };
 }
@@ -69,7 +72,10 @@ function interpretCutSuccess(event: HookEvent, stdout: string, cut: CommandOutpu
       if (outcome.decision !== undefined && decisionRank(outcome.decision) >= BLOCKING_RANK) {
         // Only the decision and its reason: a rewrite or context cut off half-way is not used.
         const reason = outcome.reason ?? 'Blocked by hook';
-        return { status: 'ok', outcome: { decision: outcome.decision, reason: `${reason} [hook stdout exceeded ${limit} and was cut; its blocking decision was kept]` } };
+        return {
+          status: 'ok',
+          outcome: { decision: outcome.decision, reason: `${reason} [hook stdout exceeded ${limit} and was cut; its blocking decision was kept]` },
+        };
       }
     }
   }
@@ -104,7 +110,11 @@ function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
   const parsed = read.value;
   const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } } | null)?.hookSpecificOutput?.hookEventName;
   if (typeof named === 'string' && named !== event) {
-    return { status: 'failed', outcome: proceed(), error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}` };
+    return {
+      status: 'failed',
+      outcome: proceed(),
+      error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}`,
+    };
   }
   const checked = claudeHookOutputSchema.safeParse(parsed);
   if (!checked.success) return { status: 'failed', outcome: proceed(), error: `JSON validation failed: ${describeZodError(checked.error)}` };

@@ -53,19 +53,33 @@ export function detectFormatting(text: string): FormattingOptions {
  * appended; otherwise a new group is appended. Pure: the Add Hook command only does I/O.
  * Throws AddHookError when the handler or matcher is invalid or the file is not an object.
  */
-export function computeAddHookEdit(fileText: string, event: HookEvent, matcher: string | undefined, handler: HookHandlerConfig, target: AddHookTarget = {}): AddHookEditResult {
+export function computeAddHookEdit(
+  fileText: string,
+  event: HookEvent,
+  matcher: string | undefined,
+  handler: HookHandlerConfig,
+  target: AddHookTarget = {},
+): AddHookEditResult {
   const parsed = hookHandlerSchema.safeParse(handler);
   if (!parsed.success) throw new AddHookError('invalidHandler', `invalid hook: ${parsed.error.issues[0]?.message ?? 'bad handler'}`);
   if (matcher !== undefined && checkMatcher(matcher).error) throw new AddHookError('invalidMatcher', checkMatcher(matcher).error as string);
   const hooksPath: JsonSegment[] = [...(target.hooksPath ?? ['hooks'])];
-  if (findExcessNesting(fileText) !== undefined) throw new AddHookError('notJsonObject', `the file is nested deeper than ${MAX_CONFIG_DEPTH} levels; fix it before adding hooks`);
+  if (findExcessNesting(fileText) !== undefined)
+    throw new AddHookError('notJsonObject', `the file is nested deeper than ${MAX_CONFIG_DEPTH} levels; fix it before adding hooks`);
   const root = fileText.trim() === '' ? undefined : parseTree(fileText, [], { allowTrailingComma: true });
   if (root && root.type !== 'object') throw new AddHookError('notJsonObject', 'the file is not a JSON object; fix it before adding hooks');
   const groupsNode = root ? findNodeAtLocation(root, [...hooksPath, event]) : undefined;
-  if (groupsNode && groupsNode.type !== 'array') throw new AddHookError('notAnArray', `${formatJsonPath([...hooksPath, event])} is not an array; fix it before adding hooks`);
+  if (groupsNode && groupsNode.type !== 'array')
+    throw new AddHookError('notAnArray', `${formatJsonPath([...hooksPath, event])} is not an array; fix it before adding hooks`);
   const groups = groupsNode ? (getNodeValue(groupsNode) as unknown[]) : [];
   const normalized = matcher === '' ? undefined : matcher;
-  const existing = groups.findIndex((g) => typeof g === 'object' && g !== null && Array.isArray((g as { hooks?: unknown }).hooks) && ((g as { matcher?: unknown }).matcher ?? undefined) === normalized);
+  const existing = groups.findIndex(
+    (g) =>
+      typeof g === 'object' &&
+      g !== null &&
+      Array.isArray((g as { hooks?: unknown }).hooks) &&
+      ((g as { matcher?: unknown }).matcher ?? undefined) === normalized,
+  );
 
   const formattingOptions = detectFormatting(fileText);
   const base = fileText.trim() === '' ? '' : fileText;
@@ -76,10 +90,14 @@ export function computeAddHookEdit(fileText: string, event: HookEvent, matcher: 
     const count = (groups[existing] as { hooks: unknown[] }).hooks.length;
     newPath = [...hooksPath, event, existing, 'hooks', count];
     const handlersNode = findNodeAtLocation(groupsNode, [existing, 'hooks']);
-    edits = (handlersNode && appendToContainer(base, handlersNode, undefined, parsed.data, formattingOptions)) ?? modify(base, newPath, parsed.data, { formattingOptions, isArrayInsertion: true });
+    edits =
+      (handlersNode && appendToContainer(base, handlersNode, undefined, parsed.data, formattingOptions)) ??
+      modify(base, newPath, parsed.data, { formattingOptions, isArrayInsertion: true });
   } else if (groupsNode) {
     newPath = [...hooksPath, event, groups.length, 'hooks', 0];
-    edits = appendToContainer(base, groupsNode, undefined, group, formattingOptions) ?? modify(base, [...hooksPath, event, groups.length], group, { formattingOptions, isArrayInsertion: true });
+    edits =
+      appendToContainer(base, groupsNode, undefined, group, formattingOptions) ??
+      modify(base, [...hooksPath, event, groups.length], group, { formattingOptions, isArrayInsertion: true });
   } else {
     newPath = [...hooksPath, event, 0, 'hooks', 0];
     const hooksNode = root ? findNodeAtLocation(root, hooksPath) : undefined;
@@ -89,8 +107,15 @@ export function computeAddHookEdit(fileText: string, event: HookEvent, matcher: 
   let text = applyEdits(base, edits);
   if (base === '' && !text.endsWith(formattingOptions.eol ?? '\n')) text += formattingOptions.eol ?? '\n';
   const node = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) as NonNullable<ReturnType<typeof parseTree>>, newPath);
-  const displayPath = target.hooksPath && target.hooksPath.length > 0 && target.hooksPath[target.hooksPath.length - 1] !== 'hooks'
-    ? formatJsonPath(newPath.slice(hooksPath.length), hooksPath[hooksPath.length - 1] as string)
-    : formatJsonPath(newPath);
-  return { text, edits: base === '' ? [{ offset: 0, length: fileText.length, content: text }] : edits, offset: node?.offset ?? 0, length: node?.length ?? 0, jsonPath: displayPath };
+  const displayPath =
+    target.hooksPath && target.hooksPath.length > 0 && target.hooksPath[target.hooksPath.length - 1] !== 'hooks'
+      ? formatJsonPath(newPath.slice(hooksPath.length), hooksPath[hooksPath.length - 1] as string)
+      : formatJsonPath(newPath);
+  return {
+    text,
+    edits: base === '' ? [{ offset: 0, length: fileText.length, content: text }] : edits,
+    offset: node?.offset ?? 0,
+    length: node?.length ?? 0,
+    jsonPath: displayPath,
+  };
 }

@@ -29,18 +29,31 @@ export function readAgentFileText(text: string, where: { readonly file: string; 
   const fallbackName = path.basename(where.file).replace(/\.md$/i, '');
   if (!parsed.ok) {
     const failed = sink();
-    failed.reportAt('error', 'agentFrontmatter', bodyOffset + parsed.offset, 1, `the frontmatter ${parsed.message}; this agent's hooks are ignored until it is fixed`);
+    failed.reportAt(
+      'error',
+      'agentFrontmatter',
+      bodyOffset + parsed.offset,
+      1,
+      `the frontmatter ${parsed.message}; this agent's hooks are ignored until it is fixed`,
+    );
     return { agentType: fallbackName, hooks: [], diagnostics: failed.diagnostics };
   }
   const { value } = parsed;
   const sinkOk = sink(parsed.doc);
   if (!isPlainObject(value)) {
-    if (value !== null && value !== undefined) sinkOk.report('error', 'agentFrontmatter', [], `the frontmatter must be a YAML mapping (name:, description:, hooks:), got ${describeValue(value)}; it is ignored`);
+    if (value !== null && value !== undefined)
+      sinkOk.report(
+        'error',
+        'agentFrontmatter',
+        [],
+        `the frontmatter must be a YAML mapping (name:, description:, hooks:), got ${describeValue(value)}; it is ignored`,
+      );
     return { agentType: fallbackName, hooks: [], diagnostics: sinkOk.diagnostics };
   }
   let agentType = fallbackName;
   if (typeof value.name === 'string' && value.name.trim() !== '') agentType = value.name.trim();
-  else if (value.hooks !== undefined) sinkOk.report('warning', 'agentFrontmatter', ['name'], `the agent has no "name"; its hooks are scoped to the file name "${fallbackName}"`);
+  else if (value.hooks !== undefined)
+    sinkOk.report('warning', 'agentFrontmatter', ['name'], `the agent has no "name"; its hooks are scoped to the file name "${fallbackName}"`);
   const hooks = readHooksObject(value.hooks, ['hooks'], sinkOk, {
     mapEvent: (event) => (event === HookEvent.Stop ? HookEvent.SubagentStop : event),
   });

@@ -69,7 +69,16 @@ export function describeApprovalChanges(hook: LoadedHook, records: Iterable<Appr
   for (const [file, pin] of afterScripts) {
     const old = beforeScripts.get(file);
     if (!old) changes.push(`script ${file} is new${pin.digest === 'missing' ? ' (missing)' : ''}`);
-    else if (old.digest !== pin.digest || (old.target ?? '') !== (pin.target ?? '')) changes.push(pin.digest === 'missing' ? `script ${file} was deleted` : old.digest === 'missing' ? `script ${file} was created` : (old.target ?? '') !== (pin.target ?? '') ? `script ${file} now points to ${pin.target ?? 'itself'}` : `script ${file} changed`);
+    else if (old.digest !== pin.digest || (old.target ?? '') !== (pin.target ?? ''))
+      changes.push(
+        pin.digest === 'missing'
+          ? `script ${file} was deleted`
+          : old.digest === 'missing'
+            ? `script ${file} was created`
+            : (old.target ?? '') !== (pin.target ?? '')
+              ? `script ${file} now points to ${pin.target ?? 'itself'}`
+              : `script ${file} changed`,
+      );
   }
   for (const file of beforeScripts.keys()) if (!afterScripts.has(file)) changes.push(`script ${file} no longer named`);
   return changes.length > 0 ? changes : ['changed'];

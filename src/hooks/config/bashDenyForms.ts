@@ -26,13 +26,61 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   nohup: {},
   time: { valued: ['-o', '-f', '--output', '--format'] },
   nice: { valued: ['-n', '--adjustment'] },
-  sudo: { valued: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot', '--close-from'] },
+  sudo: {
+    valued: [
+      '-u',
+      '-g',
+      '-C',
+      '-D',
+      '-h',
+      '-p',
+      '-r',
+      '-t',
+      '-U',
+      '-T',
+      '-R',
+      '--user',
+      '--group',
+      '--chdir',
+      '--host',
+      '--prompt',
+      '--role',
+      '--type',
+      '--other-user',
+      '--command-timeout',
+      '--chroot',
+      '--close-from',
+    ],
+  },
   doas: { valued: ['-u', '-C'] },
   run0: { valued: ['-u', '-g', '-D', '--user', '--group', '--chdir'] },
   pkexec: { valued: ['--user'] },
   env: { valued: ['-u', '-C', '-P', '--unset', '--chdir'] },
   timeout: { valued: ['-s', '-k', '--signal', '--kill-after'], skip: 1 },
-  xargs: { valued: ['-a', '-d', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'] },
+  xargs: {
+    valued: [
+      '-a',
+      '-d',
+      '-E',
+      '-e',
+      '-I',
+      '-i',
+      '-L',
+      '-l',
+      '-n',
+      '-P',
+      '-s',
+      '--arg-file',
+      '--delimiter',
+      '--eof',
+      '--replace',
+      '--max-lines',
+      '--max-args',
+      '--max-procs',
+      '--max-chars',
+      '--process-slot-var',
+    ],
+  },
   stdbuf: { valued: ['-i', '-o', '-e', '--input', '--output', '--error'] },
   ionice: { valued: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'] },
   setsid: {},
@@ -115,7 +163,12 @@ export function denyFormsOfScript(script: string, depth = 0): string[] {
 export function roughDenyForms(command: string, depth = 0): string[] {
   return command
     .split(/[;&|()\n`]|\$\(|[<>]\(/)
-    .map((piece) => piece.replace(/\\\n/g, '').replace(/["'\\]/g, '').trim())
+    .map((piece) =>
+      piece
+        .replace(/\\\n/g, '')
+        .replace(/["'\\]/g, '')
+        .trim(),
+    )
     .filter((piece) => piece !== '')
     .flatMap((piece) => {
       // `{rm,-rf,x}` is `rm -rf x` to bash.

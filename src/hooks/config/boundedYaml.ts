@@ -4,8 +4,7 @@ import { describeThrown } from '../../shared/describeThrown';
 
 /** A parsed YAML document within the limits, or why not (with the offset in `text` when known). */
 export type BoundedYamlResult =
-  | { readonly ok: true; readonly doc: Document; readonly value: unknown }
-  | { readonly ok: false; readonly message: string; readonly offset: number };
+  { readonly ok: true; readonly doc: Document; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly offset: number };
 
 /**
  * Parses YAML from outside input (agent frontmatter) with limits: nesting depth
@@ -31,7 +30,11 @@ export function parseBoundedYaml(text: string): BoundedYamlResult {
   } catch (error) {
     // yaml throws a ReferenceError for "excessive alias count"; anything else is reported too.
     const aliasBomb = error instanceof ReferenceError && /alias/i.test(error.message);
-    return { ok: false, message: aliasBomb ? `uses aliases too much (over ${MAX_YAML_ALIASES} expansions; a YAML alias bomb?)` : `cannot be read (${describeThrown(error)})`, offset: 0 };
+    return {
+      ok: false,
+      message: aliasBomb ? `uses aliases too much (over ${MAX_YAML_ALIASES} expansions; a YAML alias bomb?)` : `cannot be read (${describeThrown(error)})`,
+      offset: 0,
+    };
   }
 }
 

@@ -33,7 +33,13 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   if (tooDeep !== undefined) {
     // The JSON parser recurses per level: refuse before it overflows the stack (docs/security.md).
     const sink = new DiagnosticSink({ ...where, text });
-    sink.reportAt('error', 'tooDeep', tooDeep, 1, `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`);
+    sink.reportAt(
+      'error',
+      'tooDeep',
+      tooDeep,
+      1,
+      `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`,
+    );
     return { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };
   }
   const errors: ParseError[] = [];
@@ -43,19 +49,39 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   if (text.trim() === '') return empty;
   if (!root || root.type !== 'object') {
     const first = errors[0];
-    const detail = first ? `${printParseErrorCode(first.error)} at this position` : `the top level is ${describeValue(root ? getNodeValue(root) : undefined)}, not an object`;
-    sink.reportAt('error', 'notJson', first?.offset ?? 0, first?.length ?? 0, `not a JSON settings object (${detail}); this file is ignored entirely — none of its hooks or permissions load until it is fixed`);
+    const detail = first
+      ? `${printParseErrorCode(first.error)} at this position`
+      : `the top level is ${describeValue(root ? getNodeValue(root) : undefined)}, not an object`;
+    sink.reportAt(
+      'error',
+      'notJson',
+      first?.offset ?? 0,
+      first?.length ?? 0,
+      `not a JSON settings object (${detail}); this file is ignored entirely — none of its hooks or permissions load until it is fixed`,
+    );
     return empty;
   }
   for (const error of errors) {
-    sink.reportAt('error', 'syntaxError', error.offset, error.length, `JSON syntax error: ${printParseErrorCode(error.error)}; the rest of the file is still read`);
+    sink.reportAt(
+      'error',
+      'syntaxError',
+      error.offset,
+      error.length,
+      `JSON syntax error: ${printParseErrorCode(error.error)}; the rest of the file is still read`,
+    );
   }
   const value = getNodeValue(root) as Record<string, unknown>;
 
   let disableAllHooks: boolean | undefined;
   if (value.disableAllHooks !== undefined) {
     if (typeof value.disableAllHooks === 'boolean') disableAllHooks = value.disableAllHooks;
-    else sink.report('error', 'wrongType', ['disableAllHooks'], `"disableAllHooks" must be true or false, got ${describeValue(value.disableAllHooks)}; it is ignored`);
+    else
+      sink.report(
+        'error',
+        'wrongType',
+        ['disableAllHooks'],
+        `"disableAllHooks" must be true or false, got ${describeValue(value.disableAllHooks)}; it is ignored`,
+      );
   }
   const hooks = readHooksObject(value.hooks, ['hooks'], sink);
   const permissions = readPermissions(value.permissions, sink);
@@ -63,7 +89,10 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
 }
 
 function readPermissions(raw: unknown, sink: DiagnosticSink): Pick<ClaudeSettingsContent, 'permissionRules' | 'defaultMode' | 'additionalDirectories'> {
-  const result: { permissionRules: ClaudeSettingsContent['permissionRules']; defaultMode?: string; additionalDirectories: string[] } = { permissionRules: [], additionalDirectories: [] };
+  const result: { permissionRules: ClaudeSettingsContent['permissionRules']; defaultMode?: string; additionalDirectories: string[] } = {
+    permissionRules: [],
+    additionalDirectories: [],
+  };
   if (raw === undefined) return result;
   if (!isPlainObject(raw)) {
     sink.report('error', 'wrongType', ['permissions'], `"permissions" must be an object with allow/ask/deny arrays, got ${describeValue(raw)}; it is ignored`);
@@ -73,7 +102,12 @@ function readPermissions(raw: unknown, sink: DiagnosticSink): Pick<ClaudeSetting
     const list = raw[behavior];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      sink.report('error', 'wrongType', ['permissions', behavior], `"permissions.${behavior}" must be an array of rules, got ${describeValue(list)}; it is ignored`);
+      sink.report(
+        'error',
+        'wrongType',
+        ['permissions', behavior],
+        `"permissions.${behavior}" must be an array of rules, got ${describeValue(list)}; it is ignored`,
+      );
       continue;
     }
     list.forEach((text: unknown, i) => {
@@ -87,16 +121,34 @@ function readPermissions(raw: unknown, sink: DiagnosticSink): Pick<ClaudeSetting
         sink.report('error', 'invalidPermissionRule', at, `${parsed.message}; it is skipped`);
         return;
       }
-      if (parsed.rule.inert) sink.report('warning', 'invalidPermissionRule', at, `${JSON.stringify(text)}: Hookwise does not evaluate "${parsed.rule.toolName}(…)" specifiers yet; the rule never matches`);
+      if (parsed.rule.inert)
+        sink.report(
+          'warning',
+          'invalidPermissionRule',
+          at,
+          `${JSON.stringify(text)}: Hookwise does not evaluate "${parsed.rule.toolName}(…)" specifiers yet; the rule never matches`,
+        );
       result.permissionRules.push({ behavior, rule: parsed.rule, path: at });
     });
   }
   if (raw.defaultMode !== undefined) {
     if (typeof raw.defaultMode === 'string' && PERMISSION_MODES.has(raw.defaultMode)) result.defaultMode = raw.defaultMode;
-    else sink.report('error', 'wrongType', ['permissions', 'defaultMode'], `"defaultMode" must be one of ${[...PERMISSION_MODES].join(', ')}, got ${describeValue(raw.defaultMode)}; it is ignored`);
+    else
+      sink.report(
+        'error',
+        'wrongType',
+        ['permissions', 'defaultMode'],
+        `"defaultMode" must be one of ${[...PERMISSION_MODES].join(', ')}, got ${describeValue(raw.defaultMode)}; it is ignored`,
+      );
   }
   const dirs = raw.additionalDirectories;
   if (Array.isArray(dirs)) result.additionalDirectories.push(...dirs.filter((d): d is string => typeof d === 'string'));
-  else if (dirs !== undefined) sink.report('error', 'wrongType', ['permissions', 'additionalDirectories'], `"additionalDirectories" must be an array of paths, got ${describeValue(dirs)}; it is ignored`);
+  else if (dirs !== undefined)
+    sink.report(
+      'error',
+      'wrongType',
+      ['permissions', 'additionalDirectories'],
+      `"additionalDirectories" must be an array of paths, got ${describeValue(dirs)}; it is ignored`,
+    );
   return result;
 }

@@ -18,7 +18,10 @@ export const MAX_AGENT_FILES = 500;
 
 /** A file over MAX_CONFIG_FILE_BYTES (thrown by the file system port, reported as `tooLarge`). */
 export class ConfigFileTooLargeError extends Error {
-  constructor(readonly file: string, readonly size: number) {
+  constructor(
+    readonly file: string,
+    readonly size: number,
+  ) {
     super(`the file is ${formatBytes(size)}, over the ${formatBytes(MAX_CONFIG_FILE_BYTES)} limit for configuration files`);
     this.name = 'ConfigFileTooLargeError';
   }

@@ -112,18 +112,37 @@ export function standardConfigSources(options: StandardSourcesOptions): ConfigSo
   inputs.push({ kind: 'claudeSettingsFile', scope: 'user', file: path.join(homeDir, '.claude', 'settings.json'), displayFile: '~/.claude/settings.json' });
   for (const folder of folders) {
     const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
-    inputs.push({ kind: 'claudeSettingsFile', scope: 'project', file: path.join(folder.root, '.claude', 'settings.json'), displayFile: `${prefix}.claude/settings.json`, folder: folder.root });
-    inputs.push({ kind: 'claudeSettingsFile', scope: 'local', file: path.join(folder.root, '.claude', 'settings.local.json'), displayFile: `${prefix}.claude/settings.local.json`, folder: folder.root });
+    inputs.push({
+      kind: 'claudeSettingsFile',
+      scope: 'project',
+      file: path.join(folder.root, '.claude', 'settings.json'),
+      displayFile: `${prefix}.claude/settings.json`,
+      folder: folder.root,
+    });
+    inputs.push({
+      kind: 'claudeSettingsFile',
+      scope: 'local',
+      file: path.join(folder.root, '.claude', 'settings.local.json'),
+      displayFile: `${prefix}.claude/settings.local.json`,
+      folder: folder.root,
+    });
   }
   // Multi-root workspace settings (.code-workspace) apply to every folder; single-folder ones are the folder's.
-  if (options.workspaceSettings) inputs.push({ kind: 'settingsValue', scope: 'workspace', ...options.workspaceSettings, ...(single ? { folder: single } : {}) });
+  if (options.workspaceSettings)
+    inputs.push({ kind: 'settingsValue', scope: 'workspace', ...options.workspaceSettings, ...(single ? { folder: single } : {}) });
   for (const folder of folders) {
     if (folder.settings) inputs.push({ kind: 'settingsValue', scope: 'workspaceFolder', ...folder.settings, folder: folder.root });
   }
   inputs.push({ kind: 'agentsDirectory', scope: 'user', dir: path.join(homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' });
   for (const folder of folders) {
     const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
-    inputs.push({ kind: 'agentsDirectory', scope: 'project', dir: path.join(folder.root, '.claude', 'agents'), displayDir: `${prefix}.claude/agents`, folder: folder.root });
+    inputs.push({
+      kind: 'agentsDirectory',
+      scope: 'project',
+      dir: path.join(folder.root, '.claude', 'agents'),
+      displayDir: `${prefix}.claude/agents`,
+      folder: folder.root,
+    });
   }
   return inputs;
 }

@@ -74,9 +74,7 @@ export function buildConfigurationContribution(): JsonObject {
 
 /** package.json `contributes.jsonValidation`: the Claude settings schema for `.claude` settings files. */
 export function buildJsonValidationContribution(): JsonObject[] {
-  return [
-    { fileMatch: ['**/.claude/settings.json', '**/.claude/settings.local.json'], url: `./${CLAUDE_SETTINGS_SCHEMA_PATH}` },
-  ];
+  return [{ fileMatch: ['**/.claude/settings.json', '**/.claude/settings.local.json'], url: `./${CLAUDE_SETTINGS_SCHEMA_PATH}` }];
 }
 
 /** The standalone JSON Schema file for Claude settings files. */

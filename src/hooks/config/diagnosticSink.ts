@@ -19,7 +19,13 @@ export class DiagnosticSink {
   private starts: number[] | undefined;
 
   constructor(
-    private readonly where: { readonly file?: string; readonly displayFile: string; readonly text?: string; readonly locator?: NodeLocator; readonly pathRoot?: string },
+    private readonly where: {
+      readonly file?: string;
+      readonly displayFile: string;
+      readonly text?: string;
+      readonly locator?: NodeLocator;
+      readonly pathRoot?: string;
+    },
   ) {}
 
   /** The display form of `segments` in this document, e.g. `hookwise.hooks.Stop[0]`. */

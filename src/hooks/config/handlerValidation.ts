@@ -33,10 +33,18 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
     return undefined;
   }
   if (typeof type !== 'string' || !(HANDLER_TYPES as readonly string[]).includes(type)) {
-    const why = typeof type === 'string' && LATER_CLAUDE_TYPES.has(type)
-      ? ` ("${type}" hooks are a newer Claude Code feature Hookwise does not run yet)`
-      : typeof type === 'string' && INTERNAL_TYPES.has(type) ? ' ("callback" and "function" are internal to Claude Code)' : '';
-    sink.report('error', 'unknownHandlerType', [...at, 'type'], `unknown hook type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}; expected "command", "prompt" or "agent"${why}; this hook is skipped`);
+    const why =
+      typeof type === 'string' && LATER_CLAUDE_TYPES.has(type)
+        ? ` ("${type}" hooks are a newer Claude Code feature Hookwise does not run yet)`
+        : typeof type === 'string' && INTERNAL_TYPES.has(type)
+          ? ' ("callback" and "function" are internal to Claude Code)'
+          : '';
+    sink.report(
+      'error',
+      'unknownHandlerType',
+      [...at, 'type'],
+      `unknown hook type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}; expected "command", "prompt" or "agent"${why}; this hook is skipped`,
+    );
     return undefined;
   }
   const schema = HANDLER_SCHEMAS[type as keyof typeof HANDLER_SCHEMAS];
@@ -50,7 +58,8 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
   const known = new Set(Object.keys(schema.shape));
   for (const key of Object.keys(raw)) {
     if (known.has(key)) continue;
-    if (LATER_CLAUDE_FIELDS.has(key)) sink.report('warning', 'unsupportedField', [...at, key], `"${key}" is a Claude Code option Hookwise does not support yet; it is ignored`, { key: true });
+    if (LATER_CLAUDE_FIELDS.has(key))
+      sink.report('warning', 'unsupportedField', [...at, key], `"${key}" is a Claude Code option Hookwise does not support yet; it is ignored`, { key: true });
     else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
   }
   return parsed.data;
@@ -67,13 +76,25 @@ function withUsableTimeout(raw: Record<string, unknown>, at: readonly JsonSegmen
   if (typeof timeout !== 'number') return raw;
   const where = [...at, 'timeout'];
   if (!Number.isFinite(timeout) || timeout <= 0) {
-    sink.report('warning', 'timeoutOutOfRange', where, `timeout must be a positive number of seconds, got ${String(timeout)}; the hook's default timeout is used`);
+    sink.report(
+      'warning',
+      'timeoutOutOfRange',
+      where,
+      `timeout must be a positive number of seconds, got ${String(timeout)}; the hook's default timeout is used`,
+    );
     const { timeout: _dropped, ...rest } = raw;
     return rest;
   }
   if (timeout <= MAX_HOOK_TIMEOUT_SECONDS) return raw;
-  if (timeout >= MILLISECOND_TIMEOUT_THRESHOLD) sink.report('warning', 'timeoutInMilliseconds', where, millisecondsMessage(timeout), { suggestion: String(timeout / 1000) });
-  else sink.report('warning', 'timeoutOutOfRange', where, `timeout ${timeout} s is over the ${MAX_HOOK_TIMEOUT_SECONDS} s maximum; loaded as ${MAX_HOOK_TIMEOUT_SECONDS}`);
+  if (timeout >= MILLISECOND_TIMEOUT_THRESHOLD)
+    sink.report('warning', 'timeoutInMilliseconds', where, millisecondsMessage(timeout), { suggestion: String(timeout / 1000) });
+  else
+    sink.report(
+      'warning',
+      'timeoutOutOfRange',
+      where,
+      `timeout ${timeout} s is over the ${MAX_HOOK_TIMEOUT_SECONDS} s maximum; loaded as ${MAX_HOOK_TIMEOUT_SECONDS}`,
+    );
   return { ...raw, timeout: MAX_HOOK_TIMEOUT_SECONDS };
 }
 
@@ -96,7 +117,14 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-const EXPECTED_NAMES: Record<string, string> = { number: 'a number', string: 'a string', boolean: 'true or false', int: 'an integer', array: 'an array', object: 'an object' };
+const EXPECTED_NAMES: Record<string, string> = {
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  int: 'an integer',
+  array: 'an array',
+  object: 'an object',
+};
 
 /** A zod issue as a sentence about the user's value. */
 function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
@@ -110,7 +138,9 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
       return `${field} must be ${expected}${unit}, got ${describeValue(value)}`;
     }
     case 'too_small':
-      return issue.origin === 'string' ? `${field} must not be empty` : `${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}, got ${describeValue(value)}`;
+      return issue.origin === 'string'
+        ? `${field} must not be empty`
+        : `${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}, got ${describeValue(value)}`;
     default:
       return `${field}: ${issue.message}`;
   }

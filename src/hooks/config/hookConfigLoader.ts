@@ -84,7 +84,14 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       return text;
     } catch (error) {
       const tooLarge = error instanceof ConfigFileTooLargeError;
-      ioDiagnostics.push({ file, displayFile, jsonPath: '', severity: 'error', code: tooLarge ? 'tooLarge' : 'unreadable', message: `${tooLarge ? error.message : `cannot read the file (${thrownMessage(error)})`}; it contributes nothing, the other sources still load` });
+      ioDiagnostics.push({
+        file,
+        displayFile,
+        jsonPath: '',
+        severity: 'error',
+        code: tooLarge ? 'tooLarge' : 'unreadable',
+        message: `${tooLarge ? error.message : `cannot read the file (${thrownMessage(error)})`}; it contributes nothing, the other sources still load`,
+      });
       return undefined;
     }
   };
@@ -96,14 +103,34 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       try {
         names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
       } catch (error) {
-        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'unreadable', message: `cannot list agent files (${thrownMessage(error)})` });
+        ioDiagnostics.push({
+          file: input.dir,
+          displayFile: input.displayDir,
+          jsonPath: '',
+          severity: 'error',
+          code: 'unreadable',
+          message: `cannot list agent files (${thrownMessage(error)})`,
+        });
       }
       if (names.length > MAX_AGENT_FILES) {
-        ioDiagnostics.push({ file: input.dir, displayFile: input.displayDir, jsonPath: '', severity: 'error', code: 'tooLarge', message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read` });
+        ioDiagnostics.push({
+          file: input.dir,
+          displayFile: input.displayDir,
+          jsonPath: '',
+          severity: 'error',
+          code: 'tooLarge',
+          message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read`,
+        });
         names = names.slice(0, MAX_AGENT_FILES);
       }
       for (const name of names) {
-        const agent: AgentFileInput = { kind: 'agentFile', scope: input.scope, file: path.join(input.dir, name), displayFile: `${input.displayDir}/${name}`, ...(input.folder !== undefined ? { folder: input.folder } : {}) };
+        const agent: AgentFileInput = {
+          kind: 'agentFile',
+          scope: input.scope,
+          file: path.join(input.dir, name),
+          displayFile: `${input.displayDir}/${name}`,
+          ...(input.folder !== undefined ? { folder: input.folder } : {}),
+        };
         documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
       }
     } else {
@@ -123,14 +150,21 @@ async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[
   if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
   const { command } = hook.handler;
   const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
-  const perRoot = await Promise.all(roots.map(async (root) => (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin))));
+  const perRoot = await Promise.all(
+    roots.map(async (root) =>
+      (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
+    ),
+  );
   const scripts = perRoot.flat();
   if (scripts.length === 0) return hook;
   return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
-  return inputs.map((input, index) => ({ input, index })).sort((a, b) => sourceRank(a.input) - sourceRank(b.input) || a.index - b.index).map((x) => x.input);
+  return inputs
+    .map((input, index) => ({ input, index }))
+    .sort((a, b) => sourceRank(a.input) - sourceRank(b.input) || a.index - b.index)
+    .map((x) => x.input);
 }
 
 /** Pure core of the loader: texts in, configuration out. Documents are merged in docs/hooks.md §6 order. */
@@ -152,8 +186,17 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       readDocument(doc);
     } catch (error) {
       // Backstop (docs/security.md): one source that throws must not take the others down.
-      const where = doc.input.kind === 'settingsValue' ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] } : { file: doc.input.file, displayFile: doc.input.displayFile };
-      diagnostics.push({ ...where, jsonPath: '', severity: 'error', code: 'loadFailed', message: `could not be loaded (${describeThrown(error)}); it contributes nothing, the other sources still load` });
+      const where =
+        doc.input.kind === 'settingsValue'
+          ? { ...(doc.input.file !== undefined ? { file: doc.input.file } : {}), displayFile: SETTINGS_LABELS[doc.input.scope] }
+          : { file: doc.input.file, displayFile: doc.input.displayFile };
+      diagnostics.push({
+        ...where,
+        jsonPath: '',
+        severity: 'error',
+        code: 'loadFailed',
+        message: `could not be loaded (${describeThrown(error)}); it contributes nothing, the other sources still load`,
+      });
     }
   }
 
@@ -163,13 +206,30 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     const folder = input.folder !== undefined ? { folder: input.folder } : {};
     if (input.kind === 'settingsValue') {
       const content = readSettingsValue(input);
-      const hooks = content.hooks.map((e) => toLoadedHook(e, { kind: 'settings', scope: input.scope, ...(input.file !== undefined ? { file: input.file } : {}), jsonPath: formatJsonPath(e.path, 'hookwise.hooks') }, folder));
+      const hooks = content.hooks.map((e) =>
+        toLoadedHook(
+          e,
+          {
+            kind: 'settings',
+            scope: input.scope,
+            ...(input.file !== undefined ? { file: input.file } : {}),
+            jsonPath: formatJsonPath(e.path, 'hookwise.hooks'),
+          },
+          folder,
+        ),
+      );
       diagnostics.push(...content.diagnostics);
       all.push(...hooks);
       return;
     }
     if (!('text' in doc) || doc.text === undefined) return;
-    const fileSource = (jsonPath: string): HookSource => ({ kind: 'file', scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope, file: input.file, displayFile: input.displayFile, jsonPath });
+    const fileSource = (jsonPath: string): HookSource => ({
+      kind: 'file',
+      scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope,
+      file: input.file,
+      displayFile: input.displayFile,
+      jsonPath,
+    });
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
       const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};

@@ -11,7 +11,10 @@ import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
 const timeoutSchema = z
   .number()
   .positive()
-  .meta({ markdownDescription: 'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.' });
+  .meta({
+    markdownDescription:
+      'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.',
+  });
 
 const statusMessageSchema = z.string().meta({ markdownDescription: 'Text shown in the chat while the hook runs, e.g. `Checking the command…`.' });
 
@@ -19,8 +22,18 @@ const modelSchema = z.string().meta({ markdownDescription: 'Model that evaluates
 
 /** Hookwise's own handler fields; Claude Code ignores them, so files stay portable. */
 const hookwiseHandlerFields = {
-  priority: z.number().int().meta({ markdownDescription: '**Hookwise only.** Higher runs first among hooks of the same event; equal priorities keep configuration order. Default `0`.' }),
-  continueOnFailure: z.boolean().meta({ markdownDescription: '**Hookwise only.** When the hook fails (crash, timeout, bad output) the event continues as if it had not run. Default `true`, like Claude Code; set `false` to fail closed.' }),
+  priority: z
+    .number()
+    .int()
+    .meta({
+      markdownDescription: '**Hookwise only.** Higher runs first among hooks of the same event; equal priorities keep configuration order. Default `0`.',
+    }),
+  continueOnFailure: z
+    .boolean()
+    .meta({
+      markdownDescription:
+        '**Hookwise only.** When the hook fails (crash, timeout, bad output) the event continues as if it had not run. Default `true`, like Claude Code; set `false` to fail closed.',
+    }),
   enabled: z.boolean().meta({ markdownDescription: '**Hookwise only.** `false` keeps the hook in the file but does not load it.' }),
 } as const;
 
@@ -28,10 +41,22 @@ const hookwiseHandlerFields = {
 export const commandHandlerSchema = z
   .object({
     type: z.literal('command'),
-    command: z.string().min(1).meta({ markdownDescription: 'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.' }),
+    command: z
+      .string()
+      .min(1)
+      .meta({
+        markdownDescription:
+          'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.',
+      }),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
-    async: z.boolean().meta({ markdownDescription: 'Run in the background without waiting (as in Claude Code). The hook cannot block or decide; its `additionalContext` and `systemMessage` reach the agent before its next model call. Async hooks are not deduplicated.' }).optional(),
+    async: z
+      .boolean()
+      .meta({
+        markdownDescription:
+          'Run in the background without waiting (as in Claude Code). The hook cannot block or decide; its `additionalContext` and `systemMessage` reach the agent before its next model call. Async hooks are not deduplicated.',
+      })
+      .optional(),
     priority: hookwiseHandlerFields.priority.optional(),
     continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
     enabled: hookwiseHandlerFields.enabled.optional(),
@@ -42,7 +67,13 @@ export const commandHandlerSchema = z
 export const promptHandlerSchema = z
   .object({
     type: z.literal('prompt'),
-    prompt: z.string().min(1).meta({ markdownDescription: 'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.' }),
+    prompt: z
+      .string()
+      .min(1)
+      .meta({
+        markdownDescription:
+          'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
+      }),
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
@@ -56,7 +87,13 @@ export const promptHandlerSchema = z
 export const agentHandlerSchema = z
   .object({
     type: z.literal('agent'),
-    prompt: z.string().min(1).meta({ markdownDescription: 'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.' }),
+    prompt: z
+      .string()
+      .min(1)
+      .meta({
+        markdownDescription:
+          'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
+      }),
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
@@ -86,7 +123,10 @@ export const HANDLER_SCHEMAS = {
 export const matcherGroupSchema = z.object({
   matcher: z
     .string()
-    .meta({ markdownDescription: 'Which calls the group applies to. Empty, missing or `*` = all. Only letters, digits, `_` and `|` = exact names (`Write|Edit`). Anything else is an unanchored regex (`mcp__github__.*`). Case-sensitive. Ignored by events without a matcher field (`Stop`, `UserPromptSubmit`).' })
+    .meta({
+      markdownDescription:
+        'Which calls the group applies to. Empty, missing or `*` = all. Only letters, digits, `_` and `|` = exact names (`Write|Edit`). Anything else is an unanchored regex (`mcp__github__.*`). Case-sensitive. Ignored by events without a matcher field (`Stop`, `UserPromptSubmit`).',
+    })
     .optional(),
   hooks: z.array(hookHandlerSchema).meta({ markdownDescription: 'Handlers run when the matcher matches; all matching handlers run in parallel.' }),
 });
@@ -96,18 +136,20 @@ export type MatcherGroupConfig = z.infer<typeof matcherGroupSchema>;
 
 /** Hover text per event, shown on the keys of `hooks`. */
 export const EVENT_DESCRIPTIONS: Readonly<Record<HookEvent, string>> = {
-  PreToolUse: 'Before a tool call runs (after its input is validated). Matcher tests `tool_name` (`Bash`, `Edit`, `Write`, `Read`, …). Can allow, deny, ask, rewrite the input, add context.',
+  PreToolUse:
+    'Before a tool call runs (after its input is validated). Matcher tests `tool_name` (`Bash`, `Edit`, `Write`, `Read`, …). Can allow, deny, ask, rewrite the input, add context.',
   PostToolUse: 'After a tool call returned. Matcher tests `tool_name`. Can add context, replace the result, or block (the reason goes to the model).',
   PostToolUseFailure: 'After a tool call failed or was denied. Matcher tests `tool_name`. Can add context.',
   Notification: 'The agent needs the user. Matcher tests `notification_type` (`permission_prompt`, `idle_prompt`).',
   UserPromptSubmit: 'The user sent a prompt, before the model sees it. No matcher. Can block, add context, rewrite the prompt.',
   SessionStart: 'A chat session opens. Matcher tests `source` (`startup`, `resume`, `clear`, `compact`). Can add context.',
   SessionEnd: 'The session closes. Matcher tests `reason`.',
-  Stop: 'The main agent is about to finish its turn. No matcher. Blocking forces it to continue (the reason goes to the model). In `.claude/agents/*.md` it means that agent\'s `SubagentStop`.',
+  Stop: "The main agent is about to finish its turn. No matcher. Blocking forces it to continue (the reason goes to the model). In `.claude/agents/*.md` it means that agent's `SubagentStop`.",
   SubagentStart: 'A subagent is spawned. Matcher tests `agent_type`. Can add context or deny the spawn.',
   SubagentStop: 'A subagent is about to finish. Matcher tests `agent_type`. Blocking forces it to continue.',
   PreCompact: 'Before the conversation is compacted. Matcher tests `trigger` (`manual`, `auto`).',
-  PermissionRequest: 'The approval popup is about to be shown. Matcher tests `tool_name`. Can allow (optionally with updated input) or deny instead of the user.',
+  PermissionRequest:
+    'The approval popup is about to be shown. Matcher tests `tool_name`. Can allow (optionally with updated input) or deny instead of the user.',
   ExecutionStart: '**Hookwise lifecycle.** One agent run begins. Can add context.',
   ExecutionEnd: '**Hookwise lifecycle.** One agent run ended.',
   BeforeStep: '**Hookwise lifecycle.** Before each step (one model call and its tool calls). Can add context, inject messages, stop.',
@@ -124,15 +166,29 @@ const groupsSchema = z.array(matcherGroupSchema);
  * so editors complete event names and flag typos.
  */
 export const hooksObjectSchema = z
-  .strictObject(Object.fromEntries(HOOK_EVENTS.map((event) => [event, groupsSchema.meta({ markdownDescription: EVENT_DESCRIPTIONS[event] }).optional()])) as Record<HookEvent, z.ZodOptional<typeof groupsSchema>>)
-  .meta({ markdownDescription: 'Hooks by event, in Claude Code\'s format: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }`. Arrays from every source are concatenated, never overridden.' });
+  .strictObject(
+    Object.fromEntries(HOOK_EVENTS.map((event) => [event, groupsSchema.meta({ markdownDescription: EVENT_DESCRIPTIONS[event] }).optional()])) as Record<
+      HookEvent,
+      z.ZodOptional<typeof groupsSchema>
+    >,
+  )
+  .meta({
+    markdownDescription:
+      'Hooks by event, in Claude Code\'s format: `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }`. Arrays from every source are concatenated, never overridden.',
+  });
 
 /** Claude Code permission rules (`permissions` in settings files). */
 export const permissionsSchema = z.looseObject({
   allow: z.array(z.string()).meta({ markdownDescription: 'Rules that run without asking, e.g. `Bash(npm test:*)`, `Edit(src/**)`, `Read`.' }).optional(),
-  deny: z.array(z.string()).meta({ markdownDescription: 'Rules that are always refused, e.g. `Read(./.env)`, `Bash(rm -rf:*)`. Deny wins over ask and allow.' }).optional(),
+  deny: z
+    .array(z.string())
+    .meta({ markdownDescription: 'Rules that are always refused, e.g. `Read(./.env)`, `Bash(rm -rf:*)`. Deny wins over ask and allow.' })
+    .optional(),
   ask: z.array(z.string()).meta({ markdownDescription: 'Rules that always ask, even when an allow rule matches.' }).optional(),
-  defaultMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).meta({ markdownDescription: 'Permission mode a session starts in.' }).optional(),
+  defaultMode: z
+    .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
+    .meta({ markdownDescription: 'Permission mode a session starts in.' })
+    .optional(),
   additionalDirectories: z.array(z.string()).meta({ markdownDescription: 'Directories outside the project the agent may work in.' }).optional(),
 });
 
@@ -144,4 +200,7 @@ export const claudeSettingsFileSchema = z
     disableAllHooks: z.boolean().meta({ markdownDescription: '`true` turns every hook off, in every source (Claude Code and Hookwise).' }).optional(),
     permissions: permissionsSchema.optional(),
   })
-  .meta({ title: 'Claude Code settings (Hookwise)', markdownDescription: 'Claude Code settings. Hookwise reads `hooks`, `disableAllHooks` and `permissions`; other keys are left to Claude Code.' });
+  .meta({
+    title: 'Claude Code settings (Hookwise)',
+    markdownDescription: 'Claude Code settings. Hookwise reads `hooks`, `disableAllHooks` and `permissions`; other keys are left to Claude Code.',
+  });

@@ -8,9 +8,25 @@ import { checkMatcher } from './matcherCheck';
 
 /** Events Claude Code added after Hookwise's parity target: valid there, not fired here. */
 const LATER_CLAUDE_EVENTS = new Set([
-  'Setup', 'TeammateIdle', 'TaskCompleted', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'Elicitation',
-  'ElicitationResult', 'PostCompact', 'StopFailure', 'CwdChanged', 'FileChanged', 'TaskCreated', 'PermissionDenied', 'MessageDisplay',
-  'UserPromptExpansion', 'PostToolBatch', 'DirectoryAdded',
+  'Setup',
+  'TeammateIdle',
+  'TaskCompleted',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'Elicitation',
+  'ElicitationResult',
+  'PostCompact',
+  'StopFailure',
+  'CwdChanged',
+  'FileChanged',
+  'TaskCreated',
+  'PermissionDenied',
+  'MessageDisplay',
+  'UserPromptExpansion',
+  'PostToolBatch',
+  'DirectoryAdded',
 ]);
 
 const GROUP_KEYS = new Set(['matcher', 'hooks']);
@@ -40,7 +56,12 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
   const entries: RawHookEntry[] = [];
   if (value === undefined || value === null) return entries;
   if (!isPlainObject(value)) {
-    sink.report('error', 'wrongType', at, `hooks must be an object of event names, like {"PreToolUse": [...]}, got ${describeValue(value)}; no hooks are read from it`);
+    sink.report(
+      'error',
+      'wrongType',
+      at,
+      `hooks must be an object of event names, like {"PreToolUse": [...]}, got ${describeValue(value)}; no hooks are read from it`,
+    );
     return entries;
   }
   for (const [name, groups] of Object.entries(value)) {
@@ -51,7 +72,12 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
       continue;
     }
     if (!Array.isArray(groups)) {
-      sink.report('error', 'wrongType', eventPath, `${name} must be an array of matcher groups like [{"matcher": "…", "hooks": [...]}], got ${describeValue(groups)}; its hooks are skipped`);
+      sink.report(
+        'error',
+        'wrongType',
+        eventPath,
+        `${name} must be an array of matcher groups like [{"matcher": "…", "hooks": [...]}], got ${describeValue(groups)}; its hooks are skipped`,
+      );
       continue;
     }
     const event = options.mapEvent ? options.mapEvent(name) : name;
@@ -72,7 +98,12 @@ function reportUnknownEvent(name: string, at: readonly JsonSegment[], sink: Diag
 
 function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[], sink: DiagnosticSink): RawHookEntry[] {
   if (!isPlainObject(group)) {
-    sink.report('error', 'wrongType', at, `a matcher group must be an object like {"matcher": "Bash", "hooks": [...]}, got ${describeValue(group)}; it is skipped`);
+    sink.report(
+      'error',
+      'wrongType',
+      at,
+      `a matcher group must be an object like {"matcher": "Bash", "hooks": [...]}, got ${describeValue(group)}; it is skipped`,
+    );
     return [];
   }
   const matcher = group.matcher;
@@ -88,11 +119,19 @@ function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[],
     }
     if (check.warning) sink.report('warning', 'suspiciousMatcher', [...at, 'matcher'], check.warning);
     if (matcher !== '' && matcher !== '*' && MATCHER_FIELD[event] === undefined) {
-      sink.report('warning', 'ignoredMatcher', [...at, 'matcher'], `${event} has no matcher field, so this matcher is ignored and the group runs for every ${event}`);
+      sink.report(
+        'warning',
+        'ignoredMatcher',
+        [...at, 'matcher'],
+        `${event} has no matcher field, so this matcher is ignored and the group runs for every ${event}`,
+      );
     }
   }
   for (const key of Object.keys(group)) {
-    if (!GROUP_KEYS.has(key)) sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" in a matcher group; it is ignored (handlers go inside "hooks")`, { key: true });
+    if (!GROUP_KEYS.has(key))
+      sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" in a matcher group; it is ignored (handlers go inside "hooks")`, {
+        key: true,
+      });
   }
   const handlers = group.hooks;
   if (handlers === undefined) {

@@ -30,12 +30,19 @@ export const HOOKWISE_SETTINGS = {
   'hookwise.hooks': {
     scope: 'resource',
     schema: hooksObjectSchema.default({}).meta({
-      markdownDescription: 'Hooks in Claude Code\'s `hooks` format (same shape as in `.claude/settings.json`). User, workspace and folder values are all used, concatenated in that order with the `.claude` files (user settings → `~/.claude/settings.json` → `.claude/settings.json` → `.claude/settings.local.json` → workspace → folder → agent files).',
+      markdownDescription:
+        "Hooks in Claude Code's `hooks` format (same shape as in `.claude/settings.json`). User, workspace and folder values are all used, concatenated in that order with the `.claude` files (user settings → `~/.claude/settings.json` → `.claude/settings.json` → `.claude/settings.local.json` → workspace → folder → agent files).",
     }),
   },
   'hookwise.hooks.enabled': {
     scope: 'resource',
-    schema: z.boolean().default(true).meta({ markdownDescription: 'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.' }),
+    schema: z
+      .boolean()
+      .default(true)
+      .meta({
+        markdownDescription:
+          'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.',
+      }),
   },
   'hookwise.hooks.sources': {
     scope: 'window',
@@ -43,23 +50,41 @@ export const HOOKWISE_SETTINGS = {
       .array(z.enum(HOOK_SOURCE_KEYS))
       .default([...HOOK_SOURCE_KEYS])
       .meta({
-        markdownDescription: 'Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`).',
+        markdownDescription:
+          'Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`).',
       }),
   },
   'hookwise.model.provider': {
     scope: 'window',
-    schema: z.enum(['openai-compatible', 'vscode-lm', 'playground']).default('openai-compatible').meta({
-      markdownDescription: 'Where the agent\'s model comes from: any OpenAI-compatible endpoint (`hookwise.model.baseUrl`), the VS Code Language Model API, or the offline playground that replays a scripted session.',
-      markdownEnumDescriptions: ['OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… at `hookwise.model.baseUrl`.', 'A model provided to VS Code by another extension (Language Model API).', 'Replays `hookwise.model.playgroundScript`; no network, clearly labelled.'],
-    }),
+    schema: z
+      .enum(['openai-compatible', 'vscode-lm', 'playground'])
+      .default('openai-compatible')
+      .meta({
+        markdownDescription:
+          "Where the agent's model comes from: any OpenAI-compatible endpoint (`hookwise.model.baseUrl`), the VS Code Language Model API, or the offline playground that replays a scripted session.",
+        markdownEnumDescriptions: [
+          'OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… at `hookwise.model.baseUrl`.',
+          'A model provided to VS Code by another extension (Language Model API).',
+          'Replays `hookwise.model.playgroundScript`; no network, clearly labelled.',
+        ],
+      }),
   },
   'hookwise.model.baseUrl': {
     scope: 'machine-overridable',
-    schema: z.string().default('https://api.openai.com/v1').meta({ markdownDescription: 'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.' }),
+    schema: z
+      .string()
+      .default('https://api.openai.com/v1')
+      .meta({
+        markdownDescription:
+          'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.',
+      }),
   },
   'hookwise.model.name': {
     scope: 'window',
-    schema: z.string().default('').meta({ markdownDescription: 'Model name sent to the endpoint (e.g. `gpt-4.1`, `qwen2.5-coder`). Empty = the provider\'s first available model.' }),
+    schema: z
+      .string()
+      .default('')
+      .meta({ markdownDescription: "Model name sent to the endpoint (e.g. `gpt-4.1`, `qwen2.5-coder`). Empty = the provider's first available model." }),
   },
   'hookwise.model.playgroundScript': {
     scope: 'machine',
@@ -67,18 +92,38 @@ export const HOOKWISE_SETTINGS = {
   },
   'hookwise.permissions.askFallback': {
     scope: 'machine',
-    schema: z.enum(['deny', 'allow']).default('deny').meta({ markdownDescription: 'What an `ask` becomes when nobody can answer (headless runs, a dismissed popup).', markdownEnumDescriptions: ['Refuse the call (safe default).', 'Run the call.'] }),
+    schema: z
+      .enum(['deny', 'allow'])
+      .default('deny')
+      .meta({
+        markdownDescription: 'What an `ask` becomes when nobody can answer (headless runs, a dismissed popup).',
+        markdownEnumDescriptions: ['Refuse the call (safe default).', 'Run the call.'],
+      }),
   },
   'hookwise.permissions.mode': {
     scope: 'machine',
-    schema: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).default('default').meta({
-      markdownDescription: 'Permission mode new sessions start in (Claude Code\'s `permission_mode`). A `.claude` `permissions.defaultMode` does not override it.',
-      markdownEnumDescriptions: ['Ask for anything not allowed by a rule or hook.', 'Run file edits without asking; still ask for commands.', 'Run everything without asking. Deny rules and hooks still apply.', 'Read-only: the agent plans, edits and commands are refused.'],
-    }),
+    schema: z
+      .enum(['default', 'acceptEdits', 'bypassPermissions', 'plan'])
+      .default('default')
+      .meta({
+        markdownDescription:
+          "Permission mode new sessions start in (Claude Code's `permission_mode`). A `.claude` `permissions.defaultMode` does not override it.",
+        markdownEnumDescriptions: [
+          'Ask for anything not allowed by a rule or hook.',
+          'Run file edits without asking; still ask for commands.',
+          'Run everything without asking. Deny rules and hooks still apply.',
+          'Read-only: the agent plans, edits and commands are refused.',
+        ],
+      }),
   },
   'hookwise.agent.maxSteps': {
     scope: 'window',
-    schema: z.number().int().min(1).default(50).meta({ markdownDescription: 'Most steps (one model call and its tool calls) in one agent run before it stops and says why.' }),
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .default(50)
+      .meta({ markdownDescription: 'Most steps (one model call and its tool calls) in one agent run before it stops and says why.' }),
   },
   'hookwise.agent.maxSubagentDepth': {
     scope: 'window',
@@ -86,15 +131,31 @@ export const HOOKWISE_SETTINGS = {
   },
   'hookwise.hookRuns.maxRunsPerSession': {
     scope: 'window',
-    schema: z.number().int().min(1).default(5000).meta({ markdownDescription: 'Hook runs kept per session in the **Hook Runs** view; the oldest are dropped first.' }),
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .default(5000)
+      .meta({ markdownDescription: 'Hook runs kept per session in the **Hook Runs** view; the oldest are dropped first.' }),
   },
   'hookwise.compaction.contextBudgetTokens': {
     scope: 'window',
-    schema: z.number().int().min(1000).default(100000).meta({ markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).' }),
+    schema: z
+      .number()
+      .int()
+      .min(1000)
+      .default(100000)
+      .meta({
+        markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).',
+      }),
   },
   'hookwise.notifications.idleSeconds': {
     scope: 'window',
-    schema: z.number().min(0).default(60).meta({ markdownDescription: 'Seconds the agent waits for input before a `Notification` hook fires with `idle_prompt`. `0` = never.' }),
+    schema: z
+      .number()
+      .min(0)
+      .default(60)
+      .meta({ markdownDescription: 'Seconds the agent waits for input before a `Notification` hook fires with `idle_prompt`. `0` = never.' }),
   },
 } as const satisfies Record<string, HookwiseSettingSpec>;
 

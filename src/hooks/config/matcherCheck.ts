@@ -26,7 +26,14 @@ export function checkMatcher(matcher: string): { readonly error?: string; readon
     return { error: `invalid regex matcher ${JSON.stringify(matcher)}: ${detail}; this group is skipped` };
   }
   if (/^[A-Za-z0-9_|]+(\s*,\s*[A-Za-z0-9_|]+)+$/.test(matcher)) {
-    return { warning: `matcher ${JSON.stringify(matcher)} is read as a regex and matches almost nothing; separate names with "|" (e.g. ${JSON.stringify(matcher.split(',').map((s) => s.trim()).join('|'))})` };
+    return {
+      warning: `matcher ${JSON.stringify(matcher)} is read as a regex and matches almost nothing; separate names with "|" (e.g. ${JSON.stringify(
+        matcher
+          .split(',')
+          .map((s) => s.trim())
+          .join('|'),
+      )})`,
+    };
   }
   if (/^\s|\s$/.test(matcher)) {
     return { warning: `matcher ${JSON.stringify(matcher)} has surrounding spaces, so it is read as a regex that needs them` };

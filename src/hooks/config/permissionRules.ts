@@ -82,7 +82,10 @@ export function bashSpecifierMatches(specifier: string, command: string): boolea
   const prefix = spec.endsWith(':*') ? spec.slice(0, -2).trimEnd() : spec.endsWith(' *') ? spec.slice(0, -2).trimEnd() : undefined;
   if (prefix !== undefined) return cmd === prefix || cmd.startsWith(`${prefix} `) || cmd.startsWith(`${prefix}\t`);
   if (spec.includes('*')) {
-    const pattern = spec.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const pattern = spec
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     return new RegExp(`^${pattern}$`, 's').test(cmd);
   }
   return cmd === spec;
@@ -187,10 +190,15 @@ function lazyTargets(input: Readonly<Record<string, unknown>>, ctx: PermissionCo
 
 /** ruleMatches, with the call's paths resolved once for all rules and allow's stricter path test. */
 function matchesCall(
-  rule: PermissionRule, toolName: string, input: Readonly<Record<string, unknown>>, ctx: PermissionContext,
-  targets: () => RuleTargetPaths | undefined, realOnly: boolean,
+  rule: PermissionRule,
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  ctx: PermissionContext,
+  targets: () => RuleTargetPaths | undefined,
+  realOnly: boolean,
 ): boolean {
-  if (rule.inert || rule.specifier === undefined || rule.toolName === 'Bash' || !coversTool(rule.toolName, toolName)) return ruleMatches(rule, toolName, input, ctx);
+  if (rule.inert || rule.specifier === undefined || rule.toolName === 'Bash' || !coversTool(rule.toolName, toolName))
+    return ruleMatches(rule, toolName, input, ctx);
   return pathRuleMatches(rule.specifier, targets, ctx, realOnly);
 }
 
@@ -250,7 +258,9 @@ function bashAllow(allows: readonly PermissionRuleEntry[], input: Readonly<Recor
   if (split.risky || split.parts.length === 0) return undefined;
   let first: PermissionRuleEntry | undefined;
   for (const part of split.parts) {
-    const entry = allows.find((e) => !e.rule.inert && e.rule.toolName === 'Bash' && e.rule.specifier !== undefined && bashSpecifierMatches(e.rule.specifier, part));
+    const entry = allows.find(
+      (e) => !e.rule.inert && e.rule.toolName === 'Bash' && e.rule.specifier !== undefined && bashSpecifierMatches(e.rule.specifier, part),
+    );
     if (!entry) return undefined;
     first ??= entry;
   }
@@ -258,7 +268,26 @@ function bashAllow(allows: readonly PermissionRuleEntry[], input: Readonly<Recor
 }
 
 /** Commands whose sub-command is part of what the user approves (`git status`, `npm test`). */
-const TWO_WORD_COMMANDS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'npx', 'git', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'dotnet', 'uv', 'poetry', 'deno', 'pip', 'brew', 'make']);
+const TWO_WORD_COMMANDS = new Set([
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'npx',
+  'git',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'gh',
+  'dotnet',
+  'uv',
+  'poetry',
+  'deno',
+  'pip',
+  'brew',
+  'make',
+]);
 const RUN_SUBCOMMANDS = new Set(['run', 'exec', 'x']);
 
 /**

@@ -50,7 +50,10 @@ export function referencedScripts(command: string, projectDir: string): string[]
       const bare = candidate.replace(PROJECT_DIR_VAR, '');
       if (candidate === '' || candidate.startsWith('-') || candidate.startsWith('~') || /[$*?[\]{}`]/.test(bare) || bare.includes('://')) continue;
       if (!candidate.includes('/') && !SCRIPT_EXTENSIONS.test(candidate)) continue;
-      const absolute = path.resolve(root, candidate.replace(PROJECT_DIR_VAR, () => root));
+      const absolute = path.resolve(
+        root,
+        candidate.replace(PROJECT_DIR_VAR, () => root),
+      );
       const rel = path.relative(root, absolute);
       if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
       found.add(absolute);

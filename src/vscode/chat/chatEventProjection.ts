@@ -26,7 +26,14 @@ export function projectAgentEvent(event: AgentEvent): ChatEvent | undefined {
     case 'assistantMessage':
       return { type: 'assistantMessage', agentId: event.agent.agentId, text: event.text };
     case 'toolCall':
-      return { type: 'toolCall', agentId: event.agent.agentId, toolUseId: event.toolUseId, toolName: event.toolName, summary: event.summary, input: formatInput(event.input) };
+      return {
+        type: 'toolCall',
+        agentId: event.agent.agentId,
+        toolUseId: event.toolUseId,
+        toolName: event.toolName,
+        summary: event.summary,
+        input: formatInput(event.input),
+      };
     case 'toolStatus': {
       const verdict = event.verdict ? verdictText(event.verdict) : undefined;
       return {

@@ -39,7 +39,8 @@ export interface AddHookUi {
 
 /** The real dialogs. */
 export const vscodeAddHookUi: AddHookUi = {
-  pick: async (items, options) => (await vscode.window.showQuickPick(items, { ...options, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true }))?.value,
+  pick: async (items, options) =>
+    (await vscode.window.showQuickPick(items, { ...options, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true }))?.value,
   input: (options) => vscode.window.showInputBox({ ignoreFocusOut: true, ...options }),
   pickFolder: () => vscode.window.showWorkspaceFolderPick({ placeHolder: 'Folder whose .claude settings get the hook' }),
 };
@@ -79,9 +80,22 @@ async function askMatcher(event: HookEvent, ui: AddHookUi): Promise<string | und
 }
 
 /** Runs the flow; resolves undefined when cancelled. Errors are shown to the user and logged. */
-export async function runAddHookFlow(deps: { readonly log: vscode.LogOutputChannel; readonly globalStorageUri: vscode.Uri; readonly ui?: AddHookUi; readonly onAdded?: (hook: NewHook, target: AddHookTargetKind) => void | Promise<void> }, answers: AddHookAnswers = {}): Promise<AddHookWriteResult | undefined> {
+export async function runAddHookFlow(
+  deps: {
+    readonly log: vscode.LogOutputChannel;
+    readonly globalStorageUri: vscode.Uri;
+    readonly ui?: AddHookUi;
+    readonly onAdded?: (hook: NewHook, target: AddHookTargetKind) => void | Promise<void>;
+  },
+  answers: AddHookAnswers = {},
+): Promise<AddHookWriteResult | undefined> {
   const ui = deps.ui ?? vscodeAddHookUi;
-  const event = answers.event ?? (await ui.pick(HOOK_EVENTS.map((e) => ({ label: e, detail: plain(EVENT_DESCRIPTIONS[e]), value: e })), { title: TITLE, placeHolder: 'When should the hook run?' }));
+  const event =
+    answers.event ??
+    (await ui.pick(
+      HOOK_EVENTS.map((e) => ({ label: e, detail: plain(EVENT_DESCRIPTIONS[e]), value: e })),
+      { title: TITLE, placeHolder: 'When should the hook run?' },
+    ));
   if (!event) return undefined;
 
   let matcher: string | undefined;
@@ -89,7 +103,11 @@ export async function runAddHookFlow(deps: { readonly log: vscode.LogOutputChann
     let answer: string | undefined | typeof CUSTOM | null = answers.matcher ?? (await askMatcher(event, ui));
     if (answer === null) return undefined;
     if (answer === CUSTOM) {
-      answer = await ui.input({ title: `${TITLE} (${event})`, prompt: `Matcher for ${MATCHER_FIELD[event]}: names separated by | (Write|Edit) or a regex (mcp__.*)`, validateInput: validateMatcherInput });
+      answer = await ui.input({
+        title: `${TITLE} (${event})`,
+        prompt: `Matcher for ${MATCHER_FIELD[event]}: names separated by | (Write|Edit) or a regex (mcp__.*)`,
+        validateInput: validateMatcherInput,
+      });
       if (answer === undefined) return undefined;
     }
     matcher = answer === '' ? undefined : answer;
@@ -111,7 +129,10 @@ export async function runAddHookFlow(deps: { readonly log: vscode.LogOutputChann
     answers.body ??
     (await ui.input({
       title: `${TITLE} (${event}, ${type})`,
-      prompt: type === 'command' ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)' : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
+      prompt:
+        type === 'command'
+          ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)'
+          : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
       placeHolder: type === 'command' ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh' : 'Allow only if $ARGUMENTS does not touch files outside src/',
       validateInput: (v) => (v.trim() === '' ? 'Enter a command or prompt' : undefined),
     }));
@@ -144,7 +165,11 @@ export async function runAddHookFlow(deps: { readonly log: vscode.LogOutputChann
   const reveal = answers.reveal ?? true;
   try {
     const file = await resolveTargetFile(target, folder, deps.globalStorageUri);
-    const result = file ? await addHookToFile(file.file, file.hooksPath, hook, reveal) : target === 'userSettings' ? await addHookToUserSettingsValue(hook, reveal) : undefined;
+    const result = file
+      ? await addHookToFile(file.file, file.hooksPath, hook, reveal)
+      : target === 'userSettings'
+        ? await addHookToUserSettingsValue(hook, reveal)
+        : undefined;
     if (!result) throw new Error('no settings file for this workspace');
     deps.log.info(`added ${event}${matcher ? ` [${matcher}]` : ''} ${type} hook at ${result.uri?.fsPath ?? 'user settings'} › ${result.jsonPath}`);
     await deps.onAdded?.(hook, target);

@@ -33,7 +33,11 @@ export interface AddHookWriteResult {
 const SIBLING_KEYS = ['enabled', 'sources'];
 
 /** Resolves the file and the JSON path of the hooks object for `target`; undefined when there is no such file (no folder open). */
-export async function resolveTargetFile(target: AddHookTargetKind, folder: vscode.WorkspaceFolder | undefined, globalStorageUri: vscode.Uri): Promise<{ file: string; hooksPath: string[] } | undefined> {
+export async function resolveTargetFile(
+  target: AddHookTargetKind,
+  folder: vscode.WorkspaceFolder | undefined,
+  globalStorageUri: vscode.Uri,
+): Promise<{ file: string; hooksPath: string[] } | undefined> {
   switch (target) {
     case 'claudeProject':
     case 'claudeLocal':
@@ -92,7 +96,8 @@ export async function addHookToFile(file: string, hooksPath: readonly string[], 
 export async function addHookToUserSettingsValue(hook: NewHook, reveal: boolean): Promise<AddHookWriteResult> {
   const configuration = vscode.workspace.getConfiguration('hookwise');
   const current = configuration.inspect('hooks')?.globalValue;
-  const hooks: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+  const hooks: Record<string, unknown> =
+    typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
   for (const key of SIBLING_KEYS) delete hooks[key];
   const result = computeAddHookEdit(JSON.stringify({ hooks }), hook.event, hook.matcher, hook.handler);
   const updated = (JSON.parse(result.text) as { hooks: unknown }).hooks;

@@ -33,7 +33,11 @@ export function toVscodeDiagnostic(d: ConfigDiagnostic, text: string | undefined
     range = new vscode.Range(0, 0, 0, 0);
   }
   const where = d.jsonPath ? `${d.jsonPath}: ` : '';
-  const diagnostic = new vscode.Diagnostic(range, `${where}${d.message}`, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const diagnostic = new vscode.Diagnostic(
+    range,
+    `${where}${d.message}`,
+    d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+  );
   diagnostic.source = 'Hookwise';
   diagnostic.code = d.code;
   return diagnostic;

@@ -13,7 +13,10 @@ export function inRunOrder(hooks: readonly LoadedHook[]): LoadedHook[] {
   const rank = new Map(HOOK_EVENTS.map((event, i) => [event, i]));
   return hooks
     .map((hook, index) => ({ hook, index }))
-    .sort((a, b) => (rank.get(a.hook.event) ?? 0) - (rank.get(b.hook.event) ?? 0) || (b.hook.handler.priority ?? 0) - (a.hook.handler.priority ?? 0) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        (rank.get(a.hook.event) ?? 0) - (rank.get(b.hook.event) ?? 0) || (b.hook.handler.priority ?? 0) - (a.hook.handler.priority ?? 0) || a.index - b.index,
+    )
     .map((x) => x.hook);
 }
 

@@ -9,7 +9,15 @@ import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/confi
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 import { isProjectSource } from '../../hooks/hookSource';
 import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
-import { ApprovalStore, approvalDetail, askApproval, vscodeTrustPrompts, vscodeWorkspaceTrust, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import {
+  ApprovalStore,
+  approvalDetail,
+  askApproval,
+  vscodeTrustPrompts,
+  vscodeWorkspaceTrust,
+  type TrustPrompts,
+  type WorkspaceTrustSource,
+} from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import { readSourceOptions } from './settingsLayers';
 import { thrownMessage, thrownStack } from '../../shared/describeThrown';
@@ -155,7 +163,15 @@ export class HookConfigService implements vscode.Disposable {
     }
     const approved = new Set(this.approvals.get());
     this.logHookList('Project hooks under review:', project);
-    const choice = await askApproval(this.prompts.approve, { message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`, detail: approvalDetail(project, approved, this.approvals.records()), offerRevoke: true }, this.o.log);
+    const choice = await askApproval(
+      this.prompts.approve,
+      {
+        message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`,
+        detail: approvalDetail(project, approved, this.approvals.records()),
+        offerRevoke: true,
+      },
+      this.o.log,
+    );
     if (choice === 'allow') {
       for (const hook of project) this.declined.delete(hook.hash);
       await this.approvals.set(approvedHashesAfter(approved, project, change?.config.hooks ?? []), project);
@@ -219,7 +235,10 @@ export class HookConfigService implements vscode.Disposable {
     } catch (error) {
       // The .claude files (including the user's policy hooks) still load without the settings layers.
       this.o.log.error(`reading the hookwise.hooks settings layers failed (${thrownMessage(error)}); loading the .claude files only`);
-      options = { homeDir: this.homeDir, folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })) };
+      options = {
+        homeDir: this.homeDir,
+        folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ root: f.uri.fsPath, name: f.name })),
+      };
     }
     const texts = new Map<string, string>();
     for (const layer of [options.userSettings, options.workspaceSettings, ...options.folders.map((f) => f.settings)]) {
@@ -234,7 +253,12 @@ export class HookConfigService implements vscode.Disposable {
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
     };
-    const config = await loadHookConfig(standardConfigSources(options), { fs: recording, enabled: settings['hookwise.hooks.enabled'], sources: settings['hookwise.hooks.sources'], projectDirs: options.folders.map((f) => f.root) });
+    const config = await loadHookConfig(standardConfigSources(options), {
+      fs: recording,
+      enabled: settings['hookwise.hooks.enabled'],
+      sources: settings['hookwise.hooks.sources'],
+      projectDirs: options.folders.map((f) => f.root),
+    });
     return { config, texts };
   }
 
@@ -276,7 +300,15 @@ export class HookConfigService implements vscode.Disposable {
     try {
       this.logHookList('Project hooks awaiting approval:', pending);
       const n = pending.length;
-      const choice = await askApproval(this.prompts.approve, { message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`, detail: approvalDetail(pending, undefined, this.approvals.records()), offerRevoke: false }, this.o.log);
+      const choice = await askApproval(
+        this.prompts.approve,
+        {
+          message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`,
+          detail: approvalDetail(pending, undefined, this.approvals.records()),
+          offerRevoke: false,
+        },
+        this.o.log,
+      );
       if (this.disposed) return;
       if (choice === 'allow') {
         await this.approvals.set(approvedHashesAfter(this.approvals.get(), pending, this.latest?.config.hooks ?? change.config.hooks), pending);

@@ -90,7 +90,9 @@ const REVOKE = 'Turn Them Off';
 /** The real dialogs. */
 export const vscodeTrustPrompts: TrustPrompts = {
   approve: async ({ message, detail, offerRevoke }) => {
-    const choice = offerRevoke ? await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, REVOKE) : await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW);
+    const choice = offerRevoke
+      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, REVOKE)
+      : await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW);
     return choice === ALLOW ? 'allow' : choice === REVOKE ? 'revoke' : 'cancel';
   },
   declined: () => {

@@ -16,7 +16,10 @@ export const HOOK_CONFIG_COMMANDS = {
  * trust and approval) and the four commands. Everything is owned by `context.subscriptions`.
  * Starts the first load; `service.onDidChange` fires once it is applied.
  */
-export function registerHookConfiguration(context: vscode.ExtensionContext, deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig }): HookConfigService {
+export function registerHookConfiguration(
+  context: vscode.ExtensionContext,
+  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig },
+): HookConfigService {
   const { log } = deps;
   const service = new HookConfigService({ log, apply: deps.apply, workspaceState: context.workspaceState, globalStorageUri: context.globalStorageUri });
   context.subscriptions.push(
@@ -34,7 +37,9 @@ export function registerHookConfiguration(context: vscode.ExtensionContext, deps
       if (result) await service.reload();
       return result;
     }),
-    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.openHookSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:hookwise.hookwise hookwise')),
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.openHookSettings, () =>
+      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:hookwise.hookwise hookwise'),
+    ),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.showEffectiveHooks, async () => {
       const change = service.current ?? (await service.reload());
       log.info(effectiveHooksReport(change).join('\n'));

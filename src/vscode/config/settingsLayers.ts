@@ -71,9 +71,13 @@ function withoutSiblings(value: unknown): unknown {
 }
 
 function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => x.localeCompare(y))) : v,
-  ) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => x.localeCompare(y)))
+        : v,
+    ) ?? 'undefined'
+  );
 }
 
 function layer(value: unknown, located: LocatedSettingsFile | undefined): SettingsLayer | undefined {
@@ -89,9 +93,11 @@ function layer(value: unknown, located: LocatedSettingsFile | undefined): Settin
 export async function readSourceOptions(homeDir: string, globalStorageUri: vscode.Uri): Promise<StandardSourcesOptions> {
   const inspected = vscode.workspace.getConfiguration('hookwise').inspect('hooks');
   const userFile = guessUserSettingsFile(globalStorageUri);
-  const userLocated = userFile && inspected?.globalValue !== undefined ? await locateSettingsFile(userFile, ['hookwise.hooks'], inspected.globalValue) : undefined;
+  const userLocated =
+    userFile && inspected?.globalValue !== undefined ? await locateSettingsFile(userFile, ['hookwise.hooks'], inspected.globalValue) : undefined;
   const wsFile = workspaceSettingsFile();
-  const wsLocated = wsFile && inspected?.workspaceValue !== undefined ? await locateSettingsFile(wsFile.file, wsFile.textPath, inspected.workspaceValue) : undefined;
+  const wsLocated =
+    wsFile && inspected?.workspaceValue !== undefined ? await locateSettingsFile(wsFile.file, wsFile.textPath, inspected.workspaceValue) : undefined;
 
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   const multiRoot = vscode.workspace.workspaceFile !== undefined;

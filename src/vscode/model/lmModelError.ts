@@ -36,12 +36,20 @@ export function toLmModelError(error: unknown, modelName: string): ModelError {
         options,
       );
     case vscode.LanguageModelError.Blocked.name:
-      return new ModelError('rateLimited', `The language model "${modelName}" refused the request (quota or rate limit: ${detail}). Try again later, or choose another model with "Hookwise: Select Model…".`, {
-        ...options,
-        retryable: true,
-      });
+      return new ModelError(
+        'rateLimited',
+        `The language model "${modelName}" refused the request (quota or rate limit: ${detail}). Try again later, or choose another model with "Hookwise: Select Model…".`,
+        {
+          ...options,
+          retryable: true,
+        },
+      );
     case vscode.LanguageModelError.NotFound.name:
-      return new ModelError('notFound', `The language model "${modelName}" is no longer available (its extension was disabled or signed out). ${pickAnother}`, options);
+      return new ModelError(
+        'notFound',
+        `The language model "${modelName}" is no longer available (its extension was disabled or signed out). ${pickAnother}`,
+        options,
+      );
     default:
       break;
   }

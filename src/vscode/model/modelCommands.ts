@@ -46,8 +46,12 @@ export function registerModelCommands(context: vscode.ExtensionContext, deps: { 
       if (entered === undefined) return undefined;
       const result = await storeApiKey(context.secrets, entered);
       log.info(result === 'stored' ? 'API key stored in secret storage.' : 'Stored API key removed.');
-      const fallback = process.env.OPENAI_API_KEY ? ' OPENAI_API_KEY from the environment is used instead.' : ' Endpoints that need a key will now fail until one is set.';
-      void vscode.window.showInformationMessage(result === 'stored' ? 'Hookwise saved the API key in VS Code secret storage.' : `Hookwise removed the stored API key.${fallback}`);
+      const fallback = process.env.OPENAI_API_KEY
+        ? ' OPENAI_API_KEY from the environment is used instead.'
+        : ' Endpoints that need a key will now fail until one is set.';
+      void vscode.window.showInformationMessage(
+        result === 'stored' ? 'Hookwise saved the API key in VS Code secret storage.' : `Hookwise removed the stored API key.${fallback}`,
+      );
       return result;
     }),
     vscode.commands.registerCommand(MODEL_COMMANDS.selectModel, async (answers?: unknown) => {
@@ -58,7 +62,9 @@ export function registerModelCommands(context: vscode.ExtensionContext, deps: { 
         const parsed = modelSelectionSchema.safeParse(answers);
         if (!parsed.success) {
           log.warn(`hookwise.selectModel: invalid argument: ${parsed.error.message}`);
-          void vscode.window.showErrorMessage(`Hookwise: Select Model got an invalid argument: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+          void vscode.window.showErrorMessage(
+            `Hookwise: Select Model got an invalid argument: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+          );
           return undefined;
         }
         selection = parsed.data;
@@ -89,7 +95,10 @@ async function confirmSelection(selection: ModelSelection, context: vscode.Exten
   const message = `Hookwise now uses ${describeSelection(selection)}.`;
   if (selection.provider === 'openai-compatible' && !localHosts.has(new URL(selection.baseUrl).hostname) && (await getApiKey(context)) === undefined) {
     const setKey = 'Set API Key';
-    const answer = await vscode.window.showWarningMessage(`${message} It probably needs an API key, and none is set (secret storage or OPENAI_API_KEY).`, setKey);
+    const answer = await vscode.window.showWarningMessage(
+      `${message} It probably needs an API key, and none is set (secret storage or OPENAI_API_KEY).`,
+      setKey,
+    );
     if (answer === setKey) await vscode.commands.executeCommand(MODEL_COMMANDS.setApiKey);
     return;
   }

@@ -43,11 +43,16 @@ export async function modelFromSettings(deps: {
     if (!deps.createLm) return { ok: false, problem: 'The VS Code Language Model provider is not available.' };
     return deps.createLm(name);
   }
-  if (!name) return { ok: false, problem: 'No model is configured. Choose an OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio…), a VS Code language model, or try the Playground.' };
+  if (!name)
+    return {
+      ok: false,
+      problem: 'No model is configured. Choose an OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio…), a VS Code language model, or try the Playground.',
+    };
   const baseURL = config.get<string>('baseUrl', '').trim() || undefined;
   const apiKey = await deps.apiKey();
   const isOpenAi = baseURL === undefined || /api\.openai\.com/.test(baseURL);
-  if (isOpenAi && !apiKey) return { ok: false, problem: `Model "${name}" at ${baseURL ?? 'api.openai.com'} needs an API key: run "Hookwise: Set API Key" or set OPENAI_API_KEY.` };
+  if (isOpenAi && !apiKey)
+    return { ok: false, problem: `Model "${name}" at ${baseURL ?? 'api.openai.com'} needs an API key: run "Hookwise: Set API Key" or set OPENAI_API_KEY.` };
   return { ok: true, client: new OpenAiModelClient({ model: name, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) }) };
 }
 

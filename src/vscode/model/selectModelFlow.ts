@@ -33,11 +33,30 @@ export async function pickModelSelection(deps: SelectModelDeps): Promise<ModelSe
   const current = currentModelSettings();
   const mark = (provider: string): string | undefined => (provider === current.provider ? 'current' : undefined);
   const items: ProviderItem[] = [
-    { provider: 'openai-compatible', label: '$(globe) OpenAI-compatible endpoint', description: mark('openai-compatible'), detail: 'OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… — a base URL and a model name' },
-    { provider: 'vscode-lm', label: '$(sparkle) VS Code Language Model', description: mark('vscode-lm'), detail: 'A chat model another extension provides to VS Code (for example GitHub Copilot Chat)' },
-    { provider: 'playground', label: '$(beaker) Playground', description: mark('playground'), detail: 'Replays a scripted session offline — no model, no network; try hooks safely' },
+    {
+      provider: 'openai-compatible',
+      label: '$(globe) OpenAI-compatible endpoint',
+      description: mark('openai-compatible'),
+      detail: 'OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… — a base URL and a model name',
+    },
+    {
+      provider: 'vscode-lm',
+      label: '$(sparkle) VS Code Language Model',
+      description: mark('vscode-lm'),
+      detail: 'A chat model another extension provides to VS Code (for example GitHub Copilot Chat)',
+    },
+    {
+      provider: 'playground',
+      label: '$(beaker) Playground',
+      description: mark('playground'),
+      detail: 'Replays a scripted session offline — no model, no network; try hooks safely',
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Hookwise: Select Model — provider', placeHolder: 'Where should the agent\'s model come from?', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Hookwise: Select Model — provider',
+    placeHolder: "Where should the agent's model come from?",
+    ignoreFocusOut: true,
+  });
   switch (picked?.provider) {
     case undefined:
       return undefined;
@@ -65,11 +84,14 @@ async function pickOpenAiCompatible(deps: SelectModelDeps, current: ReturnType<t
   const listed = await listEndpointModels(url, deps);
   if (listed.length > 0) {
     const other = { label: '$(edit) Other model name…', alwaysShow: true } satisfies vscode.QuickPickItem;
-    const choice = await vscode.window.showQuickPick([...listed.map((id) => ({ label: id, description: id === previousName ? 'current' : undefined })), other], {
-      title: 'Hookwise: Select Model — model',
-      placeHolder: `Models at ${url}`,
-      ignoreFocusOut: true,
-    });
+    const choice = await vscode.window.showQuickPick(
+      [...listed.map((id) => ({ label: id, description: id === previousName ? 'current' : undefined })), other],
+      {
+        title: 'Hookwise: Select Model — model',
+        placeHolder: `Models at ${url}`,
+        ignoreFocusOut: true,
+      },
+    );
     if (choice === undefined) return undefined;
     if (choice !== other) return { provider: 'openai-compatible', baseUrl: url, name: choice.label };
   }
@@ -89,11 +111,14 @@ async function listEndpointModels(baseURL: string, deps: SelectModelDeps): Promi
   try {
     const apiKey = await deps.apiKey();
     const client = new OpenAiModelClient({ baseURL, model: '', maxRetries: 0, timeoutMs: listTimeoutMs, ...(apiKey ? { apiKey } : {}) });
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Looking up the models at ${baseURL}…`, cancellable: true }, (_progress, token) => {
-      const cancelled = new AbortController();
-      const subscription = token.onCancellationRequested(() => cancelled.abort());
-      return client.listModels(AbortSignal.any([cancelled.signal, AbortSignal.timeout(listTimeoutMs)])).finally(() => subscription.dispose());
-    });
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Looking up the models at ${baseURL}…`, cancellable: true },
+      (_progress, token) => {
+        const cancelled = new AbortController();
+        const subscription = token.onCancellationRequested(() => cancelled.abort());
+        return client.listModels(AbortSignal.any([cancelled.signal, AbortSignal.timeout(listTimeoutMs)])).finally(() => subscription.dispose());
+      },
+    );
   } catch (error) {
     deps.log.info(`Select Model: could not list the models at ${baseURL}: ${thrownMessage(error)}`);
     return [];
@@ -103,7 +128,9 @@ async function listEndpointModels(baseURL: string, deps: SelectModelDeps): Promi
 async function pickLanguageModel(current: ReturnType<typeof currentModelSettings>): Promise<ModelSelection | undefined> {
   const models = await listLanguageModels();
   if (models.length === 0) {
-    await vscode.window.showWarningMessage('VS Code has no language model available. Install and sign in to an extension that provides one (for example GitHub Copilot Chat), then run "Hookwise: Select Model…" again — or pick an OpenAI-compatible endpoint or the Playground.');
+    await vscode.window.showWarningMessage(
+      'VS Code has no language model available. Install and sign in to an extension that provides one (for example GitHub Copilot Chat), then run "Hookwise: Select Model…" again — or pick an OpenAI-compatible endpoint or the Playground.',
+    );
     return undefined;
   }
   const previous = current.provider === 'vscode-lm' ? current.name : undefined;
@@ -123,7 +150,11 @@ async function pickPlaygroundScript(): Promise<ModelSelection | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   const workspaceScript = root ? vscode.Uri.joinPath(root, ...WORKSPACE_PLAYGROUND_SCRIPT.split(path.sep)) : undefined;
   const found = workspaceScript !== undefined && existsSync(workspaceScript.fsPath);
-  const byDefault = { label: '$(beaker) Default script', detail: found ? `${WORKSPACE_PLAYGROUND_SCRIPT} in this workspace` : `The built-in demo (this workspace has no ${WORKSPACE_PLAYGROUND_SCRIPT})`, script: '' };
+  const byDefault = {
+    label: '$(beaker) Default script',
+    detail: found ? `${WORKSPACE_PLAYGROUND_SCRIPT} in this workspace` : `The built-in demo (this workspace has no ${WORKSPACE_PLAYGROUND_SCRIPT})`,
+    script: '',
+  };
   const browse = { label: '$(folder-opened) Choose a script file…', detail: 'A JSON file of scripted model turns', script: undefined };
   const choice = await vscode.window.showQuickPick([byDefault, browse], { title: 'Hookwise: Select Model — playground script', ignoreFocusOut: true });
   if (choice === undefined) return undefined;

@@ -69,7 +69,8 @@ export async function resolveVscodeLmModelClient(
   if (available.length === 0) {
     return {
       ok: false,
-      problem: 'VS Code has no language model available. Install and sign in to an extension that provides one (for example GitHub Copilot Chat), or choose another provider with "Hookwise: Select Model…".',
+      problem:
+        'VS Code has no language model available. Install and sign in to an extension that provides one (for example GitHub Copilot Chat), or choose another provider with "Hookwise: Select Model…".',
     };
   }
   const names = available.map((m) => `${m.name} (${m.id})`).join(', ');

@@ -53,7 +53,11 @@ export class ModalPermissionProvider implements PermissionProvider {
 
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const cancelled: PermissionAnswer = { decision: 'deny', decidedBy: 'user', reason: 'cancelled before the user answered' };
-    return this.queue.run(signal, () => this.ask(request, signal, cancelled), () => cancelled);
+    return this.queue.run(
+      signal,
+      () => this.ask(request, signal, cancelled),
+      () => cancelled,
+    );
   }
 
   private async ask(request: PermissionRequest, signal: AbortSignal, cancelled: PermissionAnswer): Promise<PermissionAnswer> {
@@ -68,10 +72,12 @@ export class ModalPermissionProvider implements PermissionProvider {
       if (signal.aborted) return cancelled;
       const detail = permissionDetail(request, settingsFile ? vscode.workspace.asRelativePath(settingsFile) : undefined);
       // A modal cannot be closed from code: on abort, stop waiting for it and answer cancelled.
-      const choice = await raceAbort(Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...buttons)), signal).catch((error: unknown) => {
-        if (signal.aborted) return undefined;
-        throw error;
-      });
+      const choice = await raceAbort(Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...buttons)), signal).catch(
+        (error: unknown) => {
+          if (signal.aborted) return undefined;
+          throw error;
+        },
+      );
       if (signal.aborted) return cancelled;
       return await this.answer(request, choice, settingsFile);
     } finally {
@@ -84,7 +90,12 @@ export class ModalPermissionProvider implements PermissionProvider {
       case PermissionButtons.allow:
         return { decision: 'allow', scope: 'once', decidedBy: 'user' };
       case PermissionButtons.allowSession:
-        return { decision: 'allow', scope: 'session', decidedBy: 'user', reason: request.suggestedRule ? `allowed for this session: ${request.suggestedRule}` : 'allowed for this session' };
+        return {
+          decision: 'allow',
+          scope: 'session',
+          decidedBy: 'user',
+          reason: request.suggestedRule ? `allowed for this session: ${request.suggestedRule}` : 'allowed for this session',
+        };
       case PermissionButtons.alwaysAllow: {
         const rule = request.suggestedRule;
         if (rule && settingsFile) {

@@ -3,7 +3,11 @@
  * the caller reads the current text. Returns undefined when the tool is not a file edit or
  * the edit would not apply (the tool itself reports that error later).
  */
-export function proposedContent(toolName: string | undefined, input: Readonly<Record<string, unknown>> | undefined, current: string | undefined): string | undefined {
+export function proposedContent(
+  toolName: string | undefined,
+  input: Readonly<Record<string, unknown>> | undefined,
+  current: string | undefined,
+): string | undefined {
   if (!input) return undefined;
   if (toolName === 'Write') return typeof input['content'] === 'string' ? input['content'] : undefined;
   if (toolName !== 'Edit') return undefined;

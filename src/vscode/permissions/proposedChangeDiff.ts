@@ -70,6 +70,8 @@ export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
 }
 
 async function closeDiffTabs(modified: vscode.Uri): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === modified.toString());
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === modified.toString());
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

@@ -22,7 +22,8 @@ export function renderHookRun(record: HookRunRecord): string {
   field('Status', record.status);
   field('Decision', decisionText(record));
   field('Reason', runReason(record));
-  if (record.permission) field('Asked', `${record.permission.decision} by ${record.permission.decidedBy}${record.permission.reason ? ` (${record.permission.reason})` : ''}`);
+  if (record.permission)
+    field('Asked', `${record.permission.decision} by ${record.permission.decidedBy}${record.permission.reason ? ` (${record.permission.reason})` : ''}`);
   field('Failure', record.failureReason);
   field('Started', new Date(record.startedAt).toISOString());
   field('Duration', record.durationMs === undefined ? undefined : formatDuration(record.durationMs));

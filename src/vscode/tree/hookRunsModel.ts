@@ -246,7 +246,15 @@ export class HookRunsModel implements HookRunObserver {
       return known;
     }
     // A subagent nests under its parent; a parent not seen yet gets a placeholder.
-    const parent = record.parentAgentId === null ? undefined : this.agent(session, { ...record, agentId: record.parentAgentId, parentAgentId: null, agentType: this.agentByKey.get(`${session.sessionId}\u0000${record.parentAgentId}`)?.agentType ?? '?' });
+    const parent =
+      record.parentAgentId === null
+        ? undefined
+        : this.agent(session, {
+            ...record,
+            agentId: record.parentAgentId,
+            parentAgentId: null,
+            agentType: this.agentByKey.get(`${session.sessionId}\u0000${record.parentAgentId}`)?.agentType ?? '?',
+          });
     const node: AgentNode = {
       kind: 'agent',
       session,

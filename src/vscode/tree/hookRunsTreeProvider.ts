@@ -67,7 +67,8 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
 
   /** Feed agent events here so subagents are labelled with their task description. */
   observeAgentEvent(event: AgentEvent): void {
-    if (event.type === 'runStarted' && event.agent.parentAgentId !== null && event.description) this.model.describeAgent(event.agent.agentId, event.description);
+    if (event.type === 'runStarted' && event.agent.parentAgentId !== null && event.description)
+      this.model.describeAgent(event.agent.agentId, event.description);
   }
 
   get filter(): HookRunsFilter {
@@ -174,7 +175,9 @@ function runTooltip(record: HookRunRecord): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(record.event)}** · ${record.actionKind} hook\n\n`);
   md.appendCodeblock(record.hookLabel, record.actionKind === 'command' ? 'shellscript' : 'text');
-  md.appendMarkdown(`\n**Source:** ${escape(describeSource(record.source))}${record.configGeneration !== undefined ? ` (config generation ${record.configGeneration})` : ''}\n\n`);
+  md.appendMarkdown(
+    `\n**Source:** ${escape(describeSource(record.source))}${record.configGeneration !== undefined ? ` (config generation ${record.configGeneration})` : ''}\n\n`,
+  );
   md.appendMarkdown(`**Result:** ${escape(decisionText(record))}${record.durationMs !== undefined ? ` in ${formatDuration(record.durationMs)}` : ''}\n\n`);
   const reason = runReason(record);
   if (reason) md.appendMarkdown(`**Reason:** ${escape(reason)}\n\n`);

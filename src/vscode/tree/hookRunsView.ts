@@ -92,7 +92,9 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
 export async function goToDefinition(record: HookRunRecord): Promise<void> {
   const file = definitionFile(record.source);
   if (!file) {
-    void vscode.window.showInformationMessage(`"${record.hookLabel}" is registered in code (${record.source.kind === 'code' ? record.source.label : 'code'}); it has no configuration file.`);
+    void vscode.window.showInformationMessage(
+      `"${record.hookLabel}" is registered in code (${record.source.kind === 'code' ? record.source.label : 'code'}); it has no configuration file.`,
+    );
     return;
   }
   let doc: vscode.TextDocument;

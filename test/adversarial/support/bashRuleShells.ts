@@ -35,7 +35,13 @@ function runDriver(shell: string, dirs: readonly string[], env: NodeJS.ProcessEn
  * Runs each of `commands` under each of `shells` (in parallel `batches` per shell); returns,
  * per shell, the indexes whose run created `PWN`. A fake `npm` that ignores its arguments is first on PATH.
  */
-export async function runUnderShells(root: string, commands: readonly string[], shells: readonly string[], batches: number, signal: AbortSignal): Promise<Map<string, number[]>> {
+export async function runUnderShells(
+  root: string,
+  commands: readonly string[],
+  shells: readonly string[],
+  batches: number,
+  signal: AbortSignal,
+): Promise<Map<string, number[]>> {
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
@@ -48,7 +54,15 @@ export async function runUnderShells(root: string, commands: readonly string[], 
       fs.writeFileSync(`${dir}.cmd`, command);
       return dir;
     });
-    for (let b = 0; b < batches; b++) runs.push(runDriver(shell, dirs.filter((_, i) => i % batches === b), env, signal));
+    for (let b = 0; b < batches; b++)
+      runs.push(
+        runDriver(
+          shell,
+          dirs.filter((_, i) => i % batches === b),
+          env,
+          signal,
+        ),
+      );
   }
   await Promise.all(runs);
   // Commands sent to the background (`A & B`) may still be finishing.

@@ -9,7 +9,6 @@ import { seededRandom } from './seededRandom';
  * must load as a diagnostic naming its file while the user's own hooks still load.
  */
 
-
 /** What the loader must do with a case's file. */
 export type Expectation =
   /** An error diagnostic naming the file. */
@@ -65,9 +64,23 @@ export function configCorpus(seed = 12): ConfigCase[] {
     cases.push(text(`deep arrays ${depth}`, SETTINGS, 'diagnostic', `{"x": ${deepJson(depth, '[', ']')}}`));
     cases.push(text(`deep objects ${depth}`, LOCAL, 'diagnostic', `{"hooks": ${deepJson(depth, '{"a":', '}')}}`));
   }
-  cases.push(text('deep inside a handler', SETTINGS, 'diagnostic', `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","extra":${deepJson(5000, '[', ']')}}]}]}}`));
+  cases.push(
+    text(
+      'deep inside a handler',
+      SETTINGS,
+      'diagnostic',
+      `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","extra":${deepJson(5000, '[', ']')}}]}]}}`,
+    ),
+  );
   cases.push(text('deep, unclosed', SETTINGS, 'diagnostic', `{"a":${'['.repeat(100_000)}`));
-  cases.push(text('brackets in strings and comments are not depth', SETTINGS, 'loads', `// ${'['.repeat(500)}\n{"note": "${'{'.repeat(500)}", /* ${'['.repeat(500)} */ ${JSON.stringify(valid).slice(1)}`));
+  cases.push(
+    text(
+      'brackets in strings and comments are not depth',
+      SETTINGS,
+      'loads',
+      `// ${'['.repeat(500)}\n{"note": "${'{'.repeat(500)}", /* ${'['.repeat(500)} */ ${JSON.stringify(valid).slice(1)}`,
+    ),
+  );
 
   // Size.
   cases.push(text('3 MiB of whitespace', SETTINGS, 'diagnostic', `${' '.repeat(3 * 1024 * 1024)}{}`));
@@ -86,16 +99,39 @@ export function configCorpus(seed = 12): ConfigCase[] {
 
   // Bytes that are not JSON.
   cases.push(text('binary garbage', SETTINGS, 'diagnostic', bytes(4096)));
-  cases.push(text('invalid UTF-8 in a value', SETTINGS, 'loads', Buffer.concat([Buffer.from('{"x": "'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(`", ${JSON.stringify(valid).slice(1)}`)])));
+  cases.push(
+    text(
+      'invalid UTF-8 in a value',
+      SETTINGS,
+      'loads',
+      Buffer.concat([Buffer.from('{"x": "'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(`", ${JSON.stringify(valid).slice(1)}`)]),
+    ),
+  );
   cases.push(text('NUL bytes', LOCAL, 'diagnostic', Buffer.concat([Buffer.from('{"hooks":'), Buffer.alloc(64), Buffer.from('}')])));
   cases.push(text('UTF-16 LE with BOM', SETTINGS, 'diagnostic', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(valid), 'utf16le')])));
   cases.push(text('UTF-8 BOM', SETTINGS, 'loads', `\uFEFF${JSON.stringify(valid)}`));
-  cases.push(text('comments and trailing commas', SETTINGS, 'loads', `// c\n{ /* c */ "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo project-ok",},],},],}, }`));
+  cases.push(
+    text(
+      'comments and trailing commas',
+      SETTINGS,
+      'loads',
+      `// c\n{ /* c */ "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo project-ok",},],},],}, }`,
+    ),
+  );
   cases.push(text('duplicate keys', SETTINGS, 'any', `{"hooks": {"Stop": 5}, "hooks": ${JSON.stringify(valid.hooks)}}`));
   cases.push(text('CRLF line ends', LOCAL, 'loads', JSON.stringify(valid, null, 2).replace(/\n/g, '\r\n')));
 
   // Not an object / broken syntax.
-  for (const [name, content] of [['empty array', '[]'], ['a string', '"hooks"'], ['a number', '42'], ['null', 'null'], ['unterminated string', '{"hooks": "abc'], ['unterminated object', '{"hooks": {"Stop": ['], ['only a comment', '/* nothing */ //'], ['a lone brace', '}']] as const) {
+  for (const [name, content] of [
+    ['empty array', '[]'],
+    ['a string', '"hooks"'],
+    ['a number', '42'],
+    ['null', 'null'],
+    ['unterminated string', '{"hooks": "abc'],
+    ['unterminated object', '{"hooks": {"Stop": ['],
+    ['only a comment', '/* nothing */ //'],
+    ['a lone brace', '}'],
+  ] as const) {
     cases.push(text(name, SETTINGS, name === 'only a comment' ? 'any' : 'diagnostic', content));
   }
 
@@ -140,12 +176,26 @@ export function configCorpus(seed = 12): ConfigCase[] {
   cases.push(text('YAML alias bomb, small', AGENT, 'diagnostic', billionLaughs(4)));
   cases.push(text('YAML deep flow 10000', AGENT, 'diagnostic', `---\nname: d\nhooks: ${deepJson(10_000, '[', ']', '')}\n---\n`));
   cases.push(text('YAML deep flow maps 500', AGENT, 'diagnostic', `---\nname: d\nx: ${deepJson(500, '{a: ', '}')}\n---\n`));
-  cases.push(text('YAML deep block nesting 300', AGENT, 'diagnostic', `---\nname: d\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} v\n---\n`));
+  cases.push(
+    text(
+      'YAML deep block nesting 300',
+      AGENT,
+      'diagnostic',
+      `---\nname: d\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} v\n---\n`,
+    ),
+  );
   cases.push(text('frontmatter of 3 MiB', AGENT, 'diagnostic', `---\nname: big\nx: "${'y'.repeat(3 * 1024 * 1024)}"\n---\n`));
   cases.push(text('unterminated frontmatter', AGENT, 'any', `---\nname: open\nhooks:\n  Stop: []\n`));
   cases.push(text('frontmatter is a list', AGENT, 'diagnostic', '---\n- a\n- b\n---\n'));
   cases.push(text('tabs and bad indentation', AGENT, 'diagnostic', '---\nname: t\nhooks:\n\tStop:\n  - x: [\n---\n'));
-  cases.push(text('hooks of wrong types', AGENT, 'diagnostic', '---\nname: w\nhooks:\n  Stop: 5\n  PreToolUse: [{hooks: [{type: command, command: 3, timeout: "9"}]}]\n---\n'));
+  cases.push(
+    text(
+      'hooks of wrong types',
+      AGENT,
+      'diagnostic',
+      '---\nname: w\nhooks:\n  Stop: 5\n  PreToolUse: [{hooks: [{type: command, command: 3, timeout: "9"}]}]\n---\n',
+    ),
+  );
   cases.push(text('binary agent file', AGENT, 'any', Buffer.concat([Buffer.from('---\n'), bytes(2048), Buffer.from('\n---\n')])));
   cases.push(text('unknown YAML tags', AGENT, 'any', '---\nname: !!js/function "x"\nhooks: !custom {a: 1}\n---\n'));
   cases.push({ name: 'agent .md is a directory', rel: AGENT, expect: 'diagnostic', bytes: 0, write: (abs) => mkdirSync(abs) });

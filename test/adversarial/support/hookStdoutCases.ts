@@ -92,7 +92,13 @@ export function* generateHookStdoutCases(count: number, seed: number): Generator
         intent = pick(['deny', 'none']);
         if (intent === 'deny') specific.permissionDecision = 'deny';
         // Wrong-typed fields beside the deny: the schema check fails, so the hook failed.
-        pick([() => (specific.permissionDecisionReason = 42), () => (top.continue = 'no'), () => (top.decision = 'maybe'), () => (specific.updatedInput = [1, 2]), () => (top.systemMessage = { a: 1 })])();
+        pick([
+          () => (specific.permissionDecisionReason = 42),
+          () => (top.continue = 'no'),
+          () => (top.decision = 'maybe'),
+          () => (specific.updatedInput = [1, 2]),
+          () => (top.systemMessage = { a: 1 }),
+        ])();
         top.hookSpecificOutput = specific;
         break;
       default:
@@ -151,6 +157,20 @@ export function* generateHookStdoutCases(count: number, seed: number): Generator
 
     const exitCode = pick([0, 0, 0, 0, 0, 1, 2, 2, 3, 126, 127, 137, 255, null]);
     const stderr = rnd() < 0.05 ? Buffer.from(`reason ${'e'.repeat(CAP_BYTES + 100)}`) : Buffer.from(rnd() < 0.5 ? `stderr of ${id}` : '');
-    yield { id, kind: shape, stdout, stderr, exitCode, continueOnFailure: rnd() < 0.5, intent, denyBeforePad, schemaValid, damaged, tooDeep, rewrites, badBytes };
+    yield {
+      id,
+      kind: shape,
+      stdout,
+      stderr,
+      exitCode,
+      continueOnFailure: rnd() < 0.5,
+      intent,
+      denyBeforePad,
+      schemaValid,
+      damaged,
+      tooDeep,
+      rewrites,
+      badBytes,
+    };
   }
 }

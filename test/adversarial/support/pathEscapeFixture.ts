@@ -69,15 +69,54 @@ export async function makePathEscapeFixture(): Promise<PathEscapeFixture> {
   await link('loop1', 'loop2');
   await link(home, 'l_home');
   const segments = [
-    '..', '.', '', 'inner', 'sub', 'src', 'keys', 'outside', 'ws', 'home', 'deep', 'dir', 'secret.env', 'secret.txt', 'server.key',
-    'clé.env'.normalize('NFC'), 'clé.env'.normalize('NFD'), 'INNER', 'Secret.env', '.bashrc', '~', 'l_file', 'l_dir', 'l_rel_dir', 'l_denied',
-    'l_denied_rel', 'l_innerdir', 'l_keys', 'c1', 'd1', 'l_up', 'l_parent', 'l_sibling', 'ws-sibling', 'l_dangling', 'l_dangling_dir',
-    'loop1', 'l_home', 'new.txt',
+    '..',
+    '.',
+    '',
+    'inner',
+    'sub',
+    'src',
+    'keys',
+    'outside',
+    'ws',
+    'home',
+    'deep',
+    'dir',
+    'secret.env',
+    'secret.txt',
+    'server.key',
+    'clé.env'.normalize('NFC'),
+    'clé.env'.normalize('NFD'),
+    'INNER',
+    'Secret.env',
+    '.bashrc',
+    '~',
+    'l_file',
+    'l_dir',
+    'l_rel_dir',
+    'l_denied',
+    'l_denied_rel',
+    'l_innerdir',
+    'l_keys',
+    'c1',
+    'd1',
+    'l_up',
+    'l_parent',
+    'l_sibling',
+    'ws-sibling',
+    'l_dangling',
+    'l_dangling_dir',
+    'loop1',
+    'l_home',
+    'new.txt',
   ];
   // ws/keys is only Read-denied: writing there is allowed, so it is not watched.
   const watched = [outside, home, path.join(ws, 'inner'), path.join(base, 'ws-sibling')];
   return {
-    base, ws, outside, home, segments,
+    base,
+    ws,
+    outside,
+    home,
+    segments,
     async snapshot() {
       const out = new Map<string, string>();
       for (const dir of watched) await collect(dir, out);
@@ -104,4 +143,3 @@ async function collect(dir: string, out: Map<string, string>): Promise<void> {
     else out.set(p, await fs.readFile(p, 'utf8'));
   }
 }
-

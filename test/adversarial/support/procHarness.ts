@@ -143,4 +143,3 @@ export function peakRssKib(pid: number): number | undefined {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-

@@ -36,7 +36,9 @@ export class RecordingModel implements ModelClient {
   constructor(turns: readonly Turn[]) {
     const script: PlaygroundTurn[] = turns.map((t) => ({
       ...(t.text !== undefined ? { text: t.text } : {}),
-      ...(t.toolCalls ? { toolCalls: t.toolCalls.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, argumentsText: c.arguments ?? JSON.stringify(c.input ?? {}) })) } : {}),
+      ...(t.toolCalls
+        ? { toolCalls: t.toolCalls.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, argumentsText: c.arguments ?? JSON.stringify(c.input ?? {}) })) }
+        : {}),
     }));
     this.inner = new PlaygroundModelClient({ turns: script }, { chunkDelayMs: 0 });
   }
@@ -59,12 +61,16 @@ export class RecordingModel implements ModelClient {
 
   /** The tool results the n-th request carried. */
   toolResultsOf(n: number): { toolCallId: string; content: string; isError?: boolean }[] {
-    return this.messagesOf(n).flatMap((m) => (m.role === 'tool' ? [{ toolCallId: m.toolCallId, content: m.content, ...(m.isError ? { isError: true } : {}) }] : []));
+    return this.messagesOf(n).flatMap((m) =>
+      m.role === 'tool' ? [{ toolCallId: m.toolCallId, content: m.content, ...(m.isError ? { isError: true } : {}) }] : [],
+    );
   }
 
   /** Everything the n-th request said, as one string (for "does the model see X" checks). */
   textOf(n: number): string {
-    return this.messagesOf(n).map((m) => m.content).join('\n');
+    return this.messagesOf(n)
+      .map((m) => m.content)
+      .join('\n');
   }
 }
 
@@ -122,7 +128,12 @@ export async function makeAgentHarness(): Promise<AgentHarness> {
   registerDefaultLimits(createHooksApi(registry, { source: { kind: 'code', label: 'built-in limits' } }), () => limits);
 
   return {
-    dir, registry, runner, hooks, records, transcriptPath,
+    dir,
+    registry,
+    runner,
+    hooks,
+    records,
+    transcriptPath,
     async run(turns, o = {}) {
       limits = { ...DEFAULT_AGENT_LIMITS, maxSteps: 10, ...o.limits };
       const model = new RecordingModel(turns);

@@ -25,10 +25,14 @@ it('an agent hook cannot Read, Grep or Glob a file a Read deny rule covers', asy
   const script = (request: RecordedRequest): ScriptedReply => {
     if (!isAgentHook(request)) return mainStep++ === 0 ? toolCallsReply([{ id: 'b1', name: 'Bash', arguments: { command: 'true' } }]) : textReply('done');
     switch (hookStep++) {
-      case 0: return toolCallsReply([{ id: 'r1', name: 'Read', arguments: { file_path: path.join(env.w.ws, 'secret.env') } }]);
-      case 1: return toolCallsReply([{ id: 'g1', name: 'Grep', arguments: { pattern: 'TOKEN', path: '.', output_mode: 'content' } }]);
-      case 2: return toolCallsReply([{ id: 'l1', name: 'Glob', arguments: { pattern: '**/*.env' } }]);
-      default: return textReply('{"ok": true}');
+      case 0:
+        return toolCallsReply([{ id: 'r1', name: 'Read', arguments: { file_path: path.join(env.w.ws, 'secret.env') } }]);
+      case 1:
+        return toolCallsReply([{ id: 'g1', name: 'Grep', arguments: { pattern: 'TOKEN', path: '.', output_mode: 'content' } }]);
+      case 2:
+        return toolCallsReply([{ id: 'l1', name: 'Glob', arguments: { pattern: '**/*.env' } }]);
+      default:
+        return textReply('{"ok": true}');
     }
   };
   const { server } = await env.runPrompt({ script, trusted: true, mode: 'bypassPermissions' });

@@ -6,7 +6,19 @@ import { addContext, block, continueWith, modifyInput, stop } from '../../../src
 import type { AgentHarness } from './agentHarness';
 import { bash, makeAgentHarness, recordEvents } from './agentHarness';
 
-const LOOP_EVENTS = ['ExecutionStart', 'BeforeStep', 'BeforeInference', 'AfterInference', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'AfterStep', 'Stop', 'ExecutionEnd', 'AgentFailed'];
+const LOOP_EVENTS = [
+  'ExecutionStart',
+  'BeforeStep',
+  'BeforeInference',
+  'AfterInference',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'AfterStep',
+  'Stop',
+  'ExecutionEnd',
+  'AgentFailed',
+];
 
 let h: AgentHarness;
 beforeEach(async () => {
@@ -24,8 +36,17 @@ describe('runAgent lifecycle', () => {
     expect(result).toMatchObject({ status: 'completed', finalText: 'Done.', steps: 2 });
     expect(seen).toEqual([
       'ExecutionStart',
-      'BeforeStep', 'BeforeInference', 'AfterInference', 'PreToolUse', 'PostToolUse', 'AfterStep',
-      'BeforeStep', 'BeforeInference', 'AfterInference', 'AfterStep', 'Stop',
+      'BeforeStep',
+      'BeforeInference',
+      'AfterInference',
+      'PreToolUse',
+      'PostToolUse',
+      'AfterStep',
+      'BeforeStep',
+      'BeforeInference',
+      'AfterInference',
+      'AfterStep',
+      'Stop',
       'ExecutionEnd',
     ]);
   });
@@ -51,7 +72,9 @@ describe('PreToolUse decisions reach the model', () => {
   it('a denied call returns an error tool result with the reason, fires PostToolUseFailure, and the command does not run', async () => {
     const victim = path.join(h.dir, 'keep.txt');
     writeFileSync(victim, 'precious');
-    h.hooks.onPreToolUse((ctx) => (String(ctx.tool_input.command).startsWith('rm') ? block('rm is not allowed here; use git clean') : undefined), { matcher: 'Bash' });
+    h.hooks.onPreToolUse((ctx) => (String(ctx.tool_input.command).startsWith('rm') ? block('rm is not allowed here; use git clean') : undefined), {
+      matcher: 'Bash',
+    });
     const failures: { error: string; tool: string }[] = [];
     h.hooks.onPostToolUseFailure((ctx) => void failures.push({ error: ctx.error, tool: ctx.tool_name }));
     const posts = recordEvents(h.hooks, ['PostToolUse']);
@@ -119,7 +142,10 @@ describe('Stop hooks', () => {
       active.push(ctx.stop_hook_active);
       return ctx.stop_hook_active ? undefined : continueWith('run the tests first');
     });
-    const { result, model } = await h.run([{ text: 'Done early.' }, { text: 'Running tests.', ...bash('echo tests pass') }, { text: 'Tests pass.' }, { text: 'never' }], { mode: 'bypassPermissions' });
+    const { result, model } = await h.run(
+      [{ text: 'Done early.' }, { text: 'Running tests.', ...bash('echo tests pass') }, { text: 'Tests pass.' }, { text: 'never' }],
+      { mode: 'bypassPermissions' },
+    );
     expect(active).toEqual([false, true]);
     expect(model.requests).toHaveLength(3);
     expect(result).toMatchObject({ status: 'completed', finalText: 'Tests pass.' });
@@ -193,7 +219,10 @@ describe('stopping the run', () => {
   it('an abort while a tool runs ends the run as cancelled and answers the call', async () => {
     const controller = new AbortController();
     h.hooks.onPreToolUse(() => void setTimeout(() => controller.abort(), 50));
-    const { result, conversation } = await h.run([bash('sleep 5; echo late > late.txt'), { text: 'never' }], { mode: 'bypassPermissions', signal: controller.signal });
+    const { result, conversation } = await h.run([bash('sleep 5; echo late > late.txt'), { text: 'never' }], {
+      mode: 'bypassPermissions',
+      signal: controller.signal,
+    });
     expect(result.status).toBe('cancelled');
     expect(existsSync(path.join(h.dir, 'late.txt'))).toBe(false);
     const last = conversation.messages.at(-1);
@@ -204,7 +233,9 @@ describe('stopping the run', () => {
 describe('bad tool calls never reach PreToolUse', () => {
   it('invalid JSON arguments become an error result the model can correct, with no PreToolUse', async () => {
     const pre = recordEvents(h.hooks, ['PreToolUse']);
-    const { result, model } = await h.run([{ toolCalls: [{ id: 'bad', name: 'Bash', arguments: '{"command": "ls' }] }, { text: 'sorry' }], { mode: 'bypassPermissions' });
+    const { result, model } = await h.run([{ toolCalls: [{ id: 'bad', name: 'Bash', arguments: '{"command": "ls' }] }, { text: 'sorry' }], {
+      mode: 'bypassPermissions',
+    });
     expect(result.status).toBe('completed');
     expect(pre).toEqual([]);
     expect(model.toolResultsOf(1)).toEqual([{ toolCallId: 'bad', isError: true, content: expect.stringContaining('not valid JSON') }]);

@@ -62,17 +62,38 @@ describe('several tool calls in one step', () => {
   it('each call is judged on its own: one denied, the other runs, both answered in order', async () => {
     h.hooks.onPreToolUse((ctx) => (String(ctx.tool_input.command).includes('bad') ? block('not that one') : undefined));
     const { model } = await h.run(
-      [{ toolCalls: [{ id: 'a', name: 'Bash', input: { command: 'touch bad.txt' } }, { id: 'b', name: 'Bash', input: { command: 'touch good.txt' } }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { id: 'a', name: 'Bash', input: { command: 'touch bad.txt' } },
+            { id: 'b', name: 'Bash', input: { command: 'touch good.txt' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
       { mode: 'bypassPermissions' },
     );
     expect(existsSync(path.join(h.dir, 'bad.txt'))).toBe(false);
     expect(existsSync(path.join(h.dir, 'good.txt'))).toBe(true);
-    expect(model.toolResultsOf(1).map((r) => [r.toolCallId, r.isError === true])).toEqual([['a', true], ['b', false]]);
+    expect(model.toolResultsOf(1).map((r) => [r.toolCallId, r.isError === true])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
   });
 
   it('a stop on the first call ends the run and still answers the second call (the conversation stays valid)', async () => {
     h.hooks.onPreToolUse(() => stop('halt'));
-    const { result, conversation } = await h.run([{ toolCalls: [{ id: 'a', name: 'Bash', input: { command: 'true' } }, { id: 'b', name: 'Bash', input: { command: 'true' } }] }], { mode: 'bypassPermissions' });
+    const { result, conversation } = await h.run(
+      [
+        {
+          toolCalls: [
+            { id: 'a', name: 'Bash', input: { command: 'true' } },
+            { id: 'b', name: 'Bash', input: { command: 'true' } },
+          ],
+        },
+      ],
+      { mode: 'bypassPermissions' },
+    );
     expect(result.status).toBe('stopped');
     const answered = conversation.messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : []));
     expect(answered).toEqual(['a', 'b']);
@@ -83,7 +104,11 @@ describe('approvals for the session', () => {
   it('"Allow for this session" grants the suggested rule: the same kind of command is not asked again', async () => {
     const sessionRules = new ConfigPermissionRules([], { projectRoot: h.dir });
     const provider = new RecordingProvider(() => ({ decision: 'allow', scope: 'session' }));
-    const { result } = await h.run([bash('touch one.txt'), bash('touch two.txt'), { text: 'ok' }], { provider, rules: new ConfigPermissionRules([], { projectRoot: h.dir }), sessionRules });
+    const { result } = await h.run([bash('touch one.txt'), bash('touch two.txt'), { text: 'ok' }], {
+      provider,
+      rules: new ConfigPermissionRules([], { projectRoot: h.dir }),
+      sessionRules,
+    });
     expect(result.status).toBe('completed');
     expect(provider.requests).toHaveLength(1);
     expect(existsSync(path.join(h.dir, 'two.txt'))).toBe(true);
@@ -91,7 +116,10 @@ describe('approvals for the session', () => {
 
   it('"Allow once" asks again for the next call', async () => {
     const provider = new RecordingProvider(() => ({ decision: 'allow', scope: 'once' }));
-    await h.run([bash('touch one.txt'), bash('touch two.txt'), { text: 'ok' }], { provider, sessionRules: new ConfigPermissionRules([], { projectRoot: h.dir }) });
+    await h.run([bash('touch one.txt'), bash('touch two.txt'), { text: 'ok' }], {
+      provider,
+      sessionRules: new ConfigPermissionRules([], { projectRoot: h.dir }),
+    });
     expect(provider.requests).toHaveLength(2);
   });
 });
@@ -137,16 +165,21 @@ describe('failures', () => {
   });
 
   it('a hook with continueOnFailure:false that throws denies the call (fail closed)', async () => {
-    h.hooks.onPreToolUse(() => {
-      throw new Error('policy server down');
-    }, { continueOnFailure: false });
+    h.hooks.onPreToolUse(
+      () => {
+        throw new Error('policy server down');
+      },
+      { continueOnFailure: false },
+    );
     await h.run([bash('touch ran.txt'), { text: 'ok' }], { mode: 'bypassPermissions' });
     expect(existsSync(path.join(h.dir, 'ran.txt'))).toBe(false);
   });
 
   it('a Write outside the workspace is refused even in bypassPermissions mode', async () => {
     const outside = path.join(path.dirname(h.dir), `outside-${path.basename(h.dir)}.txt`);
-    const { model } = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: outside, content: 'x' } }] }, { text: 'ok' }], { mode: 'bypassPermissions' });
+    const { model } = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: outside, content: 'x' } }] }, { text: 'ok' }], {
+      mode: 'bypassPermissions',
+    });
     expect(existsSync(outside)).toBe(false);
     expect(model.toolResultsOf(1)[0]?.isError).toBe(true);
   });

@@ -47,10 +47,22 @@ async function writeAll(files: readonly string[], settings: Record<string, unkno
 }
 
 it('bypassPermissions, an allow rule for everything and a PreToolUse hook that allows all: protected writes are still denied headless', async () => {
-  const policy = await env.w.write('scripts/policy.sh', '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'\n');
+  const policy = await env.w.write(
+    'scripts/policy.sh',
+    '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'\n',
+  );
   await mkdir(path.join(env.w.ws, '.git'), { recursive: true });
   symlinkSync(path.join(env.w.ws, '.git'), path.join(env.w.ws, 'innocent'));
-  const files = ['.claude/settings.json', '.claude/hooks/check.sh', '.git/config', 'innocent/hooks/pre-commit', '.vscode/tasks.json', 'scripts/policy.sh', '.claude/commands/deploy.md', 'src/ok.ts'].map((f) => path.join(env.w.ws, f));
+  const files = [
+    '.claude/settings.json',
+    '.claude/hooks/check.sh',
+    '.git/config',
+    'innocent/hooks/pre-commit',
+    '.vscode/tasks.json',
+    'scripts/policy.sh',
+    '.claude/commands/deploy.md',
+    'src/ok.ts',
+  ].map((f) => path.join(env.w.ws, f));
   const status = await writeAll(files, {
     permissions: { allow: ['Write', 'Edit(**)'] },
     hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `sh "$CLAUDE_PROJECT_DIR"/scripts/policy.sh` }] }] },
@@ -64,7 +76,7 @@ it('bypassPermissions, an allow rule for everything and a PreToolUse hook that a
   expect(status.get(files[7] as string)).toBe('done');
 });
 
-it('a PermissionRequest hook may still allow a protected write (Claude Code\'s documented way out); a deny rule still denies', async () => {
+it("a PermissionRequest hook may still allow a protected write (Claude Code's documented way out); a deny rule still denies", async () => {
   const allowHook = 'cat >/dev/null; echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\'';
   const files = [path.join(env.w.ws, '.vscode/settings.json'), path.join(env.w.ws, '.claude/agents/x.md')];
   const status = await writeAll(files, {

@@ -21,7 +21,9 @@ const toolMessages = (r: RecordedRequest | undefined): string[] => (r?.body.mess
 
 it('metadata merged in one step reaches later steps: a Metadata-matched hook fires, in-process and command hooks read it', async () => {
   // A command hook appends each PreToolUse stdin it gets, one JSON per line.
-  await env.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/pre.jsonl"' }] }] } });
+  await env.w.settings({
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/pre.jsonl"' }] }] },
+  });
   const seenBeforeStep: { step: number | undefined; metadata: unknown }[] = [];
   const script = [
     toolCallsReply([{ id: 'b1', name: 'Bash', arguments: { command: 'echo one' } }]),
@@ -35,8 +37,12 @@ it('metadata merged in one step reaches later steps: a Metadata-matched hook fir
     setup: (runtime) => {
       // A step counter: each AfterStep overwrites the last value (later events win).
       runtime.hooks.onAfterStep((ctx) => ({ metadataToMerge: { steps_done: ctx.step_index } }));
-      runtime.hooks.onBeforeStep((ctx) => void seenBeforeStep.push({ step: ctx.step_index, metadata: ctx.metadata }), { matcher: new MetadataMatcher('steps_done') });
-      runtime.hooks.onPreToolUse(() => ({ decision: 'deny', reason: 'only one Bash call after the first step' }), { matcher: new MetadataMatcher('steps_done', 1) });
+      runtime.hooks.onBeforeStep((ctx) => void seenBeforeStep.push({ step: ctx.step_index, metadata: ctx.metadata }), {
+        matcher: new MetadataMatcher('steps_done'),
+      });
+      runtime.hooks.onPreToolUse(() => ({ decision: 'deny', reason: 'only one Bash call after the first step' }), {
+        matcher: new MetadataMatcher('steps_done', 1),
+      });
     },
   });
 
@@ -47,7 +53,10 @@ it('metadata merged in one step reaches later steps: a Metadata-matched hook fir
   expect(toolStatus.get('b1')).toBe('done');
   expect(toolStatus.get('b2')).toBe('denied');
   expect(toolMessages(server.requests[2])[1]).toContain('only one Bash call after the first step');
-  const stdin = (await readFile(path.join(env.w.ws, 'pre.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const stdin = (await readFile(path.join(env.w.ws, 'pre.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(stdin).toHaveLength(2);
   expect(stdin[0]).not.toHaveProperty('metadata');
   expect(stdin[1]).toMatchObject({ hook_event_name: 'PreToolUse', metadata: { steps_done: 1 } });
@@ -57,7 +66,9 @@ it("a subagent starts from a copy of its parent's metadata; what it merges stays
   const seen: { where: string; metadata: unknown }[] = [];
   const script = (request: RecordedRequest): ScriptedReply => {
     if (isSubagent(request)) return textReply('sub done');
-    return request.body.messages?.some((m) => m.role === 'tool') ? textReply('done') : toolCallsReply([{ id: 'a1', name: 'Agent', arguments: { description: 'look around', prompt: 'look', subagent_type: 'general-purpose' } }]);
+    return request.body.messages?.some((m) => m.role === 'tool')
+      ? textReply('done')
+      : toolCallsReply([{ id: 'a1', name: 'Agent', arguments: { description: 'look around', prompt: 'look', subagent_type: 'general-purpose' } }]);
   };
   await env.runPrompt({
     script,
@@ -69,10 +80,13 @@ it("a subagent starts from a copy of its parent's metadata; what it merges stays
         seen.push({ where: 'SubagentStart', metadata: ctx.metadata });
         return { metadataToMerge: { spawned_as: ctx.agent_type } };
       });
-      runtime.hooks.onBeforeStep((ctx) => {
-        seen.push({ where: 'subagent BeforeStep', metadata: ctx.metadata });
-        return { metadataToMerge: { child: true } };
-      }, { agentType: 'general-purpose' });
+      runtime.hooks.onBeforeStep(
+        (ctx) => {
+          seen.push({ where: 'subagent BeforeStep', metadata: ctx.metadata });
+          return { metadataToMerge: { child: true } };
+        },
+        { agentType: 'general-purpose' },
+      );
       runtime.hooks.onSubagentStop((ctx) => void seen.push({ where: 'SubagentStop', metadata: ctx.metadata }));
       runtime.hooks.onAfterStep((ctx) => void seen.push({ where: `main AfterStep ${ctx.step_index}`, metadata: ctx.metadata }), { agentType: 'main' });
     },
@@ -108,7 +122,9 @@ it('SubagentStop fires when the subagent fails, with its error', async () => {
   const stops: Record<string, unknown>[] = [];
   const script = (request: RecordedRequest): ScriptedReply => {
     if (isSubagent(request)) return errorReply(400, { message: 'the subagent model broke', type: 'invalid_request_error' });
-    return request.body.messages?.some((m) => m.role === 'tool') ? textReply('done') : toolCallsReply([{ id: 'a1', name: 'Agent', arguments: { description: 'fail', prompt: 'fail please', subagent_type: 'general-purpose' } }]);
+    return request.body.messages?.some((m) => m.role === 'tool')
+      ? textReply('done')
+      : toolCallsReply([{ id: 'a1', name: 'Agent', arguments: { description: 'fail', prompt: 'fail please', subagent_type: 'general-purpose' } }]);
   };
   const { toolStatus } = await env.runPrompt({
     script,
@@ -132,7 +148,9 @@ it("an agent hook's own steps show in Hook Runs as a nested agent under the agen
   let mainStep = 0;
   const script = (request: RecordedRequest): ScriptedReply => {
     if (!isAgentHook(request)) return mainStep++ === 0 ? toolCallsReply([{ id: 'b1', name: 'Bash', arguments: { command: 'true' } }]) : textReply('done');
-    return hookStep++ === 0 ? toolCallsReply([{ id: 'r1', name: 'Read', arguments: { file_path: path.join(env.w.ws, 'notes.txt') } }]) : textReply('{"ok": true}');
+    return hookStep++ === 0
+      ? toolCallsReply([{ id: 'r1', name: 'Read', arguments: { file_path: path.join(env.w.ws, 'notes.txt') } }])
+      : textReply('{"ok": true}');
   };
   const { session } = await env.runPrompt({
     script,

@@ -31,7 +31,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function makeSession(turns: readonly Turn[], extra: { sessionId?: string; history?: Session['messages'] } = {}): { session: Session; model: RecordingModel; events: AgentEvent[] } {
+function makeSession(
+  turns: readonly Turn[],
+  extra: { sessionId?: string; history?: Session['messages'] } = {},
+): { session: Session; model: RecordingModel; events: AgentEvent[] } {
   const model = new RecordingModel(turns);
   const events: AgentEvent[] = [];
   const session = new Session({
@@ -51,7 +54,10 @@ function makeSession(turns: readonly Turn[], extra: { sessionId?: string; histor
 }
 
 function transcriptLines(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('Session', () => {
@@ -69,7 +75,11 @@ describe('Session', () => {
   });
 
   it("a SessionStart command hook's plain stdout reaches the model as context before the prompt", async () => {
-    registry.register({ event: 'SessionStart', action: new CommandHookAction('echo "This project uses pnpm, never npm."'), source: { kind: 'code', label: 'test' } });
+    registry.register({
+      event: 'SessionStart',
+      action: new CommandHookAction('echo "This project uses pnpm, never npm."'),
+      source: { kind: 'code', label: 'test' },
+    });
     const { session, model } = makeSession([{ text: 'ok' }]);
     await session.start('startup');
     await session.submit('install deps', new AbortController().signal);
@@ -143,10 +153,17 @@ describe('transcript', () => {
   it('a hook can read the tool call it is judging from transcript_path', async () => {
     const seen: unknown[] = [];
     hooks.onPreToolUse((ctx) => {
-      const lines = readFileSync(ctx.transcript_path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readFileSync(ctx.transcript_path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       seen.push(lines.filter((l) => l.type === 'tool_use').map((l) => l.id));
     });
-    const { session } = makeSession([{ toolCalls: [{ id: 'first', name: 'Bash', input: { command: 'true' } }] }, { toolCalls: [{ id: 'second', name: 'Bash', input: { command: 'true' } }] }, { text: 'ok' }]);
+    const { session } = makeSession([
+      { toolCalls: [{ id: 'first', name: 'Bash', input: { command: 'true' } }] },
+      { toolCalls: [{ id: 'second', name: 'Bash', input: { command: 'true' } }] },
+      { text: 'ok' },
+    ]);
     await session.submit('go', new AbortController().signal);
     expect(seen).toEqual([['first'], ['first', 'second']]);
   });
@@ -178,7 +195,12 @@ describe('transcript', () => {
     expect(text.indexOf('what is the answer?')).toBeLessThan(text.indexOf('The answer is 42.'));
     expect(text.indexOf('The answer is 42.')).toBeLessThan(text.indexOf('what did I ask?'));
     // One file, both runs.
-    expect(readTranscript(second.session.transcriptPath).messages.map((m) => m.content)).toEqual(['what is the answer?', 'The answer is 42.', 'what did I ask?', 'You asked about the answer.']);
+    expect(readTranscript(second.session.transcriptPath).messages.map((m) => m.content)).toEqual([
+      'what is the answer?',
+      'The answer is 42.',
+      'what did I ask?',
+      'You asked about the answer.',
+    ]);
   });
 
   it('a truncated last line (process killed mid-write) is skipped with a notice; every complete line is kept', () => {

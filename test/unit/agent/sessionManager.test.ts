@@ -37,10 +37,18 @@ async function setup(turns: readonly Turn[]) {
     homeDir: w.home,
     model: new RecordingModel(turns),
     transcriptDir,
-    observers: [{ onHookStarted: (record) => observed.push({ phase: 'started', record }), onHookFinished: (record) => observed.push({ phase: 'finished', record }) }],
+    observers: [
+      { onHookStarted: (record) => observed.push({ phase: 'started', record }), onHookFinished: (record) => observed.push({ phase: 'finished', record }) },
+    ],
   });
   runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: w.home, folders: [{ root: w.ws }] })), { trusted: true });
-  const manager = new SessionManager({ runtime, projectDir: w.ws, homeDir: w.home, transcriptDir, settings: () => ({ permissionMode: 'default', trusted: true, emit: (e) => events.push(e) }) });
+  const manager = new SessionManager({
+    runtime,
+    projectDir: w.ws,
+    homeDir: w.home,
+    transcriptDir,
+    settings: () => ({ permissionMode: 'default', trusted: true, emit: (e) => events.push(e) }),
+  });
   const prompt = async (text: string) => (await manager.ensureStarted(new AbortController().signal)).submit(text, new AbortController().signal);
   return { runtime, manager, transcriptDir, observed, events, prompt };
 }
@@ -107,7 +115,17 @@ describe('SessionManager: resume', () => {
     if (!resumed.ok) throw new Error(resumed.error);
     expect(resumed.session.id).toBe(id);
     expect(resumed.notices).toEqual([expect.stringMatching(new RegExp(`^${id}\\.jsonl line \\d+ skipped: truncated last line`))]);
-    const replay = replayEvents(resumed.messages).map((e) => (e.type === 'toolStatus' ? { type: e.type, toolUseId: e.toolUseId, status: e.status, result: e.result } : e.type === 'toolCall' ? { type: e.type, toolName: e.toolName, input: e.input } : e.type === 'userPrompt' ? e : e.type === 'text' ? { type: e.type, delta: e.delta } : { type: e.type }));
+    const replay = replayEvents(resumed.messages).map((e) =>
+      e.type === 'toolStatus'
+        ? { type: e.type, toolUseId: e.toolUseId, status: e.status, result: e.result }
+        : e.type === 'toolCall'
+          ? { type: e.type, toolName: e.toolName, input: e.input }
+          : e.type === 'userPrompt'
+            ? e
+            : e.type === 'text'
+              ? { type: e.type, delta: e.delta }
+              : { type: e.type },
+    );
     expect(replay).toEqual([
       { type: 'userPrompt', text: 'run it' },
       { type: 'assistantMessage' },
@@ -143,7 +161,12 @@ describe('SessionManager: resume', () => {
   });
 
   it('New Chat ends the session with SessionEnd clear; the next prompt starts a fresh one with SessionStart clear', async () => {
-    await w.settings({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: record('starts.jsonl') }] }], SessionEnd: [{ hooks: [{ type: 'command', command: record('ends.jsonl') }] }] } });
+    await w.settings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: record('starts.jsonl') }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: record('ends.jsonl') }] }],
+      },
+    });
     const { manager, prompt } = await setup([{ text: 'One.' }, { text: 'Two.' }]);
     await prompt('first');
     const first = manager.current!.id;
@@ -162,12 +185,20 @@ describe('SessionManager: resume', () => {
 
 describe('SessionManager: Re-run with This Input', () => {
   it('runs the hook again through the runner: started and finished reported once each, beside the original, same status; not written to the transcript', async () => {
-    await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${record('pre.jsonl')}; echo "no Bash today" >&2; exit 2` }] }] } });
-    const { manager, observed, prompt } = await setup([{ toolCalls: [{ id: 'call_1', name: 'Bash', input: { command: 'echo hi' } }] }, { text: 'Understood.' }]);
+    await w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${record('pre.jsonl')}; echo "no Bash today" >&2; exit 2` }] }] },
+    });
+    const { manager, observed, prompt } = await setup([
+      { toolCalls: [{ id: 'call_1', name: 'Bash', input: { command: 'echo hi' } }] },
+      { text: 'Understood.' },
+    ]);
     await prompt('run it');
     const original = observed.find((o) => o.phase === 'finished' && o.record.event === 'PreToolUse')!.record;
     const transcript = manager.current!.transcriptPath;
-    const hookLines = (): number => readFileSync(transcript, 'utf8').split('\n').filter((l) => l.includes('"type":"hook"')).length;
+    const hookLines = (): number =>
+      readFileSync(transcript, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"hook"')).length;
     const linesBefore = hookLines();
     const seen = observed.length;
 
@@ -178,7 +209,14 @@ describe('SessionManager: Re-run with This Input', () => {
       ['started', rerun?.runId, 'running'],
       ['finished', rerun?.runId, 'blocked'],
     ]);
-    expect(rerun).toMatchObject({ status: 'blocked', hookId: original.hookId, occurrenceId: original.occurrenceId, sessionId: original.sessionId, event: 'PreToolUse', outcome: { decision: 'deny', reason: expect.stringContaining('no Bash today') } });
+    expect(rerun).toMatchObject({
+      status: 'blocked',
+      hookId: original.hookId,
+      occurrenceId: original.occurrenceId,
+      sessionId: original.sessionId,
+      event: 'PreToolUse',
+      outcome: { decision: 'deny', reason: expect.stringContaining('no Bash today') },
+    });
     expect(rerun?.runId).not.toBe(original.runId);
     // The hook really ran again, with the input it had the first time.
     const inputs = w.jsonLines('pre.jsonl');
@@ -189,7 +227,10 @@ describe('SessionManager: Re-run with This Input', () => {
 
   it('a hook that is no longer configured is not run and nothing is reported', async () => {
     await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${record('pre.jsonl')}; exit 2` }] }] } });
-    const { runtime, manager, observed, prompt } = await setup([{ toolCalls: [{ id: 'call_1', name: 'Bash', input: { command: 'echo hi' } }] }, { text: 'Understood.' }]);
+    const { runtime, manager, observed, prompt } = await setup([
+      { toolCalls: [{ id: 'call_1', name: 'Bash', input: { command: 'echo hi' } }] },
+      { text: 'Understood.' },
+    ]);
     await prompt('run it');
     const original = observed.find((o) => o.phase === 'finished' && o.record.event === 'PreToolUse')!.record;
     await w.settings({});

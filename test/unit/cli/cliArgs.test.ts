@@ -14,7 +14,12 @@ describe('parseCliArgs', () => {
   });
 
   it('splits --allowed-tools on commas and spaces outside parentheses, across repeated flags', () => {
-    expect(args(['-p', 'x', '--allowed-tools', 'Bash(npm test:*),Edit', '--allowed-tools', 'Read Bash(git log:*)']).allowedTools).toEqual(['Bash(npm test:*)', 'Edit', 'Read', 'Bash(git log:*)']);
+    expect(args(['-p', 'x', '--allowed-tools', 'Bash(npm test:*),Edit', '--allowed-tools', 'Read Bash(git log:*)']).allowedTools).toEqual([
+      'Bash(npm test:*)',
+      'Edit',
+      'Read',
+      'Bash(git log:*)',
+    ]);
   });
 
   it('takes model, endpoint and key from the environment when no flag is given; flags win', () => {
@@ -33,7 +38,10 @@ describe('parseCliArgs', () => {
     expect(args(['-p', 'x', '--permission-prompt', 'none']).permissionPrompt).toBe('none');
     expect(args(['-p', 'x', '--permission-prompt', 'tty']).permissionPrompt).toBe('tty');
     expect(args(['-p', 'x']).permissionPrompt).toBeUndefined();
-    expect(parseCliArgs(['-p', 'x', '--permission-prompt', 'modal'], {}, '/w')).toEqual({ kind: 'usageError', message: '--permission-prompt must be tty, none or auto (got "modal")' });
+    expect(parseCliArgs(['-p', 'x', '--permission-prompt', 'modal'], {}, '/w')).toEqual({
+      kind: 'usageError',
+      message: '--permission-prompt must be tty, none or auto (got "modal")',
+    });
   });
 
   it('accepts the prompt as positional words too', () => {

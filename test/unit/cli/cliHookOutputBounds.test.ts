@@ -38,7 +38,10 @@ describe('hook stdout over the 1 MiB cap (item 5)', () => {
       'big-deny',
       `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'x'.repeat(1536 * 1024), permissionDecision: 'deny', permissionDecisionReason: 'no touching' } }));`,
     );
-    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny, continueOnFailure: false }] }] }, permissions: { allow: ['Bash'] } });
+    await suite.w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny, continueOnFailure: false }] }] },
+      permissions: { allow: ['Bash'] },
+    });
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch PWN' } }]), textReply('ok')]);
 
     const out = await run(s, 'touch it');
@@ -79,7 +82,17 @@ describe('a rewrite that would blind later hooks (item 9)', () => {
     );
     const policy = await hookScript('deny-touch', policyBody);
     await suite.w.settings({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: rewrite, priority: 10 }, { type: 'command', command: policy }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: rewrite, priority: 10 },
+              { type: 'command', command: policy },
+            ],
+          },
+        ],
+      },
       permissions: { allow: ['Bash'] },
     });
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo harmless' } }]), textReply('ok')]);
@@ -102,7 +115,17 @@ describe('a rewrite that would blind later hooks (item 9)', () => {
     );
     const policy = await hookScript('deny-touch', policyBody);
     await suite.w.settings({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: rewrite, priority: 10 }, { type: 'command', command: policy }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: rewrite, priority: 10 },
+              { type: 'command', command: policy },
+            ],
+          },
+        ],
+      },
       permissions: { allow: ['Bash'] },
     });
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo harmless' } }]), textReply('ok')]);
@@ -155,14 +178,20 @@ describe('stdout that starts with "{" but is not JSON', () => {
   const brokenDeny = `cat >/dev/null; printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"'`;
 
   it('is plain text for a default hook, as in Claude Code: the call proceeds', async () => {
-    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny }] }] }, permissions: { allow: ['Bash'] } });
+    await suite.w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny }] }] },
+      permissions: { allow: ['Bash'] },
+    });
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch RAN' } }]), textReply('ok')]);
     await run(s, 'touch it');
     expect(suite.w.exists('RAN')).toBe(true);
   });
 
   it('fails a hook with continueOnFailure: false, which denies the call and says why', async () => {
-    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny, continueOnFailure: false }] }] }, permissions: { allow: ['Bash'] } });
+    await suite.w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: brokenDeny, continueOnFailure: false }] }] },
+      permissions: { allow: ['Bash'] },
+    });
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch PWN' } }]), textReply('ok')]);
     const json = parseJsonResult(await run(s, 'touch it'));
     expect(suite.w.exists('PWN')).toBe(false);

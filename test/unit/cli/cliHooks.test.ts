@@ -12,7 +12,19 @@ const serve = suite.serve;
 
 /** `hookwise -p PROMPT --model test-model --base-url URL --output-format json --max-steps 6 ...extra`. */
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '6', ...extra]);
+  return runCliProcess(suite.cli, suite.w, [
+    '-p',
+    prompt,
+    '--model',
+    'test-model',
+    '--base-url',
+    s.url,
+    '--output-format',
+    'json',
+    '--max-steps',
+    '6',
+    ...extra,
+  ]);
 }
 
 /** The `tool` messages the server received in request `n`. */
@@ -68,7 +80,10 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
   });
 
   it('a PostToolUse block reaches the model with the tool result', async () => {
-    await suite.w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('post-block.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({
+      hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('post-block.cjs') }] }] },
+      permissions: { allow: ['Bash(echo:*)'] },
+    });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo built' } }]), textReply('I will fix the lint errors.')]);
 
     const out = await run(s, 'build');
@@ -80,7 +95,10 @@ describe('hookwise -p with command hooks from .claude/settings.json', () => {
   });
 
   it('a hook reads transcript_path and finds the previous tool call', async () => {
-    await suite.w.settings({ hooks: preToolUse(hookCommand('previous-tool-calls.cjs', path.join(suite.w.ws, 'seen.jsonl'))), permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({
+      hooks: preToolUse(hookCommand('previous-tool-calls.cjs', path.join(suite.w.ws, 'seen.jsonl'))),
+      permissions: { allow: ['Bash(echo:*)'] },
+    });
     const s = await serve([
       toolCallsReply([{ id: 'c1', name: 'Bash', arguments: { command: 'echo one' } }]),
       toolCallsReply([{ id: 'c2', name: 'Bash', arguments: { command: 'echo two' } }]),
@@ -102,7 +120,18 @@ describe('hookwise --model playground:FILE', () => {
     await suite.w.write('keep.txt', 'precious');
     await suite.w.settings({ hooks: preToolUse(hookCommand('deny-rm.cjs')) });
     const script = path.resolve(HOOKS_DIR, '../scripts/clean-up.json');
-    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'clean up', '--model', `playground:${script}`, '--output-format', 'json', '--allowed-tools', 'Bash(echo:*)', '--max-steps', '6']);
+    const out = await runCliProcess(suite.cli, suite.w, [
+      '-p',
+      'clean up',
+      '--model',
+      `playground:${script}`,
+      '--output-format',
+      'json',
+      '--allowed-tools',
+      'Bash(echo:*)',
+      '--max-steps',
+      '6',
+    ]);
     const json = parseJsonResult(out);
 
     expect(out.code).toBe(0);
@@ -185,7 +214,9 @@ describe('hookwise --resume', () => {
     await import('node:fs/promises').then((fs) => fs.chmod(wrapper, 0o755));
     await suite.w.settings({ hooks: preToolUse("echo 'hook ran' >&2"), permissions: { allow: ['Bash'] } });
     const s = await serve([toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command: `echo "it's here"` } }]), textReply('done')]);
-    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'go', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json'], { CLAUDE_CODE_SHELL_PREFIX: wrapper });
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'go', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json'], {
+      CLAUDE_CODE_SHELL_PREFIX: wrapper,
+    });
     expect(out.code).toBe(0);
     expect(toolMessages(s, 1)[0]?.content).toContain("it's here");
     expect(suite.w.read('wrapped.log')).toBe(`wrapped: echo 'hook ran' >&2\nwrapped: echo "it's here"\n`);
@@ -195,10 +226,15 @@ describe('hookwise --resume', () => {
     // The hook waits until the agent has moved on (the second Bash call creates `go`), then
     // answers; the second call waits for the answer, so the third request must carry it.
     const hook = `while [ ! -f go ]; do sleep 0.02; done; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}'; touch hook-done`;
-    await suite.w.settings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, async: true }] }] }, permissions: { allow: ['Bash'] } });
+    await suite.w.settings({
+      hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, async: true }] }] },
+      permissions: { allow: ['Bash'] },
+    });
     const s = await serve([
       toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command: 'echo first' } }]),
-      toolCallsReply([{ id: 'call_2', name: 'Bash', arguments: { command: 'touch go; while [ ! -f hook-done ]; do sleep 0.02; done; sleep 0.3; echo second' } }]),
+      toolCallsReply([
+        { id: 'call_2', name: 'Bash', arguments: { command: 'touch go; while [ ! -f hook-done ]; do sleep 0.02; done; sleep 0.3; echo second' } },
+      ]),
       textReply('done'),
     ]);
     const out = await run(s, 'lint as you go');
@@ -207,6 +243,10 @@ describe('hookwise --resume', () => {
     expect(allText(s, 1)).not.toContain('lint: 2 warnings');
     expect(allText(s, 2)).toContain('PostToolUse hook additional context: lint: 2 warnings');
     // The second call's async run also finished (the CLI waits for async hooks before exiting).
-    expect(parseJsonResult(out).hook_runs.filter((r) => r.event === 'PostToolUse').map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(
+      parseJsonResult(out)
+        .hook_runs.filter((r) => r.event === 'PostToolUse')
+        .map((r) => r.status),
+    ).toEqual(['ok', 'ok']);
   });
 });

@@ -25,7 +25,10 @@ describe('hookwise -p process lifecycle', () => {
   it('Ctrl+C during a tool stops the run as cancelled (exit 1) and still ends the session', async () => {
     const ended = path.join(suite.w.ws, 'session-end.jsonl');
     await suite.w.settings({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hookCommand('record-input.cjs', ended) }] }] } });
-    const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch started.marker; sleep 8; touch finished.marker' } }]), textReply('never')]);
+    const s = await serve([
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'touch started.marker; sleep 8; touch finished.marker' } }]),
+      textReply('never'),
+    ]);
     const { child, done } = startCliProcess(suite.cli, suite.w, ['-p', 'wait', ...base(s), '--permission-mode', 'bypassPermissions']);
     await waitForFile(path.join(suite.w.ws, 'started.marker'));
     child.kill('SIGINT');

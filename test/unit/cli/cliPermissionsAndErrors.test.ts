@@ -135,7 +135,10 @@ describe('command line and output formats', () => {
   });
 
   it('stream-json prints one JSON object per line: text, tool call, hook runs, and the result last', async () => {
-    await suite.w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }] }, permissions: { allow: ['Bash(echo:*)'] } });
+    await suite.w.settings({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }] },
+      permissions: { allow: ['Bash(echo:*)'] },
+    });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo streamed' } }], { text: 'Let me check.' }), textReply('Finished.')]);
     const out = await run(s, 'stream it', '--output-format', 'stream-json');
 
@@ -152,7 +155,20 @@ describe('command line and output formats', () => {
 
   it('a run stopped by --max-steps is an error (exit 1) and says why', async () => {
     const s = await serve([bashCall('echo 1'), bashCall('echo 2'), bashCall('echo 3')]);
-    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'loop', '--model', 'test-model', '--base-url', s.url, '--max-steps', '2', '--allowed-tools', 'Bash(echo:*)', '--output-format', 'json']);
+    const out = await runCliProcess(suite.cli, suite.w, [
+      '-p',
+      'loop',
+      '--model',
+      'test-model',
+      '--base-url',
+      s.url,
+      '--max-steps',
+      '2',
+      '--allowed-tools',
+      'Bash(echo:*)',
+      '--output-format',
+      'json',
+    ]);
     const json = parseJsonResult(out);
     expect(out.code).toBe(1);
     expect(s.requests).toHaveLength(2);

@@ -64,7 +64,7 @@ describe('hookwise -p stopped by a signal or by losing its parent (docs/security
 
   it('kill -9 of the CLI itself: a hook child that left its group with setsid is found by its marker and killed too', async () => {
     const w = suite.w;
-    const hook = 'setsid sh -c \'echo $$ >> pids; exec sleep 33\' & while [ ! -s pids ]; do sleep 0.02; done; touch started; sleep 30';
+    const hook = "setsid sh -c 'echo $$ >> pids; exec sleep 33' & while [ ! -s pids ]; do sleep 0.02; done; touch started; sleep 30";
     await w.settings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', async: true, command: hook }] }] } });
     const model = writePlayground(w, 'setsid.json', [{ toolCalls: [{ name: 'Bash', input: { command: 'sleep 30' } }] }, { text: 'never reached' }]);
     const cli = spawnCli(suite.cli, w, ['-p', 'go', '--model', model, '--permission-mode', 'bypassPermissions']);
@@ -81,7 +81,11 @@ describe('hookwise -p stopped by a signal or by losing its parent (docs/security
   it('its parent shell is killed: the re-parented CLI stops by itself and takes its processes with it', async () => {
     const s = await busySession();
     const command = [process.execPath, path.join(suite.cli), ...s.args].map((a) => `'${a}'`).join(' ');
-    const parent = spawn('/bin/sh', ['-c', `${command} >cli.out 2>cli.err & echo $! > cli.pid; wait`], { cwd: suite.w.ws, env: cliEnv(suite.w), stdio: 'ignore' });
+    const parent = spawn('/bin/sh', ['-c', `${command} >cli.out 2>cli.err & echo $! > cli.pid; wait`], {
+      cwd: suite.w.ws,
+      env: cliEnv(suite.w),
+      stdio: 'ignore',
+    });
     await waitFor(s.started);
     const cliPid = pidsIn(path.join(suite.w.ws, 'cli.pid'))[0] ?? -1;
     leftovers = [cliPid];

@@ -14,7 +14,10 @@ export interface CliSuite {
   /** This test's workspace (temp project, HOME and HOOKWISE_HOME). */
   readonly w: CliWorkspace;
   /** Starts this test's OpenAI-compatible server (closed after the test). */
-  serve(script: Parameters<typeof startOpenAiTestServer>[0]['script'], options?: Omit<Parameters<typeof startOpenAiTestServer>[0], 'script'>): Promise<OpenAiTestServer>;
+  serve(
+    script: Parameters<typeof startOpenAiTestServer>[0]['script'],
+    options?: Omit<Parameters<typeof startOpenAiTestServer>[0], 'script'>,
+  ): Promise<OpenAiTestServer>;
 }
 
 /**

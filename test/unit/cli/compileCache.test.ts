@@ -44,14 +44,26 @@ beforeEach(() => {
   bundle = path.join(dir, 'bundle.js');
   writeFileSync(path.join(dir, 'sibling.js'), 'module.exports = { answer: 42 };');
   // Uses the CommonJS scope a bundle needs: require of a sibling, __dirname, module.exports.
-  writeFileSync(bundle, "const sibling = require('./sibling');\nprocess.stdout.write('ran:' + (sibling.answer + 0) + ':' + (__dirname === " + JSON.stringify(dir) + ") + ':' + (typeof module.exports) + '\\n');\n");
+  writeFileSync(
+    bundle,
+    "const sibling = require('./sibling');\nprocess.stdout.write('ran:' + (sibling.answer + 0) + ':' + (__dirname === " +
+      JSON.stringify(dir) +
+      ") + ':' + (typeof module.exports) + '\\n');\n",
+  );
 });
 
 /** One CLI-like process: load the bundle, exit. Returns its status line and what the bundle printed. */
 function load(env: Record<string, string> = {}, native: 'none' | 'fake-native' = 'none'): { status: string; ran: string; native?: string } {
-  const r = spawnSync(process.execPath, [loader, bundle, cacheDir, native], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env } });
+  const r = spawnSync(process.execPath, [loader, bundle, cacheDir, native], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env },
+  });
   expect(r.stderr).toBe('');
-  const line = (prefix: string): string | undefined => r.stdout.split('\n').find((l) => l.startsWith(prefix))?.slice(prefix.length);
+  const line = (prefix: string): string | undefined =>
+    r.stdout
+      .split('\n')
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length);
   return { status: line('status:') ?? '', ran: line('ran:') ?? '', ...(line('native:') ? { native: line('native:') } : {}) };
 }
 

@@ -76,7 +76,10 @@ describe('TtyPermissionProvider', () => {
 
   it('a protected write (no rule to grant) offers only allow / deny, and "s" is not an answer there', async () => {
     const t = terminal();
-    const asked = t.provider.requestPermission({ ...ruleAsk, toolName: 'Write', toolInput: { file_path: '.claude/settings.json' }, suggestedRule: undefined }, new AbortController().signal);
+    const asked = t.provider.requestPermission(
+      { ...ruleAsk, toolName: 'Write', toolInput: { file_path: '.claude/settings.json' }, suggestedRule: undefined },
+      new AbortController().signal,
+    );
     await tick();
     t.input.write('s\n');
     await tick();
@@ -86,7 +89,7 @@ describe('TtyPermissionProvider', () => {
     expect(t.shown()).toContain('"s" is not an answer here.');
   });
 
-  it('shows control characters in the model\'s command as escapes, so it cannot redraw the terminal', async () => {
+  it("shows control characters in the model's command as escapes, so it cannot redraw the terminal", async () => {
     expect(printable('echo hi\x1b[2K\rls\u202e')).toBe('echo hi\\u001b[2K\\u000dls\\u202e');
     const t = terminal();
     const asked = t.provider.requestPermission({ ...ruleAsk, toolInput: { command: 'rm -rf ~\x1b[1A\x1b[2Kls' } }, new AbortController().signal);

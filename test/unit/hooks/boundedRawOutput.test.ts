@@ -16,7 +16,7 @@ function runnerWith(command: string): HookRunner {
 
 const preBash = () => forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
 
-describe('what a run record keeps of a hook\'s output (docs/security.md)', () => {
+describe("what a run record keeps of a hook's output (docs/security.md)", () => {
   it('a deny padded to ~900 KiB is decided from the full stdout, and the record keeps only head + tail', async () => {
     // The JSON object spans the whole output: it can only be parsed from the full capture.
     const script = `const pad = 'x'.repeat(900 * 1024); process.stdout.write(JSON.stringify({ pad, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'too chatty but firm' } }))`;

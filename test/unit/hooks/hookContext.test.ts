@@ -28,7 +28,14 @@ describe('hook contexts (docs/hooks.md §2)', () => {
   });
 
   it('builds each event’s extra fields and validates them strictly', () => {
-    const post = forPostToolUse(env, { permission_mode: 'plan', tool_name: 'Read', tool_input: { file_path: '/x' }, tool_use_id: 't', tool_response: { ok: 1 }, duration_ms: 4 });
+    const post = forPostToolUse(env, {
+      permission_mode: 'plan',
+      tool_name: 'Read',
+      tool_input: { file_path: '/x' },
+      tool_use_id: 't',
+      tool_response: { ok: 1 },
+      duration_ms: 4,
+    });
     expect(parseHookContext('PostToolUse', post).success).toBe(true);
     expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message']);
     expect(parseHookContext('PreCompact', forPreCompact(env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);

@@ -14,7 +14,8 @@ import { codeSource, env, preToolUse } from './helpers';
 function setup() {
   const registry = new HookRegistry();
   const runner = new HookRunner(registry, { projectDir: process.cwd() });
-  const add = (init: Partial<HookRegistrationInit> & Pick<HookRegistrationInit, 'action'>) => registry.register({ event: 'PreToolUse', source: codeSource, ...init });
+  const add = (init: Partial<HookRegistrationInit> & Pick<HookRegistrationInit, 'action'>) =>
+    registry.register({ event: 'PreToolUse', source: codeSource, ...init });
   const fn = (label: string, outcome: HookOutcome | ((input: Readonly<Record<string, unknown>>) => unknown), init: Partial<HookRegistrationInit> = {}) =>
     add({ action: callableAction(typeof outcome === 'function' ? (outcome as () => HookOutcome) : () => outcome, { label }), ...init });
   return { runner, add, fn };
@@ -54,7 +55,11 @@ describe('a rewrite later hooks cannot see is never run silently', () => {
     const result = await runner.run('PreToolUse', preToolUse('Bash', { command: 'ls' }));
     expect(seen).toEqual([{ command: 'ls' }]);
     expect(result.updatedInput).toBeUndefined();
-    expect(result.failures[0]).toMatchObject({ hookLabel: 'deep', failureReason: 'invalidUpdatedInput', error: expect.stringContaining('nested deeper than 64 levels') });
+    expect(result.failures[0]).toMatchObject({
+      hookLabel: 'deep',
+      failureReason: 'invalidUpdatedInput',
+      error: expect.stringContaining('nested deeper than 64 levels'),
+    });
   });
 
   it("the validator's parsed input (unknown keys stripped) is what later hooks and the result get", async () => {
@@ -74,7 +79,17 @@ describe('in-process results are bounded like hook stdout', () => {
   it('a PostToolUse updatedResult nested deeper than 64 levels is a failure; the tool result stands', async () => {
     const { runner, fn } = setup();
     fn('deep', modifyResult(deep(5000)), { event: 'PostToolUse' });
-    const post = await runner.run('PostToolUse', forPostToolUse(env, { permission_mode: 'default', tool_name: 'Read', tool_input: { file_path: '/a' }, tool_use_id: 't', tool_response: 'x', duration_ms: 3 }));
+    const post = await runner.run(
+      'PostToolUse',
+      forPostToolUse(env, {
+        permission_mode: 'default',
+        tool_name: 'Read',
+        tool_input: { file_path: '/a' },
+        tool_use_id: 't',
+        tool_response: 'x',
+        duration_ms: 3,
+      }),
+    );
     expect(post.hasUpdatedResult).toBe(false);
     expect(post.failures[0]).toMatchObject({ failureReason: 'invalidOutcome', error: expect.stringContaining('updatedResult nested deeper than 64 levels') });
   });

@@ -91,7 +91,10 @@ describe('HookRunner: selection and order (docs/hooks.md §4.1–4.3)', () => {
     fn('everyone', addContext('all'));
     const main = await runner.run('PreToolUse', preToolUse());
     expect(main.additionalContext).toEqual(['all']);
-    const sub = await runner.run('PreToolUse', preToolUse('Bash', { command: 'ls' }, { ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }));
+    const sub = await runner.run(
+      'PreToolUse',
+      preToolUse('Bash', { command: 'ls' }, { ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }),
+    );
     expect(sub.additionalContext).toEqual(['explore', 'all']);
   });
 
@@ -245,7 +248,17 @@ describe('HookRunner: merge (docs/hooks.md §4.4)', () => {
     expect(p.updatedInput).toEqual({ prompt: 'rewritten' });
     fn('r1', modifyResult('first'), { event: 'PostToolUse' });
     fn('r2', modifyResult({ replaced: true }), { event: 'PostToolUse' });
-    const post = await runner.run('PostToolUse', forPostToolUse(env, { permission_mode: 'default', tool_name: 'Read', tool_input: { file_path: '/a' }, tool_use_id: 't', tool_response: 'x', duration_ms: 3 }));
+    const post = await runner.run(
+      'PostToolUse',
+      forPostToolUse(env, {
+        permission_mode: 'default',
+        tool_name: 'Read',
+        tool_input: { file_path: '/a' },
+        tool_use_id: 't',
+        tool_response: 'x',
+        duration_ms: 3,
+      }),
+    );
     expect(post.hasUpdatedResult).toBe(true);
     expect(post.updatedResult).toEqual({ replaced: true });
   });
@@ -254,7 +267,13 @@ describe('HookRunner: merge (docs/hooks.md §4.4)', () => {
     const { runner, fn, add } = setup();
     fn('a', { additionalContext: 'ctx a', messagesToInject: [{ role: 'user', content: 'm1' }], systemMessage: 'sys a' });
     add({ action: fakeAction({ label: 'cmd', result: { plainOutput: 'plain stdout' }, outcome: { suppressOutput: true } }) });
-    fn('b', { additionalContext: 'ctx b', messagesToInject: [{ role: 'system', content: 'm2' }, { role: 'user', content: 'm3' }] });
+    fn('b', {
+      additionalContext: 'ctx b',
+      messagesToInject: [
+        { role: 'system', content: 'm2' },
+        { role: 'user', content: 'm3' },
+      ],
+    });
     const result = await runner.run('PreToolUse', preToolUse());
     expect(result.additionalContext).toEqual(['ctx a', 'ctx b']);
     expect(result.messagesToInject.map((m) => m.content)).toEqual(['m1', 'm2', 'm3']);
@@ -284,7 +303,9 @@ describe('HookRunner: each run reports finished exactly once, with its final rec
     fn('conflict', { metadataToMerge: { k: 2 } });
     fn('bad-rewrite', { updatedInput: { command: 42 } });
     add({ action: fakeAction({ label: 'broken-json', result: { malformedJson: 'Unexpected end of JSON input' } }), continueOnFailure: false });
-    const result = await runner.run('PreToolUse', preToolUse(), { validateUpdatedInput: (i) => (typeof i['command'] === 'string' ? { ok: true } : { ok: false, error: 'command must be a string' }) });
+    const result = await runner.run('PreToolUse', preToolUse(), {
+      validateUpdatedInput: (i) => (typeof i['command'] === 'string' ? { ok: true } : { ok: false, error: 'command must be a string' }),
+    });
     expect(finished.map((r) => r.hookLabel).sort()).toEqual(['a', 'bad-rewrite', 'broken-json', 'conflict']);
     const byLabel = new Map(finished.map((r) => [r.hookLabel, r]));
     expect(byLabel.get('conflict')).toMatchObject({ status: 'failed', failureReason: 'metadataConflict' });
@@ -333,7 +354,12 @@ describe('HookRunner: failures, timeouts, cancellation', () => {
   it('a hanging hook times out within the timeout plus a margin, even when it ignores its signal', async () => {
     const { runner, add } = setup();
     let aborted = false;
-    const hanging = fakeAction({ label: 'hang', hang: true, ignoreSignal: true, onRun: (_i, ctx) => ctx.signal.addEventListener('abort', () => (aborted = true)) });
+    const hanging = fakeAction({
+      label: 'hang',
+      hang: true,
+      ignoreSignal: true,
+      onRun: (_i, ctx) => ctx.signal.addEventListener('abort', () => (aborted = true)),
+    });
     add({ action: hanging, timeoutMs: 50 });
     add({ action: fakeAction({ label: 'fine', outcome: addContext('fine') }) });
     const started = performance.now();
@@ -405,10 +431,23 @@ describe('HookRunner: failures, timeouts, cancellation', () => {
     const started: HookRunRecord[] = [];
     const finished: HookRunRecord[] = [];
     const { runner, add } = setup({ observers: [{ onHookStarted: (r) => void started.push(r), onHookFinished: (r) => void finished.push(r) }] });
-    add({ action: fakeAction({ label: 'cmd', delayMs: 5, result: { raw: { stdout: '', stderr: 'x', exitCode: 0 } } }), source: fileSource('hooks.PreToolUse[0].hooks[0]') });
+    add({
+      action: fakeAction({ label: 'cmd', delayMs: 5, result: { raw: { stdout: '', stderr: 'x', exitCode: 0 } } }),
+      source: fileSource('hooks.PreToolUse[0].hooks[0]'),
+    });
     const sub = { ...env, agent_id: 'a-7', parent_agent_id: 'agent-main', agent_type: 'Explore' };
     const result = await runner.run('PreToolUse', preToolUse('Bash', { command: 'ls' }, sub));
-    expect(started[0]).toMatchObject({ status: 'running', event: 'PreToolUse', agentId: 'a-7', parentAgentId: 'agent-main', agentType: 'Explore', matchValue: 'Bash', hookLabel: 'cmd', actionKind: 'command', sessionId: 's-1' });
+    expect(started[0]).toMatchObject({
+      status: 'running',
+      event: 'PreToolUse',
+      agentId: 'a-7',
+      parentAgentId: 'agent-main',
+      agentType: 'Explore',
+      matchValue: 'Bash',
+      hookLabel: 'cmd',
+      actionKind: 'command',
+      sessionId: 's-1',
+    });
     expect(finished[0]).toMatchObject({ status: 'ok', runId: started[0]?.runId, occurrenceId: result.occurrenceId, raw: { stderr: 'x', exitCode: 0 } });
     expect(finished[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(finished[0]?.source).toMatchObject({ kind: 'file', jsonPath: 'hooks.PreToolUse[0].hooks[0]' });
@@ -468,7 +507,13 @@ describe('HookRunner: background (async) hooks', () => {
     const { runner, add, fn } = setup();
     add({
       background: true,
-      action: callableAction(() => new Promise<HookOutcome>((resolve) => (release = () => resolve({ ...block('too late to block'), additionalContext: 'lint: 2 warnings', systemMessage: 'lint finished' }))), { label: 'lint (async)' }),
+      action: callableAction(
+        () =>
+          new Promise<HookOutcome>(
+            (resolve) => (release = () => resolve({ ...block('too late to block'), additionalContext: 'lint: 2 warnings', systemMessage: 'lint finished' })),
+          ),
+        { label: 'lint (async)' },
+      ),
     });
     fn('sync audit', {});
     const result = await runner.run('PreToolUse', preToolUse());
@@ -497,10 +542,13 @@ describe('HookRunner: background (async) hooks', () => {
     await runner.run('PreToolUse', preToolUse());
     await runner.settleBackground();
     expect([a.runs, b.runs]).toEqual([1, 1]);
-    expect(finished.map((r) => [r.hookLabel, r.status])).toEqual([['log.sh', 'ok'], ['log.sh', 'ok']]);
+    expect(finished.map((r) => [r.hookLabel, r.status])).toEqual([
+      ['log.sh', 'ok'],
+      ['log.sh', 'ok'],
+    ]);
   });
 
-  it("a Stop of the turn does not cancel them; their own timeout still applies", async () => {
+  it('a Stop of the turn does not cancel them; their own timeout still applies', async () => {
     const finished: HookRunRecord[] = [];
     const { runner, add } = setup({ observers: [{ onHookFinished: (r) => finished.push(r) }] });
     add({ background: true, timeoutMs: 50, action: fakeAction({ label: 'hangs', hang: true }) });
@@ -510,7 +558,10 @@ describe('HookRunner: background (async) hooks', () => {
     controller.abort();
     await pending;
     await runner.settleBackground();
-    expect(finished.map((r) => [r.hookLabel, r.status]).sort()).toEqual([['hangs', 'timed-out'], ['slow', 'ok']]);
+    expect(finished.map((r) => [r.hookLabel, r.status]).sort()).toEqual([
+      ['hangs', 'timed-out'],
+      ['slow', 'ok'],
+    ]);
     expect(runner.takeBackgroundOutput(String(env.session_id)).map((o) => o.additionalContext)).toEqual(['slow done']);
   });
 });

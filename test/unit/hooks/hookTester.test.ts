@@ -35,7 +35,11 @@ describe('testHookAction', () => {
   it('the caller cancelling is not a timeout', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const record = await testHookAction(new CommandHookAction('sleep 100'), { hook_event_name: 'PreToolUse' }, { ...where, signal: controller.signal, timeoutMs: 10_000 });
+    const record = await testHookAction(
+      new CommandHookAction('sleep 100'),
+      { hook_event_name: 'PreToolUse' },
+      { ...where, signal: controller.signal, timeoutMs: 10_000 },
+    );
     expect(record).toMatchObject({ timedOut: false, result: { status: 'cancelled' } });
   });
   it('an action that ignores its signal still yields a record after the grace period', async () => {
@@ -52,11 +56,16 @@ describe('testHookAction', () => {
   it('an agent hook reads the workspace with its read-only tools and blocks when the condition fails', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-agent-hook-'));
     writeFileSync(path.join(dir, 'notes.md'), 'TODO: write tests\n');
-    const model = playground({ turns: [{ toolCalls: [{ name: 'Read', input: { file_path: 'notes.md' } }] }, { text: '{"ok": false, "reason": "notes.md still has a TODO"}' }] });
+    const model = playground({
+      turns: [{ toolCalls: [{ name: 'Read', input: { file_path: 'notes.md' } }] }, { text: '{"ok": false, "reason": "notes.md still has a TODO"}' }],
+    });
     const action = new AgentHookAction('Are all TODOs in notes.md done?', model);
     expect(action).toMatchObject({ kind: 'agent', dedupKey: 'agent:Are all TODOs in notes.md done?', defaultTimeoutMs: 60_000 });
     const record = await testHookAction(action, { hook_event_name: 'Stop', transcript_path: '' }, { cwd: dir, projectDir: dir, sessionId: 's' });
-    expect(record.result).toMatchObject({ status: 'ok', outcome: { decision: 'continue', reason: 'Agent hook condition was not met: notes.md still has a TODO' } });
+    expect(record.result).toMatchObject({
+      status: 'ok',
+      outcome: { decision: 'continue', reason: 'Agent hook condition was not met: notes.md still has a TODO' },
+    });
     // The agent really read the file: its second model call carried the Read result.
     expect(model.turnsUsed).toBe(2);
   });

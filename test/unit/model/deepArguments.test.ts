@@ -40,9 +40,15 @@ describe('deep JSON at the boundaries', () => {
   });
 
   it('a playground script with a deep input is an error result naming the file, not a crash', () => {
-    expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${DEEP}}}]}]}`, 'deep.json')).toEqual({ ok: false, error: 'deep.json: not valid JSON (nested too deep to read)' });
+    expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${DEEP}}}]}]}`, 'deep.json')).toEqual({
+      ok: false,
+      error: 'deep.json: not valid JSON (nested too deep to read)',
+    });
     const nested = `${'['.repeat(100)}1${']'.repeat(100)}`;
-    expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${nested}}}]}]}`, 'deep.json')).toEqual({ ok: false, error: 'deep.json › turns[0].toolCalls[0].input: "input" is nested deeper than 64 levels' });
+    expect(parsePlaygroundScriptText(`{"turns":[{"toolCalls":[{"name":"Bash","input":{"x":${nested}}}]}]}`, 'deep.json')).toEqual({
+      ok: false,
+      error: 'deep.json › turns[0].toolCalls[0].input: "input" is nested deeper than 64 levels',
+    });
   });
 
   it('deep arguments are replayed to an OpenAI-compatible server as {} (like broken JSON), flat ones as sent', () => {

@@ -67,10 +67,7 @@ describe('ToolCallAssembler', () => {
   it('handles servers that omit index, reuse index 0 with new ids, or omit ids and arguments', () => {
     const a = new ToolCallAssembler(ids());
     // Several whole calls in one delta without index (older Ollama).
-    a.add([
-      { function: { name: 'Glob', arguments: '{"pattern":"*"}' } },
-      { function: { name: 'Grep' } },
-    ]);
+    a.add([{ function: { name: 'Glob', arguments: '{"pattern":"*"}' } }, { function: { name: 'Grep' } }]);
     // Index 0 reused with a fresh id (some Gemini-compatible proxies).
     a.add([{ index: 0, id: 'x1', function: { name: 'Bash', arguments: '{}' } }]);
     a.add([{ index: 0, id: 'x2', function: { name: 'Bash', arguments: '{"command":"pwd"}' } }]);

@@ -32,7 +32,11 @@ describe('nodeHttpFetch', () => {
       res.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'r1' });
       res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, type: req.headers['content-type'], body }));
     });
-    const response = await nodeHttpFetch(`${url}/v1/chat/completions`, { method: 'POST', headers: new Headers({ Authorization: 'Bearer k', 'Content-Type': 'application/json' }), body: '{"a":1}' });
+    const response = await nodeHttpFetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: new Headers({ Authorization: 'Bearer k', 'Content-Type': 'application/json' }),
+      body: '{"a":1}',
+    });
     expect(response).toBeInstanceOf(Response);
     expect([response.status, response.ok, response.headers.get('x-request-id')]).toEqual([201, true, 'r1']);
     expect(await response.json()).toEqual({ method: 'POST', auth: 'Bearer k', type: 'application/json', body: '{"a":1}' });

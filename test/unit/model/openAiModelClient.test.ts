@@ -52,7 +52,12 @@ describe('OpenAiModelClient against the real test server', () => {
       { type: 'done', finishReason: 'stop' },
     ]);
     const sent = server.requests[0]!;
-    expect(sent.body).toMatchObject({ model: 'test-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent.body).toMatchObject({
+      model: 'test-model',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(sent.headers.authorization).toBe('Bearer sk-test');
   });
 
@@ -93,7 +98,14 @@ describe('OpenAiModelClient against the real test server', () => {
       messages: [
         { role: 'system', content: 'be brief' },
         { role: 'user', content: 'list' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'Bash', argumentsText: '{"command":"ls"}' }, { id: 'c2', name: 'Bash', argumentsText: '{"command": "l' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'c1', name: 'Bash', argumentsText: '{"command":"ls"}' },
+            { id: 'c2', name: 'Bash', argumentsText: '{"command": "l' },
+          ],
+        },
         { role: 'tool', toolCallId: 'c1', content: 'a.txt' },
         { role: 'tool', toolCallId: 'c2', content: 'Invalid JSON arguments', isError: true },
       ],
@@ -117,7 +129,12 @@ describe('OpenAiModelClient against the real test server', () => {
       { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
       { role: 'tool', tool_call_id: 'c2', content: 'Invalid JSON arguments' },
     ]);
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'Bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }]);
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'Bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } } },
+      },
+    ]);
     expect(body).toMatchObject({ max_tokens: 100, temperature: 0 });
     expect(body.response_format).toBeUndefined();
   });

@@ -18,13 +18,25 @@ function post(server: OpenAiTestServer, body: unknown): Promise<Response> {
 
 describe('openAiTestServer', () => {
   it('answers non-streaming requests with a chat.completion, tool calls included', async () => {
-    const server = await serve({ script: [toolCallsReply([{ id: 'c1', name: 'Bash', arguments: '{"command":"ls"}' }], { text: 'hi', usage: { promptTokens: 3, completionTokens: 4 } })] });
+    const server = await serve({
+      script: [toolCallsReply([{ id: 'c1', name: 'Bash', arguments: '{"command":"ls"}' }], { text: 'hi', usage: { promptTokens: 3, completionTokens: 4 } })],
+    });
     const res = await post(server, { model: 'm', messages: [{ role: 'user', content: 'x' }] });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       object: 'chat.completion',
       model: 'm',
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'hi', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }] } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'hi',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }],
+          },
+        },
+      ],
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
     });
     expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', completed: true, clientDisconnected: false });

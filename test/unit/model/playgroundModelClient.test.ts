@@ -29,7 +29,13 @@ describe('PlaygroundModelClient', () => {
   const script = valid({
     name: 'demo',
     turns: [
-      { text: 'I will list the files.', toolCalls: [{ name: 'Bash', input: { command: 'ls' } }, { id: 'mine', name: 'Read', input: { file_path: 'a.txt' } }] },
+      {
+        text: 'I will list the files.',
+        toolCalls: [
+          { name: 'Bash', input: { command: 'ls' } },
+          { id: 'mine', name: 'Read', input: { file_path: 'a.txt' } },
+        ],
+      },
       { toolCalls: [{ name: 'Bash', arguments: '{"command": "ls' }] },
       { text: 'All done.' },
     ],
@@ -100,7 +106,10 @@ describe('playground scripts', () => {
   });
 
   it('rejects unknown keys, empty turns and input+arguments together, with paths', () => {
-    expect(parsePlaygroundScript({ turns: [{ txt: 'typo' }] }, 's.json')).toMatchObject({ ok: false, error: expect.stringMatching(/^s\.json › turns\[0\]: .*txt/) });
+    expect(parsePlaygroundScript({ turns: [{ txt: 'typo' }] }, 's.json')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^s\.json › turns\[0\]: .*txt/),
+    });
     expect(parsePlaygroundScript({ turns: [{}] }, 's.json')).toEqual({ ok: false, error: 's.json › turns[0]: a turn needs "text" or "toolCalls"' });
     expect(parsePlaygroundScript({ turns: [{ toolCalls: [{ name: 'Bash', input: {}, arguments: '{}' }] }] }, 's.json')).toMatchObject({
       ok: false,

@@ -44,7 +44,14 @@ describe('runShellCommand', () => {
 
   it('passes stdin then EOF, env and cwd; captures both streams and the exit code', async () => {
     const r = await run('read line; echo "got:$line:$FOO:$(pwd)"; echo warn >&2; exit 7', { cwd, env: { ...process.env, FOO: 'bar' }, stdin: 'hello' });
-    expect(r).toMatchObject({ stdout: `got:hello:bar:${cwd}\n`, stderr: 'warn\n', exitCode: 7, stdoutTruncated: false, stderrTruncated: false, aborted: false });
+    expect(r).toMatchObject({
+      stdout: `got:hello:bar:${cwd}\n`,
+      stderr: 'warn\n',
+      exitCode: 7,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      aborted: false,
+    });
     expect(r.durationMs).toBeGreaterThan(0);
     expect(r.signal).toBeUndefined();
     expect(r.spawnError).toBeUndefined();

@@ -20,7 +20,18 @@ describe('webview protocol', () => {
   });
 
   it('rejects invalid inbound messages with a reason, never throwing', () => {
-    const cases: unknown[] = [undefined, null, 42, 'submit', {}, { type: 'nope' }, { type: 'submit' }, { type: 'submit', prompt: '' }, { type: 'submit', prompt: 7 }, { type: 'resumeSession', id: '' }];
+    const cases: unknown[] = [
+      undefined,
+      null,
+      42,
+      'submit',
+      {},
+      { type: 'nope' },
+      { type: 'submit' },
+      { type: 'submit', prompt: '' },
+      { type: 'submit', prompt: 7 },
+      { type: 'resumeSession', id: '' },
+    ];
     for (const data of cases) {
       const parsed = parseFromWebview(data);
       expect(parsed.ok, JSON.stringify(data)).toBe(false);

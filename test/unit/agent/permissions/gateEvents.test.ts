@@ -26,19 +26,41 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-const settings = (jsonPath: string): HookSource => ({ kind: 'file', scope: 'project', file: '/p/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath });
+const settings = (jsonPath: string): HookSource => ({
+  kind: 'file',
+  scope: 'project',
+  file: '/p/.claude/settings.json',
+  displayFile: '.claude/settings.json',
+  jsonPath,
+});
 
 /** A command hook that prints `json` (a shell-quoted literal). */
 function printing(event: HookEvent, json: unknown, matcher?: string): void {
   const text = JSON.stringify(json).replace(/'/g, `'\\''`);
-  h.registry.register({ event, action: new CommandHookAction(`printf '%s' '${text}'`), source: settings(`hooks.${event}[0].hooks[0]`), ...(matcher ? { matcher: compileClaudeMatcher(matcher) } : {}) });
+  h.registry.register({
+    event,
+    action: new CommandHookAction(`printf '%s' '${text}'`),
+    source: settings(`hooks.${event}[0].hooks[0]`),
+    ...(matcher ? { matcher: compileClaudeMatcher(matcher) } : {}),
+  });
 }
 
 /** A Notification command hook appending each input it gets to notes.jsonl; returns a reader. */
 function recordNotifications(): () => { notification_type: string; message: string }[] {
   const file = path.join(h.dir, 'notes.jsonl');
-  h.registry.register({ event: 'Notification', action: new CommandHookAction(`cat >> '${file}'; echo >> '${file}'`), source: settings('hooks.Notification[0].hooks[0]') });
-  return () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { notification_type: string; message: string }) : []);
+  h.registry.register({
+    event: 'Notification',
+    action: new CommandHookAction(`cat >> '${file}'; echo >> '${file}'`),
+    source: settings('hooks.Notification[0].hooks[0]'),
+  });
+  return () =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { notification_type: string; message: string })
+      : [];
 }
 
 const preToolUseAsk = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'deploys need a look' } };
@@ -58,7 +80,12 @@ describe('the permission gate, event by event', () => {
     const { events, model } = await h.run([bash('touch deployed'), { text: 'ok' }], { provider, mode: 'bypassPermissions' });
     expect(existsSync(path.join(h.dir, 'deployed'))).toBe(false);
     expect(provider.requests).toHaveLength(0);
-    expect(verdictOf(events)).toMatchObject({ event: 'PreToolUse', decision: 'deny', reason: 'no deploys from hooks', decidedBy: { kind: 'hook', source: { displayFile: '.claude/settings.json', jsonPath: 'hooks.PermissionRequest[0].hooks[0]' } } });
+    expect(verdictOf(events)).toMatchObject({
+      event: 'PreToolUse',
+      decision: 'deny',
+      reason: 'no deploys from hooks',
+      decidedBy: { kind: 'hook', source: { displayFile: '.claude/settings.json', jsonPath: 'hooks.PermissionRequest[0].hooks[0]' } },
+    });
     expect(model.toolResultsOf(1)[0]?.isError).toBe(true);
   });
 
@@ -77,10 +104,14 @@ describe('the permission gate, event by event', () => {
     const { events } = await h.run([bash('touch made'), { text: 'ok' }], { provider });
     expect(existsSync(path.join(h.dir, 'made'))).toBe(true);
     expect(provider.requests).toHaveLength(0);
-    expect(verdictOf(events)).toMatchObject({ event: 'permission', decision: 'allow', decidedBy: { kind: 'hook', source: { jsonPath: 'hooks.PermissionRequest[0].hooks[0]' } } });
+    expect(verdictOf(events)).toMatchObject({
+      event: 'permission',
+      decision: 'allow',
+      decidedBy: { kind: 'hook', source: { jsonPath: 'hooks.PermissionRequest[0].hooks[0]' } },
+    });
   });
 
-  it('a deny rule beats a hook\'s ask: nobody is asked, and the verdict names the rule and the file it came from', async () => {
+  it("a deny rule beats a hook's ask: nobody is asked, and the verdict names the rule and the file it came from", async () => {
     printing('PreToolUse', preToolUseAsk, 'Bash');
     const parsed = parsePermissionRule('Bash(touch:*)');
     if (!parsed.ok) throw new Error(parsed.message);
@@ -89,10 +120,13 @@ describe('the permission gate, event by event', () => {
     const { events } = await h.run([bash('touch deployed'), { text: 'ok' }], { provider, rules });
     expect(existsSync(path.join(h.dir, 'deployed'))).toBe(false);
     expect(provider.requests).toHaveLength(0);
-    expect(verdictOf(events)).toMatchObject({ decision: 'deny', decidedBy: { kind: 'rule', detail: 'Bash(touch:*)', file: expect.stringContaining('.claude/settings.json') } });
+    expect(verdictOf(events)).toMatchObject({
+      decision: 'deny',
+      decidedBy: { kind: 'rule', detail: 'Bash(touch:*)', file: expect.stringContaining('.claude/settings.json') },
+    });
   });
 
-  it('a Stop hook ask reaches the provider (after PermissionRequest and Notification); a person\'s deny makes the agent go on', async () => {
+  it("a Stop hook ask reaches the provider (after PermissionRequest and Notification); a person's deny makes the agent go on", async () => {
     let asked = 0;
     h.hooks.onStop(() => (asked++ === 0 ? ask('are you really done?') : undefined));
     const notes = recordNotifications();
@@ -106,7 +140,7 @@ describe('the permission gate, event by event', () => {
   });
 });
 
-describe('the permission gate for the session\'s own events', () => {
+describe("the permission gate for the session's own events", () => {
   function session(provider?: RecordingProvider): { session: Session; model: RecordingModel; events: AgentEvent[] } {
     const model = new RecordingModel([{ text: 'answered' }]);
     const events: AgentEvent[] = [];
@@ -125,7 +159,7 @@ describe('the permission gate for the session\'s own events', () => {
     return { session: s, model, events };
   }
 
-  it('a UserPromptSubmit ask goes through PermissionRequest hooks (offered under the event\'s name): their deny blocks the prompt, nobody is asked', async () => {
+  it("a UserPromptSubmit ask goes through PermissionRequest hooks (offered under the event's name): their deny blocks the prompt, nobody is asked", async () => {
     h.hooks.onUserPromptSubmit(() => ask('this prompt mentions prod'));
     printing('PermissionRequest', permissionDeny, 'UserPromptSubmit');
     const provider = new RecordingProvider(() => ({ decision: 'allow' }));

@@ -65,7 +65,10 @@ describe('permission modes', () => {
 
   it('plan mode denies Write without asking', async () => {
     const provider = new RecordingProvider();
-    const { model } = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'w.txt', content: 'x' } }] }, { text: 'ok' }], { mode: 'plan', provider });
+    const { model } = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'w.txt', content: 'x' } }] }, { text: 'ok' }], {
+      mode: 'plan',
+      provider,
+    });
     expect(provider.requests).toEqual([]);
     expect(ran('w.txt')).toBe(false);
     expect(model.toolResultsOf(1)[0]).toMatchObject({ isError: true, content: expect.stringContaining('plan mode') });
@@ -74,7 +77,10 @@ describe('permission modes', () => {
   it('acceptEdits mode runs Edit without asking', async () => {
     writeFileSync(path.join(h.dir, 'e.txt'), 'hello world');
     const provider = new RecordingProvider(() => ({ decision: 'deny' }));
-    await h.run([{ toolCalls: [{ name: 'Edit', input: { file_path: 'e.txt', old_string: 'world', new_string: 'hooks' } }] }, { text: 'ok' }], { mode: 'acceptEdits', provider });
+    await h.run([{ toolCalls: [{ name: 'Edit', input: { file_path: 'e.txt', old_string: 'world', new_string: 'hooks' } }] }, { text: 'ok' }], {
+      mode: 'acceptEdits',
+      provider,
+    });
     expect(provider.requests).toEqual([]);
     expect(readFileSync(path.join(h.dir, 'e.txt'), 'utf8')).toBe('hello hooks');
   });
@@ -115,15 +121,20 @@ describe('permission rules', () => {
     symlinkSync(path.join(h.dir, 'inner', 'secret.env'), path.join(h.dir, 'innocent.txt'));
     symlinkSync(path.join(h.dir, 'inner'), path.join(h.dir, 'src', 'linked'));
     const call = (id: string, name: string, input: Record<string, unknown>) => ({ id, name, input });
-    const { model } = await h.run([
-      { toolCalls: [
-        call('r', 'Read', { file_path: 'innocent.txt' }),
-        call('e', 'Edit', { file_path: 'src/linked/secret.env', old_string: 'TOKEN', new_string: 'PWNED' }),
-        call('g', 'Grep', { pattern: 'TOKEN', path: '.', output_mode: 'content' }),
-        call('l', 'Glob', { pattern: '**/*.env' }),
-      ] },
-      { text: 'ok' },
-    ], { mode: 'bypassPermissions', rules: rules({ allow: [], deny: ['Read(inner/secret.env)', 'Edit(inner/**)'], ask: [] }) });
+    const { model } = await h.run(
+      [
+        {
+          toolCalls: [
+            call('r', 'Read', { file_path: 'innocent.txt' }),
+            call('e', 'Edit', { file_path: 'src/linked/secret.env', old_string: 'TOKEN', new_string: 'PWNED' }),
+            call('g', 'Grep', { pattern: 'TOKEN', path: '.', output_mode: 'content' }),
+            call('l', 'Glob', { pattern: '**/*.env' }),
+          ],
+        },
+        { text: 'ok' },
+      ],
+      { mode: 'bypassPermissions', rules: rules({ allow: [], deny: ['Read(inner/secret.env)', 'Edit(inner/**)'], ask: [] }) },
+    );
     const results = model.toolResultsOf(1);
     expect(results.map((r) => r.content).join('\n')).not.toContain('hunter2');
     expect(results[0]?.content).toContain('denied by permission rule Read(inner/secret.env)');
@@ -143,7 +154,10 @@ describe('permission rules', () => {
 
   it('a deny rule beats a PreToolUse hook that allows', async () => {
     h.hooks.onPreToolUse(() => allow('hook says fine'));
-    const { model } = await h.run([bash(touch('a.txt')), { text: 'ok' }], { mode: 'bypassPermissions', rules: rules({ allow: [], deny: ['Bash(touch:*)'], ask: [] }) });
+    const { model } = await h.run([bash(touch('a.txt')), { text: 'ok' }], {
+      mode: 'bypassPermissions',
+      rules: rules({ allow: [], deny: ['Bash(touch:*)'], ask: [] }),
+    });
     expect(ran('a.txt')).toBe(false);
     expect(model.toolResultsOf(1)[0]?.content).toContain('denied by permission rule Bash(touch:*)');
   });
@@ -151,7 +165,10 @@ describe('permission rules', () => {
   it('a deny rule applies to the input a hook rewrote, not only to what the model sent', async () => {
     writeFileSync(path.join(h.dir, 'keep.txt'), 'precious');
     h.hooks.onPreToolUse(() => modifyInput({ command: 'rm keep.txt' }));
-    const { model } = await h.run([bash(touch('a.txt')), { text: 'ok' }], { mode: 'bypassPermissions', rules: rules({ allow: [], deny: ['Bash(rm:*)'], ask: [] }) });
+    const { model } = await h.run([bash(touch('a.txt')), { text: 'ok' }], {
+      mode: 'bypassPermissions',
+      rules: rules({ allow: [], deny: ['Bash(rm:*)'], ask: [] }),
+    });
     expect(existsSync(path.join(h.dir, 'keep.txt'))).toBe(true);
     expect(model.toolResultsOf(1)[0]?.content).toContain('denied by permission rule Bash(rm:*)');
   });

@@ -20,17 +20,32 @@ function setup(o: { provider?: PermissionProvider; fallback?: 'allow' | 'deny'; 
   const agent = { agentId: 'agent-main', parentAgentId: null, agentType: 'main' } as const;
   const inputs = new HookInputs({ ...agent, sessionId: 's-1', transcriptPath: '/tmp/s-1.jsonl', cwd: '/work/project', permissionMode: 'default' });
   const ctx: RunContext = {
-    sessionId: 's-1', cwd: '/work/project', projectDir: '/work/project', model: new PlaygroundModelClient({ turns: [] }), hooks: runner, permissionMode: 'default',
-    asks: askPolicy(o.provider, o.fallback), emit: () => undefined, todos: createTodoStore(), sessionTranscriptPath: '/tmp/s-1.jsonl',
+    sessionId: 's-1',
+    cwd: '/work/project',
+    projectDir: '/work/project',
+    model: new PlaygroundModelClient({ turns: [] }),
+    hooks: runner,
+    permissionMode: 'default',
+    asks: askPolicy(o.provider, o.fallback),
+    emit: () => undefined,
+    todos: createTodoStore(),
+    sessionTranscriptPath: '/tmp/s-1.jsonl',
     subagents: { agents: [], maxDepth: 0, baseTools: [], transcriptDir: '/tmp' },
   };
   const gate = PermissionGate.forAgent(ctx, agent, inputs);
   const fn = (label: string, outcome: HookOutcome | (() => HookOutcome), init: Partial<HookRegistrationInit> = {}) =>
-    registry.register({ event: 'PreToolUse', source: codeSource, action: callableAction(typeof outcome === 'function' ? outcome : () => outcome, { label }), ...init });
+    registry.register({
+      event: 'PreToolUse',
+      source: codeSource,
+      action: callableAction(typeof outcome === 'function' ? outcome : () => outcome, { label }),
+      ...init,
+    });
   return { registry, runner, gate, fn };
 }
 
-function provider(answer: (req: PermissionRequest, signal: AbortSignal) => ReturnType<PermissionProvider['requestPermission']>): PermissionProvider & { calls: PermissionRequest[] } {
+function provider(
+  answer: (req: PermissionRequest, signal: AbortSignal) => ReturnType<PermissionProvider['requestPermission']>,
+): PermissionProvider & { calls: PermissionRequest[] } {
   const calls: PermissionRequest[] = [];
   return {
     calls,
@@ -41,7 +56,7 @@ function provider(answer: (req: PermissionRequest, signal: AbortSignal) => Retur
   };
 }
 
-describe('PermissionGate: a hook\'s ask (moved from the HookRunner, which now returns ask as data)', () => {
+describe("PermissionGate: a hook's ask (moved from the HookRunner, which now returns ask as data)", () => {
   it('asks the provider once, naming the asking hooks, and returns its deny', async () => {
     const p = provider(async () => ({ decision: 'deny', reason: 'user said no' }));
     const resolved: HookRunRecord[] = [];
@@ -50,7 +65,13 @@ describe('PermissionGate: a hook\'s ask (moved from the HookRunner, which now re
     fn('ask2', ask('large diff'));
     const result = await gate.run('PreToolUse', preToolUse('Bash', { command: 'deploy' }));
     expect(p.calls).toHaveLength(1);
-    expect(p.calls[0]).toMatchObject({ kind: 'hook', event: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'deploy' }, reason: 'touches prod\nlarge diff' });
+    expect(p.calls[0]).toMatchObject({
+      kind: 'hook',
+      event: 'PreToolUse',
+      toolName: 'Bash',
+      toolInput: { command: 'deploy' },
+      reason: 'touches prod\nlarge diff',
+    });
     expect(p.calls[0]?.askedBy.map((a) => a.hookLabel)).toEqual(['ask1', 'ask2']);
     // The reason stays the hooks' (what the model is told); the person's words are the decider's detail.
     expect(result).toMatchObject({ decision: 'deny', asked: true, decidedBy: { kind: 'user', detail: 'user said no' }, reason: 'touches prod\nlarge diff' });
@@ -77,7 +98,7 @@ describe('PermissionGate: a hook\'s ask (moved from the HookRunner, which now re
     expect(await b.gate.run('PreToolUse', preToolUse())).toMatchObject({ decision: 'allow', asked: true, decidedBy: { kind: 'fallback' } });
   });
 
-  it('each agent\'s gate asks its own provider over one shared runner (a subagent\'s, the main agent\'s)', async () => {
+  it("each agent's gate asks its own provider over one shared runner (a subagent's, the main agent's)", async () => {
     const mainProvider = provider(async () => ({ decision: 'deny' }));
     const childProvider = provider(async () => ({ decision: 'allow' }));
     const { registry, fn } = setup({ provider: mainProvider });
@@ -123,4 +144,3 @@ describe('PermissionGate: a hook\'s ask (moved from the HookRunner, which now re
     expect(result.records[0]?.permission?.reason).toContain('webview gone');
   });
 });
-

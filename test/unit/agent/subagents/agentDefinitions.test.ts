@@ -20,12 +20,18 @@ const projectAgents = () => [{ dir: path.join(w.ws, '.claude', 'agents'), displa
 
 describe('agent files: one frontmatter rule for their definition and their hooks', () => {
   it('a file saved with a BOM, CRLF and blanks after the --- lines defines the agent and its hooks alike', async () => {
-    const text = '\uFEFF---  \r\nname: reviewer\r\ndescription: Reviews diffs\r\ntools: Read, Grep\r\nhooks:\r\n  Stop:\r\n    - hooks:\r\n        - type: command\r\n          command: echo done\r\n--- \r\nYou review diffs.\r\n';
+    const text =
+      '\uFEFF---  \r\nname: reviewer\r\ndescription: Reviews diffs\r\ntools: Read, Grep\r\nhooks:\r\n  Stop:\r\n    - hooks:\r\n        - type: command\r\n          command: echo done\r\n--- \r\nYou review diffs.\r\n';
     await w.write('.claude/agents/reviewer.md', text);
 
     const { agents, problems } = await loadAgentDefinitions(projectAgents());
     expect(problems).toEqual([]);
-    expect(agents.find((a) => a.name === 'reviewer')).toMatchObject({ description: 'Reviews diffs', tools: ['Read', 'Grep'], systemPrompt: 'You review diffs.', source: '.claude/agents/reviewer.md' });
+    expect(agents.find((a) => a.name === 'reviewer')).toMatchObject({
+      description: 'Reviews diffs',
+      tools: ['Read', 'Grep'],
+      systemPrompt: 'You review diffs.',
+      source: '.claude/agents/reviewer.md',
+    });
 
     const hooks = readAgentFileText(text, { file: path.join(w.ws, '.claude/agents/reviewer.md'), displayFile: '.claude/agents/reviewer.md' });
     expect(hooks.diagnostics).toEqual([]);
@@ -48,7 +54,13 @@ describe('agent definitions reload', () => {
     const transcriptDir = path.join(w.hookwiseHome, 'projects', 'ws');
     const model = new RecordingModel([{ text: 'One.' }, { text: 'Two.' }]);
     const runtime = new HookwiseRuntime({ projectDir: w.ws, homeDir: w.home, model, transcriptDir });
-    const manager = new SessionManager({ runtime, projectDir: w.ws, homeDir: w.home, transcriptDir, settings: () => ({ permissionMode: 'default', trusted: true, emit: () => undefined }) });
+    const manager = new SessionManager({
+      runtime,
+      projectDir: w.ws,
+      homeDir: w.home,
+      transcriptDir,
+      settings: () => ({ permissionMode: 'default', trusted: true, emit: () => undefined }),
+    });
     const agentTool = (n: number) => model.requests[n]?.tools?.find((t) => t.name === 'Agent')?.description ?? '';
     const prompt = async (text: string) => (await manager.ensureStarted(new AbortController().signal)).submit(text, new AbortController().signal);
 
@@ -67,7 +79,12 @@ describe('agent definitions reload', () => {
   });
 
   it('when two loads overlap (two saves in a row), the one started last wins even if the earlier one finishes after it', async () => {
-    const runtime = new HookwiseRuntime({ projectDir: w.ws, homeDir: w.home, model: new RecordingModel([]), transcriptDir: path.join(w.hookwiseHome, 'projects', 'ws') });
+    const runtime = new HookwiseRuntime({
+      projectDir: w.ws,
+      homeDir: w.home,
+      model: new RecordingModel([]),
+      transcriptDir: path.join(w.hookwiseHome, 'projects', 'ws'),
+    });
     // The earlier load reads a folder of many files (slow), the later one a single file (fast).
     for (let i = 0; i < 200; i++) await w.write(`many/a${String(i).padStart(3, '0')}.md`, `---\nname: stale${i}\ndescription: Stale\n---\n`);
     await w.write('one/fresh.md', '---\nname: fresh\ndescription: Fresh\n---\n');

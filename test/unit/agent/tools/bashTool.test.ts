@@ -7,8 +7,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const bash = createBashTool();
 
 /** Alive and not a zombie (a container's PID 1 may be slow to reap orphans). */
@@ -65,7 +69,13 @@ describe('Bash', () => {
     const r = await bash.execute({ command: 'pwd && ls' }, makeContext(ws));
     expect(r.isError).toBe(false);
     expect(r.content).toBe(`${ws.root}\nhello.txt`);
-    expect(r.data).toMatchObject({ stdout: `${ws.root}\nhello.txt\n`, stderr: '', exitCode: 0, interrupted: false, timedOut: false } satisfies Partial<BashResponse>);
+    expect(r.data).toMatchObject({
+      stdout: `${ws.root}\nhello.txt\n`,
+      stderr: '',
+      exitCode: 0,
+      interrupted: false,
+      timedOut: false,
+    } satisfies Partial<BashResponse>);
   });
 
   it('combines stdout and stderr and reports a non-zero exit as an error', async () => {

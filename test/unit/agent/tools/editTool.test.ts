@@ -6,8 +6,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const edit = createEditTool();
 
 describe('Edit', () => {
@@ -30,7 +34,9 @@ describe('Edit', () => {
     const p = await ws.write('a.ts', 'hello world\n');
     const r = await edit.execute({ file_path: 'a.ts', old_string: 'goodbye', new_string: 'x' }, makeContext(ws));
     expect(r.isError).toBe(true);
-    expect(r.content).toBe(`old_string was not found in ${p}. Read the file to see its current content; old_string must match exactly, including whitespace and indentation.`);
+    expect(r.content).toBe(
+      `old_string was not found in ${p}. Read the file to see its current content; old_string must match exactly, including whitespace and indentation.`,
+    );
     expect(await fs.readFile(p, 'utf8')).toBe('hello world\n');
   });
 

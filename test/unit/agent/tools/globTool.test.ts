@@ -7,8 +7,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const glob = createGlobTool();
 
 async function touch(p: string, secondsAgo: number): Promise<void> {
@@ -123,4 +127,3 @@ describe('Glob ignore rules', () => {
     expect(r.content).not.toContain('secret.env');
   });
 });
-

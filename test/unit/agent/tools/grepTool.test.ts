@@ -7,8 +7,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const grep = createGrepTool();
 
 async function touch(p: string, secondsAgo: number): Promise<void> {
@@ -79,7 +83,7 @@ describe('Grep', () => {
 
   it('says when nothing matches', async () => {
     await ws.write('a.txt', 'abc');
-    expect((await grep.execute({ pattern: 'zzz' }, makeContext(ws)))).toMatchObject({ isError: false, content: `No matches found for "zzz" in ${ws.root}` });
+    expect(await grep.execute({ pattern: 'zzz' }, makeContext(ws))).toMatchObject({ isError: false, content: `No matches found for "zzz" in ${ws.root}` });
   });
 
   it('fails clearly on an invalid regex, a missing path and a path outside', async () => {
@@ -124,19 +128,24 @@ describe('Grep: bounded and cancellable (docs/security.md), Read rules per file'
     await ws.write('a.txt', `${evil}\n`);
     const ac = new AbortController();
     let ticks = 0;
-    const ticker = setInterval(() => { ticks++; if (ticks === 5) ac.abort(); }, 20);
+    const ticker = setInterval(() => {
+      ticks++;
+      if (ticks === 5) ac.abort();
+    }, 20);
     const r = await grep.execute({ pattern: '^(a+)+$' }, makeContext(ws, { signal: ac.signal }));
     clearInterval(ticker);
     expect(r).toMatchObject({ isError: true, content: 'Grep was interrupted.' });
     expect(ticks).toBeGreaterThanOrEqual(5);
   });
 
-  it('hides files the session\'s Read rules deny, says how many, and never shows their content', async () => {
+  it("hides files the session's Read rules deny, says how many, and never shows their content", async () => {
     await ws.write('inner/secret.env', 'TOKEN=hunter2');
     await ws.write('a.txt', 'TOKEN=public');
     await fs.symlink(path.join(ws.root, 'inner/secret.env'), path.join(ws.root, 'alias.txt'));
     const denied = new Set([path.join(ws.root, 'inner/secret.env')]);
-    const ctx = makeContext(ws, { readDeniedBy: (abs, real) => (denied.has(abs) || (real !== undefined && denied.has(real)) ? 'Read(inner/secret.env)' : undefined) });
+    const ctx = makeContext(ws, {
+      readDeniedBy: (abs, real) => (denied.has(abs) || (real !== undefined && denied.has(real)) ? 'Read(inner/secret.env)' : undefined),
+    });
     for (const mode of ['content', 'files_with_matches', 'count'] as const) {
       const r = await grep.execute({ pattern: 'TOKEN', output_mode: mode }, ctx);
       expect(r.isError).toBe(false);

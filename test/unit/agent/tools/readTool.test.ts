@@ -7,8 +7,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const read = createReadTool();
 
 describe('Read', () => {
@@ -25,7 +29,10 @@ describe('Read', () => {
     const r = await read.execute({ file_path: 'a.txt' }, makeContext(ws));
     expect(r.isError).toBe(false);
     expect(r.content).toBe('     1\tone\n     2\ttwo\n     3\tthree');
-    expect(r.data).toEqual({ type: 'text', file: { filePath: p, content: 'one\ntwo\nthree', numLines: 3, startLine: 1, totalLines: 3 } } satisfies ReadResponse);
+    expect(r.data).toEqual({
+      type: 'text',
+      file: { filePath: p, content: 'one\ntwo\nthree', numLines: 3, startLine: 1, totalLines: 3 },
+    } satisfies ReadResponse);
   });
 
   it('pages with offset (1-based) and limit, and says how to continue', async () => {

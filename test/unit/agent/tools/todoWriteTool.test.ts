@@ -6,8 +6,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const todoWrite = createTodoWriteTool();
 
 describe('TodoWrite', () => {
@@ -41,25 +45,38 @@ describe('TodoWrite', () => {
 
   it('nudges when several items are in progress, and clears with an empty list', async () => {
     const ctx = makeContext(ws);
-    const r = await todoWrite.execute({ todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] }, ctx);
+    const r = await todoWrite.execute(
+      {
+        todos: [
+          { content: 'a', status: 'in_progress' },
+          { content: 'b', status: 'in_progress' },
+        ],
+      },
+      ctx,
+    );
     expect(r.content).toContain('more than one item is in_progress');
     expect((await todoWrite.execute({ todos: [] }, ctx)).content).toBe('Todo list cleared.');
   });
 
   it('validates items: status enum, non-empty content; strips unknown keys like id/priority', () => {
     expect(validateToolInput(todoWrite, { todos: [{ content: 'x', status: 'done' }] })).toEqual({
-      ok: false, error: 'TodoWrite: "todos[0].status" must be one of "pending", "in_progress", "completed", got the string "done"',
+      ok: false,
+      error: 'TodoWrite: "todos[0].status" must be one of "pending", "in_progress", "completed", got the string "done"',
     });
     expect(validateToolInput(todoWrite, { todos: [{ content: ' ', status: 'pending' }] })).toEqual({
-      ok: false, error: 'TodoWrite: "todos[0].content" must not be empty',
+      ok: false,
+      error: 'TodoWrite: "todos[0].content" must not be empty',
     });
     expect(validateToolInput(todoWrite, { todos: [{ id: '1', priority: 'high', content: 'x', status: 'pending' }] })).toEqual({
-      ok: true, input: { todos: [{ content: 'x', status: 'pending' }] },
+      ok: true,
+      input: { todos: [{ content: 'x', status: 'pending' }] },
     });
   });
 
   it('the store keeps a copy: later mutation by the caller does not leak in', () => {
-    const store = createTodoStore(() => { throw new Error('listener bug'); });
+    const store = createTodoStore(() => {
+      throw new Error('listener bug');
+    });
     const list = [{ content: 'a', status: 'pending' as const }];
     store.set('x', list);
     list.push({ content: 'b', status: 'pending' });

@@ -42,9 +42,15 @@ describe('createToolSet', () => {
 describe('defineTool', () => {
   it('turns an unexpected throw into an error result and keeps summaries to one line', async () => {
     const tool = defineTool({
-      name: 'Boom', description: 'd', inputSchema: z.object({ a: z.string() }), readOnly: true, needsApproval: false,
+      name: 'Boom',
+      description: 'd',
+      inputSchema: z.object({ a: z.string() }),
+      readOnly: true,
+      needsApproval: false,
       summarize: (i) => `line1\n  ${i.a}`,
-      execute: async () => { throw new Error('kaput'); },
+      execute: async () => {
+        throw new Error('kaput');
+      },
     });
     const ctx = { cwd: '/', workspaceRoot: '/', signal: new AbortController().signal, sessionId: 's', agentId: 'a', todos: createTodoStore() };
     expect(await tool.execute({ a: 'x' }, ctx)).toEqual({ isError: true, content: 'Boom failed unexpectedly: kaput' });

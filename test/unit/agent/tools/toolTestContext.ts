@@ -22,7 +22,9 @@ export async function makeWorkspace(): Promise<TempWorkspace> {
   await fs.mkdir(root);
   await fs.mkdir(outside);
   return {
-    base, root, outside,
+    base,
+    root,
+    outside,
     async write(rel, content) {
       const p = path.join(root, rel);
       await fs.mkdir(path.dirname(p), { recursive: true });

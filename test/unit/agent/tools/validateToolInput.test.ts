@@ -20,7 +20,8 @@ describe('validateToolInput', () => {
     expect(validateToolInput(read, { file_path: 'a', limit: '10' })).toEqual({ ok: false, error: 'Read: "limit" must be a number, got the string "10"' });
     expect(validateToolInput(read, { file_path: 42 })).toEqual({ ok: false, error: 'Read: "file_path" must be a string, got number 42' });
     expect(validateToolInput(edit, { file_path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' })).toEqual({
-      ok: false, error: 'Edit: "replace_all" must be a boolean, got the string "yes"',
+      ok: false,
+      error: 'Edit: "replace_all" must be a boolean, got the string "yes"',
     });
   });
 
@@ -30,7 +31,8 @@ describe('validateToolInput', () => {
     expect(frac.ok).toBe(false);
     if (!frac.ok) expect(frac.error).toMatch(/^Read: "offset" must be an integer/);
     expect(validateToolInput(grep, { pattern: 'x', output_mode: 'lines' })).toEqual({
-      ok: false, error: 'Grep: "output_mode" must be one of "content", "files_with_matches", "count", got the string "lines"',
+      ok: false,
+      error: 'Grep: "output_mode" must be one of "content", "files_with_matches", "count", got the string "lines"',
     });
     expect(validateToolInput(bash, { command: 'ls', timeout: 700_000 })).toEqual({ ok: false, error: 'Bash: "timeout" must be <= 600000' });
     expect(validateToolInput(grep, { pattern: '' })).toEqual({ ok: false, error: 'Grep: "pattern" must not be empty' });

@@ -7,8 +7,12 @@ import { makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 
 const scope = (extra: object = {}) => ({ cwd: ws.root, workspaceRoot: ws.root, ...extra });
 
@@ -56,7 +60,9 @@ describe('resolveWorkspacePath', () => {
     const r = await resolveWorkspacePath('linkdir/secret.txt', scope());
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error).toBe(`Path ${path.join(ws.root, 'linkdir/secret.txt')} is outside the workspace ${ws.root} (it resolves to ${path.join(ws.outside, 'secret.txt')} through a symlink).`);
+      expect(r.error).toBe(
+        `Path ${path.join(ws.root, 'linkdir/secret.txt')} is outside the workspace ${ws.root} (it resolves to ${path.join(ws.outside, 'secret.txt')} through a symlink).`,
+      );
     }
   });
 
@@ -97,7 +103,13 @@ describe('resolveWorkspacePath', () => {
   });
 
   it('says so when the approval is refused, throws, or is async false', async () => {
-    for (const allow of [() => false, () => { throw new Error('boom'); }, async () => false]) {
+    for (const allow of [
+      () => false,
+      () => {
+        throw new Error('boom');
+      },
+      async () => false,
+    ]) {
       const r = await resolveWorkspacePath('/etc/hosts', scope({ allowOutsideWorkspace: allow }));
       expect(r).toEqual({ ok: false, error: `Path /etc/hosts is outside the workspace ${ws.root}, and access to it was not approved.` });
     }

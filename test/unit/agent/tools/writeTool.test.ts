@@ -6,8 +6,12 @@ import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
 let ws: TempWorkspace;
-beforeEach(async () => { ws = await makeWorkspace(); });
-afterEach(async () => { await ws.cleanup(); });
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
 const write = createWriteTool();
 
 describe('Write', () => {

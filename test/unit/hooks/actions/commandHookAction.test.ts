@@ -38,7 +38,12 @@ beforeAll(() => {
 describe('CommandHookAction — shape', () => {
   it('kind, label, dedupKey and default timeout', () => {
     const action = new CommandHookAction('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh');
-    expect(action).toMatchObject({ kind: 'command', label: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', dedupKey: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', defaultTimeoutMs: 60_000 });
+    expect(action).toMatchObject({
+      kind: 'command',
+      label: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh',
+      dedupKey: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh',
+      defaultTimeoutMs: 60_000,
+    });
   });
 });
 
@@ -90,7 +95,11 @@ describe('CommandHookAction — Claude Code protocol through real processes', ()
   });
   it('UserPromptSubmit blocking and json-deny → deny (prompt dropped)', async () => {
     expect((await runFixture('UserPromptSubmit', 'blocking')).outcome).toEqual({ decision: 'deny', reason: 'Prompt contains a secret' });
-    expect((await runFixture('UserPromptSubmit', 'json-deny')).outcome).toEqual({ decision: 'deny', reason: 'No prompts about production', systemMessage: 'prompt blocked' });
+    expect((await runFixture('UserPromptSubmit', 'json-deny')).outcome).toEqual({
+      decision: 'deny',
+      reason: 'No prompts about production',
+      systemMessage: 'prompt blocked',
+    });
   });
   it('Stop: blocking/json-deny → continue; json-stop → stop', async () => {
     expect((await runFixture('Stop', 'blocking')).outcome).toEqual({ decision: 'continue', reason: 'Tests are still failing: run npm test' });

@@ -46,7 +46,10 @@ describe('interpretCommandResult — exit 0, JSON', () => {
     expect(run('SubagentStop', 0, json({ decision: 'block' })).outcome).toEqual({ decision: 'continue', reason: 'Blocked by hook' });
   });
   it('continue:false → stop with stopReason, over a block', () => {
-    expect(run('Stop', 0, json({ continue: false, stopReason: 'budget', decision: 'block', reason: 'x' })).outcome).toEqual({ decision: 'stop', reason: 'budget' });
+    expect(run('Stop', 0, json({ continue: false, stopReason: 'budget', decision: 'block', reason: 'x' })).outcome).toEqual({
+      decision: 'stop',
+      reason: 'budget',
+    });
     expect(run('PreToolUse', 0, json({ continue: false })).outcome).toEqual({ decision: 'stop', reason: 'Stopped by hook' });
   });
   it('continue:true changes nothing', () => {
@@ -59,7 +62,9 @@ describe('interpretCommandResult — exit 0, JSON', () => {
     expect(run('PreToolUse', 0, json({ futureKey: 1, decision: 'approve' }))).toEqual({ status: 'ok', outcome: { decision: 'allow' } });
   });
   it('PreToolUse permissionDecision allow|deny|ask with reason and updatedInput', () => {
-    const allow = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ok', updatedInput: { command: 'ls' } } };
+    const allow = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ok', updatedInput: { command: 'ls' } },
+    };
     expect(run('PreToolUse', 0, json(allow)).outcome).toEqual({ decision: 'allow', reason: 'ok', updatedInput: { command: 'ls' } });
     const deny = { reason: 'top', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'specific' } };
     expect(run('PreToolUse', 0, json(deny)).outcome).toEqual({ decision: 'deny', reason: 'specific' });
@@ -82,9 +87,15 @@ describe('interpretCommandResult — exit 0, JSON', () => {
     }
   });
   it('PostToolUse updatedMCPToolOutput / updatedToolOutput → updatedResult (all tools)', () => {
-    expect(run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { a: 1 } } })).outcome).toEqual({ updatedResult: { a: 1 } });
-    expect(run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'new', additionalContext: 'c' } })).outcome).toEqual({ updatedResult: 'new', additionalContext: 'c' });
-    expect(run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: null } })).outcome).toEqual({ updatedResult: null });
+    expect(run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { a: 1 } } })).outcome).toEqual({
+      updatedResult: { a: 1 },
+    });
+    expect(
+      run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'new', additionalContext: 'c' } })).outcome,
+    ).toEqual({ updatedResult: 'new', additionalContext: 'c' });
+    expect(run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: null } })).outcome).toEqual({
+      updatedResult: null,
+    });
     expect('updatedResult' in run('PostToolUse', 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse' } })).outcome).toBe(false);
   });
   it('PermissionRequest allow (+updatedInput), deny (message), deny+interrupt → stop', () => {
@@ -142,9 +153,12 @@ describe('interpretCommandResult — exit 2 (blocking)', () => {
   ] as const)('%s → %s with stderr as the reason', (event, decision) => {
     expect(run(event, 2, '', '  reason text \n')).toEqual({ status: 'ok', outcome: { decision, reason: 'reason text' } });
   });
-  it.each(['Notification', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeStep', 'ExecutionEnd'] as const)('%s → no decision, stderr shown to the user', (event) => {
-    expect(run(event, 2, '', 'oops')).toEqual({ status: 'ok', outcome: { systemMessage: 'oops' } });
-  });
+  it.each(['Notification', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeStep', 'ExecutionEnd'] as const)(
+    '%s → no decision, stderr shown to the user',
+    (event) => {
+      expect(run(event, 2, '', 'oops')).toEqual({ status: 'ok', outcome: { systemMessage: 'oops' } });
+    },
+  );
   it('empty stderr → "No stderr output"', () => {
     expect(run('PreToolUse', 2, '', '').outcome).toEqual({ decision: 'deny', reason: 'No stderr output' });
   });

@@ -11,17 +11,30 @@ import type { HookEvent } from '../../../../src/hooks/hookEvent';
 const CAP = 1024 * 1024;
 const cutAt = (text: string, bytes = CAP): string => Buffer.from(text).subarray(0, bytes).toString('utf8');
 const cutRun = (event: HookEvent, exitCode: number, stdout: string, stderr = '', flags: { stdout?: boolean; stderr?: boolean } = { stdout: true }) =>
-  interpretCommandResult(event, exitCode, stdout, stderr, './hook.sh', undefined, { stdoutTruncated: flags.stdout ?? false, stderrTruncated: flags.stderr ?? false, maxOutputBytes: CAP });
+  interpretCommandResult(event, exitCode, stdout, stderr, './hook.sh', undefined, {
+    stdoutTruncated: flags.stdout ?? false,
+    stderrTruncated: flags.stderr ?? false,
+    maxOutputBytes: CAP,
+  });
 const big = 'x'.repeat(CAP + 10);
 
 describe('exit 0 with stdout cut at the cap', () => {
   it('a deny whose decision comes after the cut: failed (so continueOnFailure:false blocks), with the cause named', () => {
     const stdout = cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: big, permissionDecision: 'deny' } }));
-    expect(cutRun('PreToolUse', 0, stdout)).toEqual({ status: 'failed', outcome: {}, error: 'stdout exceeded 1 MiB; output cut, hook treated as failed', failureReason: 'outputTooLarge' });
+    expect(cutRun('PreToolUse', 0, stdout)).toEqual({
+      status: 'failed',
+      outcome: {},
+      error: 'stdout exceeded 1 MiB; output cut, hook treated as failed',
+      failureReason: 'outputTooLarge',
+    });
   });
 
   it('a deny stated before the cut is kept, with its reason and a note', () => {
-    const stdout = cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm', additionalContext: big } }));
+    const stdout = cutAt(
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm', additionalContext: big },
+      }),
+    );
     const result = cutRun('PreToolUse', 0, stdout);
     expect(result.status).toBe('ok');
     expect(result.outcome).toEqual({ decision: 'deny', reason: 'no rm [hook stdout exceeded 1 MiB and was cut; its blocking decision was kept]' });
@@ -29,14 +42,30 @@ describe('exit 0 with stdout cut at the cap', () => {
 
   it('block, continue:false, ask and a PermissionRequest deny are kept; Stop blocks become continue', () => {
     expect(cutRun('PreToolUse', 0, cutAt(JSON.stringify({ decision: 'block', systemMessage: big }))).outcome.decision).toBe('deny');
-    expect(cutRun('PreToolUse', 0, cutAt(JSON.stringify({ continue: false, stopReason: 'halt', systemMessage: big }))).outcome).toMatchObject({ decision: 'stop', reason: expect.stringMatching(/^halt /) });
-    expect(cutRun('PreToolUse', 0, cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', additionalContext: big } }))).outcome.decision).toBe('ask');
-    expect(cutRun('PermissionRequest', 0, cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: big } } }))).outcome.decision).toBe('deny');
+    expect(cutRun('PreToolUse', 0, cutAt(JSON.stringify({ continue: false, stopReason: 'halt', systemMessage: big }))).outcome).toMatchObject({
+      decision: 'stop',
+      reason: expect.stringMatching(/^halt /),
+    });
+    expect(
+      cutRun('PreToolUse', 0, cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', additionalContext: big } })))
+        .outcome.decision,
+    ).toBe('ask');
+    expect(
+      cutRun(
+        'PermissionRequest',
+        0,
+        cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: big } } })),
+      ).outcome.decision,
+    ).toBe('deny');
     expect(cutRun('Stop', 0, cutAt(JSON.stringify({ decision: 'block', reason: 'tests first', systemMessage: big }))).outcome.decision).toBe('continue');
   });
 
   it('an allow or a rewrite from cut output is never used: the hook failed', () => {
-    const allow = cutAt(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'rm -rf /' }, additionalContext: big } }));
+    const allow = cutAt(
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'rm -rf /' }, additionalContext: big },
+      }),
+    );
     expect(cutRun('PreToolUse', 0, allow)).toMatchObject({ status: 'failed', failureReason: 'outputTooLarge' });
   });
 
@@ -66,7 +95,11 @@ describe('exit 2 and other codes with cut output', () => {
 describe('exit 0 JSON nested too deep', () => {
   it('JSON deeper than 64 levels is a failure naming the cause (it would overflow the stack downstream)', () => {
     const stdout = `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":${'['.repeat(5000)}1${']'.repeat(5000)}}}`;
-    expect(interpretCommandResult('PostToolUse', 0, stdout, '', 'h')).toEqual({ status: 'failed', outcome: {}, error: 'hook output JSON is nested deeper than 64 levels' });
+    expect(interpretCommandResult('PostToolUse', 0, stdout, '', 'h')).toEqual({
+      status: 'failed',
+      outcome: {},
+      error: 'hook output JSON is nested deeper than 64 levels',
+    });
   });
   it('64 levels are fine', () => {
     const stdout = `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":${'['.repeat(62)}1${']'.repeat(62)}}}`;

@@ -29,7 +29,12 @@ describe('PromptHookAction — against a real OpenAI-compatible server', () => {
     const action = new PromptHookAction('Is this safe?\n  Check $ARGUMENTS', () => {
       throw new Error('not called');
     });
-    expect(action).toMatchObject({ kind: 'prompt', dedupKey: 'prompt:Is this safe?\n  Check $ARGUMENTS', defaultTimeoutMs: 30_000, label: 'Is this safe? Check $ARGUMENTS' });
+    expect(action).toMatchObject({
+      kind: 'prompt',
+      dedupKey: 'prompt:Is this safe?\n  Check $ARGUMENTS',
+      defaultTimeoutMs: 30_000,
+      label: 'Is this safe? Check $ARGUMENTS',
+    });
   });
 
   it('ok:true → ok, no decision; sends system prompt, substituted $ARGUMENTS and a JSON-schema response format', async () => {
@@ -61,7 +66,10 @@ describe('PromptHookAction — against a real OpenAI-compatible server', () => {
 
   it('tolerant parsing: fenced JSON, JSON inside prose (endpoint without structured output)', async () => {
     const client = await serve(
-      [textReply('```json\n{"ok": false, "reason": "touches .env"}\n```'), textReply('Sure! Here is my verdict: {"ok": true, "note": "fine"} Hope that helps.')],
+      [
+        textReply('```json\n{"ok": false, "reason": "touches .env"}\n```'),
+        textReply('Sure! Here is my verdict: {"ok": true, "note": "fine"} Hope that helps.'),
+      ],
       { rejectResponseFormat: true },
     );
     const action = new PromptHookAction('Safe?', client);

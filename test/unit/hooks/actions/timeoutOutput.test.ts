@@ -16,7 +16,10 @@ describe('a command hook that times out', () => {
       source: { kind: 'code', label: 'test' },
     });
     const runner = new HookRunner(registry, { projectDir: '/tmp' });
-    const result = await runner.run('PreToolUse', forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }));
+    const result = await runner.run(
+      'PreToolUse',
+      forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
+    );
     const [record] = result.records;
     expect(record).toMatchObject({ status: 'timed-out', error: 'timed out after 300 ms' });
     expect(record?.raw?.stdout).toContain('checking the diff');

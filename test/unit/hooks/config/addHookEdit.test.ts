@@ -8,7 +8,8 @@ import { FIXTURES } from './configTestKit';
 
 const original = readFileSync(path.join(FIXTURES, 'addHook', 'settings.json'), 'utf8');
 const where = { displayFile: '.claude/settings.json' };
-const commands = (text: string) => readClaudeSettingsText(text, where).hooks.map((h) => `${h.event} ${h.matcher ?? '*'} ${h.handler.type === 'command' ? h.handler.command : h.handler.prompt}`);
+const commands = (text: string) =>
+  readClaudeSettingsText(text, where).hooks.map((h) => `${h.event} ${h.matcher ?? '*'} ${h.handler.type === 'command' ? h.handler.command : h.handler.prompt}`);
 
 describe('computeAddHookEdit', () => {
   it('appends to the group with the same matcher, keeping comments and formatting', () => {
@@ -16,7 +17,9 @@ describe('computeAddHookEdit', () => {
     expect(result.text).toContain('// Formatting and comments must survive "Add Hook…".');
     expect(result.text).toContain('"model": "sonnet", // trailing comment');
     // Not one existing character changes: the new entry matches its one-line neighbour, the comment stays put.
-    expect(result.text).toBe(original.replace('"./check.sh" } // keep me', '"./check.sh" }, // keep me\n          { "type": "command", "command": "./lint.sh", "timeout": 30 }'));
+    expect(result.text).toBe(
+      original.replace('"./check.sh" } // keep me', '"./check.sh" }, // keep me\n          { "type": "command", "command": "./lint.sh", "timeout": 30 }'),
+    );
     expect(result.jsonPath).toBe('hooks.PreToolUse[0].hooks[1]');
     expect(JSON.parse(result.text.slice(result.offset, result.offset + result.length))).toEqual({ type: 'command', command: './lint.sh', timeout: 30 });
     expect(readClaudeSettingsText(result.text, where).diagnostics).toEqual([]);
@@ -41,7 +44,9 @@ describe('computeAddHookEdit', () => {
     );
     const trailing = '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [] },\n    ],\n  },\n}\n';
     const result = computeAddHookEdit(trailing, 'Stop', 'x', { type: 'command', command: 'b' });
-    expect(result.text).toBe('{\n  "hooks": {\n    "Stop": [\n      { "hooks": [] },\n      { "matcher": "x", "hooks": [{ "type": "command", "command": "b" }] },\n    ],\n  },\n}\n');
+    expect(result.text).toBe(
+      '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [] },\n      { "matcher": "x", "hooks": [{ "type": "command", "command": "b" }] },\n    ],\n  },\n}\n',
+    );
     expect(commands(result.text)).toEqual(['Stop x b']);
   });
 

@@ -26,7 +26,15 @@ describe('a half-broken file yields its good parts', () => {
 
   it('unknown event name → error on the key, with the closest known name', () => {
     expect(byPath('hooks.PreToolUSe')).toEqual([
-      expect.objectContaining({ file: brokenFile, displayFile: '.claude/settings.json', line: 4, column: 5, severity: 'error', code: 'unknownEvent', suggestion: 'PreToolUse' }),
+      expect.objectContaining({
+        file: brokenFile,
+        displayFile: '.claude/settings.json',
+        line: 4,
+        column: 5,
+        severity: 'error',
+        code: 'unknownEvent',
+        suggestion: 'PreToolUse',
+      }),
     ]);
     expect(byPath('hooks.PreToolUSe')[0]?.message).toContain('did you mean "PreToolUse"?');
   });
@@ -38,19 +46,37 @@ describe('a half-broken file yields its good parts', () => {
 
   it('wrong type: timeout "60"', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[1].timeout')).toEqual([
-      expect.objectContaining({ line: 13, column: 77, severity: 'error', code: 'wrongType', message: expect.stringContaining('"timeout" must be a number (seconds), got the string "60"') }),
+      expect.objectContaining({
+        line: 13,
+        column: 77,
+        severity: 'error',
+        code: 'wrongType',
+        message: expect.stringContaining('"timeout" must be a number (seconds), got the string "60"'),
+      }),
     ]);
   });
 
   it('wrong type: missing command points at the handler', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[2].command')).toEqual([
-      expect.objectContaining({ line: 14, column: 11, severity: 'error', code: 'wrongType', message: expect.stringContaining('missing required field "command"') }),
+      expect.objectContaining({
+        line: 14,
+        column: 11,
+        severity: 'error',
+        code: 'wrongType',
+        message: expect.stringContaining('missing required field "command"'),
+      }),
     ]);
   });
 
   it('timeout that looks like milliseconds → warning, still loaded', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[3].timeout')).toEqual([
-      expect.objectContaining({ line: 15, severity: 'warning', code: 'timeoutInMilliseconds', message: 'timeout is in seconds; 30000 s is 8.3 hours — did you mean 30? (loaded as 600, the maximum)', suggestion: '30' }),
+      expect.objectContaining({
+        line: 15,
+        severity: 'warning',
+        code: 'timeoutInMilliseconds',
+        message: 'timeout is in seconds; 30000 s is 8.3 hours — did you mean 30? (loaded as 600, the maximum)',
+        suggestion: '30',
+      }),
     ]);
     expect(content.hooks[1]?.handler.timeout).toBe(600);
   });
@@ -73,8 +99,19 @@ describe('a half-broken file yields its good parts', () => {
 
 describe('a file that is not JSON disables only itself, loudly', () => {
   it('one error, no hooks from it, every other source still loads', async () => {
-    const config = await loadHookConfig(standardConfigSources({ homeDir: path.join(FIXTURES, 'merge', 'home'), folders: [{ root: path.join(FIXTURES, 'notJson') }] }));
-    expect(config.diagnostics).toEqual([expect.objectContaining({ displayFile: '.claude/settings.json', line: 1, column: 1, severity: 'error', code: 'notJson', message: expect.stringContaining('this file is ignored entirely') })]);
+    const config = await loadHookConfig(
+      standardConfigSources({ homeDir: path.join(FIXTURES, 'merge', 'home'), folders: [{ root: path.join(FIXTURES, 'notJson') }] }),
+    );
+    expect(config.diagnostics).toEqual([
+      expect.objectContaining({
+        displayFile: '.claude/settings.json',
+        line: 1,
+        column: 1,
+        severity: 'error',
+        code: 'notJson',
+        message: expect.stringContaining('this file is ignored entirely'),
+      }),
+    ]);
     expect(config.hooks.map(bodyOf)).toEqual(['echo user-claude', 'echo user-agent']);
   });
 
@@ -91,8 +128,16 @@ describe('a file that is not JSON disables only itself, loudly', () => {
   });
 
   it('an unreadable file is an error diagnostic, not a crash', async () => {
-    const fs = { readTextFile: async () => { throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }); }, listDirectory: async () => [] };
-    const config = await loadHookConfig([{ kind: 'claudeSettingsFile', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json' }], { fs });
+    const fs = {
+      readTextFile: async () => {
+        throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      },
+      listDirectory: async () => [],
+    };
+    const config = await loadHookConfig(
+      [{ kind: 'claudeSettingsFile', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json' }],
+      { fs },
+    );
     expect(config.diagnostics).toEqual([expect.objectContaining({ code: 'unreadable', severity: 'error' })]);
   });
 });
@@ -108,14 +153,20 @@ describe('more diagnostics', () => {
   });
 
   it('newer Claude Code events are a warning, not an error', () => {
-    expect(read({ PostCompact: [] }).diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'unknownEvent', jsonPath: 'hooks.PostCompact' })]);
+    expect(read({ PostCompact: [] }).diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'unknownEvent', jsonPath: 'hooks.PostCompact' }),
+    ]);
   });
 
   it('hooks not an object; event value not an array; group not an object; missing hooks', () => {
     expect(read([1]).diagnostics[0]).toMatchObject({ jsonPath: 'hooks', code: 'wrongType', line: 2 });
     expect(read({ Stop: {} }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop', code: 'wrongType' });
     expect(read({ Stop: ['x'] }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop[0]', code: 'wrongType' });
-    expect(read({ Stop: [{ matcher: '' }] }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop[0].hooks', code: 'wrongType', message: expect.stringContaining('missing required field "hooks"') });
+    expect(read({ Stop: [{ matcher: '' }] }).diagnostics[0]).toMatchObject({
+      jsonPath: 'hooks.Stop[0].hooks',
+      code: 'wrongType',
+      message: expect.stringContaining('missing required field "hooks"'),
+    });
   });
 
   it('unknown fields, ignored and suspicious matchers are warnings and the hook loads; async is a supported field', () => {
@@ -133,15 +184,30 @@ describe('more diagnostics', () => {
   });
 
   it('Hookwise fields are validated too', () => {
-    const content = read({ Stop: [{ hooks: [{ type: 'prompt', prompt: 'p', priority: 1.5 }, { type: 'agent', prompt: '', continueOnFailure: 'yes' }] }] });
+    const content = read({
+      Stop: [
+        {
+          hooks: [
+            { type: 'prompt', prompt: 'p', priority: 1.5 },
+            { type: 'agent', prompt: '', continueOnFailure: 'yes' },
+          ],
+        },
+      ],
+    });
     expect(content.hooks).toEqual([]);
-    expect(content.diagnostics.map((d) => d.jsonPath)).toEqual(['hooks.Stop[0].hooks[0].priority', 'hooks.Stop[0].hooks[1].prompt', 'hooks.Stop[0].hooks[1].continueOnFailure']);
+    expect(content.diagnostics.map((d) => d.jsonPath)).toEqual([
+      'hooks.Stop[0].hooks[0].priority',
+      'hooks.Stop[0].hooks[1].prompt',
+      'hooks.Stop[0].hooks[1].continueOnFailure',
+    ]);
     expect(content.diagnostics[0]?.message).toContain('"priority" must be an integer');
     expect(content.diagnostics[1]?.message).toContain('"prompt" must not be empty');
   });
 
   it('bad permission rules are skipped with a diagnostic', () => {
-    const content = readClaudeSettingsText('{"permissions": {"allow": ["Bash(", 3, "WebFetch(domain:example.com)", "Read"], "defaultMode": "yolo"}}', { displayFile: 'x.json' });
+    const content = readClaudeSettingsText('{"permissions": {"allow": ["Bash(", 3, "WebFetch(domain:example.com)", "Read"], "defaultMode": "yolo"}}', {
+      displayFile: 'x.json',
+    });
     expect(content.permissionRules.map((r) => r.rule.text)).toEqual(['WebFetch(domain:example.com)', 'Read']);
     expect(content.diagnostics.map((d) => [d.code, d.jsonPath, d.severity])).toEqual([
       ['invalidPermissionRule', 'permissions.allow[0]', 'error'],
@@ -156,7 +222,10 @@ describe('more diagnostics', () => {
       '/ws/.claude/agents/bad.md': '---\nname: bad\nhooks: [unclosed\n---\nbody\n',
       '/ws/.claude/agents/good.md': '---\nname: good\nhooks:\n  Stop:\n    - hooks:\n        - {type: command, command: echo good}\n---\n',
     });
-    const config = await loadHookConfig([{ kind: 'agentsDirectory', scope: 'project', dir: '/ws/.claude/agents', displayDir: '.claude/agents', folder: '/ws' }], { fs });
+    const config = await loadHookConfig(
+      [{ kind: 'agentsDirectory', scope: 'project', dir: '/ws/.claude/agents', displayDir: '.claude/agents', folder: '/ws' }],
+      { fs },
+    );
     expect(config.diagnostics).toEqual([expect.objectContaining({ displayFile: '.claude/agents/bad.md', code: 'agentFrontmatter', severity: 'error' })]);
     expect(config.hooks).toEqual([expect.objectContaining({ event: 'SubagentStop', agentType: 'good' })]);
   });

@@ -34,15 +34,23 @@ describe('parsing with limits (docs/security.md)', () => {
   it('a YAML alias bomb in agent frontmatter is one diagnostic naming the file', () => {
     const bomb = `---\nname: b\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n`;
     const content = readAgentFileText(bomb, { file: '/ws/.claude/agents/b.md', displayFile: '.claude/agents/b.md' });
-    expect(content.diagnostics).toEqual([expect.objectContaining({ displayFile: '.claude/agents/b.md', code: 'agentFrontmatter', message: expect.stringMatching(/alias/) })]);
+    expect(content.diagnostics).toEqual([
+      expect.objectContaining({ displayFile: '.claude/agents/b.md', code: 'agentFrontmatter', message: expect.stringMatching(/alias/) }),
+    ]);
   });
 
   it('an injected file system returning a huge text gives tooLarge, the others load', async () => {
-    const fs = memoryFs({ '/ws/.claude/settings.json': ' '.repeat(MAX_CONFIG_FILE_BYTES + 1), '/home/.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }) });
-    const config = await loadHookConfig([
-      { kind: 'claudeSettingsFile', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json' },
-      { kind: 'claudeSettingsFile', scope: 'user', file: '/home/.claude/settings.json', displayFile: '~/.claude/settings.json' },
-    ], { fs });
+    const fs = memoryFs({
+      '/ws/.claude/settings.json': ' '.repeat(MAX_CONFIG_FILE_BYTES + 1),
+      '/home/.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }),
+    });
+    const config = await loadHookConfig(
+      [
+        { kind: 'claudeSettingsFile', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json' },
+        { kind: 'claudeSettingsFile', scope: 'user', file: '/home/.claude/settings.json', displayFile: '~/.claude/settings.json' },
+      ],
+      { fs },
+    );
     expect(config.diagnostics).toEqual([expect.objectContaining({ displayFile: '.claude/settings.json', code: 'tooLarge' })]);
     expect(config.hooks).toHaveLength(1);
   });
@@ -64,11 +72,21 @@ describe('hook scope is decided by where the file was found (docs/security.md)',
   it('agent files in a multi-root folder named "~evil" are project sources; ~/.claude/agents are not', async () => {
     const agent = (command: string) => `---\nname: a\nhooks:\n  Stop: [{hooks: [{type: command, command: ${command}}]}]\n---\n`;
     const fs = memoryFs({ '/home/.claude/agents/u.md': agent('user'), '/ws/~evil/.claude/agents/p.md': agent('project') });
-    const config = await loadHookConfig([
-      { kind: 'agentsDirectory', scope: 'user', dir: '/home/.claude/agents', displayDir: '~/.claude/agents' },
-      { kind: 'agentsDirectory', scope: 'project', dir: '/ws/~evil/.claude/agents', displayDir: '~evil/.claude/agents', folder: '/ws/~evil' },
-    ], { fs });
-    const scopes = config.hooks.map((h) => [h.handler.type === 'command' ? h.handler.command : '', h.source.kind === 'file' ? h.source.scope : '', isProjectSource(h.source)]);
-    expect(scopes).toEqual([['user', 'userAgent', false], ['project', 'projectAgent', true]]);
+    const config = await loadHookConfig(
+      [
+        { kind: 'agentsDirectory', scope: 'user', dir: '/home/.claude/agents', displayDir: '~/.claude/agents' },
+        { kind: 'agentsDirectory', scope: 'project', dir: '/ws/~evil/.claude/agents', displayDir: '~evil/.claude/agents', folder: '/ws/~evil' },
+      ],
+      { fs },
+    );
+    const scopes = config.hooks.map((h) => [
+      h.handler.type === 'command' ? h.handler.command : '',
+      h.source.kind === 'file' ? h.source.scope : '',
+      isProjectSource(h.source),
+    ]);
+    expect(scopes).toEqual([
+      ['user', 'userAgent', false],
+      ['project', 'projectAgent', true],
+    ]);
   });
 });

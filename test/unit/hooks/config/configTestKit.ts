@@ -14,7 +14,9 @@ export function memoryFs(files: Record<string, string>): ConfigFileSystem {
     },
     async listDirectory(dir) {
       const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
-      return Object.keys(files).filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map((f) => f.slice(prefix.length));
+      return Object.keys(files)
+        .filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep))
+        .map((f) => f.slice(prefix.length));
     },
   };
 }

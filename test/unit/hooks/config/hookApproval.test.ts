@@ -3,10 +3,18 @@ import { approvedHashesAfter, diffApprovals, filterByTrust, hookApprovalKey } fr
 import { buildHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 
 const projectFile = (command: string, extra: Record<string, unknown> = {}) => ({
-  input: { kind: 'claudeSettingsFile' as const, scope: 'project' as const, file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', folder: '/ws' },
+  input: {
+    kind: 'claudeSettingsFile' as const,
+    scope: 'project' as const,
+    file: '/ws/.claude/settings.json',
+    displayFile: '.claude/settings.json',
+    folder: '/ws',
+  },
   text: JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, ...extra }] }] } }),
 });
-const userSettings = { input: { kind: 'settingsValue' as const, scope: 'user' as const, value: { Stop: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } } };
+const userSettings = {
+  input: { kind: 'settingsValue' as const, scope: 'user' as const, value: { Stop: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } },
+};
 
 describe('hookApprovalKey', () => {
   const base = { event: 'PreToolUse' as const, matcher: 'Bash', handler: { type: 'command' as const, command: 'echo a' } };
@@ -55,15 +63,24 @@ describe('diffApprovals', () => {
     expect(diffApprovals(changed, approved).newOrChanged).toHaveLength(1);
     // Every field is pinned: timeout, async, continueOnFailure, priority, a new matcher.
     for (const extra of [{ timeout: 600 }, { async: true }, { continueOnFailure: true }, { priority: 5 }]) {
-      expect(diffApprovals(buildHookConfig([userSettings, projectFile('echo project', extra)]).hooks, approved).newOrChanged, JSON.stringify(extra)).toHaveLength(1);
+      expect(
+        diffApprovals(buildHookConfig([userSettings, projectFile('echo project', extra)]).hooks, approved).newOrChanged,
+        JSON.stringify(extra),
+      ).toHaveLength(1);
     }
   });
 
   it('workspace settings and project agent files are project sources; ~/.claude/agents are not', () => {
     const { hooks } = buildHookConfig([
       { input: { kind: 'settingsValue', scope: 'workspace', value: { Stop: [{ hooks: [{ type: 'command', command: 'ws' }] }] } } },
-      { input: { kind: 'agentFile', scope: 'project', file: '/ws/.claude/agents/a.md', displayFile: '.claude/agents/a.md' }, text: '---\nname: a\nhooks:\n  Stop: [{hooks: [{type: command, command: pa}]}]\n---\n' },
-      { input: { kind: 'agentFile', scope: 'user', file: '/h/.claude/agents/b.md', displayFile: '~/.claude/agents/b.md' }, text: '---\nname: b\nhooks:\n  Stop: [{hooks: [{type: command, command: ua}]}]\n---\n' },
+      {
+        input: { kind: 'agentFile', scope: 'project', file: '/ws/.claude/agents/a.md', displayFile: '.claude/agents/a.md' },
+        text: '---\nname: a\nhooks:\n  Stop: [{hooks: [{type: command, command: pa}]}]\n---\n',
+      },
+      {
+        input: { kind: 'agentFile', scope: 'user', file: '/h/.claude/agents/b.md', displayFile: '~/.claude/agents/b.md' },
+        text: '---\nname: b\nhooks:\n  Stop: [{hooks: [{type: command, command: ua}]}]\n---\n',
+      },
     ]);
     const diff = diffApprovals(hooks, new Set());
     expect(diff.newOrChanged.map((h) => (h.handler.type === 'command' ? h.handler.command : ''))).toEqual(['ws', 'pa']);

@@ -26,7 +26,15 @@ describe('loadHookConfig: merge order across every source', () => {
   it('concatenates user settings → ~/.claude → project → local → workspace → folder → agent files', async () => {
     const config = await loadHookConfig(mergeInputs());
     const pre = config.hooks.filter((h) => h.event === 'PreToolUse').map(bodyOf);
-    expect(pre).toEqual(['echo vscode-user', 'echo user-claude', 'echo project', 'echo local', 'echo vscode-workspace', 'echo vscode-folder', 'echo user-agent']);
+    expect(pre).toEqual([
+      'echo vscode-user',
+      'echo user-claude',
+      'echo project',
+      'echo local',
+      'echo vscode-workspace',
+      'echo vscode-folder',
+      'echo user-agent',
+    ]);
     expect(config.disabled).toBe(false);
   });
 
@@ -97,7 +105,9 @@ describe('loadHookConfig: merge order across every source', () => {
   });
 
   it('missing files are fine, without diagnostics', async () => {
-    const config = await loadHookConfig(standardConfigSources({ homeDir: path.join(FIXTURES, 'nowhere'), folders: [{ root: path.join(FIXTURES, 'nowhere-either') }] }));
+    const config = await loadHookConfig(
+      standardConfigSources({ homeDir: path.join(FIXTURES, 'nowhere'), folders: [{ root: path.join(FIXTURES, 'nowhere-either') }] }),
+    );
     expect(config).toMatchObject({ hooks: [], diagnostics: [], disabled: false });
   });
 });
@@ -124,12 +134,27 @@ describe('multi-root workspaces', () => {
   const fs = memoryFs({
     '/home/u/.claude/settings.json': JSON.stringify({ hooks: hooksValue('echo user') }),
     '/ws/a/.claude/settings.json': JSON.stringify({ hooks: hooksValue('echo a') }),
-    '/ws/b/.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo b' }, { type: 'command', command: 'echo shared' }] }] } }),
+    '/ws/b/.claude/settings.json': JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'echo b' },
+              { type: 'command', command: 'echo shared' },
+            ],
+          },
+        ],
+      },
+    }),
     '/ws/a/.claude/settings.local.json': JSON.stringify({ hooks: hooksValue('echo shared') }),
   });
   const inputs = standardConfigSources({
     homeDir: '/home/u',
-    folders: [{ root: '/ws/a', name: 'a' }, { root: '/ws/b', name: 'b' }],
+    folders: [
+      { root: '/ws/a', name: 'a' },
+      { root: '/ws/b', name: 'b' },
+    ],
     workspaceSettings: { value: hooksValue('echo shared') },
   });
 
@@ -155,7 +180,15 @@ describe('VS Code settings layers', () => {
     const text = '{\n  "editor.tabSize": 2,\n  "hookwise.hooks": {\n    "Stopp": []\n  }\n}\n';
     const config = buildHookConfig([{ input: { kind: 'settingsValue', scope: 'workspace', value: { Stopp: [] }, file: '/ws/.vscode/settings.json', text } }]);
     expect(config.diagnostics).toEqual([
-      expect.objectContaining({ file: '/ws/.vscode/settings.json', displayFile: 'workspace settings', jsonPath: 'hookwise.hooks.Stopp', line: 4, column: 5, code: 'unknownEvent', suggestion: 'Stop' }),
+      expect.objectContaining({
+        file: '/ws/.vscode/settings.json',
+        displayFile: 'workspace settings',
+        jsonPath: 'hookwise.hooks.Stopp',
+        line: 4,
+        column: 5,
+        code: 'unknownEvent',
+        suggestion: 'Stop',
+      }),
     ]);
   });
 });

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookSource } from '../../../../src/hooks/hookSource';
-import { evaluatePermissionRules, parsePermissionRule, ruleMatches, suggestRule, type PermissionBehavior, type PermissionRuleEntry } from '../../../../src/hooks/config/permissionRules';
+import {
+  evaluatePermissionRules,
+  parsePermissionRule,
+  ruleMatches,
+  suggestRule,
+  type PermissionBehavior,
+  type PermissionRuleEntry,
+} from '../../../../src/hooks/config/permissionRules';
 
 const ctx = { projectRoot: '/ws/app', homeDir: '/home/u' };
 
@@ -66,7 +73,13 @@ describe('ruleMatches', () => {
 });
 
 describe('evaluatePermissionRules: deny > ask > allow', () => {
-  const source = (jsonPath: string): HookSource => ({ kind: 'file', scope: 'project', file: '/ws/app/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath });
+  const source = (jsonPath: string): HookSource => ({
+    kind: 'file',
+    scope: 'project',
+    file: '/ws/app/.claude/settings.json',
+    displayFile: '.claude/settings.json',
+    jsonPath,
+  });
   const entries: PermissionRuleEntry[] = (
     [
       ['allow', 'Bash(npm test:*)'],
@@ -132,7 +145,13 @@ describe('suggestRule (Always Allow)', () => {
 });
 
 describe('Bash rules over shell syntax (docs/security.md)', () => {
-  const source: HookSource = { kind: 'file', scope: 'user', file: '/home/u/.claude/settings.json', displayFile: '~/.claude/settings.json', jsonPath: 'permissions' };
+  const source: HookSource = {
+    kind: 'file',
+    scope: 'user',
+    file: '/home/u/.claude/settings.json',
+    displayFile: '~/.claude/settings.json',
+    jsonPath: 'permissions',
+  };
   const entries = (list: [PermissionBehavior, string][]): PermissionRuleEntry[] => list.map(([behavior, text]) => ({ behavior, rule: rule(text), source }));
   const decide = (list: [PermissionBehavior, string][], command: string) => {
     const result = evaluatePermissionRules(entries(list), 'Bash', { command }, ctx);
@@ -180,7 +199,7 @@ describe('Bash rules over shell syntax (docs/security.md)', () => {
     ['subshell', '(touch PWN)'],
     ['group', '{ touch PWN; }'],
     ['dash reads &> as background', 'echo hi &>/dev/null touch PWN'],
-    ['bash $\'…\' quoting', "echo $'\\''; touch PWN"],
+    ["bash $'…' quoting", "echo $'\\''; touch PWN"],
     ['a continuation that joins $ and (', 'echo "$\\\n(touch PWN)"'],
     ['output redirection to a file', 'echo x > PWN'],
     ['eval', 'eval echo hi'],
@@ -195,7 +214,11 @@ describe('Bash rules over shell syntax (docs/security.md)', () => {
     expect(decide([['allow', 'Bash(for f in a b; do echo $f; done)']], 'for f in a b; do echo $f; done')).toMatch(/^allow /);
   });
 
-  const denyRm: [PermissionBehavior, string][] = [['allow', 'Bash'], ['deny', 'Bash(rm:*)'], ['ask', 'Bash(git push:*)']];
+  const denyRm: [PermissionBehavior, string][] = [
+    ['allow', 'Bash'],
+    ['deny', 'Bash(rm:*)'],
+    ['ask', 'Bash(git push:*)'],
+  ];
   it.each([
     'rm -rf build',
     '/bin/rm -rf build',
@@ -245,9 +268,12 @@ describe('Bash rules over shell syntax (docs/security.md)', () => {
     expect(decide(denyRm, command)).toBe('deny Bash(rm:*)');
   });
 
-  it.each(['echo rm x', 'ls rm', "echo 'rm x'", 'grep -r "rm -rf" .', 'command -v rm', 'cat <<\'EOF\'\nrm x\nEOF'])('deny Bash(rm:*) leaves %j alone', (command) => {
-    expect(decide(denyRm, command)).toBe('allow Bash');
-  });
+  it.each(['echo rm x', 'ls rm', "echo 'rm x'", 'grep -r "rm -rf" .', 'command -v rm', "cat <<'EOF'\nrm x\nEOF"])(
+    'deny Bash(rm:*) leaves %j alone',
+    (command) => {
+      expect(decide(denyRm, command)).toBe('allow Bash');
+    },
+  );
 
   it('ask rules see through wrappers too', () => {
     expect(decide(denyRm, 'sudo git push origin main')).toBe('ask Bash(git push:*)');
@@ -288,7 +314,9 @@ describe('path rules follow symlinks (docs/security.md)', () => {
 
   it('a deny on a file holds through a symlink to it', () => {
     expect(decideReal([entry('deny', 'Read(inner/secret.env)')], 'Read', { file_path: 'innocent.txt' })).toBe('deny Read(inner/secret.env)');
-    expect(decideReal([entry('deny', 'Read(inner/secret.env)')], 'Read', { file_path: path.join(dir, 'ws', 'inner', 'secret.env') })).toBe('deny Read(inner/secret.env)');
+    expect(decideReal([entry('deny', 'Read(inner/secret.env)')], 'Read', { file_path: path.join(dir, 'ws', 'inner', 'secret.env') })).toBe(
+      'deny Read(inner/secret.env)',
+    );
   });
 
   it('a deny on a directory holds through a symlinked directory, also for a file about to be created', () => {

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildClaudeSettingsJsonSchema, buildConfigurationContribution, buildJsonValidationContribution, CLAUDE_SETTINGS_SCHEMA_PATH } from '../../../../src/hooks/config/contributedSchemas';
+import {
+  buildClaudeSettingsJsonSchema,
+  buildConfigurationContribution,
+  buildJsonValidationContribution,
+  CLAUDE_SETTINGS_SCHEMA_PATH,
+} from '../../../../src/hooks/config/contributedSchemas';
 import { HOOKWISE_SETTINGS, readHookwiseSettings } from '../../../../src/hooks/config/hookwiseSettingsSchema';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -43,7 +48,11 @@ describe('contributed settings', () => {
   });
 
   it('the hooks object flags unknown events and describes each event', () => {
-    const hooks = properties['hookwise.hooks'] as { properties: Record<string, { markdownDescription: string }>; additionalProperties: boolean; patternProperties: Record<string, unknown> };
+    const hooks = properties['hookwise.hooks'] as {
+      properties: Record<string, { markdownDescription: string }>;
+      additionalProperties: boolean;
+      patternProperties: Record<string, unknown>;
+    };
     expect(hooks.additionalProperties).toBe(false);
     expect(hooks.properties.PreToolUse?.markdownDescription).toContain('tool_name');
     expect(Object.keys(hooks.patternProperties)).toEqual([expect.stringContaining('PreToolUse'), '^(enabled|sources)$']);
@@ -54,7 +63,13 @@ describe('contributed settings', () => {
     for (const hooksSchema of [properties['hookwise.hooks'], claude.properties.hooks]) {
       const groups = Object.values((hooksSchema as { patternProperties: Record<string, unknown> }).patternProperties)[0] as {
         type: string;
-        items: { properties: { matcher: { type: string }; hooks: { items: { oneOf: { properties: { type: { const: string }; timeout?: { exclusiveMinimum: number } } }[] } } }; required: string[] };
+        items: {
+          properties: {
+            matcher: { type: string };
+            hooks: { items: { oneOf: { properties: { type: { const: string }; timeout?: { exclusiveMinimum: number } } }[] } };
+          };
+          required: string[];
+        };
       };
       expect(groups.type).toBe('array');
       expect(groups.items.required).toEqual(['hooks']);

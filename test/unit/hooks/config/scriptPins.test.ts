@@ -23,7 +23,10 @@ beforeEach(() => {
 afterEach(() => rmSync(path.dirname(ws), { recursive: true, force: true }));
 
 function writeProjectHook(command: string, extra: Record<string, unknown> = {}, matcher = 'Bash'): void {
-  writeFileSync(path.join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command, ...extra }] }] } }));
+  writeFileSync(
+    path.join(ws, '.claude', 'settings.json'),
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command, ...extra }] }] } }),
+  );
 }
 
 async function projectHook(): Promise<LoadedHook> {
@@ -84,7 +87,12 @@ describe('approval pins scripts and the whole definition (docs/security.md)', ()
     writeProjectHook('./check.sh', { timeout: 600, async: true, continueOnFailure: true }, '.*');
     const changed = await projectHook();
     expect(changed.hash).not.toBe(approved.hash);
-    expect(describeApprovalChanges(changed, [approvalRecordOf(approved)])).toEqual(['matcher "Bash" → ".*"', 'async (unset) → true', 'continueOnFailure (unset) → true', 'timeout 5 → 600']);
+    expect(describeApprovalChanges(changed, [approvalRecordOf(approved)])).toEqual([
+      'matcher "Bash" → ".*"',
+      'async (unset) → true',
+      'continueOnFailure (unset) → true',
+      'timeout 5 → 600',
+    ]);
   });
 
   it('a missing script is pinned as missing: creating it asks again', async () => {

@@ -34,7 +34,7 @@ describe('splitShellCommand: the simple commands a shell would run', () => {
     ['cat <<"EOF"\n`id`\nEOF', ['cat <<"EOF"']],
     ['cat <<-EOF\n\t$(id)\n\tEOF\nls', ['cat <<-EOF', 'id', 'ls']],
     ['cat <<A <<B\na\nA\n$(id)\nB', ['cat <<A <<B', 'id']],
-    ["git commit -m \"$(cat <<'EOF'\nfix: x $(rm -rf /)\nEOF\n)\"", ["cat <<'EOF'", "git commit -m \"$(cat <<'EOF'\nfix: x $(rm -rf /)\nEOF\n)\""]],
+    ['git commit -m "$(cat <<\'EOF\'\nfix: x $(rm -rf /)\nEOF\n)"', ["cat <<'EOF'", 'git commit -m "$(cat <<\'EOF\'\nfix: x $(rm -rf /)\nEOF\n)"']],
     ['x=$(id) ls', ['id', 'x=$(id) ls']],
     ['[ -f x ] && ls', ['[ -f x ]', 'ls']],
   ])('%j → %j', (command, parts) => {
@@ -103,7 +103,27 @@ describe('splitShellCommand: unsure (allow rules must not apply)', () => {
   });
 
   it('never throws on hostile input', () => {
-    for (const command of ['\\', '$', '`', '${', '$(', '<(', '<<', '<<EOF', '((', '))', '"\\', "$'", '\n\n', '#', '|&;', '{', '}', `${'('.repeat(5000)}`, `${'"$('.repeat(3000)}`]) {
+    for (const command of [
+      '\\',
+      '$',
+      '`',
+      '${',
+      '$(',
+      '<(',
+      '<<',
+      '<<EOF',
+      '((',
+      '))',
+      '"\\',
+      "$'",
+      '\n\n',
+      '#',
+      '|&;',
+      '{',
+      '}',
+      `${'('.repeat(5000)}`,
+      `${'"$('.repeat(3000)}`,
+    ]) {
       expect(() => splitShellCommand(command)).not.toThrow();
     }
   });

@@ -6,21 +6,37 @@ import { record } from '../../../support/hookRunFixtures';
 
 const main: AgentRef = { agentId: 'main', parentAgentId: null, agentType: 'main' };
 const sub: AgentRef = { agentId: 'sub1', parentAgentId: 'main', agentType: 'Explore' };
-const source = { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } as const;
+const source = {
+  kind: 'file',
+  scope: 'project',
+  file: '/ws/.claude/settings.json',
+  displayFile: '.claude/settings.json',
+  jsonPath: 'hooks.PreToolUse[0].hooks[0]',
+} as const;
 
 describe('verdictText', () => {
   it('names the hook and its source for hook decisions', () => {
-    expect(verdictText({ event: 'PreToolUse', decision: 'deny', reason: 'no rm -rf', decidedBy: { kind: 'hook', hookId: 'h', hookLabel: './guard.sh', source } })).toBe(
-      'Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: no rm -rf',
-    );
-    expect(verdictText({ event: 'PreToolUse', decision: 'allow', decidedBy: { kind: 'hook', hookId: 'h', hookLabel: 'x', source: { kind: 'code', label: 'built-in: max steps' } } })).toBe('Allowed by PreToolUse hook `built-in: max steps`');
+    expect(
+      verdictText({ event: 'PreToolUse', decision: 'deny', reason: 'no rm -rf', decidedBy: { kind: 'hook', hookId: 'h', hookLabel: './guard.sh', source } }),
+    ).toBe('Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: no rm -rf');
+    expect(
+      verdictText({
+        event: 'PreToolUse',
+        decision: 'allow',
+        decidedBy: { kind: 'hook', hookId: 'h', hookLabel: 'x', source: { kind: 'code', label: 'built-in: max steps' } },
+      }),
+    ).toBe('Allowed by PreToolUse hook `built-in: max steps`');
   });
 
   it('names people, fallbacks, rules and modes', () => {
     expect(verdictText({ event: 'PreToolUse', decision: 'deny', decidedBy: { kind: 'user' } })).toBe('Blocked by you');
     expect(verdictText({ event: 'PreToolUse', decision: 'deny', decidedBy: { kind: 'fallback' } })).toBe('Blocked by the ask fallback (nobody could be asked)');
-    expect(verdictText({ event: 'PreToolUse', decision: 'allow', decidedBy: { kind: 'rule', detail: 'Bash(npm test:*)' } })).toBe('Allowed by permission rule Bash(npm test:*)');
-    expect(verdictText({ event: 'PreToolUse', decision: 'deny', reason: ' read-only ', decidedBy: { kind: 'mode', detail: 'plan' } })).toBe('Blocked by permission mode plan: read-only');
+    expect(verdictText({ event: 'PreToolUse', decision: 'allow', decidedBy: { kind: 'rule', detail: 'Bash(npm test:*)' } })).toBe(
+      'Allowed by permission rule Bash(npm test:*)',
+    );
+    expect(verdictText({ event: 'PreToolUse', decision: 'deny', reason: ' read-only ', decidedBy: { kind: 'mode', detail: 'plan' } })).toBe(
+      'Blocked by permission mode plan: read-only',
+    );
     expect(verdictText({ event: 'PostToolUse', decision: 'deny', reason: 'bad output' })).toBe('Blocked by PostToolUse hooks: bad output');
   });
 });
@@ -32,22 +48,44 @@ describe('projectAgentEvent', () => {
       projectAgentEvent({ type: 'text', agent: main, delta: 'Hi' }),
       projectAgentEvent({ type: 'assistantMessage', agent: main, text: 'Hi', step: 1 }),
       projectAgentEvent({ type: 'toolCall', agent: main, toolUseId: 't1', toolName: 'Bash', input: { command: 'npm test' }, summary: 'npm test' }),
-      projectAgentEvent({ type: 'toolStatus', agent: main, toolUseId: 't1', status: 'denied', isError: true, result: 'no', verdict: { event: 'PreToolUse', decision: 'deny', reason: 'nope', decidedBy: { kind: 'hook', hookId: 'h', hookLabel: 'x', source } } }),
+      projectAgentEvent({
+        type: 'toolStatus',
+        agent: main,
+        toolUseId: 't1',
+        status: 'denied',
+        isError: true,
+        result: 'no',
+        verdict: { event: 'PreToolUse', decision: 'deny', reason: 'nope', decidedBy: { kind: 'hook', hookId: 'h', hookLabel: 'x', source } },
+      }),
       projectAgentEvent({ type: 'systemMessage', agent: main, text: 'careful', source: 'PreToolUse' }),
       projectAgentEvent({ type: 'usage', agent: main, inputTokens: 1, outputTokens: 2 }),
-      projectAgentEvent({ type: 'runEnded', agent: main, result: { status: 'failed', finalText: '', reason: 'boom', steps: 2, inputTokens: 0, outputTokens: 0 } }),
+      projectAgentEvent({
+        type: 'runEnded',
+        agent: main,
+        result: { status: 'failed', finalText: '', reason: 'boom', steps: 2, inputTokens: 0, outputTokens: 0 },
+      }),
     ];
     for (const e of events) expect(chatEventSchema.safeParse(e).success, JSON.stringify(e)).toBe(true);
-    expect(events[0]).toEqual({ type: 'runStarted', agent: { agentId: 'sub1', parentAgentId: 'main', agentType: 'Explore' }, description: 'find tests', parentToolUseId: 'call_1' });
+    expect(events[0]).toEqual({
+      type: 'runStarted',
+      agent: { agentId: 'sub1', parentAgentId: 'main', agentType: 'Explore' },
+      description: 'find tests',
+      parentToolUseId: 'call_1',
+    });
     expect(events[3]).toMatchObject({ input: '{\n  "command": "npm test"\n}' });
-    expect(events[4]).toMatchObject({ verdict: 'Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: nope', verdictBlocks: true });
+    expect(events[4]).toMatchObject({
+      verdict: 'Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: nope',
+      verdictBlocks: true,
+    });
   });
 
   it('skips hook runs (the tree shows them) and keeps raw string inputs', () => {
     // Hook runs are no longer agent events (the runner's observers report them); one that slipped through still never reaches the chat.
     // @ts-expect-error 'hookRun' is not an AgentEvent type
     expect(projectAgentEvent({ type: 'hookRun', record: record(), phase: 'started' })).toBeUndefined();
-    expect(projectAgentEvent({ type: 'toolCall', agent: main, toolUseId: 't', toolName: 'Bash', input: '{not json', summary: 'Bash' })).toMatchObject({ input: '{not json' });
+    expect(projectAgentEvent({ type: 'toolCall', agent: main, toolUseId: 't', toolName: 'Bash', input: '{not json', summary: 'Bash' })).toMatchObject({
+      input: '{not json',
+    });
   });
 
   it('cuts huge results', () => {

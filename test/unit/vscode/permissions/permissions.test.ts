@@ -15,9 +15,29 @@ const hookAsk: PermissionRequest = {
   toolInput: { command: 'rm -rf build' },
   reason: 'deleting files needs a person',
   kind: 'hook',
-  askedBy: [{ hookLabel: './guard.sh', source: { kind: 'file', scope: 'project', file: '/ws/.claude/settings.json', displayFile: '.claude/settings.json', jsonPath: 'hooks.PreToolUse[0].hooks[0]' } }],
+  askedBy: [
+    {
+      hookLabel: './guard.sh',
+      source: {
+        kind: 'file',
+        scope: 'project',
+        file: '/ws/.claude/settings.json',
+        displayFile: '.claude/settings.json',
+        jsonPath: 'hooks.PreToolUse[0].hooks[0]',
+      },
+    },
+  ],
 };
-const ruleAsk: PermissionRequest = { ...hookAsk, kind: 'rule', askedBy: [], reason: 'Bash needs your approval', suggestedRule: 'Bash(rm -rf:*)', agentId: 'agent-7f3a9c21-aaaa', parentAgentId: 'main', agentType: 'Explore' };
+const ruleAsk: PermissionRequest = {
+  ...hookAsk,
+  kind: 'rule',
+  askedBy: [],
+  reason: 'Bash needs your approval',
+  suggestedRule: 'Bash(rm -rf:*)',
+  agentId: 'agent-7f3a9c21-aaaa',
+  parentAgentId: 'main',
+  agentType: 'Explore',
+};
 
 describe('approval popup text', () => {
   it('names the tool and the agent', () => {
@@ -27,7 +47,9 @@ describe('approval popup text', () => {
   });
 
   it('details the input, the reason and the hook that asked', () => {
-    expect(permissionDetail(hookAsk)).toBe('$ rm -rf build\n\nReason: deleting files needs a person\nAsked by hook: ./guard.sh\n  .claude/settings.json › hooks.PreToolUse[0].hooks[0]');
+    expect(permissionDetail(hookAsk)).toBe(
+      '$ rm -rf build\n\nReason: deleting files needs a person\nAsked by hook: ./guard.sh\n  .claude/settings.json › hooks.PreToolUse[0].hooks[0]',
+    );
     expect(permissionDetail(ruleAsk)).toContain('"Always Allow" adds Bash(rm -rf:*) to permissions.allow in .claude/settings.local.json.');
     expect(toolInputSummary({ file_path: '/ws/a.ts', content: 'x' })).toBe('/ws/a.ts');
     expect(toolInputSummary({ pattern: 'x' })).toBe('{\n "pattern": "x"\n}');
@@ -94,8 +116,16 @@ describe('SerialQueue', () => {
     const started: string[] = [];
     const a = deferred<string>();
     const b = deferred<string>();
-    const pa = queue.run(new AbortController().signal, () => (started.push('a'), a.promise), () => 'aborted');
-    const pb = queue.run(new AbortController().signal, () => (started.push('b'), b.promise), () => 'aborted');
+    const pa = queue.run(
+      new AbortController().signal,
+      () => (started.push('a'), a.promise),
+      () => 'aborted',
+    );
+    const pb = queue.run(
+      new AbortController().signal,
+      () => (started.push('b'), b.promise),
+      () => 'aborted',
+    );
     expect(started).toEqual(['a']);
     expect(queue.size).toBe(2);
     a.resolve('A');
@@ -112,9 +142,17 @@ describe('SerialQueue', () => {
     const queue = new SerialQueue((b) => busy.push(b));
     const a = deferred<string>();
     let bStarted = false;
-    const pa = queue.run(new AbortController().signal, () => a.promise, () => 'aborted');
+    const pa = queue.run(
+      new AbortController().signal,
+      () => a.promise,
+      () => 'aborted',
+    );
     const abort = new AbortController();
-    const pb = queue.run(abort.signal, async () => ((bStarted = true), 'B'), () => 'aborted');
+    const pb = queue.run(
+      abort.signal,
+      async () => ((bStarted = true), 'B'),
+      () => 'aborted',
+    );
     abort.abort();
     expect(await pb).toBe('aborted');
     a.resolve('A');
@@ -123,6 +161,12 @@ describe('SerialQueue', () => {
     expect(busy).toEqual([true, false]);
     const pre = new AbortController();
     pre.abort();
-    expect(await queue.run(pre.signal, async () => 'ran', () => 'aborted')).toBe('aborted');
+    expect(
+      await queue.run(
+        pre.signal,
+        async () => 'ran',
+        () => 'aborted',
+      ),
+    ).toBe('aborted');
   });
 });

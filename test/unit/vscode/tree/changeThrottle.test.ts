@@ -46,7 +46,12 @@ const other: Node = { name: 'other', parent: agent };
 function setup(interval = 100) {
   const timers = fakeTimers();
   const fired: (string[] | undefined)[] = [];
-  const throttle = new ChangeThrottle<Node>((nodes) => fired.push(nodes?.map((n) => n.name)), (n) => n.parent, interval, timers);
+  const throttle = new ChangeThrottle<Node>(
+    (nodes) => fired.push(nodes?.map((n) => n.name)),
+    (n) => n.parent,
+    interval,
+    timers,
+  );
   return { timers, fired, throttle };
 }
 

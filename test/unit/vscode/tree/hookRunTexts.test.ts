@@ -7,8 +7,12 @@ import { record } from '../../../support/hookRunFixtures';
 describe('Hook Runs labels', () => {
   it('labels occurrences "PreToolUse · Bash · npm test"', () => {
     expect(occurrenceLabel(record())).toBe('PreToolUse · Bash · npm test');
-    expect(occurrenceLabel(record({ matchValue: 'Write', input: { tool_input: { file_path: '/ws/a.ts', content: 'x' } } }))).toBe('PreToolUse · Write · /ws/a.ts');
-    expect(occurrenceLabel(record({ event: 'UserPromptSubmit', matchValue: undefined, input: { prompt: 'fix\nthe   tests' } }))).toBe('UserPromptSubmit · fix the tests');
+    expect(occurrenceLabel(record({ matchValue: 'Write', input: { tool_input: { file_path: '/ws/a.ts', content: 'x' } } }))).toBe(
+      'PreToolUse · Write · /ws/a.ts',
+    );
+    expect(occurrenceLabel(record({ event: 'UserPromptSubmit', matchValue: undefined, input: { prompt: 'fix\nthe   tests' } }))).toBe(
+      'UserPromptSubmit · fix the tests',
+    );
     expect(occurrenceLabel(record({ event: 'BeforeStep', matchValue: undefined, input: {} }))).toBe('BeforeStep');
     expect(inputSummary({ tool_input: { command: 'x'.repeat(200) } })?.length).toBe(60);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HookRunsModel, type AgentNode, type HookRunsNode, type OccurrenceNode, type RunNode, type SessionNode } from '../../../../src/vscode/tree/hookRunsModel';
+import {
+  HookRunsModel,
+  type AgentNode,
+  type HookRunsNode,
+  type OccurrenceNode,
+  type RunNode,
+  type SessionNode,
+} from '../../../../src/vscode/tree/hookRunsModel';
 import { record } from '../../../support/hookRunFixtures';
 
 const labelOf = (n: HookRunsNode): string => {
@@ -26,7 +33,15 @@ describe('HookRunsModel', () => {
     model.onHookStarted(record({ runId: 'a' }));
     model.onHookStarted(record({ runId: 'b', hookId: 'h2' }));
     model.onHookStarted(record({ runId: 'c', occurrenceId: 'o2', event: 'PostToolUse' }));
-    expect(dump(model)).toEqual(['session s1', '  agent main', '    occ o1', '      run a running', '      run b running', '    occ o2', '      run c running']);
+    expect(dump(model)).toEqual([
+      'session s1',
+      '  agent main',
+      '    occ o1',
+      '      run a running',
+      '      run b running',
+      '    occ o2',
+      '      run c running',
+    ]);
   });
 
   it('updates a run in place when it finishes (same node object)', () => {
@@ -130,7 +145,15 @@ describe('HookRunsModel', () => {
     expect(model.runCount('s1')).toBe(3);
     expect(model.findRun('r0')).toBeUndefined();
     expect(model.findRun('r1')).toBeUndefined();
-    expect(dump(model)).toEqual(['session s1', '  agent main', '    occ o1', '      run r2 running', '      run r3 running', '    occ o2', '      run r4 running']);
+    expect(dump(model)).toEqual([
+      'session s1',
+      '  agent main',
+      '    occ o1',
+      '      run r2 running',
+      '      run r3 running',
+      '    occ o2',
+      '      run r4 running',
+    ]);
     // Other sessions have their own budget.
     model.onHookStarted(record({ sessionId: 's2', runId: 'x', occurrenceId: 'ox' }));
     expect(model.runCount('s1')).toBe(3);
@@ -167,7 +190,17 @@ describe('HookRunsModel', () => {
     const model = new HookRunsModel();
     model.onHookFinished(record({ runId: 'ok', occurrenceId: 'o1', status: 'ok', durationMs: 1 }));
     model.onHookFinished(record({ runId: 'deny', occurrenceId: 'o2', status: 'blocked', durationMs: 1, outcome: { decision: 'deny' } }));
-    model.onHookFinished(record({ runId: 'asked', occurrenceId: 'o3', agentId: 'sub', parentAgentId: 'main', agentType: 'Explore', status: 'asked', permission: { decision: 'deny', decidedBy: 'user' } }));
+    model.onHookFinished(
+      record({
+        runId: 'asked',
+        occurrenceId: 'o3',
+        agentId: 'sub',
+        parentAgentId: 'main',
+        agentType: 'Explore',
+        status: 'asked',
+        permission: { decision: 'deny', decidedBy: 'user' },
+      }),
+    );
     model.onHookFinished(record({ runId: 'fail', occurrenceId: 'o4', status: 'failed', error: 'exit 1' }));
     model.onHookFinished(record({ runId: 'slow', occurrenceId: 'o5', status: 'timed-out' }));
     const changes: (HookRunsNode | undefined)[] = [];
