@@ -8,13 +8,10 @@ import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
  * each handler with them so a bad entry is skipped, never the whole file.
  */
 
-const timeoutSchema = z
-  .number()
-  .positive()
-  .meta({
-    markdownDescription:
-      'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.',
-  });
+const timeoutSchema = z.number().positive().meta({
+  markdownDescription:
+    'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.',
+});
 
 const statusMessageSchema = z.string().meta({ markdownDescription: 'Text shown in the chat while the hook runs, e.g. `Checking the command…`.' });
 
@@ -22,18 +19,13 @@ const modelSchema = z.string().meta({ markdownDescription: 'Model that evaluates
 
 /** Hookwise's own handler fields; Claude Code ignores them, so files stay portable. */
 const hookwiseHandlerFields = {
-  priority: z
-    .number()
-    .int()
-    .meta({
-      markdownDescription: '**Hookwise only.** Higher runs first among hooks of the same event; equal priorities keep configuration order. Default `0`.',
-    }),
-  continueOnFailure: z
-    .boolean()
-    .meta({
-      markdownDescription:
-        '**Hookwise only.** When the hook fails (crash, timeout, bad output) the event continues as if it had not run. Default `true`, like Claude Code; set `false` to fail closed.',
-    }),
+  priority: z.number().int().meta({
+    markdownDescription: '**Hookwise only.** Higher runs first among hooks of the same event; equal priorities keep configuration order. Default `0`.',
+  }),
+  continueOnFailure: z.boolean().meta({
+    markdownDescription:
+      '**Hookwise only.** When the hook fails (crash, timeout, bad output) the event continues as if it had not run. Default `true`, like Claude Code; set `false` to fail closed.',
+  }),
   enabled: z.boolean().meta({ markdownDescription: '**Hookwise only.** `false` keeps the hook in the file but does not load it.' }),
 } as const;
 
@@ -41,13 +33,10 @@ const hookwiseHandlerFields = {
 export const commandHandlerSchema = z
   .object({
     type: z.literal('command'),
-    command: z
-      .string()
-      .min(1)
-      .meta({
-        markdownDescription:
-          'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.',
-      }),
+    command: z.string().min(1).meta({
+      markdownDescription:
+        'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.',
+    }),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
     async: z
@@ -67,13 +56,10 @@ export const commandHandlerSchema = z
 export const promptHandlerSchema = z
   .object({
     type: z.literal('prompt'),
-    prompt: z
-      .string()
-      .min(1)
-      .meta({
-        markdownDescription:
-          'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
-      }),
+    prompt: z.string().min(1).meta({
+      markdownDescription:
+        'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
+    }),
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
@@ -87,13 +73,10 @@ export const promptHandlerSchema = z
 export const agentHandlerSchema = z
   .object({
     type: z.literal('agent'),
-    prompt: z
-      .string()
-      .min(1)
-      .meta({
-        markdownDescription:
-          'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
-      }),
+    prompt: z.string().min(1).meta({
+      markdownDescription:
+        'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
+    }),
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),

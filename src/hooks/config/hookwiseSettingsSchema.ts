@@ -36,13 +36,10 @@ export const HOOKWISE_SETTINGS = {
   },
   'hookwise.hooks.enabled': {
     scope: 'resource',
-    schema: z
-      .boolean()
-      .default(true)
-      .meta({
-        markdownDescription:
-          'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.',
-      }),
+    schema: z.boolean().default(true).meta({
+      markdownDescription:
+        'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.',
+    }),
   },
   'hookwise.hooks.sources': {
     scope: 'window',
@@ -71,13 +68,10 @@ export const HOOKWISE_SETTINGS = {
   },
   'hookwise.model.baseUrl': {
     scope: 'machine-overridable',
-    schema: z
-      .string()
-      .default('https://api.openai.com/v1')
-      .meta({
-        markdownDescription:
-          'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.',
-      }),
+    schema: z.string().default('https://api.openai.com/v1').meta({
+      markdownDescription:
+        'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.',
+    }),
   },
   'hookwise.model.name': {
     scope: 'window',
@@ -140,14 +134,9 @@ export const HOOKWISE_SETTINGS = {
   },
   'hookwise.compaction.contextBudgetTokens': {
     scope: 'window',
-    schema: z
-      .number()
-      .int()
-      .min(1000)
-      .default(100000)
-      .meta({
-        markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).',
-      }),
+    schema: z.number().int().min(1000).default(100000).meta({
+      markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).',
+    }),
   },
   'hookwise.notifications.idleSeconds': {
     scope: 'window',
