@@ -300,6 +300,8 @@ export class Session {
     this.clearIdle();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     // Past the budget the session ends anyway, whether or not the hooks heed the signal.
+    // Notifications still running for this session (a permission prompt's) finish first, in the same budget.
+    await raceAbort(Promise.allSettled([...this.background]), signal).catch(() => undefined);
     await raceAbort(this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal), signal).catch(() => undefined);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
