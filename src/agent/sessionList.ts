@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseBoundedJson } from '../shared/boundedJson';
+import type { HistoryEntry } from '../shared/webviewProtocol';
 
 /** One past session, from its transcript file. */
 export interface SessionSummary {
@@ -78,4 +79,9 @@ function readHead(file: string, bytes: number): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/** One past session as the chat's History list shows it. */
+export function toHistoryEntry(s: SessionSummary): HistoryEntry {
+  return { id: s.id, title: s.title ?? '(no prompt)', updatedAt: s.updatedAt, detail: `${Math.max(1, Math.round(s.sizeBytes / 1024))} KB` };
 }

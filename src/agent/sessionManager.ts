@@ -90,6 +90,13 @@ export class SessionManager {
     return session;
   }
 
+  /** Compacts the current session on demand (PreCompact `manual`); says what happened. */
+  async compactNow(signal: AbortSignal): Promise<string> {
+    const result = await this.current?.compact('manual', signal);
+    if (!result) return 'There is no conversation to compact yet.';
+    return result.status === 'compacted' ? `Compacted: ${result.summarized} messages summarized.` : `Not compacted: ${result.reason}.`;
+  }
+
   /** New chat: ends the current session (SessionEnd `clear`); the next prompt starts a fresh one with SessionStart `clear`. */
   async clear(): Promise<void> {
     const old = this.session;

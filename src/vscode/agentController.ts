@@ -2,16 +2,17 @@ import * as vscode from 'vscode';
 import os from 'node:os';
 import type { AgentEvent } from '../agent/agentEvents';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
+import { toHistoryEntry } from '../agent/sessionList';
 import { SessionManager } from '../agent/sessionManager';
-import { MAIN_AGENT, replayEvents, type ReplayEvent } from '../agent/sessionReplay';
+import { MAIN_AGENT, resumeReplayEvents, type ReplayEvent } from '../agent/sessionReplay';
 import { transcriptDirFor } from '../agent/transcriptLocation';
-import { raceAbort } from '../shared/raceAbort';
 import type { HookRunObserver, HookRunRecord, PermissionProvider } from '../hooks/hookRunTypes';
 import type { HistoryEntry } from '../shared/webviewProtocol';
-import { modelFromSettings, SwitchableModelClient, type ModelResolution } from './model/modelFromSettings';
-import { API_KEY_SECRET } from './model/apiKey';
+import type { ModelResolution, SwitchableModelClient } from './model/modelFromSettings';
+import { WorkspaceModel } from './model/workspaceModel';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
 import { describeThrown, thrownStack } from '../shared/describeThrown';
+import { waitForConfig } from './configReady';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -30,9 +31,6 @@ export interface AgentControllerDeps {
   readonly configReady?: Promise<unknown>;
 }
 
-/** How long a prompt waits for the first config load before running anyway (it is logged). */
-const CONFIG_READY_TIMEOUT_MS = 10_000;
-
 /**
  * The agent in the extension host, as VS Code wiring: one HookwiseRuntime for the workspace,
  * its sessions in the SessionManager the CLI uses too (so CLI sessions show in History), the
@@ -41,18 +39,18 @@ const CONFIG_READY_TIMEOUT_MS = 10_000;
 export class AgentController implements vscode.Disposable {
   readonly runtime: HookwiseRuntime;
   readonly sessions: SessionManager;
-  readonly model = new SwitchableModelClient();
+  private readonly models: WorkspaceModel;
   private running: AbortController | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: AgentControllerDeps) {
     const projectDir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
     const transcriptDir = transcriptDirFor(projectDir, process.env);
     const { observers, permissionProvider } = deps;
+    this.models = new WorkspaceModel(deps);
     this.runtime = new HookwiseRuntime({
       projectDir,
       homeDir: os.homedir(),
-      model: this.model,
+      model: this.models.client,
       observers,
       permissionProvider,
       transcriptDir,
@@ -65,30 +63,16 @@ export class AgentController implements vscode.Disposable {
       transcriptDir,
       settings: () => sessionSettingsFromVscode(deps.onAgentEvent),
     });
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('hookwise.model') && void this.reloadModel()),
-      deps.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.reloadModel()),
-    );
-    void this.reloadModel();
   }
 
-  /** True while a prompt runs. */
-  get busy(): boolean {
-    return this.running !== undefined;
+  /** The agent's model (switches when the settings change). */
+  get model(): SwitchableModelClient {
+    return this.models.client;
   }
 
   /** Re-reads the model settings; the chat header follows. */
-  async reloadModel(): Promise<void> {
-    const { context, apiKey, createLm } = this.deps;
-    const resolution = await modelFromSettings({
-      workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      extensionUri: context.extensionUri,
-      apiKey,
-      ...(createLm ? { createLm } : {}),
-    });
-    this.model.set(resolution);
-    if (!resolution.ok) this.deps.log.info(`model: ${resolution.problem}`);
-    this.deps.onModelChanged(this.model.label);
+  reloadModel(): Promise<void> {
+    return this.models.reload();
   }
 
   /** Sends a prompt (the first one of a session fires SessionStart). Returns false when no model is configured (the caller shows what to do). */
@@ -101,13 +85,7 @@ export class AgentController implements vscode.Disposable {
     const controller = (this.running = new AbortController());
     this.deps.onBusyChanged(true);
     try {
-      const ready =
-        this.deps.configReady &&
-        (await raceAbort(this.deps.configReady, AbortSignal.timeout(CONFIG_READY_TIMEOUT_MS)).then(
-          () => true,
-          () => false,
-        ));
-      if (ready === false) this.deps.log.warn('the hook configuration had not loaded after 10 s; running with what is registered');
+      await waitForConfig(this.deps.configReady, this.deps.log);
       const session = await this.sessions.ensureStarted(controller.signal);
       const result = await session.submit(prompt, controller.signal);
       if (result.status === 'failed') this.say(`The agent failed: ${result.reason ?? 'unknown error'}`);
@@ -135,9 +113,7 @@ export class AgentController implements vscode.Disposable {
 
   /** Past sessions of this workspace from their transcripts, newest first. */
   listSessions(): HistoryEntry[] {
-    return this.sessions
-      .list()
-      .map((s) => ({ id: s.id, title: s.title ?? '(no prompt)', updatedAt: s.updatedAt, detail: `${Math.max(1, Math.round(s.sizeBytes / 1024))} KB` }));
+    return this.sessions.list().map(toHistoryEntry);
   }
 
   /** Resumes a past session: its conversation comes back, SessionStart says `resume`, and `replay` redraws it. */
@@ -146,14 +122,7 @@ export class AgentController implements vscode.Disposable {
     const resumed = await this.sessions.resume(id);
     if (!resumed.ok) return void vscode.window.showWarningMessage(`Hookwise: ${resumed.error}`);
     for (const notice of resumed.notices) this.deps.log.warn(notice);
-    for (const event of replayEvents(resumed.messages)) replay(event);
-    if (resumed.notices.length > 0)
-      replay({
-        type: 'systemMessage',
-        agent: MAIN_AGENT,
-        text: `${resumed.notices.length} damaged transcript line(s) were skipped (see the Hookwise log).`,
-        source: 'Hookwise',
-      });
+    for (const event of resumeReplayEvents(resumed.messages, resumed.notices.length)) replay(event);
   }
 
   /** Re-runs one hook with the input it had; the runner reports the new run to the observers (the tree). */
@@ -162,16 +131,14 @@ export class AgentController implements vscode.Disposable {
   }
 
   /** Compacts the current session on demand (PreCompact `manual`). */
-  async compact(): Promise<string> {
-    const result = await this.sessions.current?.compact('manual', new AbortController().signal);
-    if (!result) return 'There is no conversation to compact yet.';
-    return result.status === 'compacted' ? `Compacted: ${result.summarized} messages summarized.` : `Not compacted: ${result.reason}.`;
+  compact(): Promise<string> {
+    return this.sessions.compactNow(new AbortController().signal);
   }
 
   dispose(): void {
     this.stop();
     void this.sessions.end('other').finally(() => this.sessions.dispose());
-    for (const d of this.disposables) d.dispose();
+    this.models.dispose();
   }
 
   private say(text: string): void {
