@@ -87,7 +87,6 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     model,
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
-    askFallback: 'deny',
     ...(prompter ? { permissionProvider: prompter } : {}),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
