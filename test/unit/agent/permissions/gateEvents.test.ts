@@ -138,6 +138,13 @@ describe('the permission gate, event by event', () => {
     expect(model.requests).toHaveLength(2);
     expect(result.status).toBe('completed');
   });
+  it.each(['PostToolUse', 'BeforeStep', 'AfterInference'] as const)('a %s hook ask reaches the provider through the gate, naming the event', async (event) => {
+    h.hooks.on(event, () => ask(`${event} wants a look`));
+    const provider = new RecordingProvider(() => ({ decision: 'allow' }));
+    await h.run([bash('true'), { text: 'ok' }], { provider, mode: 'bypassPermissions' });
+    expect(provider.requests.length).toBeGreaterThan(0);
+    expect(provider.requests[0]).toMatchObject({ event, kind: 'hook', reason: `${event} wants a look` });
+  });
 });
 
 describe("the permission gate for the session's own events", () => {
@@ -182,6 +189,15 @@ describe("the permission gate for the session's own events", () => {
     expect(notes().map((n) => n.notification_type)).toEqual(['permission_prompt']);
     expect(result).toMatchObject({ status: 'completed' });
     expect(model.requests).toHaveLength(1);
+  });
+
+  it.each(['SessionStart', 'SessionEnd'] as const)('a %s hook ask reaches the provider through the gate', async (event) => {
+    h.hooks.on(event, () => ask(`${event} wants a look`));
+    const provider = new RecordingProvider(() => ({ decision: 'allow' }));
+    const { session: s } = session(provider);
+    await s.start('startup', new AbortController().signal);
+    await s.end('other');
+    expect(provider.requests).toMatchObject([{ event, kind: 'hook', reason: `${event} wants a look` }]);
   });
 
   it('a UserPromptSubmit ask with nobody to ask is denied by the fallback', async () => {
