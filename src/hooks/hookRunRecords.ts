@@ -19,6 +19,19 @@ type Input = Readonly<Record<string, unknown>>;
 
 const NONE: readonly never[] = Object.freeze([]);
 const NO_METADATA = Object.freeze({});
+/** The fields of a result in which no hook decided anything. */
+const NOTHING_RAN = {
+  asked: false,
+  hasUpdatedResult: false,
+  additionalContext: NONE,
+  plainOutputs: NONE,
+  messagesToInject: NONE,
+  metadata: NO_METADATA,
+  systemMessages: NONE,
+  suppressOutput: false,
+  records: NONE,
+  failures: NONE,
+} as const;
 
 // Counter ids: unique per process, cheap (no crypto in the hot path).
 let occurrenceCounter = 0;
@@ -41,22 +54,7 @@ const emptyResults: Partial<Record<HookEvent, Promise<HookEventResult>>> = {};
 export function emptyResult(event: HookEvent): Promise<HookEventResult> {
   let result = emptyResults[event];
   if (result === undefined) {
-    result = Promise.resolve(
-      Object.freeze({
-        event,
-        occurrenceId: '',
-        asked: false,
-        hasUpdatedResult: false,
-        additionalContext: NONE,
-        plainOutputs: NONE,
-        messagesToInject: NONE,
-        metadata: NO_METADATA,
-        systemMessages: NONE,
-        suppressOutput: false,
-        records: NONE,
-        failures: NONE,
-      }),
-    );
+    result = Promise.resolve(Object.freeze({ event, occurrenceId: '', ...NOTHING_RAN }));
     emptyResults[event] = result;
   }
   return result;
@@ -68,16 +66,7 @@ export function internalErrorResult(event: HookEvent, error: unknown): HookEvent
     event,
     occurrenceId: nextOccurrenceId(),
     reason: `hook runner internal error: ${describeThrown(error)}`,
-    asked: false,
-    hasUpdatedResult: false,
-    additionalContext: NONE,
-    plainOutputs: NONE,
-    messagesToInject: NONE,
-    metadata: NO_METADATA,
-    systemMessages: NONE,
-    suppressOutput: false,
-    records: NONE,
-    failures: NONE,
+    ...NOTHING_RAN,
   };
 }
 

@@ -1,8 +1,9 @@
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../../src/agent/tools/bashTool';
 import type { BashResponse } from '../../../../src/agent/tools/bashTool';
+import { isAlive, survivors } from '../../../support/processProbe';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
@@ -14,35 +15,6 @@ afterEach(async () => {
   await ws.cleanup();
 });
 const bash = createBashTool();
-
-/** Alive and not a zombie (a container's PID 1 may be slow to reap orphans). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no procfs (macOS): signal 0 succeeded, so it is alive
-  }
-}
-
-/**
- * True once `pid` is gone, polling up to `ms`: a SIGKILL is delivered asynchronously, so a
- * busy machine may show the process for a moment after the tool returned (the flaky check
- * this replaces). Still fails when the process survives.
- */
-async function goneWithin(pid: number, ms = 2000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (isAlive(pid)) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
 
 async function waitForFile(p: string, timeoutMs = 5000): Promise<string> {
   const end = Date.now() + timeoutMs;
@@ -100,7 +72,7 @@ describe('Bash', () => {
     expect(r.content).toBe('started\n(timed out after 0.5s; the process tree was killed)');
     expect(r.data).toMatchObject({ timedOut: true, interrupted: false });
     const bgPid = Number(await waitForFile(pidFile));
-    expect(await goneWithin(bgPid)).toBe(true);
+    expect(await survivors([bgPid], 2000)).toEqual([]);
   });
 
   it('kills the process tree when the run is aborted, leaving no process', async () => {
@@ -113,7 +85,7 @@ describe('Bash', () => {
     const r = await pending;
     expect(r).toMatchObject({ isError: true, content: '(interrupted)' });
     expect(r.data).toMatchObject({ interrupted: true, timedOut: false });
-    expect(await goneWithin(bgPid)).toBe(true);
+    expect(await survivors([bgPid], 2000)).toEqual([]);
   });
 
   it('cuts long output in the middle and marks it', async () => {
