@@ -10,6 +10,8 @@ import type { PermissionRules } from './permissionMode';
  */
 export class ConfigPermissionRules implements PermissionRules {
   private readonly entries: PermissionRuleEntry[];
+  /** The Read deny/ask rules with a path, fixed at construction (grants only add allow rules). */
+  private readonly readBlocking: readonly PermissionRuleEntry[];
 
   constructor(
     entries: readonly PermissionRuleEntry[],
@@ -17,6 +19,7 @@ export class ConfigPermissionRules implements PermissionRules {
     private readonly scripts: ReadonlySet<string> = new Set(),
   ) {
     this.entries = [...entries];
+    this.readBlocking = entries.filter((e) => e.behavior !== 'allow' && e.rule.toolName === 'Read' && e.rule.specifier !== undefined);
   }
 
   hookScripts(): ReadonlySet<string> {
@@ -43,9 +46,8 @@ export class ConfigPermissionRules implements PermissionRules {
    * Costs nothing when no Read rule has a path (the common case).
    */
   readDeniedBy(absPath: string, realPath?: string, cwd?: string): string | undefined {
-    const blocking = this.entries.filter((e) => e.behavior !== 'allow' && e.rule.toolName === 'Read' && e.rule.specifier !== undefined);
-    if (blocking.length === 0) return undefined;
-    return evaluatePermissionRules(blocking, 'Read', { file_path: absPath }, this.withCwd(cwd), realPath)?.entry.rule.text;
+    if (this.readBlocking.length === 0) return undefined;
+    return evaluatePermissionRules(this.readBlocking, 'Read', { file_path: absPath }, this.withCwd(cwd), realPath)?.entry.rule.text;
   }
 
   private withCwd(cwd: string | undefined): PermissionContext {
