@@ -15,6 +15,7 @@ import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { AgentHookAction } from './agentHookAction';
 import type { AgentEventListener } from './agentEvents';
 import { ConfigPermissionRules } from './configPermissionRules';
+import { hookScriptPaths } from './protectedWrites';
 import type { AgentLimits } from './defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';
@@ -106,7 +107,7 @@ export class HookwiseRuntime {
    */
   applyConfig(config: HookConfig, trust: TrustPolicy, cwd: string = this.o.projectDir): AppliedConfig {
     this.config = config;
-    this.hookScripts = new Set(config.hooks.flatMap((hook) => (hook.scripts ?? []).flatMap((pin) => (pin.target ? [pin.file, pin.target] : [pin.file]))));
+    this.hookScripts = hookScriptPaths(config.hooks);
     const { runnable: active, held } = filterByTrust(hooksForCwd(config.hooks, cwd), trust);
     const { inits, problems } = bindLoadedHooks(active, {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),

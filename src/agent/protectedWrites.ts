@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { LoadedHook } from '../hooks/config/loadedHook';
 import { realpathLenientSync } from '../hooks/config/rulePaths';
 
 /**
@@ -44,4 +45,21 @@ export function protectedWriteOf(input: Readonly<Record<string, unknown>>, cwd: 
   const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
   const given = path.resolve(cwd, expanded);
   return protectedWriteReason(given, hookScripts) ?? protectedWriteReason(realpathLenientSync(given), hookScripts);
+}
+
+/**
+ * Every spelling under which a loaded hook's scripts can be reached: as the command names
+ * them, where a symlink named there points, and their real path (a workspace reached
+ * through a symlinked folder names `/link/ws/x.sh`, a write to `/real/ws/x.sh` must match too).
+ */
+export function hookScriptPaths(hooks: readonly LoadedHook[]): ReadonlySet<string> {
+  const paths = new Set<string>();
+  for (const hook of hooks) {
+    for (const pin of hook.scripts ?? []) {
+      paths.add(pin.file);
+      if (pin.target) paths.add(pin.target);
+      paths.add(realpathLenientSync(pin.file));
+    }
+  }
+  return paths;
 }
