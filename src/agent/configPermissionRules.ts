@@ -17,6 +17,7 @@ export class ConfigPermissionRules implements PermissionRules {
     entries: readonly PermissionRuleEntry[],
     private readonly ctx: PermissionContext,
     private readonly scripts: ReadonlySet<string> = new Set(),
+    private readonly policyFiles: ReadonlySet<string> = new Set(),
   ) {
     this.entries = [...entries];
     this.readBlocking = entries.filter((e) => e.behavior !== 'allow' && e.rule.toolName === 'Read' && e.rule.specifier !== undefined);
@@ -24,6 +25,10 @@ export class ConfigPermissionRules implements PermissionRules {
 
   hookScripts(): ReadonlySet<string> {
     return this.scripts;
+  }
+
+  configFiles(): ReadonlySet<string> {
+    return this.policyFiles;
   }
 
   evaluate(

@@ -15,7 +15,7 @@ import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { AgentHookAction } from './agentHookAction';
 import type { AgentEventListener } from './agentEvents';
 import { ConfigPermissionRules } from './configPermissionRules';
-import { hookScriptPaths } from './protectedWrites';
+import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import type { AgentLimits } from './defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';
@@ -54,6 +54,8 @@ export interface RuntimeOptions {
   readonly systemPrompt?: string;
   /** Subagent nesting limit (hookwise.agent.maxSubagentDepth, default 2). */
   readonly maxSubagentDepth?: () => number;
+  /** Files that hold policy whether or not they hold any yet (VS Code's settings files): the agent changing one always asks. */
+  readonly protectedFiles?: readonly string[];
 }
 
 /** `applyConfig`'s trust argument (defined beside the pure trust filter). */
@@ -87,8 +89,11 @@ export class HookwiseRuntime {
   private agentLoads = 0;
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
+  /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
+  private configFiles: ReadonlySet<string>;
 
   constructor(private readonly o: RuntimeOptions) {
+    this.configFiles = configFilePaths([], o.protectedFiles);
     this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, ...(o.observers ? { observers: o.observers } : {}) });
     this.asks = askPolicy(o.permissionProvider, o.askFallback);
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
@@ -108,6 +113,7 @@ export class HookwiseRuntime {
   applyConfig(config: HookConfig, trust: TrustPolicy, cwd: string = this.o.projectDir): AppliedConfig {
     this.config = config;
     this.hookScripts = hookScriptPaths(config.hooks);
+    this.configFiles = configFilePaths([...config.hooks.map((h) => h.source), ...config.permissions.rules.map((r) => r.source)], this.o.protectedFiles);
     const { runnable: active, held } = filterByTrust(hooksForCwd(config.hooks, cwd), trust);
     const { inits, problems } = bindLoadedHooks(active, {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
@@ -149,7 +155,12 @@ export class HookwiseRuntime {
    */
   permissionRules(cwd: string, trusted: boolean): ConfigPermissionRules {
     const entries = scopeToCwd(this.config?.permissions.rules ?? [], cwd).filter((e) => trusted || e.behavior !== 'allow' || !isProjectSource(e.source));
-    return new ConfigPermissionRules([...entries, ...this.extraRules], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }, this.hookScripts);
+    return new ConfigPermissionRules(
+      [...entries, ...this.extraRules],
+      { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
+      this.hookScripts,
+      this.configFiles,
+    );
   }
 
   /**

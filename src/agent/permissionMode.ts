@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { protectedBashReason } from './protectedBash';
 import { protectedWriteOf } from './protectedWrites';
 
 /**
@@ -39,6 +40,8 @@ export interface PermissionRules {
   readDeniedBy?(absPath: string, realPath: string | undefined, cwd: string): string | undefined;
   /** Absolute (real) paths of the scripts configured hooks run: writing one always asks. */
   hookScripts?(): ReadonlySet<string>;
+  /** Absolute (real) paths of the files hooks and rules were loaded from: changing one always asks. */
+  configFiles?(): ReadonlySet<string>;
 }
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -69,7 +72,7 @@ export function evaluatePolicy(params: {
       file: ruled.source,
     };
   if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
-  const guarded = EDIT_TOOLS.has(toolName) ? protectedWriteOf(input, cwd, rules?.hookScripts?.()) : undefined;
+  const guarded = protectedCallReason(toolName, input, cwd, rules);
   if (guarded) return { behavior: 'ask', reason: guarded, by: 'protected' };
   if (ruled?.behavior === 'ask') {
     return {
@@ -86,4 +89,14 @@ export function evaluatePolicy(params: {
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(toolName)) return { behavior: 'allow', reason: 'acceptEdits mode', by: 'mode' };
   if (readOnly) return { behavior: 'allow', reason: `${toolName} is read-only`, by: 'readOnly' };
   return { behavior: 'ask', reason: `${toolName} needs your approval`, by: 'default', suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName };
+}
+
+const NO_FILES: ReadonlySet<string> = new Set();
+
+/** Why this call touches protected files (protectedWrites.ts, protectedBash.ts) and must ask, or undefined. */
+function protectedCallReason(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string, rules: PermissionRules | undefined): string | undefined {
+  if (EDIT_TOOLS.has(toolName)) return protectedWriteOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.());
+  if (toolName === 'Bash' && typeof input.command === 'string')
+    return protectedBashReason(input.command, cwd, rules?.hookScripts?.() ?? NO_FILES, rules?.configFiles?.() ?? NO_FILES);
+  return undefined;
 }

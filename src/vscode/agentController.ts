@@ -13,6 +13,7 @@ import { WorkspaceModel } from './model/workspaceModel';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
 import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
+import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -54,6 +55,7 @@ export class AgentController implements vscode.Disposable {
       observers,
       permissionProvider,
       transcriptDir,
+      protectedFiles: editorSettingsFiles(deps.context),
       ...runtimeSettingsFromVscode(),
     });
     this.sessions = new SessionManager({
@@ -144,4 +146,12 @@ export class AgentController implements vscode.Disposable {
   private say(text: string): void {
     this.deps.onAgentEvent({ type: 'systemMessage', agent: MAIN_AGENT, text, source: 'Hookwise' });
   }
+}
+
+/**
+ * VS Code's user and workspace settings files: they can carry `hookwise.hooks` even when they
+ * hold none yet, so the agent writing them (to add a hook of its own) always asks.
+ */
+function editorSettingsFiles(context: vscode.ExtensionContext): string[] {
+  return [guessUserSettingsFile(context.globalStorageUri), workspaceSettingsFile()?.file].filter((f): f is string => f !== undefined);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,10 @@ describe('protectedWriteReason', () => {
     ['/p/.claude/hooks/check.sh', true],
     ['/p/.claude/agents/reviewer.md', true],
     ['/p/.claude/commands/deploy.md', false],
-    ['/p/.claude/skills/x/SKILL.md', false],
+    ['/p/.claude/skills/x/SKILL.md', true],
+    ['/p/.claude/skills/x/reference.md', false],
+    ['/p/.mcp.json', true],
+    ['/p/team.code-workspace', true],
     ['/p/.claude/commands', true],
     ['/p/.git/hooks/pre-commit', true],
     ['/p/.git', true],
@@ -86,4 +89,21 @@ it("a PermissionRequest hook may still allow a protected write (Claude Code's do
   expect(status.get(files[0] as string)).toBe('done');
   expect(readFileSync(files[0] as string, 'utf8')).toBe('PWNED');
   expect(status.get(files[1] as string)).toBe('denied');
+});
+
+it("VS Code's settings files (they can carry hookwise.hooks) are protected from Write and from Bash even while they hold no hooks", async () => {
+  const userSettings = path.join(env.w.home, '.config', 'Code', 'User', 'settings.json');
+  await mkdir(path.dirname(userSettings), { recursive: true });
+  writeFileSync(userSettings, '{}');
+  const script = [
+    toolCallsReply([
+      { id: 'w0', name: 'Write', arguments: { file_path: userSettings, content: '{"hookwise.hooks":{}}' } },
+      { id: 'b0', name: 'Bash', arguments: { command: `echo '{"hookwise.hooks":{}}' > '${userSettings}'` } },
+      { id: 'w1', name: 'Write', arguments: { file_path: path.join(env.w.ws, 'src', 'ok.ts'), content: 'ok' } },
+    ]),
+    textReply('done'),
+  ];
+  const run = await env.runPrompt({ script, trusted: true, mode: 'bypassPermissions', protectedFiles: [userSettings] });
+  expect([run.toolStatus.get('w0'), run.toolStatus.get('b0'), run.toolStatus.get('w1')]).toEqual(['denied', 'denied', 'done']);
+  expect(readFileSync(userSettings, 'utf8')).toBe('{}');
 });

@@ -27,6 +27,8 @@ export interface RuntimeEnv {
     readonly prompt?: string;
     /** Called once the runtime is built, before the session: register in-process hooks, observers. */
     readonly setup?: (runtime: HookwiseRuntime) => void;
+    /** RuntimeOptions.protectedFiles (the extension passes VS Code's settings files). */
+    readonly protectedFiles?: readonly string[];
   }): Promise<RuntimeRun>;
 }
 
@@ -65,6 +67,7 @@ export function useRuntimeEnv(): RuntimeEnv {
         model: new OpenAiModelClient({ model: 'test-model', baseURL: server.url, apiKey: 'k', maxRetries: 0 }),
         transcriptDir: path.join(ws.hookwiseHome, 'projects', 'ws'),
         askFallback: 'deny',
+        ...(options.protectedFiles ? { protectedFiles: options.protectedFiles } : {}),
       });
       runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: ws.home, folders: [{ root: ws.ws }] })), { trusted: options.trusted });
       options.setup?.(runtime);
