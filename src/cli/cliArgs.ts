@@ -54,6 +54,8 @@ Options:
   --version                   print the version
   -h, --help                  show this help
 
+  hookwise hooks list|explain|test …  inspect and test the hooks (hookwise hooks --help)
+
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME.
 Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage, 143 SIGTERM,
 129 SIGHUP or the parent process died.`;

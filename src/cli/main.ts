@@ -8,10 +8,12 @@ import { startProcessGroupWatchdog } from '../shared/processGroupWatchdog';
 import { parseCliArgs, USAGE } from './cliArgs';
 import { watchParent } from './parentWatch';
 import { runCli } from './runCli';
+import { runHooksCommand } from './hooksCommand';
 import { handleStopSignals } from './stopSignals';
 import { thrownStack } from '../shared/describeThrown';
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'hooks') return runHooks(process.argv.slice(3));
   const command = parseCliArgs(process.argv.slice(2), process.env, process.cwd());
   switch (command.kind) {
     case 'help':
@@ -46,6 +48,26 @@ async function main(): Promise<number> {
         watchdog?.close();
       }
     }
+  }
+}
+
+/** `hookwise hooks list|explain|test`: no agent, no model; a test's hooks die with the process. */
+async function runHooks(argv: readonly string[]): Promise<number> {
+  process.stdout.on('error', () => undefined);
+  const controller = new AbortController();
+  const stops = handleStopSignals(controller, (text) => process.stderr.write(text));
+  const watchdog = startProcessGroupWatchdog();
+  try {
+    const code = await runHooksCommand(argv, {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      env: process.env,
+      signal: controller.signal,
+    });
+    return stops.exitCode() ?? code;
+  } finally {
+    stops.done();
+    watchdog?.close();
   }
 }
 

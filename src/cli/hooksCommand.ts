@@ -1,0 +1,213 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { HookwiseRuntime } from '../agent/hookwiseRuntime';
+import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
+import { readBoundedTextFile } from '../hooks/config/configFileSystem';
+import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
+import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
+import { hooksForCwd } from '../hooks/config/loadedHook';
+import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
+import { checkExpectations, fillTestInput, hookTestCaseSchema, observedDecision, type HookTestCase } from '../hooks/explain/hookTestCase';
+import { isHookEvent } from '../hooks/hookEvent';
+import { describeSource } from '../hooks/hookSource';
+import type { ModelClient } from '../model/modelClient';
+import { OpenAiModelClient } from '../model/openAiModelClient';
+import { killLiveProcessGroups } from '../shared/processRunner';
+import { thrownMessage } from '../shared/describeThrown';
+import { parseBoundedJson } from '../shared/boundedJson';
+import type { CliIo } from './runCli';
+
+/** `hookwise hooks …` usage. */
+export const HOOKS_USAGE = `Usage:
+  hookwise hooks list [--json] [--cwd DIR] [--settings FILE]
+      the effective hooks, in run order per event, with their sources
+  hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--json] [--cwd DIR]
+      every hook of EVENT and whether it would run for this tool and tool_input, and why
+  hookwise hooks test [PATH…] [--cwd DIR] [--json]
+      runs saved hook tests (default: DIR/.hookwise/hook-tests/*.json) through the real
+      hooks; one line per case, then "N passed, N failed"; exit 1 on any failure
+
+None of list and explain runs a hook. Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  cwd: { type: 'string' },
+  settings: { type: 'string' },
+  event: { type: 'string' },
+  tool: { type: 'string' },
+  input: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Runs `hookwise hooks <sub> …` (argv after `hooks`); returns the exit code. */
+export async function runHooksCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    return usage(io, thrownMessage(error));
+  }
+  const [sub, ...paths] = parsed.positionals;
+  const { values } = parsed;
+  if (values.help || sub === undefined) {
+    io.stdout(`${HOOKS_USAGE}\n`);
+    return sub === undefined && !values.help ? 2 : 0;
+  }
+  const cwd = path.resolve(values.cwd ?? process.cwd());
+  if (!existsSync(cwd)) return usage(io, `--cwd ${cwd} does not exist`);
+  const homeDir = io.env.HOME ?? os.homedir();
+  const config = await loadCliConfig(cwd, homeDir, values.settings);
+  for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
+  switch (sub) {
+    case 'list':
+      if (paths.length > 0) return usage(io, `hooks list takes no arguments, got ${paths.join(' ')}`);
+      return list(config, cwd, values.json === true, io);
+    case 'explain':
+      return explain(config, cwd, values, io);
+    case 'test':
+      return runTests(config, cwd, homeDir, paths, values.json === true, io);
+    default:
+      return usage(io, `unknown hooks command "${sub}" (list, explain, test)`);
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`hookwise: ${message}\n\n${HOOKS_USAGE}\n`);
+  return 2;
+}
+
+/** The configuration a headless run in `cwd` uses (user, project, local, `--settings`). */
+export async function loadCliConfig(cwd: string, homeDir: string, settingsFile?: string): Promise<HookConfig> {
+  const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
+  if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
+  return loadHookConfig(sources);
+}
+
+function list(config: HookConfig, cwd: string, json: boolean, io: CliIo): number {
+  if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
+  const hooks = hooksForCwd(config.hooks, cwd).map((h) => ({
+    event: h.event,
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    type: h.handler.type,
+    command: handlerText(h),
+    ...(h.handler.timeout !== undefined ? { timeout: h.handler.timeout } : {}),
+    ...(h.agentType !== undefined ? { agentType: h.agentType } : {}),
+    source: describeSource(h.source),
+  }));
+  if (json) {
+    io.stdout(`${JSON.stringify(hooks, null, 2)}\n`);
+    return 0;
+  }
+  if (hooks.length === 0) io.stdout('No hooks configured.\n');
+  for (const h of hooks)
+    io.stdout(`${h.event}${h.matcher ? ` [${h.matcher}]` : ''}${h.agentType ? ` (agent ${h.agentType})` : ''} ${h.type}: ${h.command} — ${h.source}\n`);
+  return 0;
+}
+
+function explain(config: HookConfig, cwd: string, values: { event?: string; tool?: string; input?: string; json?: boolean }, io: CliIo): number {
+  const event = values.event;
+  if (event === undefined) return usage(io, 'hooks explain needs --event EVENT');
+  if (!isHookEvent(event)) return usage(io, `--event ${event} is not a hook event name`);
+  let toolInput: unknown = {};
+  if (values.input !== undefined) {
+    try {
+      toolInput = JSON.parse(values.input);
+    } catch (error) {
+      return usage(io, `--input is not JSON: ${thrownMessage(error)}`);
+    }
+    if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput)) return usage(io, '--input must be a JSON object (the tool_input)');
+  }
+  const input = { hook_event_name: event, cwd, ...(values.tool !== undefined ? { tool_name: values.tool } : {}), tool_input: toolInput };
+  const rows = explainHooks(config, { event, input, cwd, trust: { trusted: true } });
+  if (values.json === true) {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) io.stdout(`No hooks are configured for ${event}.\n`);
+  for (const r of rows) io.stdout(`${r.outcome === 'would run' ? 'would run' : 'skipped  '}  ${r.command} — ${r.source}\n           ${r.reason}\n`);
+  return 0;
+}
+
+async function runTests(config: HookConfig, cwd: string, homeDir: string, paths: readonly string[], json: boolean, io: CliIo): Promise<number> {
+  const files = paths.length > 0 ? paths.map((p) => path.resolve(cwd, p)) : await defaultTestFiles(cwd);
+  if (files.length === 0) {
+    io.stderr(`hookwise: no hook tests found in ${path.join(cwd, '.hookwise', 'hook-tests')}\n`);
+    return 1;
+  }
+  const runtime = new HookwiseRuntime({ projectDir: cwd, homeDir, model: testModel(io.env), transcriptDir: path.join(os.tmpdir(), 'hookwise-hook-tests') });
+  const applied = runtime.applyConfig(config, { trusted: true });
+  for (const p of applied.problems) io.stderr(`hookwise: hook at ${describeSource(p.hook.source)} is off: ${p.message}\n`);
+  let passed = 0;
+  let failed = 0;
+  const results: { name: string; file: string; passed: boolean; decision?: string; problems: string[] }[] = [];
+  try {
+    for (const file of files) {
+      const loaded = await loadCase(file);
+      if (typeof loaded === 'string') {
+        failed++;
+        results.push({ name: path.basename(file), file, passed: false, problems: [loaded] });
+        if (!json) io.stdout(`✗ ${path.basename(file)}: ${loaded}\n`);
+        continue;
+      }
+      const result = await runtime.runner.run(loaded.event, fillTestInput(loaded, cwd), { signal: io.signal, cwd });
+      const problems = checkExpectations(loaded, result);
+      const ok = problems.length === 0;
+      if (ok) passed++;
+      else failed++;
+      results.push({ name: loaded.name, file, passed: ok, decision: observedDecision(result), problems });
+      if (!json) io.stdout(`${ok ? '✓' : '✗'} ${loaded.name}${ok ? '' : `\n    ${problems.join('\n    ')}`}\n`);
+    }
+  } finally {
+    await runtime.runner.settleBackground();
+    killLiveProcessGroups();
+  }
+  if (json) io.stdout(`${JSON.stringify({ passed, failed, results }, null, 2)}\n`);
+  else io.stdout(`${passed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+async function defaultTestFiles(cwd: string): Promise<string[]> {
+  const dir = path.join(cwd, '.hookwise', 'hook-tests');
+  try {
+    return (await readdir(dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** One case file, parsed and checked; a string says what is wrong with it, naming the file. */
+async function loadCase(file: string): Promise<HookTestCase | string> {
+  let text: string | undefined;
+  try {
+    text = await readBoundedTextFile(file);
+  } catch (error) {
+    return `${file}: ${thrownMessage(error)}`;
+  }
+  if (text === undefined) return `${file}: no such file`;
+  const read = parseBoundedJson(text);
+  if (!read.ok) return `${file}: not valid JSON (${read.error})`;
+  const parsed = hookTestCaseSchema.safeParse(read.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${file}: ${issue ? `${issue.path.join('.') || '(top level)'}: ${issue.message}` : 'invalid test case'}`;
+  }
+  return parsed.data as HookTestCase;
+}
+
+/** Prompt and agent hooks in a test use HOOKWISE_MODEL at OPENAI_BASE_URL; without one they fail with a clear message. */
+function testModel(env: NodeJS.ProcessEnv): ModelClient {
+  if (env.HOOKWISE_MODEL) return new OpenAiModelClient({ model: env.HOOKWISE_MODEL, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}) });
+  return {
+    label: 'no model',
+    // eslint-disable-next-line require-yield
+    async *stream() {
+      throw new Error('hook tests run without a model: set HOOKWISE_MODEL (and OPENAI_BASE_URL) for prompt and agent hooks');
+    },
+  };
+}

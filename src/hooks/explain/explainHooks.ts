@@ -1,0 +1,113 @@
+import type { HookConfig } from '../config/hookConfigLoader';
+import { filterByTrust, type HeldHook, type TrustPolicy } from '../config/hookApproval';
+import { folderContains, type LoadedHook } from '../config/loadedHook';
+import { MATCHER_FIELD, type HookEvent } from '../hookEvent';
+import { describeSource } from '../hookSource';
+import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from '../matchers/claudeMatcher';
+
+/** What would happen to one configured hook for one event occurrence. */
+export interface HookExplanation {
+  readonly event: HookEvent;
+  /** The handler's command, url or prompt (shortened), as a user recognises it. */
+  readonly command: string;
+  readonly type: string;
+  readonly matcher?: string;
+  /** `file › json path`, the same label Hook Runs and diagnostics use. */
+  readonly source: string;
+  readonly outcome: 'would run' | 'skipped';
+  /** Why it runs or is skipped, in a sentence. */
+  readonly reason: string;
+}
+
+/** One event occurrence to explain: the input a hook would read (tool_name, tool_input, source, …). */
+export interface ExplainQuery {
+  readonly event: HookEvent;
+  readonly input: Readonly<Record<string, unknown>>;
+  /** The session's folder (multi-root: only that folder's project hooks apply). */
+  readonly cwd: string;
+  readonly trust: TrustPolicy;
+  /** The subagent type the occurrence is in; undefined = the main agent. */
+  readonly agentType?: string;
+}
+
+/**
+ * Every configured hook of `query.event`, in run order, with whether it would run for this
+ * occurrence and why — without running anything (Hook Runs' "Why these hooks?", Explain Hooks…,
+ * `hookwise hooks explain`). Duplicates dropped at load are listed as skipped with what they
+ * duplicate; `disableAllHooks` skips everything and says who set it.
+ */
+export function explainHooks(config: HookConfig, query: ExplainQuery): HookExplanation[] {
+  if (config.disabled) {
+    return [
+      {
+        event: query.event,
+        command: '(all hooks)',
+        type: '',
+        source: config.disabledBy.join(', '),
+        outcome: 'skipped',
+        reason: `hooks are turned off by ${config.disabledBy.join(', ')}`,
+      },
+    ];
+  }
+  const ofEvent = config.hooks.filter((h) => h.event === query.event);
+  const { held } = filterByTrust(ofEvent, query.trust);
+  const heldWhy = new Map(held.map((h) => [h.hook, HELD_REASONS[h.why]] as const));
+  const field = MATCHER_FIELD[query.event];
+  const raw = field === undefined ? undefined : query.input[field];
+  const value = typeof raw === 'string' ? raw : '';
+  const out: HookExplanation[] = ofEvent.map((hook) => explainOne(hook, query, heldWhy.get(hook), field, value));
+  for (const dup of config.duplicates) {
+    if (dup.dropped.event !== query.event) continue;
+    out.push({
+      ...describe(dup.dropped),
+      outcome: 'skipped',
+      reason: `identical to ${describeSource(dup.keptSource)}, which runs instead (identical hooks run once)`,
+    });
+  }
+  return out;
+}
+
+const HELD_REASONS: Readonly<Record<HeldHook['why'], string>> = {
+  untrusted: 'a project hook, and this workspace is not trusted',
+  unapproved: 'a project hook you have not approved (or it changed since you did)',
+};
+
+function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | undefined, field: string | undefined, value: string): HookExplanation {
+  const base = describe(hook);
+  const skip = (reason: string): HookExplanation => ({ ...base, outcome: 'skipped', reason });
+  if (hook.folder !== undefined && !folderContains(hook.folder, query.cwd)) return skip(`belongs to the workspace folder ${hook.folder}, not ${query.cwd}`);
+  if (heldReason !== undefined) return skip(heldReason);
+  if (hook.agentType !== undefined && hook.agentType !== query.agentType)
+    return skip(`scoped to the ${hook.agentType} agent; this occurrence is in ${query.agentType ?? 'the main agent'}`);
+  const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
+  if (!compiled.ok) return skip(`is off: ${compiled.error.message}`);
+  if (field !== undefined && !compiled.matcher.matches({ event: query.event, input: query.input }))
+    return skip(`matcher \`${hook.matcher ?? ''}\` does not match ${field} \`${value}\``);
+  const why =
+    field === undefined
+      ? `${query.event} ignores matchers: every hook of it runs`
+      : hook.matcher === undefined || hook.matcher === '' || hook.matcher === '*'
+        ? `no matcher: runs for every ${field}`
+        : `matcher \`${hook.matcher}\` matches ${field} \`${value}\``;
+  return { ...base, outcome: 'would run', reason: why };
+}
+
+function describe(hook: LoadedHook): Omit<HookExplanation, 'outcome' | 'reason'> {
+  return {
+    event: hook.event,
+    command: handlerText(hook),
+    type: hook.handler.type,
+    ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+    source: describeSource(hook.source),
+  };
+}
+
+/** The handler as a user recognises it: the command, the URL, or the prompt's start. */
+export function handlerText(hook: LoadedHook): string {
+  const handler = hook.handler as unknown as Record<string, unknown>;
+  for (const key of ['command', 'url', 'prompt']) {
+    const v = handler[key];
+    if (typeof v === 'string') return key === 'prompt' && v.length > 80 ? `${v.slice(0, 80)}…` : v;
+  }
+  return handler.type === undefined ? '' : String(handler.type);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { HookConfig } from '../../../../src/hooks/config/hookConfigLoader';
+import type { LoadedHook } from '../../../../src/hooks/config/loadedHook';
+import { explainHooks } from '../../../../src/hooks/explain/explainHooks';
+
+// "Why didn't my hook fire?": each configured hook of the event with the reason it would or
+// would not run — trust, approval, folder, agent scope, matcher, disableAllHooks.
+
+function hook(over: Partial<LoadedHook> & { jsonPath: string; scope?: 'user' | 'project' }): LoadedHook {
+  const { jsonPath, scope = 'project', ...rest } = over;
+  return {
+    event: 'PreToolUse',
+    handler: { type: 'command', command: `echo ${jsonPath}` },
+    source: {
+      kind: 'file',
+      scope,
+      file: `/p/.claude/settings.json`,
+      displayFile: scope === 'user' ? '~/.claude/settings.json' : '.claude/settings.json',
+      jsonPath,
+    },
+    hash: jsonPath,
+    ...rest,
+  } as LoadedHook;
+}
+
+function config(hooks: LoadedHook[], over: Partial<HookConfig> = {}): HookConfig {
+  return { hooks, diagnostics: [], disabled: false, disabledBy: [], permissions: { rules: [] } as never, duplicates: [], ...over };
+}
+
+const bash = { tool_name: 'Bash', tool_input: { command: 'ls' } };
+
+describe('explainHooks', () => {
+  it('names the reason a project hook is held: untrusted workspace, or not approved', () => {
+    const hooks = [hook({ jsonPath: 'a', matcher: 'Bash' }), hook({ jsonPath: 'u', matcher: 'Bash', scope: 'user' })];
+    const untrusted = explainHooks(config(hooks), { event: 'PreToolUse', input: bash, cwd: '/p', trust: { trusted: false } });
+    expect(untrusted.map((r) => [r.command, r.outcome, r.reason])).toEqual([
+      ['echo a', 'skipped', 'a project hook, and this workspace is not trusted'],
+      ['echo u', 'would run', 'matcher `Bash` matches tool_name `Bash`'],
+    ]);
+    const unapproved = explainHooks(config(hooks), { event: 'PreToolUse', input: bash, cwd: '/p', trust: { trusted: true, isApproved: () => false } });
+    expect(unapproved[0]?.reason).toMatch(/not approved/);
+  });
+
+  it('agent-scoped and other-folder hooks are skipped with where they apply; a broken matcher says so', () => {
+    const hooks = [hook({ jsonPath: 'agent', agentType: 'reviewer' }), hook({ jsonPath: 'folder', folder: '/other' }), hook({ jsonPath: 'bad', matcher: '(' })];
+    const rows = explainHooks(config(hooks), { event: 'PreToolUse', input: bash, cwd: '/p', trust: { trusted: true } });
+    expect(rows.map((r) => r.reason)).toEqual([
+      'scoped to the reviewer agent; this occurrence is in the main agent',
+      'belongs to the workspace folder /other, not /p',
+      expect.stringMatching(/^is off: /),
+    ]);
+    const inAgent = explainHooks(config(hooks), { event: 'PreToolUse', input: bash, cwd: '/p', trust: { trusted: true }, agentType: 'reviewer' });
+    expect(inAgent[0]?.outcome).toBe('would run');
+  });
+
+  it('Task still selects the Agent tool (its old name), and disableAllHooks skips everything naming who set it', () => {
+    const rows = explainHooks(config([hook({ jsonPath: 't', matcher: 'Task' })]), {
+      event: 'PreToolUse',
+      input: { tool_name: 'Agent' },
+      cwd: '/p',
+      trust: { trusted: true },
+    });
+    expect(rows[0]?.outcome).toBe('would run');
+    const off = explainHooks(config([], { disabled: true, disabledBy: ['.claude/settings.local.json'] }), {
+      event: 'PreToolUse',
+      input: bash,
+      cwd: '/p',
+      trust: { trusted: true },
+    });
+    expect(off).toEqual([expect.objectContaining({ outcome: 'skipped', reason: 'hooks are turned off by .claude/settings.local.json' })]);
+  });
+});
