@@ -171,6 +171,12 @@ export class HookwiseRuntime {
    * `bypassPermissions`), so the session stays in `default`.
    */
   startingMode(requested: PermissionMode, trusted: boolean): PermissionMode {
+    const mode = this.requestedOrConfiguredMode(requested, trusted);
+    // A managed `disableBypassPermissionsMode` binds the CLI flag, the VS Code setting and every settings file.
+    return mode === 'bypassPermissions' && this.config?.permissions.bypassDisabledBy !== undefined ? 'default' : mode;
+  }
+
+  private requestedOrConfiguredMode(requested: PermissionMode, trusted: boolean): PermissionMode {
     if (requested !== 'default') return requested;
     const configured = this.config?.permissions.defaultMode;
     if (!configured || (!trusted && isProjectSource(configured.source))) return 'default';

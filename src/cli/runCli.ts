@@ -57,6 +57,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const config = await loadHookConfig(sources);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
+  if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)
+    io.stderr(`hookwise: bypassPermissions is turned off by ${config.permissions.bypassDisabledBy}; running in default mode\n`);
 
   // The json result's hook_runs, in the order runs finished. Only the projection is kept, never
   // the record: a record holds the hook's input and output, and a long session would keep

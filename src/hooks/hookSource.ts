@@ -37,7 +37,7 @@ export type HookSource =
  * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
  * `.claude/agents` (docs/security.md).
  */
-export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'userAgent' | 'projectAgent';
+export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent';
 
 /**
  * Per file scope, whether it lives in the workspace. A Record, so a new scope cannot be added
@@ -47,6 +47,7 @@ const FILE_SCOPE_IS_PROJECT: Readonly<Record<HookSourceScope, boolean>> = {
   user: false,
   userAgent: false,
   flag: false,
+  managed: false,
   project: true,
   local: true,
   projectAgent: true,

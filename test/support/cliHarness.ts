@@ -112,7 +112,15 @@ export function startCliProcess(
       {
         cwd: w.ws,
         timeout: 15_000,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', ...env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: w.home,
+          HOOKWISE_HOME: w.hookwiseHome,
+          OPENAI_API_KEY: 'test-key',
+          // The machine's own managed policy must not leak into tests; a test writes this file to have one.
+          HOOKWISE_MANAGED_SETTINGS: path.join(w.base, 'managed-settings.json'),
+          ...env,
+        },
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;

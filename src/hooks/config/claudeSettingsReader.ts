@@ -12,10 +12,22 @@ export interface ClaudeSettingsContent {
   readonly hooks: RawHookEntry[];
   /** `disableAllHooks` as written (undefined when absent or invalid). */
   readonly disableAllHooks?: boolean;
+  /** Managed-policy switches as written (they take effect only in the managed file). */
+  readonly policy: PolicySwitches;
   readonly permissionRules: { readonly behavior: PermissionBehavior; readonly rule: PermissionRule; readonly path: readonly JsonSegment[] }[];
   readonly defaultMode?: string;
   readonly additionalDirectories: string[];
   readonly diagnostics: ConfigDiagnostic[];
+}
+
+/** Switches Claude Code honours only in managed settings. */
+export interface PolicySwitches {
+  /** Only the managed file's hooks run (plugin and agent/skill frontmatter hooks too are skipped). */
+  readonly allowManagedHooksOnly?: boolean;
+  /** Only the managed file's permission rules apply. */
+  readonly allowManagedPermissionRulesOnly?: boolean;
+  /** `permissions.disableBypassPermissionsMode: "disable"`: bypassPermissions cannot be used. */
+  readonly disableBypassPermissionsMode?: boolean;
 }
 
 const PERMISSION_MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
@@ -40,12 +52,12 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
       1,
       `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`,
     );
-    return { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };
+    return { hooks: [], permissionRules: [], additionalDirectories: [], policy: {}, diagnostics: sink.diagnostics };
   }
   const errors: ParseError[] = [];
   const root = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const sink = new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) });
-  const empty: ClaudeSettingsContent = { hooks: [], permissionRules: [], additionalDirectories: [], diagnostics: sink.diagnostics };
+  const empty: ClaudeSettingsContent = { hooks: [], permissionRules: [], additionalDirectories: [], policy: {}, diagnostics: sink.diagnostics };
   if (text.trim() === '') return empty;
   if (!root || root.type !== 'object') {
     const first = errors[0];
@@ -85,7 +97,32 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   }
   const hooks = readHooksObject(value.hooks, ['hooks'], sink);
   const permissions = readPermissions(value.permissions, sink);
-  return { hooks, ...(disableAllHooks !== undefined ? { disableAllHooks } : {}), ...permissions, diagnostics: sink.diagnostics };
+  const policy = readPolicySwitches(value, sink);
+  return { hooks, ...(disableAllHooks !== undefined ? { disableAllHooks } : {}), ...permissions, policy, diagnostics: sink.diagnostics };
+}
+
+function readPolicySwitches(value: Record<string, unknown>, sink: DiagnosticSink): PolicySwitches {
+  const flag = (key: 'allowManagedHooksOnly' | 'allowManagedPermissionRulesOnly'): { [k: string]: boolean } => {
+    const raw = value[key];
+    if (raw === undefined) return {};
+    if (typeof raw === 'boolean') return { [key]: raw };
+    sink.report('error', 'wrongType', [key], `"${key}" must be true or false, got ${describeValue(raw)}; it is ignored`);
+    return {};
+  };
+  const permissions = isPlainObject(value.permissions) ? value.permissions : {};
+  const bypass = permissions.disableBypassPermissionsMode;
+  if (bypass !== undefined && bypass !== 'disable')
+    sink.report(
+      'error',
+      'wrongType',
+      ['permissions', 'disableBypassPermissionsMode'],
+      `"disableBypassPermissionsMode" can only be "disable", got ${describeValue(bypass)}; it is ignored`,
+    );
+  return {
+    ...flag('allowManagedHooksOnly'),
+    ...flag('allowManagedPermissionRulesOnly'),
+    ...(bypass === 'disable' ? { disableBypassPermissionsMode: true } : {}),
+  };
 }
 
 function readPermissions(raw: unknown, sink: DiagnosticSink): Pick<ClaudeSettingsContent, 'permissionRules' | 'defaultMode' | 'additionalDirectories'> {

@@ -25,7 +25,9 @@ export type ConfigDiagnosticCode =
   /** JSON nested deeper than MAX_CONFIG_DEPTH. */
   | 'tooDeep'
   /** The source threw while loading; it contributes nothing, the others still load. */
-  | 'loadFailed';
+  | 'loadFailed'
+  /** The managed policy overrides this file's hooks, rules or switches. */
+  | 'overriddenByPolicy';
 
 /** One diagnostic. Positions are 1-based and point at the offending key or value. */
 export interface ConfigDiagnostic {

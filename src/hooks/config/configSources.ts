@@ -8,10 +8,14 @@ import type { HookSourceKey } from './hookwiseSettingsSchema';
  * diagnostics get a line.
  */
 
-/** A Claude settings file: `~/.claude/settings.json` (user), `.claude/settings.json` (project), `.claude/settings.local.json` (local), a CLI `--settings` file (flag). */
+/**
+ * A Claude settings file: `~/.claude/settings.json` (user), `.claude/settings.json` (project),
+ * `.claude/settings.local.json` (local), a CLI `--settings` file (flag), or the organisation's
+ * `managed-settings.json` (managed: its hooks always run, its switches bind every other layer).
+ */
 export interface ClaudeSettingsFileInput {
   readonly kind: 'claudeSettingsFile';
-  readonly scope: 'user' | 'project' | 'local' | 'flag';
+  readonly scope: 'user' | 'project' | 'local' | 'flag' | 'managed';
   readonly file: string;
   readonly displayFile: string;
   /** Workspace folder root for project/local files (multi-root scoping). */
@@ -61,7 +65,8 @@ export function sourceRank(input: ConfigSourceInput): number {
     case 'settingsValue':
       return input.scope === 'user' ? 0 : input.scope === 'workspace' ? 5 : 6;
     case 'claudeSettingsFile':
-      return { user: 1, project: 2, local: 3, flag: 4 }[input.scope];
+      // Claude Code merges hook arrays user, project, local, flag, policy.
+      return { user: 1, project: 2, local: 3, flag: 4, managed: 4.5 }[input.scope];
     case 'agentsDirectory':
     case 'agentFile':
       return input.scope === 'user' ? 7 : 8;
@@ -74,7 +79,8 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
     case 'settingsValue':
       return input.scope === 'user' ? 'user' : 'workspace';
     case 'claudeSettingsFile':
-      return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' ? undefined : input.scope;
+      // Flag files and the managed policy cannot be switched off by hookwise.hooks.sources.
+      return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' || input.scope === 'managed' ? undefined : input.scope;
     case 'agentsDirectory':
     case 'agentFile':
       return 'agents';
@@ -96,6 +102,19 @@ export interface StandardSourcesOptions {
   readonly folders: readonly { readonly root: string; readonly name?: string; readonly settings?: SettingsLayer }[];
   readonly userSettings?: SettingsLayer;
   readonly workspaceSettings?: SettingsLayer;
+  /** The managed policy file; default {@link defaultManagedSettingsFile} of this process; null = none. */
+  readonly managedSettingsFile?: string | null;
+}
+
+/**
+ * Where Claude Code reads its managed policy: `HOOKWISE_MANAGED_SETTINGS` (a file path, for tests
+ * and custom deployments) or the system path of the platform.
+ */
+export function defaultManagedSettingsFile(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.HOOKWISE_MANAGED_SETTINGS) return env.HOOKWISE_MANAGED_SETTINGS;
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
+  return '/etc/claude-code/managed-settings.json';
 }
 
 /**
@@ -110,6 +129,8 @@ export function standardConfigSources(options: StandardSourcesOptions): ConfigSo
   const inputs: ConfigSourceInput[] = [];
   if (options.userSettings) inputs.push({ kind: 'settingsValue', scope: 'user', ...options.userSettings });
   inputs.push({ kind: 'claudeSettingsFile', scope: 'user', file: path.join(homeDir, '.claude', 'settings.json'), displayFile: '~/.claude/settings.json' });
+  const managed = options.managedSettingsFile === undefined ? defaultManagedSettingsFile() : options.managedSettingsFile;
+  if (managed !== null) inputs.push({ kind: 'claudeSettingsFile', scope: 'managed', file: managed, displayFile: `managed policy (${managed})` });
   for (const folder of folders) {
     const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
     inputs.push({

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import { isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
-import { readClaudeSettingsText } from './claudeSettingsReader';
+import { readClaudeSettingsText, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
@@ -35,14 +35,19 @@ export interface LoadHookConfigOptions {
 export interface MergedPermissions {
   /** Every rule in merge order; evaluate with evaluatePermissionRules (deny > ask > allow). */
   readonly rules: PermissionRuleEntry[];
-  /** Last `defaultMode` in merge order (local beats project beats user). */
+  /** Last `defaultMode` in merge order (managed beats local beats project beats user). */
   readonly defaultMode?: { readonly value: string; readonly source: HookSource };
+  /** The managed policy's `disableBypassPermissionsMode: "disable"`: which file says so. */
+  readonly bypassDisabledBy?: string;
   readonly additionalDirectories: { readonly path: string; readonly source: HookSource; readonly folder?: string }[];
 }
 
 /** The loaded configuration: pure data, one "generation". */
 export interface HookConfig {
-  /** Active hooks in merge order; empty when `disabled`. */
+  /**
+   * Active hooks in merge order. When `disabled`, only the managed policy's hooks (non-managed
+   * settings cannot turn those off), or none when the managed policy itself disabled hooks.
+   */
   readonly hooks: LoadedHook[];
   readonly diagnostics: ConfigDiagnostic[];
   /** `disableAllHooks: true` somewhere, or `hookwise.hooks.enabled: false`. */
@@ -180,6 +185,9 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   const rules: PermissionRuleEntry[] = [];
   let defaultMode: MergedPermissions['defaultMode'];
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
+  /** The managed policy file's switches, and which files set `disableAllHooks` (to tell them managed hooks still run). */
+  let managed: { readonly displayFile: string; readonly file: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined;
+  const disablingFiles: { file: string; displayFile: string }[] = [];
 
   for (const doc of ordered) {
     try {
@@ -244,6 +252,9 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     const dirs = content.additionalDirectories.map((dir, i) => ({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
     diagnostics.push(...content.diagnostics);
     if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
+    if (input.scope === 'managed')
+      managed = { displayFile: input.displayFile, file: input.file, policy: content.policy, disableAllHooks: content.disableAllHooks === true };
+    else if (content.disableAllHooks === true) disablingFiles.push({ file: input.file, displayFile: input.displayFile });
     all.push(...hooks);
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
@@ -251,15 +262,92 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   }
 
   const { kept, duplicates } = dedupHooks(all);
+  const policy = applyManagedPolicy(managed, kept, rules, disablingFiles);
+  diagnostics.push(...policy.diagnostics);
   const disabled = disabledBy.length > 0;
   return {
-    hooks: disabled ? [] : kept,
+    hooks: managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks,
     diagnostics,
     disabled,
     disabledBy,
-    permissions: { rules, ...(defaultMode ? { defaultMode } : {}), additionalDirectories },
+    permissions: {
+      rules: policy.rules,
+      ...(defaultMode ? { defaultMode } : {}),
+      ...(managed?.policy.disableBypassPermissionsMode ? { bypassDisabledBy: managed.displayFile } : {}),
+      additionalDirectories,
+    },
     duplicates,
   };
+}
+
+/** True for a hook from the managed policy file. */
+export function isManagedHook(hook: { readonly source: HookSource }): boolean {
+  return hook.source.kind === 'file' && hook.source.scope === 'managed';
+}
+
+/**
+ * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks,
+ * `allowManagedPermissionRulesOnly` only its rules, and a lower layer's `disableAllHooks`
+ * cannot turn its hooks off. Each file whose settings are overridden gets a warning, so a
+ * user sees why their hook or rule does nothing.
+ */
+function applyManagedPolicy(
+  managed: { readonly displayFile: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined,
+  hooks: LoadedHook[],
+  rules: PermissionRuleEntry[],
+  disablingFiles: readonly { file: string; displayFile: string }[],
+): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[] } {
+  const diagnostics: ConfigDiagnostic[] = [];
+  if (!managed) return { hooks, rules, diagnostics };
+  const overridden = (items: readonly { readonly source: HookSource }[], what: string, why: string): void => {
+    const perFile = new Map<string, { file?: string; displayFile: string; count: number }>();
+    for (const item of items) {
+      const s = item.source;
+      if (s.kind === 'code') continue;
+      const key = s.kind === 'file' ? s.file : `settings:${s.scope}`;
+      const displayFile = s.kind === 'file' ? s.displayFile : SETTINGS_LABELS[s.scope];
+      const entry = perFile.get(key) ?? { ...(s.file !== undefined ? { file: s.file } : {}), displayFile, count: 0 };
+      entry.count++;
+      perFile.set(key, entry);
+    }
+    for (const f of perFile.values())
+      diagnostics.push({
+        ...f,
+        jsonPath: '',
+        severity: 'warning',
+        code: 'overriddenByPolicy',
+        message: `${f.count} ${what} here ${f.count === 1 ? 'is' : 'are'} ignored: ${why}`,
+      });
+  };
+  let kept = hooks;
+  if (managed.policy.allowManagedHooksOnly) {
+    overridden(
+      hooks.filter((h) => !isManagedHook(h)),
+      'hook(s)',
+      `the managed policy ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`,
+    );
+    kept = hooks.filter(isManagedHook);
+  }
+  let keptRules = rules;
+  if (managed.policy.allowManagedPermissionRulesOnly) {
+    overridden(
+      rules.filter((r) => !isManagedHook(r)),
+      'permission rule(s)',
+      `the managed policy ${managed.displayFile} allows only its own permission rules (allowManagedPermissionRulesOnly)`,
+    );
+    keptRules = rules.filter(isManagedHook);
+  }
+  const managedHooks = kept.filter(isManagedHook).length;
+  if (managedHooks > 0 && !managed.disableAllHooks)
+    for (const f of disablingFiles)
+      diagnostics.push({
+        ...f,
+        jsonPath: 'disableAllHooks',
+        severity: 'warning',
+        code: 'overriddenByPolicy',
+        message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the managed policy ${managed.displayFile}; they still run`,
+      });
+  return { hooks: kept, rules: keptRules, diagnostics };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string }): LoadedHook {

@@ -37,25 +37,26 @@ export interface ExplainQuery {
  * duplicate; `disableAllHooks` skips everything and says who set it.
  */
 export function explainHooks(config: HookConfig, query: ExplainQuery): HookExplanation[] {
-  if (config.disabled) {
-    return [
-      {
-        event: query.event,
-        command: '(all hooks)',
-        type: '',
-        source: config.disabledBy.join(', '),
-        outcome: 'skipped',
-        reason: `hooks are turned off by ${config.disabledBy.join(', ')}`,
-      },
-    ];
-  }
+  const off: HookExplanation[] = config.disabled
+    ? [
+        {
+          event: query.event,
+          command: config.hooks.length > 0 ? '(all hooks but the managed policy’s)' : '(all hooks)',
+          type: '',
+          source: config.disabledBy.join(', '),
+          outcome: 'skipped',
+          reason: `hooks are turned off by ${config.disabledBy.join(', ')}${config.hooks.length > 0 ? '; the managed policy’s hooks still run' : ''}`,
+        },
+      ]
+    : [];
+  if (config.disabled && config.hooks.length === 0) return off;
   const ofEvent = config.hooks.filter((h) => h.event === query.event);
   const { held } = filterByTrust(ofEvent, query.trust);
   const heldWhy = new Map(held.map((h) => [h.hook, HELD_REASONS[h.why]] as const));
   const field = MATCHER_FIELD[query.event];
   const raw = field === undefined ? undefined : query.input[field];
   const value = typeof raw === 'string' ? raw : '';
-  const out: HookExplanation[] = ofEvent.map((hook) => explainOne(hook, query, heldWhy.get(hook), field, value));
+  const out: HookExplanation[] = off.concat(ofEvent.map((hook) => explainOne(hook, query, heldWhy.get(hook), field, value)));
   for (const dup of config.duplicates) {
     if (dup.dropped.event !== query.event) continue;
     out.push({

@@ -1,8 +1,9 @@
 import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppliedConfig } from '../../agent/hookwiseRuntime';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
-import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
+import { defaultManagedSettingsFile, standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
 import { approvedHashesAfter, filterByTrust, hookApprovalKey, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
@@ -99,6 +100,12 @@ export class HookConfigService implements vscode.Disposable {
 
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
+    // The organisation's managed policy applies live too (an admin pushes a new file).
+    const managedFile = defaultManagedSettingsFile();
+    const managed = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.dirname(managedFile)), path.basename(managedFile)),
+    );
+    this.disposables.push(managed, ...this.onAnyFileEvent(managed));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('hookwise')) this.scheduleReload();
