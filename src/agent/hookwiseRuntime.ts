@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../hooks/config/loadedHook';
 import { hooksForCwd, scopeToCwd } from '../hooks/config/loadedHook';
@@ -16,6 +17,10 @@ import { AgentHookAction } from './agentHookAction';
 import type { AgentEventListener } from './agentEvents';
 import { ConfigPermissionRules } from './configPermissionRules';
 import { configFilePaths, hookScriptPaths } from './protectedWrites';
+import { loadMemory } from './memory/memoryFiles';
+import { environmentBlock, memoryBlock } from './memory/promptContext';
+import { defaultManagedSettingsFile } from '../hooks/config/configSources';
+import type { PromptContext } from './session';
 import type { AgentLimits } from './defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';
@@ -163,6 +168,12 @@ export class HookwiseRuntime {
     );
   }
 
+  /** The environment block and memory files a session in `cwd` appends to its system prompt. */
+  async promptContext(cwd: string): Promise<PromptContext> {
+    const memory = await loadMemory({ cwd, homeDir: this.o.homeDir, managedDir: path.dirname(defaultManagedSettingsFile()) });
+    return { text: [environmentBlock(cwd), memoryBlock(memory)].filter(Boolean).join('\n\n'), memory };
+  }
+
   /**
    * The mode a session starts in. An explicit mode wins; `default` means the loaded
    * `permissions.defaultMode` (local beats project beats user) — but a mode from the
@@ -221,6 +232,7 @@ export class HookwiseRuntime {
       ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      promptContext: () => this.promptContext(cwd),
       ...(options.history ? { history: options.history } : {}),
     });
   }

@@ -1,3 +1,4 @@
+import type { MemorySnapshot } from './memory/memoryFiles';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { HookEventResult } from '../hooks/hookRunTypes';
@@ -57,6 +58,17 @@ export interface SessionOptions {
   readonly compactionBudgetTokens?: number;
   /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
   readonly idleNotificationMs?: number;
+  /**
+   * Loaded at each start: the environment block and memory files (CLAUDE.md…) appended to the
+   * system prompt. Absent = the system prompt alone.
+   */
+  readonly promptContext?: () => Promise<PromptContext>;
+}
+
+/** What a session appends to its system prompt, and the memory it came from. */
+export interface PromptContext {
+  readonly text: string;
+  readonly memory?: MemorySnapshot;
 }
 
 /** What a compaction did. */
@@ -96,6 +108,7 @@ export class Session {
   /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
+  private context: PromptContext | undefined;
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -145,6 +158,11 @@ export class Session {
     return result.decision === 'ask' ? this.gate.settle(result, {}, signal ?? new AbortController().signal) : result;
   }
 
+  /** The memory files the session loaded at its start (CLAUDE.md, rules, imports); undefined before start. */
+  get memory(): MemorySnapshot | undefined {
+    return this.context?.memory;
+  }
+
   /** The conversation so far (read-only). */
   get messages(): readonly ModelMessage[] {
     return this.conversation.messages;
@@ -157,6 +175,12 @@ export class Session {
 
   /** Fires SessionStart; `source` is startup, resume, clear or compact. */
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
+    // Memory is read when a session starts (a CLAUDE.md edit applies to the next session, as in Claude Code); compaction keeps it.
+    if (source !== 'compact' || !this.context) {
+      this.context = await this.o.promptContext?.();
+      for (const problem of this.context?.memory?.problems ?? [])
+        this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
+    }
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
     const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, {
       CLAUDE_ENV_FILE: this.envFile,
@@ -213,7 +237,7 @@ export class Session {
       ctx: this.ctx,
       agent: MAIN,
       transcriptPath: this.transcriptPath,
-      systemPrompt: this.o.systemPrompt,
+      systemPrompt: this.context?.text ? `${this.o.systemPrompt}\n\n${this.context.text}` : this.o.systemPrompt,
       conversation: this.conversation,
       tools,
       signal,
