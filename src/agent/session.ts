@@ -26,6 +26,9 @@ import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTo
 import { safeTimerDelay } from '../shared/timerDelay';
 import { thrownMessage } from '../shared/describeThrown';
 import { raceAbort } from '../shared/raceAbort';
+import { CheckpointStore } from './checkpoints/checkpointStore';
+import type { RestoreReport } from './checkpoints/checkpointStore';
+import { withCheckpoints } from './checkpoints/checkpointTools';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -64,6 +67,18 @@ export type CompactionResult =
   | { readonly status: 'compacted'; readonly summarized: number; readonly kept: number; readonly summary: string }
   | { readonly status: 'skipped'; readonly reason: string };
 
+/** What a rewind did: the prompt it removed (for the input box) and the files it put back. */
+export type RewindResult =
+  | { readonly ok: true; readonly prompt: string; readonly files: RestoreReport; readonly messagesRemoved: number }
+  | { readonly ok: false; readonly error: string };
+
+/** Where the conversation stood when a checkpoint was taken, so a rewind can put it back. */
+interface ConversationMark {
+  readonly length: number;
+  readonly compactions: number;
+  readonly pendingContext: readonly string[];
+}
+
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
 
@@ -96,6 +111,12 @@ export class Session {
   /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
+  /** Files the agent's Write/Edit calls changed, per prompt (Restore Checkpoint, Undo). */
+  readonly checkpoints = new CheckpointStore();
+  private readonly marks = new Map<number, ConversationMark>();
+  private compactions = 0;
+  /** The session's tools, Write and Edit recording into the checkpoints. */
+  private readonly tools: readonly AnyAgentTool[];
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -103,6 +124,7 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+    this.tools = withCheckpoints(o.tools, this.checkpoints);
     this.ctx = {
       sessionId: this.id,
       cwd: o.cwd,
@@ -121,7 +143,7 @@ export class Session {
       subagents: {
         agents: o.agents ?? BUILTIN_AGENTS,
         maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
-        baseTools: o.tools,
+        baseTools: this.tools,
         transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
       },
       parentTranscript: this.transcript,
@@ -200,6 +222,9 @@ export class Session {
     }
     const rewritten = submitted.updatedInput?.prompt;
     const finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+    // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
+    const checkpoint = this.checkpoints.beginTurn(finalPrompt);
+    this.marks.set(checkpoint.id, { length: this.conversation.length, compactions: this.compactions, pendingContext: [...this.pendingContext] });
     this.takeContext(submitted, 'UserPromptSubmit');
     if (this.pendingContext.length > 0) {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
@@ -208,7 +233,7 @@ export class Session {
     this.conversation.append({ role: 'user', content: finalPrompt });
 
     const maxDepth = this.ctx.subagents.maxDepth;
-    const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.ctx, MAIN, 0)] : this.o.tools;
+    const tools = maxDepth > 0 ? [...this.tools, createAgentTool(this.ctx, MAIN, 0)] : this.tools;
     return runAgent({
       ctx: this.ctx,
       agent: MAIN,
@@ -246,6 +271,7 @@ export class Session {
     const summary = await summarize(this.o.model, messages.slice(0, cut), instructions, signal, this.o.modelName);
     const kept = messages.length - cut;
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
+    this.compactions++;
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({
       type: 'systemMessage',
@@ -291,6 +317,49 @@ export class Session {
       if (signal.aborted) return;
       this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
     }
+  }
+
+  /**
+   * Restore Checkpoint: the files the agent changed since prompt `checkpointId` go back (a
+   * file changed meanwhile by someone else is left alone and reported), and the conversation
+   * is cut to just before that prompt; the transcript records the cut, so a resumed session
+   * continues from it. No hook fires (Claude Code fires none on /rewind either).
+   */
+  async rewind(checkpointId: number): Promise<RewindResult> {
+    if (this.running) return { ok: false, error: 'the agent is still working; press Stop first' };
+    const mark = this.marks.get(checkpointId);
+    const checkpoint = this.checkpoints.list().find((c) => c.id === checkpointId);
+    if (!mark || !checkpoint) return { ok: false, error: `there is no checkpoint ${checkpointId} in this session` };
+    if (mark.compactions !== this.compactions)
+      return { ok: false, error: 'the conversation was compacted after this message, so it cannot be cut back to it; undo the files per turn instead' };
+    const files = await this.checkpoints.restoreTo(checkpointId);
+    const messagesRemoved = this.conversation.length - mark.length;
+    this.conversation.truncate(mark.length);
+    this.pendingContext = [...mark.pendingContext];
+    for (const id of [...this.marks.keys()]) if (id >= checkpointId) this.marks.delete(id);
+    this.transcript.write({
+      type: 'rewind',
+      agent_id: MAIN.agentId,
+      checkpoint: checkpointId,
+      kept: mark.length,
+      files_restored: files.restored.map((r) => r.path),
+      ...(files.conflicts.length > 0 ? { files_conflicting: files.conflicts.map((c) => c.path) } : {}),
+    });
+    return { ok: true, prompt: checkpoint.prompt, files, messagesRemoved };
+  }
+
+  /**
+   * Undo of one prompt's file changes (one file, or all), keeping the conversation. The model
+   * is told at the next prompt, so it does not build on edits that are gone.
+   */
+  async undoEdits(checkpointId: number, filePath?: string): Promise<RestoreReport> {
+    const report = await this.checkpoints.undo(checkpointId, filePath);
+    const undone = report.restored.map((r) => r.path);
+    if (undone.length > 0) {
+      this.transcript.write({ type: 'file_undo', agent_id: MAIN.agentId, checkpoint: checkpointId, files: undone });
+      this.pendingContext.push(`The user undid your changes to ${undone.join(', ')}: these files are back to how they were before that turn.`);
+    }
+    return report;
   }
 
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */

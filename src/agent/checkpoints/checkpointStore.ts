@@ -1,0 +1,255 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { errnoCode } from '../tools/fsErrors';
+import type { Snapshot } from './fileSnapshot';
+import { MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
+
+/** One successful Write/Edit: the file before and after that call. */
+export interface FileChange {
+  readonly toolUseId: string;
+  readonly toolName: string;
+  /** Absolute path the tool wrote. */
+  readonly path: string;
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+}
+
+/** What the user decided about a file a turn changed. */
+export type FileReviewState = 'pending' | 'kept' | 'undone' | 'conflict';
+
+/** A file a turn changed, first state to last. */
+export interface TurnFile {
+  readonly path: string;
+  /** created: absent before; deleted: absent after; else modified. */
+  readonly change: 'created' | 'modified' | 'deleted';
+  readonly state: FileReviewState;
+  /** Why it cannot be undone (not kept: too large, unreadable), if so. */
+  readonly unrestorable?: string;
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+}
+
+/** One checkpoint: the state of the workspace just before a user prompt. */
+export interface Checkpoint {
+  /** 1-based, in the order the prompts were sent in this session. */
+  readonly id: number;
+  readonly prompt: string;
+}
+
+/** What an undo or a restore did, file by file. */
+export interface RestoreReport {
+  readonly restored: readonly { readonly path: string; readonly action: 'restored' | 'deleted' | 'recreated' }[];
+  /** Left as they are: the file is not what the agent wrote (the user, or a later turn, changed it). */
+  readonly conflicts: readonly { readonly path: string; readonly reason: string }[];
+  /** Could not be undone at all (no copy was kept, or the write failed). */
+  readonly failed: readonly { readonly path: string; readonly reason: string }[];
+}
+
+/** What restoring a checkpoint would do, for the confirmation. */
+export interface RestorePreview {
+  readonly checkpoint: Checkpoint;
+  /** Prompts (this one included) that the restore removes from the conversation. */
+  readonly turnsRemoved: number;
+  readonly files: readonly { readonly path: string; readonly action: 'restore' | 'delete' | 'recreate'; readonly unrestorable?: string }[];
+}
+
+/** Total bytes of copies a session keeps; past it, new copies are not kept (those files cannot be undone). */
+export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
+
+interface MutableTurnFile {
+  readonly path: string;
+  readonly before: Snapshot;
+  after: Snapshot;
+  state: FileReviewState;
+}
+
+interface Turn extends Checkpoint {
+  readonly files: Map<string, MutableTurnFile>;
+}
+
+/**
+ * A session's checkpoints: for every prompt, the files its Write and Edit calls changed,
+ * with copies of each file before the turn's first change and after its last (only touched
+ * files, never the workspace). Undo puts a file back only when it still holds exactly what
+ * the agent wrote: anything else is a conflict, reported and left alone, so a change the
+ * user made meanwhile is never overwritten. Bash's changes are not recorded (as in Claude
+ * Code): its effects cannot be told apart from the user's.
+ */
+export class CheckpointStore {
+  private readonly turns: Turn[] = [];
+  /** Every recorded call's change, by tool_use id, with the turn it belongs to. */
+  private readonly changes = new Map<string, { readonly change: FileChange; readonly turnId: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = MAX_CHECKPOINT_BYTES) {}
+
+  /** Starts the checkpoint of a new prompt; later changes belong to it. */
+  beginTurn(prompt: string): Checkpoint {
+    const id = (this.turns.at(-1)?.id ?? 0) + 1;
+    this.turns.push({ id, prompt, files: new Map() });
+    return { id, prompt };
+  }
+
+  /** The checkpoint changes are recorded in now, if any prompt was sent. */
+  get current(): Checkpoint | undefined {
+    const turn = this.turns.at(-1);
+    return turn ? { id: turn.id, prompt: turn.prompt } : undefined;
+  }
+
+  /** The session's checkpoints, oldest first. */
+  list(): Checkpoint[] {
+    return this.turns.map((t) => ({ id: t.id, prompt: t.prompt }));
+  }
+
+  /**
+   * Copy budget left for one more snapshot: the per-file limit, or less once the
+   * session's total is nearly used.
+   */
+  snapshotBudget(): number {
+    return Math.max(0, Math.min(MAX_SNAPSHOT_BYTES, this.maxBytes - this.bytes));
+  }
+
+  /** Records a tool's change in the current turn (ignored before the first prompt). */
+  record(change: FileChange): void {
+    const turn = this.turns.at(-1);
+    if (!turn) return;
+    this.changes.set(change.toolUseId, { change, turnId: turn.id });
+    this.bytes += snapshotSize(change.after);
+    const known = turn.files.get(change.path);
+    if (known) {
+      known.after = change.after;
+      known.state = 'pending';
+    } else {
+      this.bytes += snapshotSize(change.before);
+      turn.files.set(change.path, { path: change.path, before: change.before, after: change.after, state: 'pending' });
+    }
+  }
+
+  /** The change one tool call made (for its card's diff). */
+  changeOf(toolUseId: string): FileChange | undefined {
+    return this.changes.get(toolUseId)?.change;
+  }
+
+  /** The files the turn changed, in the order it first touched them. */
+  files(turnId: number): TurnFile[] {
+    return [...(this.turn(turnId)?.files.values() ?? [])].map(describe);
+  }
+
+  /** Marks files as reviewed (all of the turn's when `filePath` is absent); nothing on disk changes. */
+  keep(turnId: number, filePath?: string): void {
+    for (const f of this.selected(turnId, filePath)) if (f.state === 'pending') f.state = 'kept';
+  }
+
+  /** Undoes the turn's change to one file, or to all of them: see the class comment for conflicts. */
+  async undo(turnId: number, filePath?: string): Promise<RestoreReport> {
+    const report = emptyReport();
+    for (const f of this.selected(turnId, filePath)) await revert(f, report);
+    return report;
+  }
+
+  /** What {@link restoreTo} would do; undefined for an unknown checkpoint. */
+  preview(turnId: number): RestorePreview | undefined {
+    const index = this.turns.findIndex((t) => t.id === turnId);
+    const checkpoint = this.turns[index];
+    if (!checkpoint) return undefined;
+    const firstBefore = new Map<string, MutableTurnFile>();
+    for (const turn of this.turns.slice(index))
+      for (const f of turn.files.values()) if (f.state !== 'undone' && !firstBefore.has(f.path)) firstBefore.set(f.path, f);
+    const files = [...firstBefore.values()].map((f) => {
+      const d = describe(f);
+      const action = d.change === 'created' ? ('delete' as const) : d.change === 'deleted' ? ('recreate' as const) : ('restore' as const);
+      return { path: f.path, action, ...(d.unrestorable ? { unrestorable: d.unrestorable } : {}) };
+    });
+    return { checkpoint: { id: checkpoint.id, prompt: checkpoint.prompt }, turnsRemoved: this.turns.length - index, files };
+  }
+
+  /**
+   * Puts every file changed since checkpoint `turnId` back to how it was before that prompt
+   * (newest turn first, so each step finds what the agent wrote), then forgets those turns.
+   */
+  async restoreTo(turnId: number): Promise<RestoreReport> {
+    const index = this.turns.findIndex((t) => t.id === turnId);
+    if (index < 0) return emptyReport();
+    const report = emptyReport();
+    for (const turn of this.turns.slice(index).reverse()) for (const f of [...turn.files.values()].reverse()) await revert(f, report);
+    // The forgotten turns' copies are freed; their cards lose their diffs with them.
+    for (const turn of this.turns.splice(index)) for (const f of turn.files.values()) this.bytes -= snapshotSize(f.before);
+    for (const [id, entry] of this.changes) {
+      if (entry.turnId < turnId) continue;
+      this.changes.delete(id);
+      this.bytes -= snapshotSize(entry.change.after);
+    }
+    this.bytes = Math.max(0, this.bytes);
+    return dedupe(report);
+  }
+
+  private turn(id: number): Turn | undefined {
+    return this.turns.find((t) => t.id === id);
+  }
+
+  private selected(turnId: number, filePath?: string): MutableTurnFile[] {
+    const files = [...(this.turn(turnId)?.files.values() ?? [])];
+    return filePath === undefined ? files.reverse() : files.filter((f) => f.path === filePath);
+  }
+}
+
+function emptyReport(): {
+  restored: RestoreReport['restored'][number][];
+  conflicts: RestoreReport['conflicts'][number][];
+  failed: RestoreReport['failed'][number][];
+} {
+  return { restored: [], conflicts: [], failed: [] };
+}
+
+/** A file restored in one turn and found conflicting in an older one is reported once, by its final outcome. */
+function dedupe(report: ReturnType<typeof emptyReport>): RestoreReport {
+  const conflicts = report.conflicts.filter((c, i, all) => all.findIndex((o) => o.path === c.path) === i);
+  const failed = report.failed.filter((c, i, all) => all.findIndex((o) => o.path === c.path) === i);
+  const restored = report.restored.filter((r, i, all) => all.findLastIndex((o) => o.path === r.path) === i);
+  return { restored, conflicts, failed };
+}
+
+function describe(f: MutableTurnFile): TurnFile {
+  const change = f.before.kind === 'missing' ? 'created' : f.after.kind === 'missing' ? 'deleted' : 'modified';
+  const unrestorable =
+    f.before.kind === 'unavailable'
+      ? `no copy of it was kept: ${f.before.reason}`
+      : f.after.kind === 'unavailable'
+        ? `no copy of what the agent wrote was kept: ${f.after.reason}`
+        : undefined;
+  return { path: f.path, change, state: f.state, before: f.before, after: f.after, ...(unrestorable ? { unrestorable } : {}) };
+}
+
+/** Puts one file back to its `before`, if it still holds its `after`; records the outcome. */
+async function revert(f: MutableTurnFile, report: ReturnType<typeof emptyReport>): Promise<void> {
+  if (f.state === 'undone') return;
+  const d = describe(f);
+  if (d.unrestorable) {
+    report.failed.push({ path: f.path, reason: `cannot be undone: ${d.unrestorable}` });
+    return;
+  }
+  const now = await readSnapshot(f.path, Math.max(MAX_SNAPSHOT_BYTES, snapshotSize(f.after)));
+  if (!sameContent(now, f.after)) {
+    f.state = 'conflict';
+    const reason =
+      now.kind === 'missing'
+        ? 'it was deleted after the agent wrote it'
+        : 'it changed after the agent wrote it (your edit, or a later turn); your version was kept';
+    report.conflicts.push({ path: f.path, reason });
+    return;
+  }
+  try {
+    if (f.before.kind === 'missing') {
+      await fs.rm(f.path, { force: true });
+      report.restored.push({ path: f.path, action: 'deleted' });
+    } else if (f.before.kind === 'bytes') {
+      await fs.mkdir(path.dirname(f.path), { recursive: true });
+      // In place (not a rename): the file keeps its mode, owner and hard links.
+      await fs.writeFile(f.path, f.before.bytes);
+      report.restored.push({ path: f.path, action: f.after.kind === 'missing' ? 'recreated' : 'restored' });
+    }
+    f.state = 'undone';
+  } catch (err) {
+    report.failed.push({ path: f.path, reason: `could not be written back (${errnoCode(err) ?? 'error'})` });
+  }
+}
