@@ -167,6 +167,11 @@ export class Session {
     return result.decision === 'ask' ? this.gate.settle(result, {}, signal ?? new AbortController().signal) : result;
   }
 
+  /** True while a prompt runs (its tools may be writing files). */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** The conversation so far (read-only). */
   get messages(): readonly ModelMessage[] {
     return this.conversation.messages;
