@@ -168,11 +168,14 @@ export class EditReview implements vscode.Disposable {
     await vscode.commands.executeCommand('vscode.diff', before, vscode.Uri.file(filePath), `${label} (before the agent ↔ now)`, { preview: true });
   }
 
-  /** The "before" side of Open Diff: the copy the checkpoint kept. */
-  private beforeText(uri: vscode.Uri): string {
+  /**
+   * The "before" side of Open Diff: the copy the checkpoint kept. Undefined for another
+   * session's document (an ended chat's copies are gone), so no stale text is shown.
+   */
+  private beforeText(uri: vscode.Uri): string | undefined {
     const session = this.deps.session();
     const query = new URLSearchParams(uri.query);
-    if (!session || query.get('session') !== session.id) return '(This checkpoint belongs to a chat that has ended.)';
+    if (!session || query.get('session') !== session.id) return undefined;
     const tool = query.get('tool');
     const turn = Number(query.get('turn'));
     const snapshot: Snapshot | undefined = tool
