@@ -117,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     chat.onDidResumeSession(async (id) => {
       chat.resetSession();
       await controller.resume(id, (event) => (event.type === 'userPrompt' ? chat.addUserPrompt(event.text) : chat.postAgentEvent(event)));
+      edits.showResumedCheckpoints();
     }),
     chat.onDidRequestSetup(() => offerSetup()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),

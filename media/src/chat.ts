@@ -182,7 +182,7 @@ function applyEvent(event: ChatEvent): void {
       renderFileDiff(cardFor(event.agentId, event.toolUseId), event, send);
       return;
     case 'checkpoint':
-      attachCheckpoint(messages, event.checkpointId, send);
+      attachCheckpoint(messages, event.checkpointId, send, event.userMessage);
       return;
     case 'editSummary':
       renderEditSummary(messages, event, send, (node) => append(messages, node));

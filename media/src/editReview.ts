@@ -56,11 +56,11 @@ export function renderFileDiff(card: ToolCard, event: FileDiff, send: Send): voi
   card.root.insertBefore(box, card.children);
 }
 
-/** Gives the latest user message without one a Restore Checkpoint button for `checkpointId`. */
-export function attachCheckpoint(messages: HTMLElement, checkpointId: number, send: Send): void {
+/** Gives a user message (the `index`-th, else the latest without one) a Restore Checkpoint button for `checkpointId`. */
+export function attachCheckpoint(messages: HTMLElement, checkpointId: number, send: Send, index?: number): void {
   const users = Array.from(messages.querySelectorAll<HTMLElement>(':scope > .message.user'));
-  const target = users.reverse().find((m) => m.dataset['checkpoint'] === undefined);
-  if (!target) return;
+  const target = index !== undefined ? users[index] : users.reverse().find((m) => m.dataset['checkpoint'] === undefined);
+  if (!target || target.dataset['checkpoint'] !== undefined) return;
   target.dataset['checkpoint'] = String(checkpointId);
   const bar = el('div', 'checkpoint-bar');
   bar.append(

@@ -28,6 +28,7 @@ import { thrownMessage } from '../shared/describeThrown';
 import { raceAbort } from '../shared/raceAbort';
 import { CheckpointStore } from './checkpoints/checkpointStore';
 import type { RestoreReport } from './checkpoints/checkpointStore';
+import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
@@ -72,13 +73,6 @@ export type RewindResult =
   | { readonly ok: true; readonly prompt: string; readonly files: RestoreReport; readonly messagesRemoved: number }
   | { readonly ok: false; readonly error: string };
 
-/** Where the conversation stood when a checkpoint was taken, so a rewind can put it back. */
-interface ConversationMark {
-  readonly length: number;
-  readonly compactions: number;
-  readonly pendingContext: readonly string[];
-}
-
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
 
@@ -111,10 +105,12 @@ export class Session {
   /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
-  /** Files the agent's Write/Edit calls changed, per prompt (Restore Checkpoint, Undo). */
-  readonly checkpoints = new CheckpointStore();
-  private readonly marks = new Map<number, ConversationMark>();
-  private compactions = 0;
+  /**
+   * Files the agent's Write/Edit calls changed, per prompt (Restore Checkpoint, Undo), saved
+   * beside the transcript in `<transcriptDir>/<sessionId>/file-history/`, so a resumed session keeps them.
+   */
+  readonly checkpoints: CheckpointStore;
+  private checkpointProblem: string | undefined;
   /** The session's tools, Write and Edit recording into the checkpoints. */
   private readonly tools: readonly AnyAgentTool[];
 
@@ -124,6 +120,9 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')));
+    this.checkpoints = loaded.store;
+    this.checkpointProblem = loaded.problem;
     this.tools = withCheckpoints(o.tools, this.checkpoints);
     this.ctx = {
       sessionId: this.id,
@@ -190,6 +189,7 @@ export class Session {
     });
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
+    if (this.checkpointProblem) this.o.emit({ type: 'systemMessage', agent: MAIN, text: this.checkpointProblem, source: 'Hookwise' });
     return result;
   }
 
@@ -228,8 +228,11 @@ export class Session {
     const rewritten = submitted.updatedInput?.prompt;
     const finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
     // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
-    const checkpoint = this.checkpoints.beginTurn(finalPrompt);
-    this.marks.set(checkpoint.id, { length: this.conversation.length, compactions: this.compactions, pendingContext: [...this.pendingContext] });
+    this.checkpoints.beginTurn(finalPrompt, {
+      length: this.conversation.length,
+      compactions: this.checkpoints.compactions,
+      pendingContext: [...this.pendingContext],
+    });
     this.takeContext(submitted, 'UserPromptSubmit');
     if (this.pendingContext.length > 0) {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
@@ -276,7 +279,7 @@ export class Session {
     const summary = await summarize(this.o.model, messages.slice(0, cut), instructions, signal, this.o.modelName);
     const kept = messages.length - cut;
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
-    this.compactions++;
+    this.checkpoints.noteCompaction();
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({
       type: 'systemMessage',
@@ -332,16 +335,15 @@ export class Session {
    */
   async rewind(checkpointId: number): Promise<RewindResult> {
     if (this.running) return { ok: false, error: 'the agent is still working; press Stop first' };
-    const mark = this.marks.get(checkpointId);
+    const mark = this.checkpoints.markOf(checkpointId);
     const checkpoint = this.checkpoints.list().find((c) => c.id === checkpointId);
     if (!mark || !checkpoint) return { ok: false, error: `there is no checkpoint ${checkpointId} in this session` };
-    if (mark.compactions !== this.compactions)
+    if (mark.compactions !== this.checkpoints.compactions)
       return { ok: false, error: 'the conversation was compacted after this message, so it cannot be cut back to it; undo the files per turn instead' };
     const files = await this.checkpoints.restoreTo(checkpointId);
     const messagesRemoved = this.conversation.length - mark.length;
     this.conversation.truncate(mark.length);
     this.pendingContext = [...mark.pendingContext];
-    for (const id of [...this.marks.keys()]) if (id >= checkpointId) this.marks.delete(id);
     this.transcript.write({
       type: 'rewind',
       agent_id: MAIN.agentId,

@@ -80,8 +80,11 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     /** Instead of lines: why no inline diff is shown (binary, too large). */
     note: z.string().optional(),
   }),
-  /** The checkpoint taken just before the latest user prompt (its Restore Checkpoint button). */
-  z.object({ type: z.literal('checkpoint'), checkpointId: z.number() }),
+  /**
+   * The checkpoint taken just before a user prompt (its Restore Checkpoint button): the latest
+   * prompt, or the `userMessage`-th one (0-based) when a resumed conversation is redrawn.
+   */
+  z.object({ type: z.literal('checkpoint'), checkpointId: z.number(), userMessage: z.number().int().nonnegative().optional() }),
   /** The files a turn changed, with Keep / Undo; sent again (same id) after each review action. */
   z.object({ type: z.literal('editSummary'), checkpointId: z.number(), files: z.array(editedFileSchema) }),
   z.object({

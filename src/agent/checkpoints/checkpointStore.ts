@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errnoCode } from '../tools/fsErrors';
+import type { CheckpointJournal, StoredCheckpoints } from './checkpointJournal';
 import type { Snapshot } from './fileSnapshot';
 import { MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
 
@@ -12,6 +13,16 @@ export interface FileChange {
   readonly path: string;
   readonly before: Snapshot;
   readonly after: Snapshot;
+}
+
+/** Where the conversation stood when a checkpoint was taken, so a rewind can put it back. */
+export interface ConversationMark {
+  /** Messages before the prompt. */
+  readonly length: number;
+  /** Compactions so far: a mark from before a later compaction no longer indexes the conversation. */
+  readonly compactions: number;
+  /** Context waiting to be sent with the next prompt. */
+  readonly pendingContext: readonly string[];
 }
 
 /** What the user decided about a file a turn changed. */
@@ -64,6 +75,7 @@ interface MutableTurnFile {
 }
 
 interface Turn extends Checkpoint {
+  readonly mark: ConversationMark | undefined;
   readonly files: Map<string, MutableTurnFile>;
 }
 
@@ -80,14 +92,75 @@ export class CheckpointStore {
   /** Every recorded call's change, by tool_use id, with the turn it belongs to. */
   private readonly changes = new Map<string, { readonly change: FileChange; readonly turnId: number }>();
   private bytes = 0;
+  private compactionCount = 0;
 
-  constructor(private readonly maxBytes = MAX_CHECKPOINT_BYTES) {}
+  /** `journal`: where the checkpoints are saved as they change (absent: memory only). */
+  constructor(
+    private readonly maxBytes = MAX_CHECKPOINT_BYTES,
+    private readonly journal?: CheckpointJournal,
+  ) {}
+
+  /**
+   * The checkpoints `journal` saved (a resumed session's), or an empty store when there are
+   * none. A damaged journal gives an empty store and the reason in `problem`.
+   */
+  static load(journal: CheckpointJournal, maxBytes = MAX_CHECKPOINT_BYTES): { readonly store: CheckpointStore; readonly problem?: string } {
+    const store = new CheckpointStore(maxBytes, journal);
+    const loaded = journal.load();
+    if (!loaded.ok) return { store, problem: `checkpoints not restored: ${loaded.error}` };
+    const state = loaded.state;
+    if (!state) return { store };
+    store.compactionCount = state.compactions;
+    for (const t of state.turns) {
+      const files = new Map<string, MutableTurnFile>();
+      for (const f of t.files) {
+        const before = journal.snapshot(f.before);
+        const after = journal.snapshot(f.after);
+        store.bytes += snapshotSize(before) + snapshotSize(after);
+        files.set(f.path, { path: f.path, before, after, state: f.state });
+      }
+      store.turns.push({ id: t.id, prompt: t.prompt, mark: t.mark, files });
+    }
+    for (const c of state.changes) {
+      const change: FileChange = {
+        toolUseId: c.toolUseId,
+        toolName: c.toolName,
+        path: c.path,
+        before: journal.snapshot(c.before),
+        after: journal.snapshot(c.after),
+      };
+      store.changes.set(c.toolUseId, { change, turnId: c.turnId });
+    }
+    return { store };
+  }
+
+  /** Why saving the checkpoints last failed, if it did (they keep working in memory). */
+  get saveProblem(): string | undefined {
+    return this.journal?.lastError;
+  }
+
+  /** Compactions of the conversation so far (see {@link ConversationMark}). */
+  get compactions(): number {
+    return this.compactionCount;
+  }
+
+  /** The conversation was compacted: checkpoints taken before can restore files, not cut the conversation. */
+  noteCompaction(): void {
+    this.compactionCount++;
+    this.save();
+  }
 
   /** Starts the checkpoint of a new prompt; later changes belong to it. */
-  beginTurn(prompt: string): Checkpoint {
+  beginTurn(prompt: string, mark?: ConversationMark): Checkpoint {
     const id = (this.turns.at(-1)?.id ?? 0) + 1;
-    this.turns.push({ id, prompt, files: new Map() });
+    this.turns.push({ id, prompt, mark, files: new Map() });
+    this.save();
     return { id, prompt };
+  }
+
+  /** Where the conversation stood at checkpoint `id`, if it was recorded. */
+  markOf(id: number): ConversationMark | undefined {
+    return this.turn(id)?.mark;
   }
 
   /** The checkpoint changes are recorded in now, if any prompt was sent. */
@@ -123,6 +196,7 @@ export class CheckpointStore {
       this.bytes += snapshotSize(change.before);
       turn.files.set(change.path, { path: change.path, before: change.before, after: change.after, state: 'pending' });
     }
+    this.save();
   }
 
   /** The change one tool call made (for its card's diff). */
@@ -138,12 +212,14 @@ export class CheckpointStore {
   /** Marks files as reviewed (all of the turn's when `filePath` is absent); nothing on disk changes. */
   keep(turnId: number, filePath?: string): void {
     for (const f of this.selected(turnId, filePath)) if (f.state === 'pending') f.state = 'kept';
+    this.save();
   }
 
   /** Undoes the turn's change to one file, or to all of them: see the class comment for conflicts. */
   async undo(turnId: number, filePath?: string): Promise<RestoreReport> {
     const report = emptyReport();
     for (const f of this.selected(turnId, filePath)) await revert(f, report);
+    this.save();
     return report;
   }
 
@@ -180,7 +256,33 @@ export class CheckpointStore {
       this.bytes -= snapshotSize(entry.change.after);
     }
     this.bytes = Math.max(0, this.bytes);
+    this.save();
     return dedupe(report);
+  }
+
+  /** Saves the whole index (small: paths, states and hashes; contents are saved once each by hash). */
+  private save(): void {
+    const journal = this.journal;
+    if (!journal) return;
+    const state: StoredCheckpoints = {
+      version: 1,
+      compactions: this.compactionCount,
+      turns: this.turns.map((t) => ({
+        id: t.id,
+        prompt: t.prompt,
+        ...(t.mark ? { mark: { ...t.mark, pendingContext: [...t.mark.pendingContext] } } : {}),
+        files: [...t.files.values()].map((f) => ({ path: f.path, before: journal.ref(f.before), after: journal.ref(f.after), state: f.state })),
+      })),
+      changes: [...this.changes.values()].map(({ change, turnId }) => ({
+        toolUseId: change.toolUseId,
+        toolName: change.toolName,
+        path: change.path,
+        turnId,
+        before: journal.ref(change.before),
+        after: journal.ref(change.after),
+      })),
+    };
+    journal.save(state);
   }
 
   private turn(id: number): Turn | undefined {

@@ -68,6 +68,23 @@ export class EditReview implements vscode.Disposable {
     }
   }
 
+  /**
+   * After a resumed conversation was redrawn: Restore Checkpoint on the prompts its saved
+   * checkpoints belong to (the latest ones; older prompts may predate the checkpoints).
+   */
+  showResumedCheckpoints(): void {
+    const session = this.deps.session();
+    if (!session) return;
+    const checkpoints = session.checkpoints.list();
+    const prompts = replayEvents(session.messages).filter((e) => e.type === 'userPrompt').length;
+    checkpoints.forEach((c, i) => {
+      const userMessage = prompts - checkpoints.length + i;
+      if (userMessage >= 0) this.deps.chat.postEditEvent({ type: 'checkpoint', checkpointId: c.id, userMessage });
+    });
+    const last = checkpoints.at(-1);
+    this.lastCheckpoint = last ? { session, id: last.id } : undefined;
+  }
+
   /** Handles a button of the review UI. */
   async handle(request: EditReviewRequest): Promise<void> {
     const session = this.deps.session();

@@ -112,3 +112,22 @@ describe('Session checkpoints', () => {
     expect(readFileSync(path.join(dir, 'app.txt'), 'utf8')).toBe('colour = green\n');
   });
 });
+
+describe('Session checkpoints across a resume', () => {
+  it('a resumed session can still restore a checkpoint of its earlier life', async () => {
+    writeFileSync(path.join(dir, 'app.txt'), 'colour = red\n');
+    const { session } = makeSession([editTurn('e1', 'red', 'green'), { text: 'Green now.' }]);
+    await session.submit('make it green', signal());
+    await session.end('other');
+
+    const loaded = readTranscript(session.transcriptPath);
+    const { session: resumed } = makeSession([], { sessionId: session.id, history: loaded.messages });
+    expect(resumed.checkpoints.list().map((c) => c.prompt)).toEqual(['make it green']);
+    const result = await resumed.rewind(1);
+
+    expect(result).toMatchObject({ ok: true, prompt: 'make it green' });
+    expect(readFileSync(path.join(dir, 'app.txt'), 'utf8')).toBe('colour = red\n');
+    expect(resumed.messages).toEqual([]);
+    await resumed.end('other');
+  });
+});
