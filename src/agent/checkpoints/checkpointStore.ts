@@ -93,6 +93,8 @@ export class CheckpointStore {
   private readonly changes = new Map<string, { readonly change: FileChange; readonly turnId: number }>();
   private bytes = 0;
   private compactionCount = 0;
+  /** Set once the index was first written (from then on every change is saved). */
+  private saved = false;
 
   /** `journal`: where the checkpoints are saved as they change (absent: memory only). */
   constructor(
@@ -110,6 +112,7 @@ export class CheckpointStore {
     if (!loaded.ok) return { store, problem: `checkpoints not restored: ${loaded.error}` };
     const state = loaded.state;
     if (!state) return { store };
+    store.saved = true;
     store.compactionCount = state.compactions;
     for (const t of state.turns) {
       const files = new Map<string, MutableTurnFile>();
@@ -260,10 +263,15 @@ export class CheckpointStore {
     return dedupe(report);
   }
 
-  /** Saves the whole index (small: paths, states and hashes; contents are saved once each by hash). */
+  /**
+   * Saves the whole index (small: paths, states and hashes; contents are saved once each by
+   * hash). Nothing is written until the agent first changes a file: a session that only reads
+   * leaves no checkpoint folder behind.
+   */
   private save(): void {
     const journal = this.journal;
-    if (!journal) return;
+    if (!journal || (this.changes.size === 0 && !this.saved)) return;
+    this.saved = true;
     const state: StoredCheckpoints = {
       version: 1,
       compactions: this.compactionCount,

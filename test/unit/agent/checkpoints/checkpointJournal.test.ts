@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,7 +53,10 @@ describe('CheckpointJournal', () => {
   it('a damaged index gives an empty store and a reason naming the file and the place', async () => {
     const history = path.join(dir, 'history');
     const journal = new CheckpointJournal(history);
-    new CheckpointStore(undefined, journal).beginTurn('one');
+    const store0 = new CheckpointStore(undefined, journal);
+    store0.beginTurn('one');
+    expect(existsSync(history)).toBe(false); // nothing is saved before the agent changes a file
+    await agentWrites(store0, path.join(dir, 'a.txt'), 'a', 'w1');
     const index = path.join(history, 'checkpoints.json');
     const saved = JSON.parse(readFileSync(index, 'utf8')) as { turns: { id: unknown }[] };
     saved.turns[0]!.id = 'first';
