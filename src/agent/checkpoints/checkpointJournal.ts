@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { describeThrown } from '../../shared/describeThrown';
 import type { Snapshot } from './fileSnapshot';
+import { MAX_CHECKPOINT_BYTES, MAX_SNAPSHOT_BYTES } from './fileSnapshot';
 
 /** Largest checkpoints.json read back (prompts included); a bigger one is ignored with a reason. */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
@@ -52,8 +53,15 @@ export class CheckpointJournal {
   private error: string | undefined;
   /** Hashes of the contents already referenced: the index is saved often, each content is hashed once. */
   private readonly hashes = new WeakMap<Buffer, string>();
+  /** Contents read back, by hash: a content several entries share is read (and held) once. */
+  private readonly read = new Map<string, Snapshot>();
+  private readBytes = 0;
 
-  constructor(readonly dir: string) {}
+  /** `maxReadBytes`: most bytes of copies read back in all (a planted index cannot exhaust memory). */
+  constructor(
+    readonly dir: string,
+    private readonly maxReadBytes = 2 * MAX_CHECKPOINT_BYTES,
+  ) {}
 
   /** Why the last save failed, if it did. */
   get lastError(): string | undefined {
@@ -83,8 +91,23 @@ export class CheckpointJournal {
   /** The snapshot a reference names; a missing or altered copy is `unavailable`, never wrong bytes. */
   snapshot(ref: SnapshotRef): Snapshot {
     if (ref.kind !== 'bytes') return ref;
+    const known = this.read.get(ref.sha256);
+    if (known) return known;
+    const snapshot = this.readCopy(ref.sha256);
+    this.read.set(ref.sha256, snapshot);
+    return snapshot;
+  }
+
+  private readCopy(sha256: string): Snapshot {
+    const ref = { sha256 };
     try {
-      const bytes = readFileSync(path.join(this.dir, ref.sha256));
+      const file = path.join(this.dir, ref.sha256);
+      // Never more than a checkpoint ever copies: a planted huge file is not read into memory.
+      const size = statSync(file).size;
+      if (size > MAX_SNAPSHOT_BYTES) return { kind: 'unavailable', reason: 'its saved copy was altered' };
+      if (this.readBytes + size > this.maxReadBytes) return { kind: 'unavailable', reason: "the session's saved copies are over the checkpoint limit" };
+      this.readBytes += size;
+      const bytes = readFileSync(file);
       if (createHash('sha256').update(bytes).digest('hex') === ref.sha256) {
         this.hashes.set(bytes, ref.sha256);
         return { kind: 'bytes', bytes };

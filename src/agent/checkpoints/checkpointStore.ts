@@ -3,7 +3,7 @@ import path from 'node:path';
 import { errnoCode } from '../tools/fsErrors';
 import type { CheckpointJournal, StoredCheckpoints } from './checkpointJournal';
 import type { Snapshot } from './fileSnapshot';
-import { MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
+import { MAX_CHECKPOINT_BYTES, MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
 
 /** One successful Write/Edit: the file before and after that call. */
 export interface FileChange {
@@ -63,9 +63,6 @@ export interface RestorePreview {
   readonly turnsRemoved: number;
   readonly files: readonly { readonly path: string; readonly action: 'restore' | 'delete' | 'recreate'; readonly unrestorable?: string }[];
 }
-
-/** Total bytes of copies a session keeps; past it, new copies are not kept (those files cannot be undone). */
-export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 interface MutableTurnFile {
   readonly path: string;

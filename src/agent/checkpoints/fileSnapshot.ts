@@ -11,6 +11,9 @@ export type Snapshot =
 /** Largest file a checkpoint keeps a copy of; bigger files are listed but cannot be undone. */
 export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
 
+/** Total bytes of copies a session keeps; past it, new copies are not kept (those files cannot be undone). */
+export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Reads `absPath` for a checkpoint, at most `maxBytes` (never the whole of a huge file).
  * Never throws: a read failure becomes an `unavailable` snapshot saying why.
