@@ -1,9 +1,8 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { errnoCode } from '../tools/fsErrors';
 import type { CheckpointJournal, StoredCheckpoints } from './checkpointJournal';
 import type { Snapshot } from './fileSnapshot';
-import { MAX_CHECKPOINT_BYTES, MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
+import { MAX_CHECKPOINT_BYTES, MAX_SNAPSHOT_BYTES, snapshotSize } from './fileSnapshot';
+import type { MutableTurnFile } from './fileRevert';
+import { dedupe, describe, emptyReport, revert } from './fileRevert';
 
 /** One successful Write/Edit: the file before and after that call. */
 export interface FileChange {
@@ -62,13 +61,6 @@ export interface RestorePreview {
   /** Prompts (this one included) that the restore removes from the conversation. */
   readonly turnsRemoved: number;
   readonly files: readonly { readonly path: string; readonly action: 'restore' | 'delete' | 'recreate'; readonly unrestorable?: string }[];
-}
-
-interface MutableTurnFile {
-  readonly path: string;
-  readonly before: Snapshot;
-  after: Snapshot;
-  state: FileReviewState;
 }
 
 interface Turn extends Checkpoint {
@@ -297,66 +289,5 @@ export class CheckpointStore {
   private selected(turnId: number, filePath?: string): MutableTurnFile[] {
     const files = [...(this.turn(turnId)?.files.values() ?? [])];
     return filePath === undefined ? files.reverse() : files.filter((f) => f.path === filePath);
-  }
-}
-
-function emptyReport(): {
-  restored: RestoreReport['restored'][number][];
-  conflicts: RestoreReport['conflicts'][number][];
-  failed: RestoreReport['failed'][number][];
-} {
-  return { restored: [], conflicts: [], failed: [] };
-}
-
-/** A file restored in one turn and found conflicting in an older one is reported once, by its final outcome. */
-function dedupe(report: ReturnType<typeof emptyReport>): RestoreReport {
-  const conflicts = report.conflicts.filter((c, i, all) => all.findIndex((o) => o.path === c.path) === i);
-  const failed = report.failed.filter((c, i, all) => all.findIndex((o) => o.path === c.path) === i);
-  const restored = report.restored.filter((r, i, all) => all.findLastIndex((o) => o.path === r.path) === i);
-  return { restored, conflicts, failed };
-}
-
-function describe(f: MutableTurnFile): TurnFile {
-  const change = f.before.kind === 'missing' ? 'created' : f.after.kind === 'missing' ? 'deleted' : 'modified';
-  const unrestorable =
-    f.before.kind === 'unavailable'
-      ? `no copy of it was kept: ${f.before.reason}`
-      : f.after.kind === 'unavailable'
-        ? `no copy of what the agent wrote was kept: ${f.after.reason}`
-        : undefined;
-  return { path: f.path, change, state: f.state, before: f.before, after: f.after, ...(unrestorable ? { unrestorable } : {}) };
-}
-
-/** Puts one file back to its `before`, if it still holds its `after`; records the outcome. */
-async function revert(f: MutableTurnFile, report: ReturnType<typeof emptyReport>): Promise<void> {
-  if (f.state === 'undone') return;
-  const d = describe(f);
-  if (d.unrestorable) {
-    report.failed.push({ path: f.path, reason: `cannot be undone: ${d.unrestorable}` });
-    return;
-  }
-  const now = await readSnapshot(f.path, Math.max(MAX_SNAPSHOT_BYTES, snapshotSize(f.after)));
-  if (!sameContent(now, f.after)) {
-    f.state = 'conflict';
-    const reason =
-      now.kind === 'missing'
-        ? 'it was deleted after the agent wrote it'
-        : 'it changed after the agent wrote it (your edit, or a later turn); your version was kept';
-    report.conflicts.push({ path: f.path, reason });
-    return;
-  }
-  try {
-    if (f.before.kind === 'missing') {
-      await fs.rm(f.path, { force: true });
-      report.restored.push({ path: f.path, action: 'deleted' });
-    } else if (f.before.kind === 'bytes') {
-      await fs.mkdir(path.dirname(f.path), { recursive: true });
-      // In place (not a rename): the file keeps its mode, owner and hard links.
-      await fs.writeFile(f.path, f.before.bytes);
-      report.restored.push({ path: f.path, action: f.after.kind === 'missing' ? 'recreated' : 'restored' });
-    }
-    f.state = 'undone';
-  } catch (err) {
-    report.failed.push({ path: f.path, reason: `could not be written back (${errnoCode(err) ?? 'error'})` });
   }
 }
