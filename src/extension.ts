@@ -5,6 +5,7 @@ import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
+import { EditReview } from './vscode/chat/editReview';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
 import type { HookConfigService } from './vscode/config/hookConfigService';
 import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
@@ -42,10 +43,18 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const permissions = new ModalPermissionProvider({ log, onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting) });
   context.subscriptions.push(status, ProposedChangeDiff.register());
 
+  // Reviewable edits read the current session's checkpoints (the controller is created below; read only later).
+  const edits = new EditReview({ chat, session: () => controller.sessions.current, log });
+  context.subscriptions.push(
+    edits,
+    chat.onDidRequestEditReview((request) => edits.handle(request)),
+  );
+
   const onAgentEvent = (event: AgentEvent): void => {
     chat.postAgentEvent(event);
     status.observeAgentEvent(event);
     runs.provider.observeAgentEvent(event);
+    edits.observeAgentEvent(event);
   };
   // Prompts wait for the first hook configuration, so no prompt ever runs without its hooks.
   let markConfigReady: () => void = () => undefined;
@@ -108,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     chat.onDidResumeSession(async (id) => {
       chat.resetSession();
       await controller.resume(id, (event) => (event.type === 'userPrompt' ? chat.addUserPrompt(event.text) : chat.postAgentEvent(event)));
+      edits.showResumedCheckpoints();
     }),
     chat.onDidRequestSetup(() => offerSetup()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),

@@ -1,6 +1,7 @@
 import type { ChatEvent, FromWebviewMessage, HistoryEntry, Notice, ToWebviewMessage } from '../../src/shared/webviewProtocol';
 import { renderMarkdown } from './markdown';
 import { createToolCard, updateToolCard, type ToolCard } from './toolCard';
+import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
 
 /**
  * The chat webview. It renders what the extension sends (`ToWebviewMessage`) and posts what
@@ -177,6 +178,15 @@ function applyEvent(event: ChatEvent): void {
       modelLabel.dataset['tokens'] = String(Number(modelLabel.dataset['tokens'] ?? 0) + event.inputTokens + event.outputTokens);
       modelLabel.title = `Model · ${modelLabel.dataset['tokens']} tokens this chat`;
       return;
+    case 'fileDiff':
+      renderFileDiff(cardFor(event.agentId, event.toolUseId), event, send);
+      return;
+    case 'checkpoint':
+      attachCheckpoint(messages, event.checkpointId, send, event.userMessage);
+      return;
+    case 'editSummary':
+      renderEditSummary(messages, event, send, (node) => append(messages, node));
+      return;
     case 'runEnded': {
       const view = agentView(event.agentId);
       closeStreaming(view);
@@ -303,6 +313,11 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
       return;
     case 'notice':
       showNotice(message.notice);
+      return;
+    case 'setDraft':
+      prompt.value = message.text;
+      vscode.setState({ draft: message.text });
+      prompt.focus();
       return;
   }
 });

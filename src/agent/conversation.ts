@@ -32,6 +32,11 @@ export class Conversation {
     this.list.push(...summary, ...kept);
   }
 
+  /** Drops every message from index `length` on (Restore Checkpoint); the transcript records the cut itself. */
+  truncate(length: number): void {
+    if (length < this.list.length) this.list.length = Math.max(0, length);
+  }
+
   get length(): number {
     return this.list.length;
   }

@@ -27,6 +27,10 @@ import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTo
 import { safeTimerDelay } from '../shared/timerDelay';
 import { thrownMessage } from '../shared/describeThrown';
 import { raceAbort } from '../shared/raceAbort';
+import { CheckpointStore } from './checkpoints/checkpointStore';
+import type { RestoreReport } from './checkpoints/checkpointStore';
+import { CheckpointJournal } from './checkpoints/checkpointJournal';
+import { withCheckpoints } from './checkpoints/checkpointTools';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
@@ -76,6 +80,11 @@ export type CompactionResult =
   | { readonly status: 'compacted'; readonly summarized: number; readonly kept: number; readonly summary: string }
   | { readonly status: 'skipped'; readonly reason: string };
 
+/** What a rewind did: the prompt it removed (for the input box) and the files it put back. */
+export type RewindResult =
+  | { readonly ok: true; readonly prompt: string; readonly files: RestoreReport; readonly messagesRemoved: number }
+  | { readonly ok: false; readonly error: string };
+
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
 
@@ -109,6 +118,14 @@ export class Session {
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
   private context: PromptContext | undefined;
+  /**
+   * Files the agent's Write/Edit calls changed, per prompt (Restore Checkpoint, Undo), saved
+   * beside the transcript in `<transcriptDir>/<sessionId>/file-history/`, so a resumed session keeps them.
+   */
+  readonly checkpoints: CheckpointStore;
+  private checkpointProblem: string | undefined;
+  /** The session's tools, Write and Edit recording into the checkpoints. */
+  private readonly tools: readonly AnyAgentTool[];
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -116,6 +133,10 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')));
+    this.checkpoints = loaded.store;
+    this.checkpointProblem = loaded.problem;
+    this.tools = withCheckpoints(o.tools, this.checkpoints);
     this.ctx = {
       sessionId: this.id,
       cwd: o.cwd,
@@ -134,7 +155,7 @@ export class Session {
       subagents: {
         agents: o.agents ?? BUILTIN_AGENTS,
         maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
-        baseTools: o.tools,
+        baseTools: this.tools,
         transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
       },
       parentTranscript: this.transcript,
@@ -163,6 +184,11 @@ export class Session {
     return this.context?.memory;
   }
 
+  /** True while a prompt runs (its tools may be writing files). */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** The conversation so far (read-only). */
   get messages(): readonly ModelMessage[] {
     return this.conversation.messages;
@@ -187,6 +213,7 @@ export class Session {
     });
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
+    if (this.checkpointProblem) this.o.emit({ type: 'systemMessage', agent: MAIN, text: this.checkpointProblem, source: 'Hookwise' });
     return result;
   }
 
@@ -224,6 +251,12 @@ export class Session {
     }
     const rewritten = submitted.updatedInput?.prompt;
     const finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+    // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
+    this.checkpoints.beginTurn(finalPrompt, {
+      length: this.conversation.length,
+      compactions: this.checkpoints.compactions,
+      pendingContext: [...this.pendingContext],
+    });
     this.takeContext(submitted, 'UserPromptSubmit');
     if (this.pendingContext.length > 0) {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
@@ -232,7 +265,7 @@ export class Session {
     this.conversation.append({ role: 'user', content: finalPrompt });
 
     const maxDepth = this.ctx.subagents.maxDepth;
-    const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.ctx, MAIN, 0)] : this.o.tools;
+    const tools = maxDepth > 0 ? [...this.tools, createAgentTool(this.ctx, MAIN, 0)] : this.tools;
     return runAgent({
       ctx: this.ctx,
       agent: MAIN,
@@ -270,6 +303,7 @@ export class Session {
     const summary = await summarize(this.o.model, messages.slice(0, cut), instructions, signal, this.o.modelName);
     const kept = messages.length - cut;
     this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
+    this.checkpoints.noteCompaction();
     this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
     this.o.emit({
       type: 'systemMessage',
@@ -315,6 +349,48 @@ export class Session {
       if (signal.aborted) return;
       this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
     }
+  }
+
+  /**
+   * Restore Checkpoint: the files the agent changed since prompt `checkpointId` go back (a
+   * file changed meanwhile by someone else is left alone and reported), and the conversation
+   * is cut to just before that prompt; the transcript records the cut, so a resumed session
+   * continues from it. No hook fires (Claude Code fires none on /rewind either).
+   */
+  async rewind(checkpointId: number): Promise<RewindResult> {
+    if (this.running) return { ok: false, error: 'the agent is still working; press Stop first' };
+    const mark = this.checkpoints.markOf(checkpointId);
+    const checkpoint = this.checkpoints.list().find((c) => c.id === checkpointId);
+    if (!mark || !checkpoint) return { ok: false, error: `there is no checkpoint ${checkpointId} in this session` };
+    if (mark.compactions !== this.checkpoints.compactions)
+      return { ok: false, error: 'the conversation was compacted after this message, so it cannot be cut back to it; undo the files per turn instead' };
+    const files = await this.checkpoints.restoreTo(checkpointId);
+    const messagesRemoved = this.conversation.length - mark.length;
+    this.conversation.truncate(mark.length);
+    this.pendingContext = [...mark.pendingContext];
+    this.transcript.write({
+      type: 'rewind',
+      agent_id: MAIN.agentId,
+      checkpoint: checkpointId,
+      kept: mark.length,
+      files_restored: files.restored.map((r) => r.path),
+      ...(files.conflicts.length > 0 ? { files_conflicting: files.conflicts.map((c) => c.path) } : {}),
+    });
+    return { ok: true, prompt: checkpoint.prompt, files, messagesRemoved };
+  }
+
+  /**
+   * Undo of one prompt's file changes (one file, or all), keeping the conversation. The model
+   * is told at the next prompt, so it does not build on edits that are gone.
+   */
+  async undoEdits(checkpointId: number, filePath?: string): Promise<RestoreReport> {
+    const report = await this.checkpoints.undo(checkpointId, filePath);
+    const undone = report.restored.map((r) => r.path);
+    if (undone.length > 0) {
+      this.transcript.write({ type: 'file_undo', agent_id: MAIN.agentId, checkpoint: checkpointId, files: undone });
+      this.pendingContext.push(`The user undid your changes to ${undone.join(', ')}: these files are back to how they were before that turn.`);
+    }
+    return report;
   }
 
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */

@@ -153,6 +153,8 @@ export function readTranscript(filePath: string, mainAgentId = 'main'): LoadedTr
       messages.push({ role: 'user', content: compactionNote(entry.summary) }, ...tail);
       return;
     }
+    // Restore Checkpoint cut the conversation back to its first `kept` messages.
+    if (entry.type === 'rewind' && typeof entry.kept === 'number') messages.length = Math.min(messages.length, Math.max(0, entry.kept));
     const content = typeof entry.content === 'string' ? entry.content : '';
     if (entry.type === 'user' || entry.type === 'system') messages.push({ role: entry.type, content });
     else if (entry.type === 'assistant') {

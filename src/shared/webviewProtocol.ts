@@ -17,6 +17,28 @@ export const chatAgentSchema = z.object({
   agentType: z.string(),
 });
 
+/** One line of an inline diff (see src/agent/checkpoints/lineDiff.ts). */
+export const diffLineSchema = z.object({
+  kind: z.enum(['context', 'removed', 'added', 'gap']),
+  text: z.string(),
+  oldLine: z.number().optional(),
+  newLine: z.number().optional(),
+});
+
+/** A file a turn changed, as the turn's edit summary lists it. */
+export const editedFileSchema = z.object({
+  /** Absolute path: the key sent back with Keep / Undo / Open Diff. */
+  path: z.string(),
+  /** Workspace-relative path shown to the user. */
+  label: z.string(),
+  change: z.enum(['created', 'modified', 'deleted']),
+  state: z.enum(['pending', 'kept', 'undone', 'conflict']),
+  added: z.number().optional(),
+  removed: z.number().optional(),
+  /** Why it cannot be undone, or what a conflict means. */
+  note: z.string().optional(),
+});
+
 /**
  * A serializable projection of one `AgentEvent`. Texts the user reads (the verdict line,
  * "Blocked by PreToolUse hook `…`: reason") are computed on the extension side so the
@@ -44,6 +66,27 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('systemMessage'), agentId: z.string(), text: z.string(), source: z.string().optional() }),
   z.object({ type: z.literal('usage'), agentId: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
+  /** The change one Write/Edit call made, shown inline in its card. */
+  z.object({
+    type: z.literal('fileDiff'),
+    agentId: z.string(),
+    toolUseId: z.string(),
+    path: z.string(),
+    label: z.string(),
+    lines: z.array(diffLineSchema),
+    added: z.number(),
+    removed: z.number(),
+    truncated: z.boolean(),
+    /** Instead of lines: why no inline diff is shown (binary, too large). */
+    note: z.string().optional(),
+  }),
+  /**
+   * The checkpoint taken just before a user prompt (its Restore Checkpoint button): the latest
+   * prompt, or the `userMessage`-th one (0-based) when a resumed conversation is redrawn.
+   */
+  z.object({ type: z.literal('checkpoint'), checkpointId: z.number(), userMessage: z.number().int().nonnegative().optional() }),
+  /** The files a turn changed, with Keep / Undo; sent again (same id) after each review action. */
+  z.object({ type: z.literal('editSummary'), checkpointId: z.number(), files: z.array(editedFileSchema) }),
   z.object({
     type: z.literal('runEnded'),
     agentId: z.string(),
@@ -84,6 +127,8 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
   z.object({ type: z.literal('modelLabel'), label: z.string() }),
   z.object({ type: z.literal('notice'), notice: noticeSchema.optional() }),
+  /** Puts text in the prompt box (the prompt a Restore Checkpoint removed, to edit and resend). */
+  z.object({ type: z.literal('setDraft'), text: z.string() }),
 ]);
 
 /** Webview → extension. */
@@ -97,6 +142,21 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openSetup') }),
   z.object({ type: z.literal('noticeAction'), noticeId: z.string(), actionId: z.string() }),
   z.object({ type: z.literal('copyText'), text: z.string().max(10_000_000) }),
+  /** Open Diff: a tool call's change (`toolUseId`), or a turn's change to one file. */
+  z.object({
+    type: z.literal('openDiff'),
+    toolUseId: z.string().max(1000).optional(),
+    checkpointId: z.number().int().positive().optional(),
+    path: z.string().max(4096).optional(),
+  }),
+  /** Keep or Undo of a turn's changes: one file (`path`) or all of them. */
+  z.object({
+    type: z.literal('reviewEdits'),
+    action: z.enum(['keep', 'undo']),
+    checkpointId: z.number().int().positive(),
+    path: z.string().max(4096).optional(),
+  }),
+  z.object({ type: z.literal('restoreCheckpoint'), checkpointId: z.number().int().positive() }),
 ]);
 
 export type ChatToolStatus = z.infer<typeof chatToolStatusSchema>;
@@ -105,6 +165,8 @@ export type ChatEvent = z.infer<typeof chatEventSchema>;
 export type Notice = z.infer<typeof noticeSchema>;
 export type NoticeAction = z.infer<typeof noticeActionSchema>;
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type DiffLineMessage = z.infer<typeof diffLineSchema>;
+export type EditedFile = z.infer<typeof editedFileSchema>;
 export type ToWebviewMessage = z.infer<typeof toWebviewSchema>;
 export type FromWebviewMessage = z.infer<typeof fromWebviewSchema>;
 

@@ -110,9 +110,12 @@ async function runMocha() {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 90_000, color: false, bail: false });
   const grep = process.env.HOOKWISE_TEST_GREP;
   if (grep) mocha.grep(grep);
+  // hookwise.test.mjs is the first-run suite (a fresh workbench, the one-time approval of the
+  // project hooks): it runs first, whatever the other files are named.
+  const first = 'hookwise.test.mjs';
   const files = readdirSync(E2E_DIR)
     .filter((f) => f.endsWith('.test.mjs'))
-    .sort();
+    .sort((a, b) => (a === first ? -1 : b === first ? 1 : a.localeCompare(b)));
   if (files.length === 0) throw new Error(`no test/e2e/*.test.mjs files`);
   for (const f of files) mocha.addFile(path.join(E2E_DIR, f));
   await mocha.loadFilesAsync();

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { AgentEvent } from '../../agent/agentEvents';
-import { parseFromWebview, type ChatEvent, type HistoryEntry, type Notice, type ToWebviewMessage } from '../../shared/webviewProtocol';
+import { parseFromWebview, type ChatEvent, type FromWebviewMessage, type HistoryEntry, type Notice, type ToWebviewMessage } from '../../shared/webviewProtocol';
+
+/** What the edit review buttons send (Open Diff, Keep / Undo, Restore Checkpoint). */
+export type EditReviewRequest = Extract<FromWebviewMessage, { type: 'openDiff' | 'reviewEdits' | 'restoreCheckpoint' }>;
 import { ChatEventLog } from './chatEventLog';
 import { projectAgentEvent } from './chatEventProjection';
 
@@ -38,6 +41,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly historyRequested = this.register(new vscode.EventEmitter<void>());
   private readonly resumeRequested = this.register(new vscode.EventEmitter<string>());
   private readonly setupRequested = this.register(new vscode.EventEmitter<void>());
+  private readonly editReviewRequested = this.register(new vscode.EventEmitter<EditReviewRequest>());
 
   /** The user sent a prompt (already shown in the chat as the user's message). */
   readonly onDidSubmit = this.submitted.event;
@@ -51,6 +55,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   readonly onDidResumeSession = this.resumeRequested.event;
   /** The user asked to set up a model (link in the header / empty state). */
   readonly onDidRequestSetup = this.setupRequested.event;
+  /** The user pressed Open Diff, Keep, Undo or Restore Checkpoint (see src/vscode/chat/editReview.ts). */
+  readonly onDidRequestEditReview = this.editReviewRequested.event;
 
   /** `log` receives dropped (invalid) webview messages; `maxEvents` bounds the replay log. */
   constructor(
@@ -88,6 +94,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Shows a user's prompt as a message (for replaying a resumed session; submits add their own). */
   addUserPrompt(text: string): void {
     this.postChatEvent({ type: 'userPrompt', text });
+  }
+
+  /** Shows an edit review event (an inline diff, a turn's changed files, a checkpoint); kept for a re-created view. */
+  postEditEvent(event: ChatEvent): void {
+    this.postChatEvent(event);
+  }
+
+  /** Puts `text` in the prompt box (the prompt a Restore Checkpoint took back). */
+  setDraft(text: string): void {
+    this.post({ type: 'setDraft', text });
   }
 
   /** Clears the conversation (New Chat done, or before replaying a resumed session). */
@@ -213,6 +229,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'copyText':
         void vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'openDiff':
+      case 'reviewEdits':
+      case 'restoreCheckpoint':
+        this.editReviewRequested.fire(message);
         return;
     }
   }
