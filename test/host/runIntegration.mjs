@@ -23,6 +23,8 @@ import { ensureHost, REPO_ROOT } from './install.mjs';
 import { copyWorkspace, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
 
 const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test', 'fixtures', 'workspace');
+/** A second extension loaded beside Hookwise: scripted vscode.lm models and a tool (test/fixtures/lmProvider/README.md). */
+const LM_PROVIDER_FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'lmProvider');
 const TESTS_ENTRY = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
 const RESULTS_TIMEOUT_MS = Number(process.env.HOOKWISE_INTEGRATION_TIMEOUT_MS ?? 5 * 60_000);
 
@@ -121,7 +123,7 @@ async function runInCodeServer() {
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: TESTS_ENTRY });
+    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath: [REPO_ROOT, LM_PROVIDER_FIXTURE], extensionTestsPath: TESTS_ENTRY });
     browser = await launchChromium();
     browser.page.on('console', (m) => consoleLines.push(`[page ${m.type()}] ${m.text()}`));
     browser.page.on('pageerror', (e) => consoleLines.push(`[page error] ${e.message}`));
@@ -181,7 +183,7 @@ async function runInElectron() {
     say(`VS Code at ${vscodeExecutablePath}`);
     const exitCode = await runTests({
       vscodeExecutablePath: /** @type {string} */ (vscodeExecutablePath),
-      extensionDevelopmentPath: REPO_ROOT,
+      extensionDevelopmentPath: [REPO_ROOT, LM_PROVIDER_FIXTURE],
       extensionTestsPath: TESTS_ENTRY,
       extensionTestsEnv: { HOOKWISE_TEST_RESULTS: resultsFile },
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
