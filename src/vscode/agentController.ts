@@ -13,6 +13,8 @@ import { WorkspaceModel } from './model/workspaceModel';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
 import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
+import { createBuiltinTools } from '../agent/tools/builtinTools';
+import type { AnyAgentTool } from '../agent/tools/tool';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -29,6 +31,8 @@ export interface AgentControllerDeps {
   readonly createLm?: (name: string) => Promise<ModelResolution>;
   /** Settles once the first hook configuration is applied: no prompt runs before the hooks are in place. */
   readonly configReady?: Promise<unknown>;
+  /** Tools offered besides the built-in ones (e.g. enabled VS Code tools), read when a session starts. */
+  readonly extraTools?: () => readonly AnyAgentTool[];
 }
 
 /**
@@ -61,7 +65,11 @@ export class AgentController implements vscode.Disposable {
       projectDir,
       homeDir: os.homedir(),
       transcriptDir,
-      settings: () => sessionSettingsFromVscode(deps.onAgentEvent),
+      settings: () => {
+        const settings = sessionSettingsFromVscode(deps.onAgentEvent);
+        const extra = deps.extraTools?.() ?? [];
+        return extra.length === 0 ? settings : { ...settings, tools: [...(settings.tools ?? createBuiltinTools()), ...extra] };
+      },
     });
   }
 

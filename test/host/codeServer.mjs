@@ -283,7 +283,7 @@ export function installVsix(vsix, extensionsDir) {
  * (extensionDevelopmentPath / extensionTestsPath) as `vscode-remote://` URIs.
  * @param {CodeServer} server
  * @param {string} folder
- * @param {{extensionDevelopmentPath?: string | string[], extensionTestsPath?: string}} [payload] several development paths load several extensions
+ * @param {{extensionDevelopmentPath?: string, extensionTestsPath?: string}} [payload]
  */
 export function workbenchUrl(server, folder, payload = {}) {
   const u = new URL(server.url);
@@ -291,7 +291,7 @@ export function workbenchUrl(server, folder, payload = {}) {
   const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   /** @type {[string, string][]} */
   const entries = [];
-  for (const dev of [payload.extensionDevelopmentPath ?? []].flat()) entries.push(['extensionDevelopmentPath', remote(dev)]);
+  if (payload.extensionDevelopmentPath) entries.push(['extensionDevelopmentPath', remote(payload.extensionDevelopmentPath)]);
   if (payload.extensionTestsPath) entries.push(['extensionTestsPath', remote(payload.extensionTestsPath)]);
   if (entries.length > 0) u.searchParams.set('payload', JSON.stringify(entries));
   return u.toString();

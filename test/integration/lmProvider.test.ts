@@ -8,36 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelStreamEvent } from '../../src/model/modelClient';
 import { ModelError } from '../../src/model/modelError';
-import type { VscodeLmModelClient } from '../../src/vscode/model/vscodeLmModelClient';
 import { listLanguageModels, resolveVscodeLmModelClient } from '../../src/vscode/model/vscodeLmModelClient';
-
-/** What the fixture's `activate` returns (test/fixtures/lmProvider/extension.js). */
-export interface LmFixture {
-  readonly requests: {
-    model: string;
-    messages: { role: 'user' | 'assistant'; parts: { type: string; value?: string; callId?: string; name?: string; input?: unknown; content?: string[] }[] }[];
-    tools: string[];
-  }[];
-  readonly cancellations: number;
-  readonly toolInvocations: unknown[];
-  setScript(turns: unknown[][]): void;
-  setModels(models: { id: string; name: string; family?: string }[]): void;
-  reset(): void;
-}
-
-/** The fixture's control API (activates it). */
-export async function lmFixture(): Promise<LmFixture> {
-  const ext = vscode.extensions.getExtension<LmFixture>('hookwise-test.lm-provider');
-  assert.ok(ext, 'the runner loads test/fixtures/lmProvider beside Hookwise');
-  return ext.activate();
-}
-
-/** The fixture's default model as a client of the port. */
-export async function scriptedClient(): Promise<VscodeLmModelClient> {
-  const resolved = await resolveVscodeLmModelClient('scripted');
-  assert.ok(resolved.ok, resolved.ok ? '' : resolved.problem);
-  return resolved.client;
-}
+import { lmFixture, scriptedClient } from './lmFixture';
+import type { LmFixture } from './lmFixture';
 
 async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
   const out: ModelStreamEvent[] = [];
