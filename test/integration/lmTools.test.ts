@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/agent/agentEvents';
 import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
 import { createBuiltinTools } from '../../src/agent/tools/builtinTools';
+import { createTodoStore } from '../../src/agent/tools/todoStore';
 import type { HookRunRecord } from '../../src/hooks/hookRunTypes';
 import type { HookwiseApi } from '../../src/extension';
 import { ModalPermissionProvider } from '../../src/vscode/permissions/modalPermissionProvider';
@@ -145,6 +146,33 @@ suite('VS Code tools through hooks (vscode.lm.tools)', () => {
     assert.equal(popups.length, 1);
     assert.deepEqual(fixture.toolInvocations, []);
     assert.equal(toolResults(fixture, 1)[0]?.callId, 'call_3');
+  });
+
+  test("VS Code's own language tool works from outside its chat: vscode_listCodeUsages finds a symbol's usages", async function () {
+    this.timeout(60_000);
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root);
+    const file = path.join(root, 'usagesProbe.ts');
+    fs.writeFileSync(file, 'export function greetPerson(n: string) { return n; }\nexport const greeting = greetPerson("a");\n');
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+      const [tool] = createVscodeTools({ patterns: ['vscode_listCodeUsages'] });
+      assert.equal(tool?.name, 'vscode__vscode_listCodeUsages');
+      const ctx = { cwd: root, workspaceRoot: root, signal: new AbortController().signal, sessionId: 's', agentId: 'main', todos: createTodoStore() };
+      // The language server may still be starting: ask until it answers with usages (bounded by the test timeout).
+      let result = await tool.execute({ symbol: 'greetPerson', filePath: 'usagesProbe.ts', lineContent: 'export function greetPerson' }, ctx);
+      const deadline = Date.now() + 40_000;
+      while (!/2 usages/.test(result.content) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        result = await tool.execute({ symbol: 'greetPerson', filePath: 'usagesProbe.ts', lineContent: 'export function greetPerson' }, ctx);
+      }
+      assert.equal(result.isError, false, result.content);
+      assert.match(result.content, /2 usages of `greetPerson`/);
+      assert.match(result.content, /greetPerson\("a"\)/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(file, { force: true });
+    }
   });
 });
 
