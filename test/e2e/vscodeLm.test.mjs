@@ -12,10 +12,10 @@ import path from 'node:path';
 import { after, describe, it } from 'mocha';
 import {
   approveProjectHooks,
+  chatFrame,
   chatModelLabel,
   e2e,
   reloadWorkbench,
-  runCommand,
   screenshot,
   sendPrompt,
   showHookwise,
@@ -24,15 +24,16 @@ import {
 } from './harness.mjs';
 
 /**
- * Picks the quick-pick row showing `text` (typed to filter, then Enter), as a user would.
+ * Picks the quick-pick row showing `row` (after typing `text` to filter, then Enter), as a user would.
  * @param {string} text
+ * @param {string} [row] default `text`
  */
-async function pickQuickItem(text) {
+async function pickQuickItem(text, row = text) {
   const { page } = e2e();
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(text);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first().waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: row }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
 }
 
@@ -53,7 +54,11 @@ describe('A vscode-lm model from another extension', function () {
     savedSettings = readFileSync(settingsFile(), 'utf8');
     await showHookwise();
     await approveProjectHooks(); // once per run; a no-op when an earlier test answered it
-    await runCommand('Hookwise: Select Model…');
+    // Not runCommand(): it waits for the palette to close, but Select Model… reuses it at once for its own pick.
+    const { page } = e2e();
+    await page.keyboard.press('Control+Shift+P');
+    await pickQuickItem('>Hookwise: Select Model…', 'Hookwise: Select Model…');
+    await page.locator('.quick-input-widget input[placeholder="Where should the agent\'s model come from?"]').waitFor({ state: 'visible' });
     await pickQuickItem('VS Code Language Model');
     await pickQuickItem('Scripted Test Model');
 
@@ -65,5 +70,20 @@ describe('A vscode-lm model from another extension', function () {
     await waitForAssistantText('Hello from the scripted test model.');
     await waitForIdle();
     console.log(`      screenshot: ${await screenshot('e2e-vscode-lm-reply')}`);
+  });
+
+  it('a provider error (quota) shows in the chat as a notice that says what happened and what to do', async function () {
+    // The fixture's next request takes this script: some text, then the provider's Blocked error.
+    writeFileSync(
+      path.join(e2e().workspace, '.lm-script.json'),
+      JSON.stringify({ turns: [[{ text: 'Let me see. ' }, { error: 'Blocked', message: 'monthly quota used up' }]] }),
+    );
+    await sendPrompt('Once more');
+    const notice = chatFrame().getByText(
+      /"Scripted Test Model" refused the request \(quota or rate limit: .*monthly quota used up\)\. Try again later, or choose another model/,
+    );
+    await notice.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForIdle();
+    console.log(`      screenshot: ${await screenshot('e2e-vscode-lm-quota-notice')}`);
   });
 });
