@@ -2,7 +2,7 @@
  * Which tools of `vscode.lm.tools` the agent is offered, and under which name. Pure functions
  * (no `vscode` import) so the rules are unit-tested; vscodeTools.ts applies them to the host.
  */
-import { z } from 'zod';
+import { HOOKWISE_SETTINGS } from '../../hooks/config/hookwiseSettingsSchema';
 
 /** Prefix of every VS Code tool's name as the model, hooks and permission rules see it. */
 export const VSCODE_TOOL_PREFIX = 'vscode__';
@@ -29,8 +29,8 @@ export interface LmToolEntry {
   readonly extensionId: string | undefined;
 }
 
-/** `hookwise.vscodeTools.enabled`: bounded list of patterns (a setting is outside input). */
-export const enabledPatternsSchema = z.array(z.string().trim().min(1).max(300)).max(200);
+/** `hookwise.vscodeTools.enabled`: bounded list of patterns (a setting is outside input); the contributed setting's own schema. */
+export const enabledPatternsSchema = HOOKWISE_SETTINGS['hookwise.vscodeTools.enabled'].schema;
 
 /**
  * Whether a pattern enables `tool`. Patterns (case-insensitive):
