@@ -16,6 +16,7 @@ export interface LmFixture {
   }[];
   readonly cancellations: number;
   readonly toolInvocations: unknown[];
+  readonly toolCancellations: number;
   setScript(turns: unknown[][]): void;
   setModels(models: { id: string; name: string; family?: string }[]): void;
   reset(): void;

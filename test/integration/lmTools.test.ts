@@ -14,6 +14,8 @@ import type { AgentEvent } from '../../src/agent/agentEvents';
 import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
 import { createBuiltinTools } from '../../src/agent/tools/builtinTools';
 import { createTodoStore } from '../../src/agent/tools/todoStore';
+import { standardConfigSources } from '../../src/hooks/config/configSources';
+import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { HookRunRecord } from '../../src/hooks/hookRunTypes';
 import type { HookwiseApi } from '../../src/extension';
 import { ModalPermissionProvider } from '../../src/vscode/permissions/modalPermissionProvider';
@@ -38,8 +40,17 @@ function toolResults(fixture: LmFixture, n: number): { callId?: string; content?
 async function runTurn(options: {
   readonly dialogAnswer?: string;
   readonly setup?: (runtime: HookwiseRuntime) => void;
+  /** Written to the project's .claude/settings.json and loaded as the extension loads it (trusted). */
+  readonly claudeSettings?: object;
+  /** Aborts the prompt (Stop). */
+  readonly signal?: AbortSignal;
 }): Promise<{ events: AgentEvent[]; popups: string[]; runs: HookRunRecord[] }> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hookwise-lmtools-'));
+  const home = path.join(tmp, 'home');
+  const ws = path.join(tmp, 'ws');
+  fs.mkdirSync(path.join(ws, '.claude'), { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  if (options.claudeSettings) fs.writeFileSync(path.join(ws, '.claude', 'settings.json'), JSON.stringify(options.claudeSettings));
   const popups: string[] = [];
   const runs: HookRunRecord[] = [];
   const permissionProvider = new ModalPermissionProvider({
@@ -48,21 +59,22 @@ async function runTurn(options: {
     localSettingsFile: () => undefined,
   });
   const runtime = new HookwiseRuntime({
-    projectDir: tmp,
-    homeDir: tmp,
+    projectDir: ws,
+    homeDir: home,
     model: await scriptedClient(),
     observers: [{ onHookFinished: (r) => runs.push(r), onAskResolved: (r) => runs.push(r) }],
     permissionProvider,
     transcriptDir: path.join(tmp, 'transcripts'),
     askFallback: 'deny',
   });
+  runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: home, folders: [{ root: ws }] })), { trusted: true });
   options.setup?.(runtime);
   const tools = [...createBuiltinTools(), ...createVscodeTools({ patterns: [`${FIXTURE_ID}/*`] })];
   const events: AgentEvent[] = [];
   const session = runtime.createSession({ permissionMode: 'default', trusted: true, emit: (e) => events.push(e), tools });
   try {
     await session.start('startup', new AbortController().signal);
-    await session.submit('echo hi', new AbortController().signal);
+    await session.submit('echo hi', options.signal ?? new AbortController().signal);
     await session.end('other');
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -93,7 +105,12 @@ suite('VS Code tools through hooks (vscode.lm.tools)', () => {
     );
     assert.deepEqual(createVscodeTools({ patterns: ['other.extension/*'] }), []);
     const [tool] = createVscodeTools({ patterns: [`${FIXTURE_ID}/hookwise_test_echo`] });
-    assert.deepEqual(tool?.jsonSchema, { type: 'object', properties: { text: { type: 'string', description: 'What to echo.' } }, required: ['text'] });
+    assert.deepEqual(
+      tool?.jsonSchema,
+      vscode.lm.tools.find((t) => t.name === 'hookwise_test_echo')?.inputSchema,
+      'the model gets the schema the extension declared',
+    );
+    assert.deepEqual((tool?.jsonSchema as { required?: unknown }).required, ['text']);
     assert.equal(tool?.readOnly, false);
   });
 
@@ -120,6 +137,36 @@ suite('VS Code tools through hooks (vscode.lm.tools)', () => {
     assert.equal(result?.callId, 'call_1');
     assert.match(result?.content?.join('') ?? '', /no echoes today/);
     assert.ok(runs.some((r) => r.event === 'PreToolUse' && r.matchValue === ECHO && r.outcome?.decision === 'deny'));
+  });
+
+  test('a command hook in .claude/settings.json (exit 2) blocks the extension tool by its vscode__ name', async () => {
+    fixture.setScript([[{ toolCall: { id: 'call_c', name: ECHO, input: { text: 'hi' } } }], [{ text: 'Fine.' }]]);
+    const { popups, runs } = await runTurn({
+      claudeSettings: {
+        hooks: { PreToolUse: [{ matcher: 'vscode__.*', hooks: [{ type: 'command', command: "echo 'VS Code tools are off limits here' >&2; exit 2" }] }] },
+      },
+    });
+    assert.deepEqual(fixture.toolInvocations, []);
+    assert.deepEqual(popups, []);
+    assert.match(toolResults(fixture, 1)[0]?.content?.join('') ?? '', /VS Code tools are off limits here/);
+    assert.ok(runs.some((r) => r.event === 'PreToolUse' && r.matchValue === ECHO && r.actionKind === 'command' && r.status === 'blocked'));
+  });
+
+  test('Stop while an extension tool runs cancels its invocation token', async () => {
+    fixture.setScript([[{ toolCall: { id: 'call_s', name: ECHO, input: { text: 'slow', waitForCancel: true } } }], [{ text: 'never asked' }]]);
+    const stop = new AbortController();
+    const poll = setInterval(() => {
+      if (fixture.toolInvocations.length > 0) stop.abort(new Error('Stopped by the user'));
+    }, 20);
+    try {
+      await runTurn({ dialogAnswer: 'Allow', signal: stop.signal });
+    } finally {
+      clearInterval(poll);
+    }
+    const deadline = Date.now() + 5000;
+    while (fixture.toolCancellations === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fixture.toolCancellations, 1, 'the tool saw its token cancelled');
+    assert.equal(fixture.requests.length, 1, 'the model is not asked again after Stop');
   });
 
   test('with no hook the call asks; Allow in the popup runs the tool and PostToolUse sees its response', async () => {
