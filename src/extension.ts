@@ -14,6 +14,8 @@ import { AgentStatusBar } from './vscode/statusBar';
 import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
+import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
+import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi {
@@ -59,17 +61,22 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // Prompts wait for the first hook configuration, so no prompt ever runs without its hooks.
   let markConfigReady: () => void = () => undefined;
   const configReady = new Promise<void>((resolve) => (markConfigReady = resolve));
+  // Recent hook runs for other agents in VS Code (the hookwise_hook_runs language model tool).
+  const recentRuns = new RecentHookRuns();
+  context.subscriptions.push(registerHookRunsTool(recentRuns));
   const controller = new AgentController({
     configReady,
     context,
     log,
     permissionProvider: permissions,
-    observers: [runs.provider, status],
+    observers: [runs.provider, status, recentRuns],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),
     apiKey: () => getApiKey(context),
     createLm: resolveVscodeLmModelClient,
+    // Opted-in VS Code tools (hookwise.vscodeTools.enabled), as vscode__<name>; never Hookwise's own tool.
+    extraTools: () => createVscodeTools({ patterns: enabledPatterns(log), exclude: (tool) => tool.name === HOOK_RUNS_TOOL }),
   });
   registerModelCommands(context, { log });
   // vscode-lm models come and go as extensions load or sign in.

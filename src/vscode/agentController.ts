@@ -14,6 +14,8 @@ import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSet
 import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
+import { createBuiltinTools } from '../agent/tools/builtinTools';
+import type { AnyAgentTool } from '../agent/tools/tool';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -30,6 +32,8 @@ export interface AgentControllerDeps {
   readonly createLm?: (name: string) => Promise<ModelResolution>;
   /** Settles once the first hook configuration is applied: no prompt runs before the hooks are in place. */
   readonly configReady?: Promise<unknown>;
+  /** Tools offered besides the built-in ones (e.g. enabled VS Code tools), read when a session starts. */
+  readonly extraTools?: () => readonly AnyAgentTool[];
 }
 
 /**
@@ -63,7 +67,11 @@ export class AgentController implements vscode.Disposable {
       projectDir,
       homeDir: os.homedir(),
       transcriptDir,
-      settings: () => sessionSettingsFromVscode(deps.onAgentEvent),
+      settings: () => {
+        const settings = sessionSettingsFromVscode(deps.onAgentEvent);
+        const extra = deps.extraTools?.() ?? [];
+        return extra.length === 0 ? settings : { ...settings, tools: [...(settings.tools ?? createBuiltinTools()), ...extra] };
+      },
     });
   }
 

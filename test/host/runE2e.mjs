@@ -15,6 +15,7 @@ import path from 'node:path';
 import Mocha from 'mocha';
 import { ensureHost, REPO_ROOT } from './install.mjs';
 import { copyWorkspace, installVsix, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir } from './codeServer.mjs';
+import { installLmProviderFixture } from './lmProviderFixture.mjs';
 import { RESULTS_DIR, setE2eContext } from '../e2e/harness.mjs';
 
 const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace');
@@ -138,6 +139,8 @@ async function main() {
   installVsix(vsix, extensionsDir);
   say(`code-server --install-extension ${path.basename(vsix)} into a fresh extensions dir: ${since(t1)}`);
   checkInstalled(extensionsDir);
+  // Beside Hookwise: scripted vscode.lm models and a tool (test/fixtures/lmProvider), for vscodeLm.test.mjs.
+  installLmProviderFixture(extensionsDir);
   const workspace = copyWorkspace(DEMO_WORKSPACE);
   // The agent's transcripts go to a temp HOOKWISE_HOME (never ~/.hookwise); tests read them
   // to check what the model was told.

@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
 import { copyWorkspace, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
+import { installLmProviderFixture, LM_PROVIDER_FIXTURE } from './lmProviderFixture.mjs';
 
 const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test', 'fixtures', 'workspace');
 const TESTS_ENTRY = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -104,6 +105,8 @@ async function runInCodeServer() {
   const resultsDir = tempDir('integration');
   const resultsFile = path.join(resultsDir, 'results.json');
   const workspace = copyWorkspace(FIXTURE_WORKSPACE);
+  // Beside Hookwise: an installed extension with scripted vscode.lm models and a tool (lm*.test.ts).
+  const extensionsDir = tempDir('extensions');
   /** @type {import('./codeServer.mjs').CodeServer | undefined} */
   let server;
   /** @type {Awaited<ReturnType<typeof launchChromium>> | undefined} */
@@ -111,9 +114,11 @@ async function runInCodeServer() {
   /** @type {string[]} */
   const consoleLines = [];
   try {
+    installLmProviderFixture(extensionsDir);
     const t0 = Date.now();
     server = await startCodeServer({
       folder: workspace,
+      extensionsDir,
       smokeTestDriver: true, // required for the extensionTestsPath payload to be honoured
       disableWorkspaceTrust: true, // these tests are not about trust
       env: { HOOKWISE_TEST_RESULTS: resultsFile },
@@ -155,6 +160,7 @@ async function runInCodeServer() {
     await server?.stop();
     rmSync(resultsDir, { recursive: true, force: true });
     rmSync(path.dirname(workspace), { recursive: true, force: true });
+    rmSync(extensionsDir, { recursive: true, force: true });
   }
 }
 
@@ -181,7 +187,8 @@ async function runInElectron() {
     say(`VS Code at ${vscodeExecutablePath}`);
     const exitCode = await runTests({
       vscodeExecutablePath: /** @type {string} */ (vscodeExecutablePath),
-      extensionDevelopmentPath: REPO_ROOT,
+      // Desktop VS Code takes several development paths on its command line.
+      extensionDevelopmentPath: [REPO_ROOT, LM_PROVIDER_FIXTURE],
       extensionTestsPath: TESTS_ENTRY,
       extensionTestsEnv: { HOOKWISE_TEST_RESULTS: resultsFile },
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],

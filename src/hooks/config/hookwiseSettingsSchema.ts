@@ -146,6 +146,14 @@ export const HOOKWISE_SETTINGS = {
       .default(60)
       .meta({ markdownDescription: 'Seconds the agent waits for input before a `Notification` hook fires with `idle_prompt`. `0` = never.' }),
   },
+  'hookwise.vscodeTools.enabled': {
+    // Offering a tool widens nothing that runs without asking: every VS Code tool asks by default.
+    scope: 'window',
+    schema: z.array(z.string().trim().min(1).max(300)).max(200).default([]).meta({
+      markdownDescription:
+        "Tools from VS Code's tool registry (`vscode.lm.tools`: other extensions' tools, VS Code's own, MCP servers VS Code runs) the agent may call, as `vscode__<toolName>`. Patterns: `publisher.extension/*` (all tools that extension declares), `publisher.extension/toolName`, `toolName`, `*`. Every call goes through PreToolUse, the approval (asks by default) and PostToolUse. Read when a session starts. See README.md, 'VS Code tools'.",
+    }),
+  },
 } as const satisfies Record<string, HookwiseSettingSpec>;
 
 /** A contributed setting key. */
