@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   // The tree's rerun goes through the controller, created a few lines below (called only later).
-  const runs = registerHookRunsView({ log, rerun: (record) => controller.rerunHook(record) });
+  const runs = registerHookRunsView({ log, state: context.globalState, rerun: (record) => controller.rerunHook(record) });
   context.subscriptions.push(runs.disposable);
 
   const status = new AgentStatusBar();

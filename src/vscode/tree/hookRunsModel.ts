@@ -1,4 +1,5 @@
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
+import { isQuietBuiltinRun } from './builtinHooks';
 import { needsAttention } from './hookRunLabels';
 
 /**
@@ -7,7 +8,8 @@ import { needsAttention } from './hookRunLabels';
  * place, so the TreeDataProvider can refresh exactly the node that changed; every change is
  * reported through `onChange` with the node whose children or label changed (undefined =
  * the root list). Memory is bounded: at most `maxRunsPerSession` executions per session
- * (oldest dropped first) and `maxSessions` sessions.
+ * (oldest dropped first) and `maxSessions` sessions. Built-in limit hooks that decided nothing
+ * are hidden unless `showBuiltin` is on; a node left with nothing to show is hidden too.
  */
 
 export interface SessionNode {
@@ -70,6 +72,7 @@ export class HookRunsModel implements HookRunObserver {
   /** Subagent descriptions announced before their first hook ran (agentId → description). */
   private readonly descriptions = new Map<string, string>();
   private filterValue: HookRunsFilter = 'all';
+  private showBuiltinValue = false;
   private maxRunsPerSession: number;
   private readonly maxSessions: number;
   private readonly listeners = new Set<HookRunsChangeListener>();
@@ -119,6 +122,17 @@ export class HookRunsModel implements HookRunObserver {
     this.emit(undefined);
   }
 
+  /** Whether built-in hooks that decided nothing are shown (off by default: they run on every step). */
+  get showBuiltin(): boolean {
+    return this.showBuiltinValue;
+  }
+
+  set showBuiltin(value: boolean) {
+    if (value === this.showBuiltinValue) return;
+    this.showBuiltinValue = value;
+    this.emit(undefined);
+  }
+
   /** Changes the bound; takes effect as runs arrive (the oldest go first). */
   setMaxRunsPerSession(max: number): void {
     this.maxRunsPerSession = Math.max(1, max);
@@ -138,7 +152,7 @@ export class HookRunsModel implements HookRunObserver {
   /** Children as the tree shows them (filter applied). Sessions: newest first. */
   getChildren(node?: HookRunsNode): HookRunsNode[] {
     const all = this.allChildren(node);
-    return this.filterValue === 'all' ? all : all.filter((child) => this.matches(child));
+    return this.showsEverything() ? all : all.filter((child) => this.matches(child));
   }
 
   /** The node's parent (undefined for sessions). */
@@ -179,11 +193,17 @@ export class HookRunsModel implements HookRunObserver {
     }
   }
 
-  /** True when the node is, or contains, a run the filter keeps. */
+  /** No filter and built-ins shown: every node is shown, no check needed. */
+  private showsEverything(): boolean {
+    return this.filterValue === 'all' && this.showBuiltinValue;
+  }
+
+  /** True when the node is, or contains, a run the filter and the built-in toggle keep. */
   private matches(node: HookRunsNode): boolean {
     switch (node.kind) {
       case 'run':
-        return needsAttention(node.record.status, node.record);
+        if (!this.showBuiltinValue && isQuietBuiltinRun(node.record)) return false;
+        return this.filterValue === 'all' || needsAttention(node.record.status, node.record);
       case 'occurrence':
         return node.runs.some((r) => this.matches(r));
       case 'agent':
@@ -196,31 +216,45 @@ export class HookRunsModel implements HookRunObserver {
   private upsert(record: HookRunRecord): void {
     const existing = this.runById.get(record.runId);
     if (existing) {
-      const wasShown = this.filterValue === 'all' || this.matches(existing.occurrence);
+      const wasShown = this.matches(existing);
       existing.record = record;
-      const shown = this.filterValue === 'all' || this.matches(existing.occurrence);
+      const shown = this.matches(existing);
       // The occurrence's item sums up its runs (spinner, "2 hooks · deny"): refresh it, which
-      // refreshes the run too. Under the filter, a run that starts or stops matching can show
-      // or hide its ancestors: refresh from the root then.
-      this.emit(wasShown && shown ? existing.occurrence : undefined);
+      // refreshes the run too. A run that starts or stops being shown can show or hide its
+      // ancestors. A hidden run that stays hidden costs nothing.
+      if (wasShown && shown) this.emit(existing.occurrence);
+      else if (wasShown !== shown) this.emitAround(existing);
       return;
     }
     const session = this.session(record.sessionId, record.startedAt);
     const agent = this.agent(session, record);
     let occurrence = this.occurrenceById.get(record.occurrenceId);
+    const isNew = !occurrence;
     if (!occurrence) {
       occurrence = { kind: 'occurrence', agent, occurrenceId: record.occurrenceId, first: record, runs: [] };
       this.occurrenceById.set(record.occurrenceId, occurrence);
       agent.children.push(occurrence);
-      this.emit(agent);
-    } else {
-      this.emit(occurrence);
     }
     const run: RunNode = { kind: 'run', occurrence, record };
     occurrence.runs.push(run);
     this.runById.set(record.runId, run);
     session.runs.set(record.runId, run);
+    if (this.showsEverything()) this.emit(isNew ? agent : occurrence);
+    else if (this.matches(run)) this.emitAround(run);
     this.evict(session);
+  }
+
+  /**
+   * `run` appeared or disappeared: refreshes its nearest ancestor that stays shown either way
+   * (it has another shown child), or the root when the whole branch appears or goes.
+   */
+  private emitAround(run: RunNode): void {
+    let child: HookRunsNode = run;
+    for (let parent = this.getParent(run); parent; child = parent, parent = this.getParent(parent)) {
+      const other = child;
+      if (this.allChildren(parent).some((c) => c !== other && this.matches(c))) return this.emit(parent);
+    }
+    this.emit(undefined);
   }
 
   private session(sessionId: string, startedAt: number): SessionNode {

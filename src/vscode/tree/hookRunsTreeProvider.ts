@@ -11,6 +11,9 @@ export type { HookRunsNode } from './hookRunsModel';
 /** Context key that is true while the tree shows only blocked / asked / failed runs. */
 export const FILTER_CONTEXT_KEY = 'hookwise.hookRuns.filtered';
 
+/** Context key that is true while built-in hooks that decided nothing are shown. */
+export const BUILTIN_CONTEXT_KEY = 'hookwise.hookRuns.showBuiltin';
+
 /** Command run when a run item is selected (opens its `hookwise-run:` document). */
 export const OPEN_RUN_COMMAND = 'hookwise.hookRuns.openRun';
 
@@ -79,6 +82,16 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
   setFilter(filter: HookRunsFilter): void {
     this.model.filter = filter;
     void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, filter === 'attention');
+  }
+
+  get showBuiltin(): boolean {
+    return this.model.showBuiltin;
+  }
+
+  /** Shows or hides built-in hooks that decided nothing (also sets the context key for the view menu). */
+  setShowBuiltin(show: boolean): void {
+    this.model.showBuiltin = show;
+    void vscode.commands.executeCommand('setContext', BUILTIN_CONTEXT_KEY, show);
   }
 
   clear(): void {

@@ -115,7 +115,8 @@ describe('HookRunsModel', () => {
     const changes: (HookRunsNode | undefined)[] = [];
     model.onChange((n) => changes.push(n));
     model.onHookStarted(record());
-    expect(changes.map((n) => n?.kind)).toEqual([undefined, 'session', 'agent']);
+    // A new session: the root; then the whole new branch appears (the root again, throttled into one refresh).
+    expect(changes.map((n) => n?.kind)).toEqual([undefined, 'session', undefined]);
     changes.length = 0;
     model.onHookStarted(record({ runId: 'r2' }));
     expect(changes).toEqual([model.findRun('r1')!.occurrence]);
@@ -222,6 +223,8 @@ describe('HookRunsModel', () => {
     ]);
     changes.length = 0;
     model.onHookStarted(record({ runId: 'new', occurrenceId: 'o6' }));
+    expect(changes).toEqual([]); // a run the filter hides redraws nothing
+    model.onHookFinished(record({ runId: 'new', occurrenceId: 'o6', status: 'failed', error: 'x' }));
     expect(new Set(changes)).toEqual(new Set([undefined]));
     model.filter = 'all';
     expect(dump(model)).toHaveLength(15); // session, 2 agents, 6 occurrences, 6 runs
@@ -236,5 +239,50 @@ describe('HookRunsModel', () => {
     expect(model.getChildren()).toEqual([]);
     expect(model.findRun('r1')).toBeUndefined();
     expect(changes).toEqual([undefined]);
+  });
+
+  describe('built-in limit hooks', () => {
+    const builtin = (overrides: Partial<Parameters<typeof record>[0]> = {}) =>
+      record({
+        runId: 'b1',
+        occurrenceId: 'step1',
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: 1 },
+        ...overrides,
+      });
+
+    it('hides built-in hooks that decided nothing, and the occurrences, agents and sessions left empty', () => {
+      const model = new HookRunsModel();
+      model.onHookFinished(builtin({ status: 'ok', durationMs: 0 }));
+      model.onHookFinished(builtin({ runId: 'b2', hookId: 'builtin.maxTokens', hookLabel: 'built-in: max tokens', status: 'ok', durationMs: 0 }));
+      expect(dump(model)).toEqual([]);
+      model.onHookFinished(record({ runId: 'user', occurrenceId: 'o9', status: 'ok', durationMs: 4 }));
+      expect(dump(model)).toEqual(['session s1', '  agent main', '    occ o9', '      run user ok']);
+      model.showBuiltin = true;
+      expect(dump(model)).toEqual(['session s1', '  agent main', '    occ step1', '      run b1 ok', '      run b2 ok', '    occ o9', '      run user ok']);
+    });
+
+    it('shows a built-in hook that decides (the limit stopped the agent), refreshing from the root as its branch appears', () => {
+      const model = new HookRunsModel();
+      model.onHookStarted(record({ runId: 'user', occurrenceId: 'o0', sessionId: 's0' }));
+      const changes: (HookRunsNode | undefined)[] = [];
+      model.onChange((n) => changes.push(n));
+      model.onHookStarted(builtin());
+      expect(dump(model).filter((l) => l.includes('b1'))).toEqual([]);
+      model.onHookFinished(builtin({ status: 'ok', durationMs: 0, outcome: { decision: 'stop', reason: 'Reached the maximum of 50 steps' } }));
+      expect(dump(model)).toContain('      run b1 ok');
+      expect(changes).toContain(undefined);
+    });
+
+    it('a hook that is not built-in but registered in code is always shown', () => {
+      const model = new HookRunsModel();
+      model.onHookFinished(builtin({ hookId: 'hook-3', source: { kind: 'code', label: 'my provider' }, status: 'ok' }));
+      expect(dump(model)).toHaveLength(4);
+    });
   });
 });
