@@ -5,6 +5,7 @@ import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
+import { TerminalOutputRecorder } from './vscode/chat/terminalOutput';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
 import type { HookConfigService } from './vscode/config/hookConfigService';
 import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
@@ -28,8 +29,10 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const log = vscode.window.createOutputChannel('Hookwise', { log: true });
   context.subscriptions.push(log);
 
-  const chat = new ChatViewProvider(context.extensionUri, log);
+  const terminals = new TerminalOutputRecorder();
+  const chat = new ChatViewProvider(context.extensionUri, log, terminals);
   context.subscriptions.push(
+    terminals,
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
   );
@@ -96,9 +99,10 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
 
   context.subscriptions.push(
-    chat.onDidSubmit(async (prompt) => {
-      if (!(await controller.submit(prompt))) await offerSetup();
+    chat.onDidSubmit(async ({ prompt, context: attachments }) => {
+      if (!(await controller.submit(prompt, attachments))) await offerSetup();
     }),
+    chat.onDidRequestModelPick(() => vscode.commands.executeCommand('hookwise.selectModel')),
     chat.onDidStop(() => controller.stop()),
     chat.onDidRequestNewChat(async () => {
       await controller.newSession();
@@ -111,6 +115,9 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     }),
     chat.onDidRequestSetup(() => offerSetup()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
+    vscode.commands.registerCommand('hookwise.openChatInEditor', () => chat.openInEditor()),
+    vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),
+    vscode.commands.registerCommand('hookwise.addContext', () => chat.pickContext()),
     vscode.commands.registerCommand('hookwise.stop', () => controller.stop()),
     vscode.commands.registerCommand('hookwise.newChat', async () => {
       await controller.newSession();
