@@ -28,7 +28,6 @@ export function createMentions(input: HTMLTextAreaElement, list: HTMLElement, se
   const close = (): void => {
     list.hidden = true;
     items = [];
-    input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
   };
 
@@ -53,7 +52,6 @@ export function createMentions(input: HTMLTextAreaElement, list: HTMLElement, se
       list.append(option);
     });
     list.hidden = items.length === 0;
-    input.setAttribute('aria-expanded', String(items.length > 0));
     if (items.length > 0) input.setAttribute('aria-activedescendant', `mention-${active}`);
     else input.removeAttribute('aria-activedescendant');
   };
