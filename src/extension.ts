@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { realpathSync } from 'node:fs';
+import os from 'node:os';
 import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
@@ -64,6 +66,17 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     onModelChanged: (label) => chat.setModelLabel(label),
     apiKey: () => getApiKey(context),
     createLm: resolveVscodeLmModelClient,
+  });
+  // Attachments obey the Read deny/ask rules the agent's Read tool obeys (deny and ask rules apply in any workspace trust).
+  const attachmentRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  chat.setReadPolicy((file) => {
+    let real: string | undefined;
+    try {
+      real = realpathSync(file);
+    } catch {
+      // missing: the rules see the path as given
+    }
+    return controller.runtime.permissionRules(attachmentRoot, true).readDeniedBy(file, real, attachmentRoot);
   });
   registerModelCommands(context, { log });
   // vscode-lm models come and go as extensions load or sign in.

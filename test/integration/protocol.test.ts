@@ -169,4 +169,41 @@ suite('Chat webview protocol', () => {
       provider.dispose();
     }
   });
+
+  test('#file mentions attach the file as a Read call with numbered lines; a file a Read deny rule covers is not attached', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder');
+    const provider = new ChatViewProvider(vscode.Uri.file('/ext'));
+    provider.setReadPolicy((file) => (file.endsWith('settings.json') ? 'Read(.claude/settings.json)' : undefined));
+    const fake = fakeView();
+    const submitted: { prompt: string; context: readonly string[] }[] = [];
+    const sub = provider.onDidSubmit((s) => submitted.push(s));
+    try {
+      provider.resolveWebviewView(fake.view);
+      fake.send({ type: 'ready' });
+      const file = vscode.Uri.joinPath(folder.uri, 'notes.txt');
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('first line\nsecond line\n'));
+      fake.send({ type: 'submit', prompt: 'summarize #file:notes.txt:2 and #file:.claude/settings.json', includeEditorSelection: false });
+      for (let i = 0; i < 100 && submitted.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const [sent] = submitted;
+      assert.ok(sent, 'the prompt was handed on');
+      assert.equal(sent.prompt, 'summarize #file:notes.txt:2 and #file:.claude/settings.json');
+      assert.deepEqual(sent.context.slice(0, 2), [
+        `<system-reminder>\nCalled the Read tool with the following input: ${JSON.stringify({ file_path: file.fsPath, offset: 2, limit: 1 })}\n</system-reminder>`,
+        `<system-reminder>\nResult of calling the Read tool: ${JSON.stringify('     2\tsecond line')}\n</system-reminder>`,
+      ]);
+      assert.match(sent.context[2] ?? '', /permission rule Read\(\.claude\/settings\.json\) does not allow reading it/);
+      assert.ok(!sent.context.join('').includes('"hooks"'), 'the denied file’s text is not sent');
+      const echoed = fake.posted.find((m) => m.type === 'agentEvent' && m.event.type === 'userPrompt');
+      assert.ok(echoed?.type === 'agentEvent' && echoed.event.type === 'userPrompt');
+      assert.deepEqual(
+        echoed.event.attachments?.map((a) => a.label),
+        ['notes.txt:2', 'settings.json'],
+      );
+      await vscode.workspace.fs.delete(file);
+    } finally {
+      sub.dispose();
+      provider.dispose();
+    }
+  });
 });

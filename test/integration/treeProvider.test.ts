@@ -217,4 +217,48 @@ suite('Hook Runs tree provider', () => {
     assert.ok(commands.includes('hookwise.hookRuns.showBuiltin') && commands.includes('hookwise.hookRuns.hideBuiltin'));
     await vscode.commands.executeCommand('hookwise.hookRuns.hideBuiltin');
   });
+
+  test('"Collapse Undecided Events into Their Steps" folds the events where no hook decided into one row per step', () => {
+    provider.onHookFinished(
+      record({
+        runId: 'b1',
+        occurrenceId: 'step1',
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: 1 },
+        status: 'ok',
+      }),
+    );
+    provider.onHookFinished(record({ runId: 'a', occurrenceId: 'pre', status: 'ok', durationMs: 3 }));
+    provider.onHookFinished(record({ runId: 'b', occurrenceId: 'post', event: 'PostToolUse', status: 'ok', durationMs: 4 }));
+    provider.onHookFinished(
+      record({
+        runId: 'c',
+        occurrenceId: 'stop',
+        event: 'Stop',
+        matchValue: undefined,
+        status: 'blocked',
+        outcome: { decision: 'continue', reason: 'tests fail' },
+      }),
+    );
+    provider.setGroupQuiet(true);
+    const lines = outline(provider).slice(1);
+    assert.deepEqual(lines.slice(0, 2), ['  main agent', '    Step 1 [2 events · no decision]']);
+    assert.ok(lines[2]?.startsWith('      PreToolUse · Bash · npm test'), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.startsWith('    Stop')),
+      `the deciding Stop stays in view:\n${lines.join('\n')}`,
+    );
+    const [session] = provider.getChildren();
+    const [agent] = provider.getChildren(session);
+    const step = provider.getChildren(agent)[0];
+    assert.ok(step);
+    assert.equal(provider.getTreeItem(step).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    provider.setGroupQuiet(false);
+    assert.ok(!outline(provider).some((l) => l.includes('Step 1')));
+  });
 });

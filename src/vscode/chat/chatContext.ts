@@ -120,10 +120,23 @@ export class ChatContext {
   }
 }
 
-/** The reminder texts the model gets for `items`, in order (files read now; unreadable files become a note). */
-export async function resolveContext(items: readonly ContextItem[]): Promise<string[]> {
+/** The Read deny (or ask) rule that keeps a file from the model, or undefined (the workspace's permission rules). */
+export type ReadPolicy = (absPath: string) => string | undefined;
+
+/**
+ * The reminder texts the model gets for `items`, in order (files read now; unreadable files
+ * become a note). A file, folder or selection that a Read deny or ask rule covers is not
+ * attached, as Claude Code refuses an `@file` of a denied path; `refused` lists them.
+ */
+export async function resolveContext(items: readonly ContextItem[], readDenied?: ReadPolicy, refused: string[] = []): Promise<string[]> {
   const out: string[] = [];
   for (const item of items) {
+    const rule = 'path' in item && readDenied ? readDenied(item.path) : undefined;
+    if (rule !== undefined && 'path' in item) {
+      refused.push(`${item.displayPath} (${rule})`);
+      out.push(systemReminder(`The user attached ${item.path}, but the permission rule ${rule} does not allow reading it; it was not attached.`));
+      continue;
+    }
     switch (item.kind) {
       case 'selection':
         out.push(systemReminder(formatSelection(item.path, item.startLine, item.endLine, item.text)));

@@ -11,7 +11,7 @@ import {
   type Notice,
   type ToWebviewMessage,
 } from '../../shared/webviewProtocol';
-import { ChatContext, resolveContext, toAttachment, type EditorSelectionSnapshot } from './chatContext';
+import { ChatContext, resolveContext, toAttachment, type EditorSelectionSnapshot, type ReadPolicy } from './chatContext';
 import { ChatEventLog } from './chatEventLog';
 import { projectAgentEvent } from './chatEventProjection';
 import type { ContextItem } from './contextAttachment';
@@ -65,6 +65,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private selection: EditorSelectionSnapshot | undefined;
   private selectionTimer: ReturnType<typeof setTimeout> | undefined;
   private usage: { usedTokens: number; windowTokens: number } | undefined;
+  private readPolicy: ReadPolicy | undefined;
   private modelLabel = '';
   private busy = false;
   private notice: { readonly notice: Notice; readonly resolve: (actionId: string | undefined) => void } | undefined;
@@ -191,6 +192,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.panel) this.panel.reveal(undefined, false);
     else await this.reveal();
     return true;
+  }
+
+  /** The permission rules attachments obey: a file a Read deny/ask rule covers is not sent to the model. */
+  setReadPolicy(policy: ReadPolicy): void {
+    this.readPolicy = policy;
   }
 
   /** Shows the context-window meter: tokens of the last model call of this session and the budget (0 = unknown). */
@@ -408,11 +414,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'attachments', items: this.context.list() });
     this.postChatEvent({ type: 'userPrompt', text: message.prompt, ...(attachments.length > 0 ? { attachments } : {}) });
     let context: string[] = [];
+    const refused: string[] = [];
     try {
-      context = await resolveContext(unique);
+      context = await resolveContext(unique, this.readPolicy, refused);
     } catch (error) {
       this.log?.warn(`chat: attachments could not be read (${String(error)})`);
     }
+    if (refused.length > 0) void vscode.window.showWarningMessage(`Hookwise: not attached, a permission rule denies reading: ${refused.join(', ')}`);
     this.submitted.fire({ prompt: message.prompt, context });
   }
 

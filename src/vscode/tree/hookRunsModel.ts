@@ -1,5 +1,5 @@
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
-import { isQuietBuiltinRun } from './builtinHooks';
+import { isQuietBuiltinRun, runDecidedSomething } from './builtinHooks';
 import { needsAttention } from './hookRunLabels';
 
 /**
@@ -9,7 +9,9 @@ import { needsAttention } from './hookRunLabels';
  * reported through `onChange` with the node whose children or label changed (undefined =
  * the root list). Memory is bounded: at most `maxRunsPerSession` executions per session
  * (oldest dropped first) and `maxSessions` sessions. Built-in limit hooks that decided nothing
- * are hidden unless `showBuiltin` is on; a node left with nothing to show is hidden too.
+ * are hidden unless `showBuiltin` is on; a node left with nothing to show is hidden too. With
+ * `groupQuiet`, the occurrences where no hook decided anything are collapsed into one node per
+ * agent step (a step starts at each BeforeStep).
  */
 
 export interface SessionNode {
@@ -33,6 +35,8 @@ export interface AgentNode {
   description: string | undefined;
   /** Subagents and occurrences, in the order they first appeared. */
   readonly children: (AgentNode | OccurrenceNode)[];
+  /** The step the agent is in: the `step_index` of its last BeforeStep (0 before the first). */
+  currentStep: number;
 }
 
 export interface OccurrenceNode {
@@ -42,6 +46,17 @@ export interface OccurrenceNode {
   /** The first record seen: event, match value and input are the same for all runs of an occurrence. */
   readonly first: HookRunRecord;
   readonly runs: RunNode[];
+  /** The agent step it happened in (see AgentNode.currentStep). */
+  readonly step: number;
+}
+
+/** The undecided occurrences of one agent step, collapsed into one node (only with `groupQuiet`). */
+export interface StepNode {
+  readonly kind: 'step';
+  readonly agent: AgentNode;
+  readonly step: number;
+  /** Filled each time the agent's children are listed. */
+  readonly occurrences: OccurrenceNode[];
 }
 
 export interface RunNode {
@@ -50,7 +65,7 @@ export interface RunNode {
   record: HookRunRecord;
 }
 
-export type HookRunsNode = SessionNode | AgentNode | OccurrenceNode | RunNode;
+export type HookRunsNode = SessionNode | AgentNode | StepNode | OccurrenceNode | RunNode;
 
 /** Which runs the tree shows: all, or only blocked / asked / failed ones. */
 export type HookRunsFilter = 'all' | 'attention';
@@ -73,6 +88,9 @@ export class HookRunsModel implements HookRunObserver {
   private readonly descriptions = new Map<string, string>();
   private filterValue: HookRunsFilter = 'all';
   private showBuiltinValue = false;
+  private groupQuietValue = false;
+  /** Step nodes, stable per agent and step so the tree keeps their expansion state. */
+  private readonly stepNodes = new WeakMap<AgentNode, Map<number, StepNode>>();
   private maxRunsPerSession: number;
   private readonly maxSessions: number;
   private readonly listeners = new Set<HookRunsChangeListener>();
@@ -133,6 +151,17 @@ export class HookRunsModel implements HookRunObserver {
     this.emit(undefined);
   }
 
+  /** Whether occurrences where no hook decided are collapsed into their step. */
+  get groupQuiet(): boolean {
+    return this.groupQuietValue;
+  }
+
+  set groupQuiet(value: boolean) {
+    if (value === this.groupQuietValue) return;
+    this.groupQuietValue = value;
+    this.emit(undefined);
+  }
+
   /** Changes the bound; takes effect as runs arrive (the oldest go first). */
   setMaxRunsPerSession(max: number): void {
     this.maxRunsPerSession = Math.max(1, max);
@@ -162,8 +191,10 @@ export class HookRunsModel implements HookRunObserver {
         return undefined;
       case 'agent':
         return node.parent ?? node.session;
-      case 'occurrence':
+      case 'step':
         return node.agent;
+      case 'occurrence':
+        return this.groupQuietValue && this.isQuiet(node) ? this.stepNode(node.agent, node.step) : node.agent;
       case 'run':
         return node.occurrence;
     }
@@ -185,12 +216,47 @@ export class HookRunsModel implements HookRunObserver {
       case 'session':
         return [...node.agents];
       case 'agent':
-        return [...node.children];
+        return this.groupQuietValue ? this.grouped(node) : [...node.children];
+      case 'step':
+        return [...node.occurrences];
       case 'occurrence':
         return [...node.runs];
       case 'run':
         return [];
     }
+  }
+
+  /** The agent's children with its undecided occurrences collapsed into one node per step, where the step's first one was. */
+  private grouped(agent: AgentNode): HookRunsNode[] {
+    const out: HookRunsNode[] = [];
+    const filled = new Set<StepNode>();
+    for (const child of agent.children) {
+      if (child.kind !== 'occurrence' || !this.isQuiet(child) || !this.matches(child)) {
+        out.push(child);
+        continue;
+      }
+      const step = this.stepNode(agent, child.step);
+      if (!filled.has(step)) {
+        step.occurrences.length = 0;
+        filled.add(step);
+        out.push(step);
+      }
+      step.occurrences.push(child);
+    }
+    return out;
+  }
+
+  private stepNode(agent: AgentNode, stepIndex: number): StepNode {
+    let steps = this.stepNodes.get(agent);
+    if (!steps) this.stepNodes.set(agent, (steps = new Map()));
+    let node = steps.get(stepIndex);
+    if (!node) steps.set(stepIndex, (node = { kind: 'step', agent, step: stepIndex, occurrences: [] }));
+    return node;
+  }
+
+  /** Finished, and none of its shown runs decided anything. */
+  private isQuiet(occurrence: OccurrenceNode): boolean {
+    return occurrence.runs.every((r) => r.record.status !== 'running' && (!runDecidedSomething(r.record) || !this.matches(r)));
   }
 
   /** No filter and built-ins shown: every node is shown, no check needed. */
@@ -208,6 +274,8 @@ export class HookRunsModel implements HookRunObserver {
         return node.runs.some((r) => this.matches(r));
       case 'agent':
         return node.children.some((c) => this.matches(c));
+      case 'step':
+        return node.occurrences.some((o) => this.matches(o));
       case 'session':
         return node.agents.some((a) => this.matches(a));
     }
@@ -231,7 +299,11 @@ export class HookRunsModel implements HookRunObserver {
     let occurrence = this.occurrenceById.get(record.occurrenceId);
     const isNew = !occurrence;
     if (!occurrence) {
-      occurrence = { kind: 'occurrence', agent, occurrenceId: record.occurrenceId, first: record, runs: [] };
+      if (record.event === 'BeforeStep') {
+        const index = record.input['step_index'];
+        agent.currentStep = typeof index === 'number' ? index : agent.currentStep + 1;
+      }
+      occurrence = { kind: 'occurrence', agent, occurrenceId: record.occurrenceId, first: record, runs: [], step: agent.currentStep };
       this.occurrenceById.set(record.occurrenceId, occurrence);
       agent.children.push(occurrence);
     }
@@ -298,6 +370,7 @@ export class HookRunsModel implements HookRunObserver {
       parent,
       description: this.descriptions.get(record.agentId),
       children: [],
+      currentStep: 0,
     };
     this.agentByKey.set(key, node);
     if (parent) {
@@ -344,7 +417,8 @@ export class HookRunsModel implements HookRunObserver {
   private emit(node: HookRunsNode | undefined): void {
     // Filtered, a status change can show or hide whole branches: refresh from the root
     // (still throttled by the provider).
-    const target = this.filterValue === 'all' ? node : undefined;
+    // Grouped, an occurrence moves into its step when its last hook finishes: same.
+    const target = this.filterValue === 'all' && !this.groupQuietValue ? node : undefined;
     for (const listener of this.listeners) listener(target);
   }
 }

@@ -17,7 +17,12 @@ export const HookRunsCommands = {
   clear: 'hookwise.hookRuns.clear',
   showBuiltin: 'hookwise.hookRuns.showBuiltin',
   hideBuiltin: 'hookwise.hookRuns.hideBuiltin',
+  groupQuiet: 'hookwise.hookRuns.groupQuiet',
+  ungroupQuiet: 'hookwise.hookRuns.ungroupQuiet',
 } as const;
+
+/** Memento key of the "Collapse Undecided Events into Steps" toggle. */
+const GROUP_QUIET_KEY = 'hookwise.hookRuns.groupQuiet';
 
 /** Memento key of the "Show Built-in Hooks" toggle. */
 const SHOW_BUILTIN_KEY = 'hookwise.hookRuns.showBuiltin';
@@ -40,7 +45,8 @@ export interface HookRunsView {
 /**
  * Creates the Hook Runs tree view with its provider, the `hookwise-run:` document provider,
  * and the view's commands (open run, re-run, go to definition, copy input, filter, clear,
- * show/hide built-in hooks: hidden by default unless they decide something).
+ * show/hide built-in hooks: hidden by default unless they decide something; collapse undecided
+ * events into their steps).
  * The bound on kept runs follows `hookwise.hookRuns.maxRunsPerSession`.
  */
 export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView {
@@ -53,6 +59,11 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
   const setShowBuiltin = (show: boolean): void => {
     provider.setShowBuiltin(show);
     void options.state?.update(SHOW_BUILTIN_KEY, show);
+  };
+  provider.setGroupQuiet(options.state?.get<boolean>(GROUP_QUIET_KEY) === true);
+  const setGroupQuiet = (group: boolean): void => {
+    provider.setGroupQuiet(group);
+    void options.state?.update(GROUP_QUIET_KEY, group);
   };
 
   const run = (node: unknown): RunNode | undefined => {
@@ -99,6 +110,8 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
     vscode.commands.registerCommand(HookRunsCommands.clear, () => provider.clear()),
     vscode.commands.registerCommand(HookRunsCommands.showBuiltin, () => setShowBuiltin(true)),
     vscode.commands.registerCommand(HookRunsCommands.hideBuiltin, () => setShowBuiltin(false)),
+    vscode.commands.registerCommand(HookRunsCommands.groupQuiet, () => setGroupQuiet(true)),
+    vscode.commands.registerCommand(HookRunsCommands.ungroupQuiet, () => setGroupQuiet(false)),
   ];
   return { provider, treeView, disposable: vscode.Disposable.from(...disposables) };
 }

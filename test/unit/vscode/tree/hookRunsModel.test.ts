@@ -15,6 +15,8 @@ const labelOf = (n: HookRunsNode): string => {
       return `session ${n.sessionId}`;
     case 'agent':
       return `agent ${n.agentType}${n.description ? ` (${n.description})` : ''}`;
+    case 'step':
+      return `step ${n.step}`;
     case 'occurrence':
       return `occ ${n.occurrenceId}`;
     case 'run':
@@ -284,5 +286,56 @@ describe('HookRunsModel', () => {
       model.onHookFinished(builtin({ hookId: 'hook-3', source: { kind: 'code', label: 'my provider' }, status: 'ok' }));
       expect(dump(model)).toHaveLength(4);
     });
+  });
+
+  it('collapses the occurrences where no hook decided into their step; a decision keeps its occurrence in view', () => {
+    const model = new HookRunsModel();
+    const step = (n: number) =>
+      record({
+        runId: `b${n}`,
+        occurrenceId: `step${n}`,
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: n },
+        status: 'ok',
+      });
+    model.onHookFinished(record({ runId: 'p0', occurrenceId: 'prompt', event: 'UserPromptSubmit', matchValue: undefined, status: 'ok' }));
+    model.onHookFinished(step(1));
+    model.onHookFinished(record({ runId: 'a', occurrenceId: 'pre1', status: 'ok', durationMs: 1 }));
+    model.onHookFinished(record({ runId: 'b', occurrenceId: 'post1', event: 'PostToolUse', status: 'ok', durationMs: 1 }));
+    model.onHookFinished(step(2));
+    model.onHookFinished(record({ runId: 'c', occurrenceId: 'pre2', status: 'blocked', outcome: { decision: 'deny', reason: 'no' } }));
+    model.onHookStarted(record({ runId: 'd', occurrenceId: 'post2', event: 'PostToolUse' }));
+    const changes: (HookRunsNode | undefined)[] = [];
+    model.onChange((n) => changes.push(n));
+    model.groupQuiet = true;
+    expect(changes).toEqual([undefined]);
+    expect(dump(model)).toEqual([
+      'session s1',
+      '  agent main',
+      '    step 0',
+      '      occ prompt',
+      '        run p0 ok',
+      '    step 1',
+      '      occ pre1',
+      '        run a ok',
+      '      occ post1',
+      '        run b ok',
+      '    occ pre2',
+      '      run c blocked',
+      '    occ post2',
+      '      run d running',
+    ]);
+    // A running hook stays in view until it finishes without a decision.
+    model.onHookFinished(record({ runId: 'd', occurrenceId: 'post2', event: 'PostToolUse', status: 'ok', durationMs: 2 }));
+    expect(dump(model).slice(-5)).toEqual(['    occ pre2', '      run c blocked', '    step 2', '      occ post2', '        run d ok']);
+    const stepNode = model.getChildren(model.getChildren(model.getChildren()[0])[0]).find((n) => n.kind === 'step');
+    expect(stepNode && model.getParent(model.getChildren(stepNode)[0]!)).toBe(stepNode);
+    model.groupQuiet = false;
+    expect(dump(model).filter((l) => l.includes('step'))).toEqual([]);
   });
 });
