@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { realpathSync } from 'node:fs';
+import os from 'node:os';
 import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
@@ -6,6 +8,7 @@ import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { EditReview } from './vscode/chat/editReview';
+import { TerminalOutputRecorder } from './vscode/chat/terminalOutput';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
 import type { HookConfigService } from './vscode/config/hookConfigService';
 import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
@@ -31,14 +34,16 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const log = vscode.window.createOutputChannel('Hookwise', { log: true });
   context.subscriptions.push(log);
 
-  const chat = new ChatViewProvider(context.extensionUri, log);
+  const terminals = new TerminalOutputRecorder();
+  const chat = new ChatViewProvider(context.extensionUri, log, terminals);
   context.subscriptions.push(
+    terminals,
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
   );
 
   // The tree's rerun goes through the controller, created a few lines below (called only later).
-  const runs = registerHookRunsView({ log, rerun: (record) => controller.rerunHook(record) });
+  const runs = registerHookRunsView({ log, state: context.globalState, rerun: (record) => controller.rerunHook(record) });
   context.subscriptions.push(runs.disposable);
 
   const status = new AgentStatusBar();
@@ -78,6 +83,17 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     // Opted-in VS Code tools (hookwise.vscodeTools.enabled), as vscode__<name>; never Hookwise's own tool.
     extraTools: () => createVscodeTools({ patterns: enabledPatterns(log), exclude: (tool) => tool.name === HOOK_RUNS_TOOL }),
   });
+  // Attachments obey the Read deny/ask rules the agent's Read tool obeys (deny and ask rules apply in any workspace trust).
+  const attachmentRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  chat.setReadPolicy((file) => {
+    let real: string | undefined;
+    try {
+      real = realpathSync(file);
+    } catch {
+      // missing: the rules see the path as given
+    }
+    return controller.runtime.permissionRules(attachmentRoot, true).readDeniedBy(file, real, attachmentRoot);
+  });
   registerModelCommands(context, { log });
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
@@ -112,9 +128,10 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
 
   context.subscriptions.push(
-    chat.onDidSubmit(async (prompt) => {
-      if (!(await controller.submit(prompt))) await offerSetup();
+    chat.onDidSubmit(async ({ prompt, context: attachments }) => {
+      if (!(await controller.submit(prompt, attachments))) await offerSetup();
     }),
+    chat.onDidRequestModelPick(() => vscode.commands.executeCommand('hookwise.selectModel')),
     chat.onDidStop(() => controller.stop()),
     chat.onDidRequestNewChat(async () => {
       await controller.newSession();
@@ -128,6 +145,9 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     }),
     chat.onDidRequestSetup(() => offerSetup()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
+    vscode.commands.registerCommand('hookwise.openChatInEditor', () => chat.openInEditor()),
+    vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),
+    vscode.commands.registerCommand('hookwise.addContext', () => chat.pickContext()),
     vscode.commands.registerCommand('hookwise.stop', () => controller.stop()),
     vscode.commands.registerCommand('hookwise.newChat', async () => {
       await controller.newSession();

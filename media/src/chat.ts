@@ -1,5 +1,8 @@
 import type { ChatEvent, FromWebviewMessage, HistoryEntry, Notice, ToWebviewMessage } from '../../src/shared/webviewProtocol';
+import { createContextBar } from './contextBar';
+import { assistantActions, createAnnouncer, enableKeyboardNavigation, reasoningBlock, userMessage } from './conversation';
 import { renderMarkdown } from './markdown';
+import { createMentions } from './mentions';
 import { createToolCard, updateToolCard, type ToolCard } from './toolCard';
 import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
 
@@ -26,11 +29,18 @@ const stopButton = $<HTMLButtonElement>('stop');
 const modelLabel = $<HTMLElement>('model-label');
 const noticeEl = $<HTMLElement>('notice');
 const historyPanel = $<HTMLElement>('history-panel');
+const sessionTitle = $<HTMLElement>('session-title');
+const meter = $<HTMLElement>('context-meter');
+const announce = createAnnouncer($<HTMLElement>('status'));
+const contextBar = createContextBar($<HTMLElement>('attachments'), document.body, (m) => send(m));
+const mentions = createMentions(prompt, $<HTMLElement>('mention-list'), (m) => send(m));
 
 /** Per-agent rendering state: where its work goes and the assistant text streaming in. */
 interface AgentView {
   readonly container: HTMLElement;
   streaming?: { readonly el: HTMLElement; text: string };
+  /** Reasoning text of the current step, collapsed. */
+  reasoning?: { readonly body: HTMLElement; text: string };
 }
 
 let agents = new Map<string, AgentView>();
@@ -78,16 +88,28 @@ function scheduleRender(view: AgentView): void {
 
 /** Ends the agent's current text block, so what follows (a tool card) appears below it. */
 function closeStreaming(view: AgentView): void {
+  view.reasoning = undefined;
   if (!view.streaming) return;
-  renderMarkdown(view.streaming.el, view.streaming.text);
+  const { el, text } = view.streaming;
+  renderMarkdown(el, text);
+  assistantActions(el, () => text, copyText);
   dirty.delete(view);
   view.streaming = undefined;
+}
+
+function copyText(text: string): void {
+  send({ type: 'copyText', text });
+  announce('Copied to the clipboard');
 }
 
 function assistantBlock(view: AgentView): { el: HTMLElement; text: string } {
   if (!view.streaming) {
     const el = document.createElement('div');
     el.className = 'message assistant markdown';
+    el.setAttribute('role', 'article');
+    el.setAttribute('aria-label', 'Hookwise');
+    el.tabIndex = -1;
+    view.reasoning = undefined;
     append(view.container, el);
     view.streaming = { el, text: '' };
   }
@@ -112,6 +134,7 @@ function cardFor(agentId: string, toolUseId: string, toolName = 'tool', summary 
     const view = agentView(agentId);
     closeStreaming(view);
     card = createToolCard(toolName, summary, input);
+    card.root.tabIndex = -1;
     cards.set(toolUseId, card);
     append(view.container, card.root);
   }
@@ -121,10 +144,31 @@ function cardFor(agentId: string, toolUseId: string, toolName = 'tool', summary 
 function applyEvent(event: ChatEvent): void {
   switch (event.type) {
     case 'userPrompt': {
-      const el = document.createElement('div');
-      el.className = 'message user';
-      el.textContent = event.text;
-      append(messages, el);
+      if (!sessionTitle.textContent) setTitle(event.text);
+      append(
+        messages,
+        userMessage(event.text, event.attachments, {
+          copy: copyText,
+          edit: (text) => {
+            prompt.value = text;
+            prompt.focus();
+            vscode.setState({ draft: text });
+          },
+          retry: (text) => submitText(text, false),
+        }),
+      );
+      return;
+    }
+    case 'reasoning': {
+      const view = agentView(event.agentId);
+      if (view.streaming) closeStreaming(view);
+      if (!view.reasoning) {
+        const block = reasoningBlock();
+        append(view.container, block.root);
+        view.reasoning = { body: block.body, text: '' };
+      }
+      view.reasoning.text += event.delta;
+      view.reasoning.body.textContent = view.reasoning.text;
       return;
     }
     case 'runStarted': {
@@ -165,9 +209,14 @@ function applyEvent(event: ChatEvent): void {
     case 'toolCall':
       cardFor(event.agentId, event.toolUseId, event.toolName, event.summary, event.input);
       return;
-    case 'toolStatus':
-      updateToolCard(cardFor(event.agentId, event.toolUseId), event);
+    case 'toolStatus': {
+      const card = cardFor(event.agentId, event.toolUseId);
+      const before = card.root.dataset['status'];
+      updateToolCard(card, event);
+      if (live && before !== event.status && ANNOUNCED.has(event.status))
+        announce(`${card.toolName}: ${event.status.replace('-', ' ')}${event.verdict ? `. ${event.verdict}` : ''}`);
       return;
+    }
     case 'systemMessage': {
       const view = agentView(event.agentId);
       closeStreaming(view);
@@ -176,7 +225,7 @@ function applyEvent(event: ChatEvent): void {
     }
     case 'usage':
       modelLabel.dataset['tokens'] = String(Number(modelLabel.dataset['tokens'] ?? 0) + event.inputTokens + event.outputTokens);
-      modelLabel.title = `Model · ${modelLabel.dataset['tokens']} tokens this chat`;
+      modelLabel.title = `Model · ${modelLabel.dataset['tokens']} tokens this chat · click to pick another`;
       return;
     case 'fileDiff':
       renderFileDiff(cardFor(event.agentId, event.toolUseId), event, send);
@@ -193,11 +242,17 @@ function applyEvent(event: ChatEvent): void {
       if (event.status !== 'completed') {
         const label = event.status === 'cancelled' ? 'Stopped' : event.status === 'failed' ? 'Failed' : 'Ended';
         note(view.container, event.status === 'failed' ? 'error' : 'system', event.reason ?? `after ${event.steps} step(s)`, label);
+        if (live && event.agentId === 'main') announce(`${label}: ${event.reason ?? ''}`);
       }
       return;
     }
   }
 }
+
+/** Tool statuses read out to screen readers (the others change too fast to be useful). */
+const ANNOUNCED = new Set(['waiting-approval', 'denied', 'failed']);
+/** False while `init` replays the log: history is not announced. */
+let live = true;
 
 function reset(): void {
   for (const child of Array.from(messages.children)) if (child !== empty) child.remove();
@@ -206,17 +261,46 @@ function reset(): void {
   cards = new Map();
   dirty.clear();
   modelLabel.dataset['tokens'] = '0';
+  setTitle('');
+  setUsage(0, 0);
+}
+
+function setTitle(text: string): void {
+  const line = text.split('\n')[0]?.trim() ?? '';
+  sessionTitle.textContent = line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  sessionTitle.title = line ? `Session: ${line}` : '';
+}
+
+/** The header's context meter: tokens of the last model call against the budget. */
+function setUsage(used: number, window: number): void {
+  meter.hidden = window <= 0 || used <= 0;
+  if (meter.hidden) return;
+  const percent = Math.min(100, Math.round((used / window) * 100));
+  meter.setAttribute('aria-valuenow', String(percent));
+  meter.setAttribute('aria-valuetext', `${used.toLocaleString()} of ${window.toLocaleString()} tokens (${percent}%)`);
+  meter.title = `Context: ${used.toLocaleString()} / ${window.toLocaleString()} tokens (the conversation is compacted at the budget)`;
+  meter.style.setProperty('--used', `${percent}%`);
+  meter.classList.toggle('high', percent >= 80);
+  const text = meter.querySelector<HTMLElement>('.context-meter-text');
+  if (text) text.textContent = `${formatTokens(used)} / ${formatTokens(window)}`;
+}
+
+function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
 }
 
 function setBusy(value: boolean): void {
+  const changed = busy !== value;
   busy = value;
   sendButton.hidden = busy;
   stopButton.hidden = !busy;
   messages.setAttribute('aria-busy', String(busy));
+  if (changed && live) announce(busy ? 'Hookwise is working' : 'Hookwise is done');
 }
 
 function setModel(label: string): void {
   modelLabel.textContent = label || 'No model';
+  modelLabel.setAttribute('aria-label', `Model: ${label || 'No model'}. Pick a model`);
 }
 
 function showNotice(notice: Notice | undefined): void {
@@ -278,10 +362,15 @@ function hideHistory(): void {
 function submit(): void {
   const text = prompt.value.trim();
   if (!text || busy) return;
-  send({ type: 'submit', prompt: text });
-  applyEvent({ type: 'userPrompt', text });
+  submitText(text, contextBar.includeEditorSelection);
   prompt.value = '';
   vscode.setState({ draft: '' });
+}
+
+/** The extension echoes the prompt back with its attachments, so every open chat shows it. */
+function submitText(text: string, includeEditorSelection: boolean): void {
+  if (busy) return;
+  send({ type: 'submit', prompt: text, includeEditorSelection });
   scrollToBottom();
 }
 
@@ -289,11 +378,16 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
   const message = e.data;
   switch (message.type) {
     case 'init':
+      live = false;
       reset();
       setModel(message.modelLabel);
       setBusy(message.busy);
       showNotice(message.notice);
       for (const event of message.events) applyEvent(event);
+      contextBar.setItems(message.attachments ?? []);
+      contextBar.setEditorSelection(message.editorSelection);
+      if (message.contextUsage) setUsage(message.contextUsage.usedTokens, message.contextUsage.windowTokens);
+      live = true;
       scrollToBottom();
       return;
     case 'agentEvent':
@@ -319,6 +413,18 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
       vscode.setState({ draft: message.text });
       prompt.focus();
       return;
+    case 'attachments':
+      contextBar.setItems(message.items);
+      return;
+    case 'editorSelection':
+      contextBar.setEditorSelection(message.attachment);
+      return;
+    case 'mentionResults':
+      mentions.showResults(message.requestId, message.items);
+      return;
+    case 'contextUsage':
+      setUsage(message.usedTokens, message.windowTokens);
+      return;
   }
 });
 
@@ -327,6 +433,7 @@ composer.addEventListener('submit', (e) => {
   submit();
 });
 prompt.addEventListener('keydown', (e) => {
+  if (mentions.handleKey(e)) return;
   // Enter sends; Shift+Enter is a new line; never send mid-IME composition.
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
@@ -338,15 +445,24 @@ stopButton.addEventListener('click', () => send({ type: 'stop' }));
 $<HTMLButtonElement>('new-chat').addEventListener('click', () => send({ type: 'newChat' }));
 $<HTMLButtonElement>('open-setup').addEventListener('click', () => send({ type: 'openSetup' }));
 $<HTMLButtonElement>('history').addEventListener('click', () => send({ type: 'showHistory' }));
+$<HTMLButtonElement>('add-context').addEventListener('click', () => send({ type: 'addContext' }));
+modelLabel.addEventListener('click', () => send({ type: 'pickModel' }));
+enableKeyboardNavigation(messages);
 historyPanel.addEventListener('keydown', (e) => {
   if (e.key === 'Escape') hideHistory();
 });
 messages.addEventListener('click', (e) => {
-  const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="copy-code"]');
+  const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="copy-code"], button[data-action="insert-code"]');
   if (!button) return;
-  const code = button.parentElement?.querySelector('pre')?.textContent ?? '';
+  const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+  if (button.dataset['action'] === 'insert-code') {
+    send({ type: 'insertCode', text: code.replace(/\n$/, '') });
+    announce('Inserted at the cursor');
+    return;
+  }
   send({ type: 'copyText', text: code });
   button.textContent = 'Copied';
+  announce('Code copied');
   setTimeout(() => (button.textContent = 'Copy'), 1500);
 });
 

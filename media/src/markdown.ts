@@ -8,7 +8,7 @@ import DOMPurify from 'dompurify';
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
-/** Renders `text` into `target`, replacing its content; code blocks get a Copy button. */
+/** Renders `text` into `target`, replacing its content; code blocks get Copy and Insert (at Cursor) buttons. */
 export function renderMarkdown(target: HTMLElement, text: string): void {
   const html = DOMPurify.sanitize(md.render(text), { USE_PROFILES: { html: true } });
   target.innerHTML = html;
@@ -25,7 +25,17 @@ function addCopyButton(pre: HTMLPreElement): void {
   button.textContent = 'Copy';
   button.setAttribute('aria-label', 'Copy code');
   button.dataset['action'] = 'copy-code';
-  wrapper.append(button, pre);
+  const insert = document.createElement('button');
+  insert.type = 'button';
+  insert.className = 'copy-code insert-code';
+  insert.textContent = 'Insert';
+  insert.title = 'Insert at Cursor';
+  insert.setAttribute('aria-label', 'Insert code at the cursor');
+  insert.dataset['action'] = 'insert-code';
+  const bar = document.createElement('div');
+  bar.className = 'code-actions';
+  bar.append(insert, button);
+  wrapper.append(bar, pre);
 }
 
 /** Renders one line of inline markdown (code spans in verdicts: `.claude/settings.json › …`). */

@@ -20,6 +20,8 @@ export interface HookVerdict {
 export type AgentEvent =
   | { readonly type: 'runStarted'; readonly agent: AgentRef; readonly description?: string; readonly parentToolUseId?: string }
   | { readonly type: 'text'; readonly agent: AgentRef; readonly delta: string }
+  /** Reasoning text the model streamed (display only: not part of the conversation). */
+  | { readonly type: 'reasoning'; readonly agent: AgentRef; readonly delta: string }
   | { readonly type: 'assistantMessage'; readonly agent: AgentRef; readonly text: string; readonly step: number }
   | {
       readonly type: 'toolCall';

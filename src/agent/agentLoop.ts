@@ -174,6 +174,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           },
           o.signal,
           (delta) => emit({ type: 'text', agent: o.agent, delta }),
+          (delta) => emit({ type: 'reasoning', agent: o.agent, delta }),
         );
       } catch (error) {
         if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');

@@ -217,11 +217,15 @@ export class Session {
     return result;
   }
 
-  /** Sends one prompt through UserPromptSubmit and the agent. One prompt at a time. */
-  async submit(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
+  /**
+   * Sends one prompt through UserPromptSubmit and the agent. One prompt at a time.
+   * `attachments`: texts the user attached (chat context), given to the model just before the
+   * prompt; hooks see the prompt as typed.
+   */
+  async submit(prompt: string, signal: AbortSignal, attachments: readonly string[] = []): Promise<SubmitResult> {
     if (this.running) throw new Error('a prompt is already running in this session');
     this.clearIdle();
-    const work = this.submitNow(prompt, signal);
+    const work = this.submitNow(prompt, signal, attachments);
     this.running = work;
     try {
       return await work;
@@ -231,7 +235,7 @@ export class Session {
     }
   }
 
-  private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
+  private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[]): Promise<SubmitResult> {
     const submitted = await this.runHooks(
       'UserPromptSubmit',
       HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }),
@@ -262,6 +266,8 @@ export class Session {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
       this.pendingContext = [];
     }
+    // What the user attached (files, selection, Problems: `<system-reminder>` texts) goes just before the prompt, as Claude Code sends it.
+    if (attachments.length > 0) this.conversation.append({ role: 'user', content: attachments.join('\n') });
     this.conversation.append({ role: 'user', content: finalPrompt });
 
     const maxDepth = this.ctx.subagents.maxDepth;

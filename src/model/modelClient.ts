@@ -50,6 +50,8 @@ export interface ModelUsage {
 /** Events of one streamed response, in order; exactly one `done` ends a successful stream. */
 export type ModelStreamEvent =
   | { readonly type: 'text'; readonly delta: string }
+  /** Reasoning ("thinking") text some models stream before the answer; shown, never sent back. */
+  | { readonly type: 'reasoning'; readonly delta: string }
   | { readonly type: 'toolCall'; readonly call: ModelToolCall }
   | { readonly type: 'usage'; readonly usage: ModelUsage }
   | { readonly type: 'done'; readonly finishReason: string };
@@ -78,6 +80,7 @@ export async function collectResponse(
   request: ModelRequest,
   signal: AbortSignal,
   onText?: (delta: string) => void,
+  onReasoning?: (delta: string) => void,
 ): Promise<ModelResponse> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
@@ -88,6 +91,9 @@ export async function collectResponse(
       case 'text':
         text += event.delta;
         onText?.(event.delta);
+        break;
+      case 'reasoning':
+        onReasoning?.(event.delta);
         break;
       case 'toolCall':
         toolCalls.push(event.call);

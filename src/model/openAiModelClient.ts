@@ -175,6 +175,15 @@ export class OpenAiModelClient implements ModelClient {
           const delta = choice.delta ?? {};
           if (delta.tool_calls) toolCalls.add(delta.tool_calls);
           if (choice.finish_reason) finishReason = choice.finish_reason;
+          // OpenAI-compatible servers that stream reasoning (DeepSeek, vLLM, Ollama, LM Studio) send it
+          // as `reasoning_content`; OpenRouter as `reasoning`. Not in the SDK's types.
+          const extra = delta as { reasoning_content?: unknown; reasoning?: unknown };
+          const reasoning = typeof extra.reasoning_content === 'string' ? extra.reasoning_content : typeof extra.reasoning === 'string' ? extra.reasoning : '';
+          if (reasoning !== '') {
+            pause();
+            yield { type: 'reasoning', delta: reasoning };
+            arm();
+          }
           const text = (delta.content ?? '') + (delta.refusal ?? '');
           if (text !== '') {
             pause(); // the consumer's time is not the server's silence

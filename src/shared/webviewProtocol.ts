@@ -39,13 +39,28 @@ export const editedFileSchema = z.object({
   note: z.string().optional(),
 });
 
+/** A chip of context attached to a prompt (file, folder, selection, Problems, terminal output). */
+export const chatAttachmentSchema = z.object({
+  id: z.string().max(100),
+  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal']),
+  /** Short text on the chip, e.g. `chat.ts:3-7`. */
+  label: z.string(),
+  /** Full path and range, for the tooltip and screen readers. */
+  detail: z.string(),
+});
+
+/** One `#` completion in the input: `insert` replaces the token being typed. */
+export const mentionItemSchema = z.object({ label: z.string(), detail: z.string(), insert: z.string() });
+
 /**
  * A serializable projection of one `AgentEvent`. Texts the user reads (the verdict line,
  * "Blocked by PreToolUse hook `…`: reason") are computed on the extension side so the
  * webview never needs hook internals.
  */
 export const chatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('userPrompt'), text: z.string() }),
+  z.object({ type: z.literal('userPrompt'), text: z.string(), attachments: z.array(chatAttachmentSchema).optional() }),
+  /** Reasoning text the model streamed (shown collapsed). */
+  z.object({ type: z.literal('reasoning'), agentId: z.string(), delta: z.string() }),
   z.object({ type: z.literal('runStarted'), agent: chatAgentSchema, description: z.string().optional(), parentToolUseId: z.string().optional() }),
   z.object({ type: z.literal('text'), agentId: z.string(), delta: z.string() }),
   z.object({ type: z.literal('assistantMessage'), agentId: z.string(), text: z.string() }),
@@ -120,6 +135,12 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
     busy: z.boolean(),
     events: z.array(chatEventSchema),
     notice: noticeSchema.optional(),
+    /** The next prompt's attachments, when there are any. */
+    attachments: z.array(chatAttachmentSchema).optional(),
+    /** The active editor's selection offered as a chip, when there is one. */
+    editorSelection: chatAttachmentSchema.optional(),
+    /** The context meter, once the model answered in this session. */
+    contextUsage: z.object({ usedTokens: z.number(), windowTokens: z.number() }).optional(),
   }),
   z.object({ type: z.literal('agentEvent'), event: chatEventSchema }),
   z.object({ type: z.literal('sessionReset') }),
@@ -129,12 +150,32 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), notice: noticeSchema.optional() }),
   /** Puts text in the prompt box (the prompt a Restore Checkpoint removed, to edit and resend). */
   z.object({ type: z.literal('setDraft'), text: z.string() }),
+  /** The attachments of the next prompt. */
+  z.object({ type: z.literal('attachments'), items: z.array(chatAttachmentSchema) }),
+  /** The active editor's selection, offered as a chip (undefined: nothing selected). */
+  z.object({ type: z.literal('editorSelection'), attachment: chatAttachmentSchema.optional() }),
+  /** Answer to `mentionQuery`. */
+  z.object({ type: z.literal('mentionResults'), requestId: z.number(), items: z.array(mentionItemSchema) }),
+  /** Context window use for the header meter: tokens of the last model call / the window (0 = unknown). */
+  z.object({ type: z.literal('contextUsage'), usedTokens: z.number(), windowTokens: z.number() }),
 ]);
 
 /** Webview → extension. */
 export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('submit'), prompt: z.string().min(1).max(1_000_000) }),
+  z.object({
+    type: z.literal('submit'),
+    prompt: z.string().min(1).max(1_000_000),
+    /** False when the user dismissed the offered editor-selection chip. */
+    includeEditorSelection: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('addContext') }),
+  z.object({ type: z.literal('removeAttachment'), id: z.string().max(100) }),
+  /** Files dropped on the chat (from the explorer or the OS), as URIs. */
+  z.object({ type: z.literal('dropUris'), uris: z.array(z.string().max(4096)).max(50) }),
+  z.object({ type: z.literal('mentionQuery'), requestId: z.number().int(), query: z.string().max(500) }),
+  z.object({ type: z.literal('insertCode'), text: z.string().max(10_000_000) }),
+  z.object({ type: z.literal('pickModel') }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('showHistory') }),
@@ -159,6 +200,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restoreCheckpoint'), checkpointId: z.number().int().positive() }),
 ]);
 
+export type ChatAttachment = z.infer<typeof chatAttachmentSchema>;
+export type MentionItem = z.infer<typeof mentionItemSchema>;
 export type ChatToolStatus = z.infer<typeof chatToolStatusSchema>;
 export type ChatAgent = z.infer<typeof chatAgentSchema>;
 export type ChatEvent = z.infer<typeof chatEventSchema>;

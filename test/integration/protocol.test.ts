@@ -84,6 +84,8 @@ suite('Chat webview protocol', () => {
       provider.showHistory([{ id: 's1', title: 'old chat', updatedAt: 1 }]);
       assert.equal(fake.posted.length, 0, 'nothing is posted before ready');
       fake.send({ type: 'ready' });
+      // The offered editor selection depends on what earlier tests left selected: not this test's business.
+      if (fake.posted[0]?.type === 'init') delete fake.posted[0].editorSelection;
       assert.deepEqual(fake.posted[0], {
         type: 'init',
         modelLabel: 'Playground (scripted)',
@@ -112,7 +114,7 @@ suite('Chat webview protocol', () => {
     const fake = fakeView();
     const seen: string[] = [];
     const subs = [
-      provider.onDidSubmit((p) => seen.push(`submit:${p}`)),
+      provider.onDidSubmit((p) => seen.push(`submit:${p.prompt}`)),
       provider.onDidStop(() => seen.push('stop')),
       provider.onDidRequestNewChat(() => seen.push('newChat')),
       provider.onDidRequestHistory(() => seen.push('history')),
@@ -130,7 +132,13 @@ suite('Chat webview protocol', () => {
       fake.send({ type: 'showHistory' });
       fake.send({ type: 'resumeSession', id: 'abc' });
       fake.send({ type: 'openSetup' });
-      assert.deepEqual(seen, ['submit:run the tests', 'stop', 'newChat', 'history', 'resume:abc', 'setup']);
+      // A submit is handed on once its attachments are read (none here): after the synchronous ones.
+      for (let i = 0; i < 50 && !seen.includes('submit:run the tests'); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(seen, ['stop', 'newChat', 'history', 'resume:abc', 'setup', 'submit:run the tests']);
+      assert.ok(
+        fake.posted.some((m) => m.type === 'agentEvent' && m.event.type === 'userPrompt' && m.event.text === 'run the tests'),
+        'the prompt is echoed to the webview',
+      );
       assert.equal(log.warnings.length, 2);
       assert.match(log.warnings[0] ?? '', /dropped an invalid webview message/);
     } finally {
@@ -158,6 +166,43 @@ suite('Chat webview protocol', () => {
       assert.equal(await answer, 'playground');
       assert.deepEqual(second.posted.at(-1), { type: 'notice' });
     } finally {
+      provider.dispose();
+    }
+  });
+
+  test('#file mentions attach the file as a Read call with numbered lines; a file a Read deny rule covers is not attached', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder');
+    const provider = new ChatViewProvider(vscode.Uri.file('/ext'));
+    provider.setReadPolicy((file) => (file.endsWith('settings.json') ? 'Read(.claude/settings.json)' : undefined));
+    const fake = fakeView();
+    const submitted: { prompt: string; context: readonly string[] }[] = [];
+    const sub = provider.onDidSubmit((s) => submitted.push(s));
+    try {
+      provider.resolveWebviewView(fake.view);
+      fake.send({ type: 'ready' });
+      const file = vscode.Uri.joinPath(folder.uri, 'notes.txt');
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('first line\nsecond line\n'));
+      fake.send({ type: 'submit', prompt: 'summarize #file:notes.txt:2 and #file:.claude/settings.json', includeEditorSelection: false });
+      for (let i = 0; i < 100 && submitted.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const [sent] = submitted;
+      assert.ok(sent, 'the prompt was handed on');
+      assert.equal(sent.prompt, 'summarize #file:notes.txt:2 and #file:.claude/settings.json');
+      assert.deepEqual(sent.context.slice(0, 2), [
+        `<system-reminder>\nCalled the Read tool with the following input: ${JSON.stringify({ file_path: file.fsPath, offset: 2, limit: 1 })}\n</system-reminder>`,
+        `<system-reminder>\nResult of calling the Read tool: ${JSON.stringify('     2\tsecond line')}\n</system-reminder>`,
+      ]);
+      assert.match(sent.context[2] ?? '', /permission rule Read\(\.claude\/settings\.json\) does not allow reading it/);
+      assert.ok(!sent.context.join('').includes('"hooks"'), 'the denied file’s text is not sent');
+      const echoed = fake.posted.find((m) => m.type === 'agentEvent' && m.event.type === 'userPrompt');
+      assert.ok(echoed?.type === 'agentEvent' && echoed.event.type === 'userPrompt');
+      assert.deepEqual(
+        echoed.event.attachments?.map((a) => a.label),
+        ['notes.txt:2', 'settings.json'],
+      );
+      await vscode.workspace.fs.delete(file);
+    } finally {
+      sub.dispose();
       provider.dispose();
     }
   });

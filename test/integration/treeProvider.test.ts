@@ -178,4 +178,87 @@ suite('Hook Runs tree provider', () => {
     assert.ok(selected.startsWith('{') && selected.includes('"type": "command"') && selected.endsWith('}'), selected);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  test('hides built-in limit hooks that decided nothing; "Show Built-in Hooks" in the view menu shows them', async () => {
+    const builtin = (overrides: Partial<HookRunRecord>): HookRunRecord =>
+      record({
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: 1 },
+        ...overrides,
+      });
+    provider.onHookFinished(builtin({ runId: 'b1', occurrenceId: 's1', status: 'ok', durationMs: 0 }));
+    provider.onHookFinished(builtin({ runId: 'b2', occurrenceId: 's2', status: 'ok', durationMs: 0, input: { step_index: 2 } }));
+    assert.deepEqual(outline(provider), [], 'built-in hooks that decided nothing are hidden by default');
+    provider.onHookFinished(
+      builtin({ runId: 'b3', occurrenceId: 's3', status: 'ok', durationMs: 0, outcome: { decision: 'stop', reason: 'Reached the maximum of 2 steps' } }),
+    );
+    assert.deepEqual(outline(provider).slice(1), ['  main agent', '    BeforeStep [1 hook · stop]', '      built-in: max steps [stop · 0 ms]']);
+    provider.setShowBuiltin(true);
+    assert.equal(outline(provider).filter((line) => line.includes('built-in: max steps')).length, 3);
+
+    // The real extension contributes the toggle to the Hook Runs title menu, both ways round.
+    const extension = vscode.extensions.all.find((e) => e.packageJSON?.name === 'hookwise');
+    assert.ok(extension);
+    const menu = (extension.packageJSON.contributes.menus['view/title'] as { command: string; when: string }[]).filter((m) => m.command.includes('Builtin'));
+    assert.deepEqual(
+      menu.map((m) => [m.command, m.when]),
+      [
+        ['hookwise.hookRuns.showBuiltin', 'view == hookwise.hookRuns && !hookwise.hookRuns.showBuiltin'],
+        ['hookwise.hookRuns.hideBuiltin', 'view == hookwise.hookRuns && hookwise.hookRuns.showBuiltin'],
+      ],
+    );
+    await extension.activate();
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.includes('hookwise.hookRuns.showBuiltin') && commands.includes('hookwise.hookRuns.hideBuiltin'));
+    await vscode.commands.executeCommand('hookwise.hookRuns.hideBuiltin');
+  });
+
+  test('"Collapse Undecided Events into Their Steps" folds the events where no hook decided into one row per step', () => {
+    provider.onHookFinished(
+      record({
+        runId: 'b1',
+        occurrenceId: 'step1',
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: 1 },
+        status: 'ok',
+      }),
+    );
+    provider.onHookFinished(record({ runId: 'a', occurrenceId: 'pre', status: 'ok', durationMs: 3 }));
+    provider.onHookFinished(record({ runId: 'b', occurrenceId: 'post', event: 'PostToolUse', status: 'ok', durationMs: 4 }));
+    provider.onHookFinished(
+      record({
+        runId: 'c',
+        occurrenceId: 'stop',
+        event: 'Stop',
+        matchValue: undefined,
+        status: 'blocked',
+        outcome: { decision: 'continue', reason: 'tests fail' },
+      }),
+    );
+    provider.setGroupQuiet(true);
+    const lines = outline(provider).slice(1);
+    assert.deepEqual(lines.slice(0, 2), ['  main agent', '    Step 1 [2 events · no decision]']);
+    assert.ok(lines[2]?.startsWith('      PreToolUse · Bash · npm test'), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.startsWith('    Stop')),
+      `the deciding Stop stays in view:\n${lines.join('\n')}`,
+    );
+    const [session] = provider.getChildren();
+    const [agent] = provider.getChildren(session);
+    const step = provider.getChildren(agent)[0];
+    assert.ok(step);
+    assert.equal(provider.getTreeItem(step).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    provider.setGroupQuiet(false);
+    assert.ok(!outline(provider).some((l) => l.includes('Step 1')));
+  });
 });

@@ -38,6 +38,8 @@ export interface ScriptedUsage {
 /** A normal answer: text and/or tool calls. */
 export interface ScriptedMessageReply {
   readonly text?: string;
+  /** Streamed before the text as `reasoning_content` deltas (DeepSeek / vLLM style; streaming only). */
+  readonly reasoning?: string;
   readonly toolCalls?: readonly ScriptedToolCall[];
   readonly usage?: ScriptedUsage | false;
   /** Default: `tool_calls` when there are tool calls, else `stop`. */

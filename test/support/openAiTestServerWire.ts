@@ -48,6 +48,9 @@ export async function writeStream(
     chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finishReason }]);
 
   if (!(await send(delta({ role: 'assistant', content: '' })))) return;
+  for (const piece of pieces(reply.reasoning ?? '', size)) {
+    if (!(await send(delta({ reasoning_content: piece })))) return;
+  }
   for (const piece of pieces(reply.text ?? '', size)) {
     if (!(await send(delta({ content: piece })))) return;
   }

@@ -11,10 +11,14 @@ export class ChatEventLog {
 
   constructor(private readonly maxEvents = 5_000) {}
 
-  /** Appends `event`, merging it into the previous `text` event of the same agent. */
+  /** Appends `event`, merging a `text` or `reasoning` delta into the previous one of the same agent. */
   add(event: ChatEvent): void {
     const last = this.events[this.events.length - 1];
     if (event.type === 'text' && last?.type === 'text' && last.agentId === event.agentId) {
+      this.events[this.events.length - 1] = { ...last, delta: last.delta + event.delta };
+      return;
+    }
+    if (event.type === 'reasoning' && last?.type === 'reasoning' && last.agentId === event.agentId) {
       this.events[this.events.length - 1] = { ...last, delta: last.delta + event.delta };
       return;
     }

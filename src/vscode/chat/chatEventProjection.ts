@@ -23,6 +23,8 @@ export function projectAgentEvent(event: AgentEvent): ChatEvent | undefined {
       };
     case 'text':
       return { type: 'text', agentId: event.agent.agentId, delta: event.delta };
+    case 'reasoning':
+      return { type: 'reasoning', agentId: event.agent.agentId, delta: event.delta };
     case 'assistantMessage':
       return { type: 'assistantMessage', agentId: event.agent.agentId, text: event.text };
     case 'toolCall':

@@ -1,4 +1,5 @@
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
+import { isQuietBuiltinRun, runDecidedSomething } from './builtinHooks';
 import { needsAttention } from './hookRunLabels';
 
 /**
@@ -7,7 +8,10 @@ import { needsAttention } from './hookRunLabels';
  * place, so the TreeDataProvider can refresh exactly the node that changed; every change is
  * reported through `onChange` with the node whose children or label changed (undefined =
  * the root list). Memory is bounded: at most `maxRunsPerSession` executions per session
- * (oldest dropped first) and `maxSessions` sessions.
+ * (oldest dropped first) and `maxSessions` sessions. Built-in limit hooks that decided nothing
+ * are hidden unless `showBuiltin` is on; a node left with nothing to show is hidden too. With
+ * `groupQuiet`, the occurrences where no hook decided anything are collapsed into one node per
+ * agent step (a step starts at each BeforeStep).
  */
 
 export interface SessionNode {
@@ -31,6 +35,8 @@ export interface AgentNode {
   description: string | undefined;
   /** Subagents and occurrences, in the order they first appeared. */
   readonly children: (AgentNode | OccurrenceNode)[];
+  /** The step the agent is in: the `step_index` of its last BeforeStep (0 before the first). */
+  currentStep: number;
 }
 
 export interface OccurrenceNode {
@@ -40,6 +46,17 @@ export interface OccurrenceNode {
   /** The first record seen: event, match value and input are the same for all runs of an occurrence. */
   readonly first: HookRunRecord;
   readonly runs: RunNode[];
+  /** The agent step it happened in (see AgentNode.currentStep). */
+  readonly step: number;
+}
+
+/** The undecided occurrences of one agent step, collapsed into one node (only with `groupQuiet`). */
+export interface StepNode {
+  readonly kind: 'step';
+  readonly agent: AgentNode;
+  readonly step: number;
+  /** Filled each time the agent's children are listed. */
+  readonly occurrences: OccurrenceNode[];
 }
 
 export interface RunNode {
@@ -48,7 +65,7 @@ export interface RunNode {
   record: HookRunRecord;
 }
 
-export type HookRunsNode = SessionNode | AgentNode | OccurrenceNode | RunNode;
+export type HookRunsNode = SessionNode | AgentNode | StepNode | OccurrenceNode | RunNode;
 
 /** Which runs the tree shows: all, or only blocked / asked / failed ones. */
 export type HookRunsFilter = 'all' | 'attention';
@@ -70,6 +87,10 @@ export class HookRunsModel implements HookRunObserver {
   /** Subagent descriptions announced before their first hook ran (agentId → description). */
   private readonly descriptions = new Map<string, string>();
   private filterValue: HookRunsFilter = 'all';
+  private showBuiltinValue = false;
+  private groupQuietValue = false;
+  /** Step nodes, stable per agent and step so the tree keeps their expansion state. */
+  private readonly stepNodes = new WeakMap<AgentNode, Map<number, StepNode>>();
   private maxRunsPerSession: number;
   private readonly maxSessions: number;
   private readonly listeners = new Set<HookRunsChangeListener>();
@@ -119,6 +140,28 @@ export class HookRunsModel implements HookRunObserver {
     this.emit(undefined);
   }
 
+  /** Whether built-in hooks that decided nothing are shown (off by default: they run on every step). */
+  get showBuiltin(): boolean {
+    return this.showBuiltinValue;
+  }
+
+  set showBuiltin(value: boolean) {
+    if (value === this.showBuiltinValue) return;
+    this.showBuiltinValue = value;
+    this.emit(undefined);
+  }
+
+  /** Whether occurrences where no hook decided are collapsed into their step. */
+  get groupQuiet(): boolean {
+    return this.groupQuietValue;
+  }
+
+  set groupQuiet(value: boolean) {
+    if (value === this.groupQuietValue) return;
+    this.groupQuietValue = value;
+    this.emit(undefined);
+  }
+
   /** Changes the bound; takes effect as runs arrive (the oldest go first). */
   setMaxRunsPerSession(max: number): void {
     this.maxRunsPerSession = Math.max(1, max);
@@ -138,7 +181,7 @@ export class HookRunsModel implements HookRunObserver {
   /** Children as the tree shows them (filter applied). Sessions: newest first. */
   getChildren(node?: HookRunsNode): HookRunsNode[] {
     const all = this.allChildren(node);
-    return this.filterValue === 'all' ? all : all.filter((child) => this.matches(child));
+    return this.showsEverything() ? all : all.filter((child) => this.matches(child));
   }
 
   /** The node's parent (undefined for sessions). */
@@ -148,8 +191,10 @@ export class HookRunsModel implements HookRunObserver {
         return undefined;
       case 'agent':
         return node.parent ?? node.session;
-      case 'occurrence':
+      case 'step':
         return node.agent;
+      case 'occurrence':
+        return this.groupQuietValue && this.isQuiet(node) ? this.stepNode(node.agent, node.step) : node.agent;
       case 'run':
         return node.occurrence;
     }
@@ -171,7 +216,9 @@ export class HookRunsModel implements HookRunObserver {
       case 'session':
         return [...node.agents];
       case 'agent':
-        return [...node.children];
+        return this.groupQuietValue ? this.grouped(node) : [...node.children];
+      case 'step':
+        return [...node.occurrences];
       case 'occurrence':
         return [...node.runs];
       case 'run':
@@ -179,15 +226,56 @@ export class HookRunsModel implements HookRunObserver {
     }
   }
 
-  /** True when the node is, or contains, a run the filter keeps. */
+  /** The agent's children with its undecided occurrences collapsed into one node per step, where the step's first one was. */
+  private grouped(agent: AgentNode): HookRunsNode[] {
+    const out: HookRunsNode[] = [];
+    const filled = new Set<StepNode>();
+    for (const child of agent.children) {
+      if (child.kind !== 'occurrence' || !this.isQuiet(child) || !this.matches(child)) {
+        out.push(child);
+        continue;
+      }
+      const step = this.stepNode(agent, child.step);
+      if (!filled.has(step)) {
+        step.occurrences.length = 0;
+        filled.add(step);
+        out.push(step);
+      }
+      step.occurrences.push(child);
+    }
+    return out;
+  }
+
+  private stepNode(agent: AgentNode, stepIndex: number): StepNode {
+    let steps = this.stepNodes.get(agent);
+    if (!steps) this.stepNodes.set(agent, (steps = new Map()));
+    let node = steps.get(stepIndex);
+    if (!node) steps.set(stepIndex, (node = { kind: 'step', agent, step: stepIndex, occurrences: [] }));
+    return node;
+  }
+
+  /** Finished, and none of its shown runs decided anything. */
+  private isQuiet(occurrence: OccurrenceNode): boolean {
+    return occurrence.runs.every((r) => r.record.status !== 'running' && (!runDecidedSomething(r.record) || !this.matches(r)));
+  }
+
+  /** No filter and built-ins shown: every node is shown, no check needed. */
+  private showsEverything(): boolean {
+    return this.filterValue === 'all' && this.showBuiltinValue;
+  }
+
+  /** True when the node is, or contains, a run the filter and the built-in toggle keep. */
   private matches(node: HookRunsNode): boolean {
     switch (node.kind) {
       case 'run':
-        return needsAttention(node.record.status, node.record);
+        if (!this.showBuiltinValue && isQuietBuiltinRun(node.record)) return false;
+        return this.filterValue === 'all' || needsAttention(node.record.status, node.record);
       case 'occurrence':
         return node.runs.some((r) => this.matches(r));
       case 'agent':
         return node.children.some((c) => this.matches(c));
+      case 'step':
+        return node.occurrences.some((o) => this.matches(o));
       case 'session':
         return node.agents.some((a) => this.matches(a));
     }
@@ -196,31 +284,49 @@ export class HookRunsModel implements HookRunObserver {
   private upsert(record: HookRunRecord): void {
     const existing = this.runById.get(record.runId);
     if (existing) {
-      const wasShown = this.filterValue === 'all' || this.matches(existing.occurrence);
+      const wasShown = this.matches(existing);
       existing.record = record;
-      const shown = this.filterValue === 'all' || this.matches(existing.occurrence);
+      const shown = this.matches(existing);
       // The occurrence's item sums up its runs (spinner, "2 hooks · deny"): refresh it, which
-      // refreshes the run too. Under the filter, a run that starts or stops matching can show
-      // or hide its ancestors: refresh from the root then.
-      this.emit(wasShown && shown ? existing.occurrence : undefined);
+      // refreshes the run too. A run that starts or stops being shown can show or hide its
+      // ancestors. A hidden run that stays hidden costs nothing.
+      if (wasShown && shown) this.emit(existing.occurrence);
+      else if (wasShown !== shown) this.emitAround(existing);
       return;
     }
     const session = this.session(record.sessionId, record.startedAt);
     const agent = this.agent(session, record);
     let occurrence = this.occurrenceById.get(record.occurrenceId);
+    const isNew = !occurrence;
     if (!occurrence) {
-      occurrence = { kind: 'occurrence', agent, occurrenceId: record.occurrenceId, first: record, runs: [] };
+      if (record.event === 'BeforeStep') {
+        const index = record.input['step_index'];
+        agent.currentStep = typeof index === 'number' ? index : agent.currentStep + 1;
+      }
+      occurrence = { kind: 'occurrence', agent, occurrenceId: record.occurrenceId, first: record, runs: [], step: agent.currentStep };
       this.occurrenceById.set(record.occurrenceId, occurrence);
       agent.children.push(occurrence);
-      this.emit(agent);
-    } else {
-      this.emit(occurrence);
     }
     const run: RunNode = { kind: 'run', occurrence, record };
     occurrence.runs.push(run);
     this.runById.set(record.runId, run);
     session.runs.set(record.runId, run);
+    if (this.showsEverything()) this.emit(isNew ? agent : occurrence);
+    else if (this.matches(run)) this.emitAround(run);
     this.evict(session);
+  }
+
+  /**
+   * `run` appeared or disappeared: refreshes its nearest ancestor that stays shown either way
+   * (it has another shown child), or the root when the whole branch appears or goes.
+   */
+  private emitAround(run: RunNode): void {
+    let child: HookRunsNode = run;
+    for (let parent = this.getParent(run); parent; child = parent, parent = this.getParent(parent)) {
+      const other = child;
+      if (this.allChildren(parent).some((c) => c !== other && this.matches(c))) return this.emit(parent);
+    }
+    this.emit(undefined);
   }
 
   private session(sessionId: string, startedAt: number): SessionNode {
@@ -264,6 +370,7 @@ export class HookRunsModel implements HookRunObserver {
       parent,
       description: this.descriptions.get(record.agentId),
       children: [],
+      currentStep: 0,
     };
     this.agentByKey.set(key, node);
     if (parent) {
@@ -310,7 +417,8 @@ export class HookRunsModel implements HookRunObserver {
   private emit(node: HookRunsNode | undefined): void {
     // Filtered, a status change can show or hide whole branches: refresh from the root
     // (still throttled by the provider).
-    const target = this.filterValue === 'all' ? node : undefined;
+    // Grouped, an occurrence moves into its step when its last hook finishes: same.
+    const target = this.filterValue === 'all' && !this.groupQuietValue ? node : undefined;
     for (const listener of this.listeners) listener(target);
   }
 }

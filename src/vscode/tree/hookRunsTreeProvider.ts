@@ -4,12 +4,27 @@ import type { HookRunObserver, HookRunRecord, HookRunStatus } from '../../hooks/
 import { describeSource } from '../../hooks/hookSource';
 import { ChangeThrottle } from './changeThrottle';
 import { occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
-import { HookRunsModel, type AgentNode, type HookRunsFilter, type HookRunsNode, type OccurrenceNode, type RunNode, type SessionNode } from './hookRunsModel';
+import {
+  HookRunsModel,
+  type AgentNode,
+  type HookRunsFilter,
+  type HookRunsNode,
+  type OccurrenceNode,
+  type RunNode,
+  type SessionNode,
+  type StepNode,
+} from './hookRunsModel';
 
 export type { HookRunsNode } from './hookRunsModel';
 
 /** Context key that is true while the tree shows only blocked / asked / failed runs. */
 export const FILTER_CONTEXT_KEY = 'hookwise.hookRuns.filtered';
+
+/** Context key that is true while built-in hooks that decided nothing are shown. */
+export const BUILTIN_CONTEXT_KEY = 'hookwise.hookRuns.showBuiltin';
+
+/** Context key that is true while undecided occurrences are collapsed into their steps. */
+export const GROUP_CONTEXT_KEY = 'hookwise.hookRuns.groupQuiet';
 
 /** Command run when a run item is selected (opens its `hookwise-run:` document). */
 export const OPEN_RUN_COMMAND = 'hookwise.hookRuns.openRun';
@@ -81,6 +96,26 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
     void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, filter === 'attention');
   }
 
+  get showBuiltin(): boolean {
+    return this.model.showBuiltin;
+  }
+
+  /** Shows or hides built-in hooks that decided nothing (also sets the context key for the view menu). */
+  setShowBuiltin(show: boolean): void {
+    this.model.showBuiltin = show;
+    void vscode.commands.executeCommand('setContext', BUILTIN_CONTEXT_KEY, show);
+  }
+
+  get groupQuiet(): boolean {
+    return this.model.groupQuiet;
+  }
+
+  /** Collapses occurrences where no hook decided into their step, or shows them one by one (also sets the context key). */
+  setGroupQuiet(group: boolean): void {
+    this.model.groupQuiet = group;
+    void vscode.commands.executeCommand('setContext', GROUP_CONTEXT_KEY, group);
+  }
+
   clear(): void {
     this.model.clear();
   }
@@ -104,6 +139,8 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
         return sessionItem(node);
       case 'agent':
         return agentItem(node);
+      case 'step':
+        return stepItem(node);
       case 'occurrence':
         return occurrenceItem(node);
       case 'run':
@@ -142,6 +179,17 @@ function agentItem(node: AgentNode): vscode.TreeItem {
   item.tooltip = `${main ? 'Main agent' : `Subagent ${node.agentType}${node.description ? `: ${node.description}` : ''}`}\nAgent id: ${node.agentId}${node.parentAgentId ? `\nParent: ${node.parentAgentId}` : ''}`;
   item.iconPath = new vscode.ThemeIcon(main ? 'hubot' : 'type-hierarchy-sub');
   item.contextValue = 'hookRunAgent';
+  return item;
+}
+
+function stepItem(node: StepNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.step === 0 ? 'Before the first step' : `Step ${node.step}`, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `step:${node.agent.session.sessionId}:${node.agent.agentId}:${node.step}`;
+  const events = node.occurrences.length;
+  item.description = `${events} event${events === 1 ? '' : 's'} · no decision`;
+  item.tooltip = `Events where no hook decided anything:\n${node.occurrences.map((o) => occurrenceLabel(o.first)).join('\n')}`;
+  item.iconPath = new vscode.ThemeIcon('fold');
+  item.contextValue = 'hookRunStep';
   return item;
 }
 

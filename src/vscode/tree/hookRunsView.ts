@@ -15,12 +15,24 @@ export const HookRunsCommands = {
   filterAttention: 'hookwise.hookRuns.filterAttention',
   showAll: 'hookwise.hookRuns.showAll',
   clear: 'hookwise.hookRuns.clear',
+  showBuiltin: 'hookwise.hookRuns.showBuiltin',
+  hideBuiltin: 'hookwise.hookRuns.hideBuiltin',
+  groupQuiet: 'hookwise.hookRuns.groupQuiet',
+  ungroupQuiet: 'hookwise.hookRuns.ungroupQuiet',
 } as const;
+
+/** Memento key of the "Collapse Undecided Events into Steps" toggle. */
+const GROUP_QUIET_KEY = 'hookwise.hookRuns.groupQuiet';
+
+/** Memento key of the "Show Built-in Hooks" toggle. */
+const SHOW_BUILTIN_KEY = 'hookwise.hookRuns.showBuiltin';
 
 export interface HookRunsViewOptions {
   /** "Re-run with This Input": runs the same hook again with the recorded input (wired by the composition root). */
   readonly rerun: (record: HookRunRecord) => unknown;
   readonly log?: vscode.LogOutputChannel;
+  /** Where the "Show Built-in Hooks" toggle is remembered (the extension's global state). */
+  readonly state?: vscode.Memento;
 }
 
 /** What `registerHookRunsView` creates; `disposable` owns all of it. */
@@ -32,7 +44,9 @@ export interface HookRunsView {
 
 /**
  * Creates the Hook Runs tree view with its provider, the `hookwise-run:` document provider,
- * and the view's commands (open run, re-run, go to definition, copy input, filter, clear).
+ * and the view's commands (open run, re-run, go to definition, copy input, filter, clear,
+ * show/hide built-in hooks: hidden by default unless they decide something; collapse undecided
+ * events into their steps).
  * The bound on kept runs follows `hookwise.hookRuns.maxRunsPerSession`.
  */
 export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView {
@@ -41,6 +55,16 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
   const treeView = vscode.window.createTreeView(HookRunsTreeProvider.viewId, { treeDataProvider: provider, showCollapseAll: true });
   const documents = new HookRunDocumentProvider(provider);
   void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, false);
+  provider.setShowBuiltin(options.state?.get<boolean>(SHOW_BUILTIN_KEY) === true);
+  const setShowBuiltin = (show: boolean): void => {
+    provider.setShowBuiltin(show);
+    void options.state?.update(SHOW_BUILTIN_KEY, show);
+  };
+  provider.setGroupQuiet(options.state?.get<boolean>(GROUP_QUIET_KEY) === true);
+  const setGroupQuiet = (group: boolean): void => {
+    provider.setGroupQuiet(group);
+    void options.state?.update(GROUP_QUIET_KEY, group);
+  };
 
   const run = (node: unknown): RunNode | undefined => {
     const candidate = (node ?? treeView.selection[0]) as HookRunsNode | undefined;
@@ -84,6 +108,10 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
     vscode.commands.registerCommand(HookRunsCommands.filterAttention, () => provider.setFilter('attention')),
     vscode.commands.registerCommand(HookRunsCommands.showAll, () => provider.setFilter('all')),
     vscode.commands.registerCommand(HookRunsCommands.clear, () => provider.clear()),
+    vscode.commands.registerCommand(HookRunsCommands.showBuiltin, () => setShowBuiltin(true)),
+    vscode.commands.registerCommand(HookRunsCommands.hideBuiltin, () => setShowBuiltin(false)),
+    vscode.commands.registerCommand(HookRunsCommands.groupQuiet, () => setGroupQuiet(true)),
+    vscode.commands.registerCommand(HookRunsCommands.ungroupQuiet, () => setGroupQuiet(false)),
   ];
   return { provider, treeView, disposable: vscode.Disposable.from(...disposables) };
 }

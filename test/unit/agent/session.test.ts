@@ -92,6 +92,19 @@ describe('Session', () => {
     expect(contextIndex).toBeLessThan(promptIndex);
   });
 
+  it('chat attachments reach the model just before the prompt; UserPromptSubmit hooks see the prompt as typed', async () => {
+    const seen: string[] = [];
+    hooks.onUserPromptSubmit((ctx) => void seen.push(ctx.prompt));
+    const { session, model } = makeSession([{ text: 'ok' }]);
+    const selection = '<system-reminder>\nThe user selected the lines 1 to 2 from /ws/a.ts:\nx\n</system-reminder>';
+    await session.submit('explain this', new AbortController().signal, [selection]);
+    const messages = model.messagesOf(0);
+    const at = messages.findIndex((m) => m.content === selection);
+    expect(at).toBeGreaterThan(0);
+    expect(messages[at + 1]?.content).toBe('explain this');
+    expect(seen).toEqual(['explain this']);
+  });
+
   it('UserPromptSubmit additionalContext reaches the model with the prompt', async () => {
     hooks.onUserPromptSubmit(() => addContext('Current branch: feature/x'));
     const { session, model } = makeSession([{ text: 'ok' }]);

@@ -61,6 +61,33 @@ describe('OpenAiModelClient against the real test server', () => {
     expect(sent.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('streams reasoning_content deltas as reasoning, apart from the answer text', async () => {
+    const server = await serve({ script: [textReply('The answer is 4.', { reasoning: 'Two plus two is four.' })] });
+    const got = await events(clientFor(server));
+    expect(
+      got
+        .filter((e) => e.type === 'reasoning')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('Two plus two is four.');
+    expect(
+      got
+        .filter((e) => e.type === 'text')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('The answer is 4.');
+    const thinking: string[] = [];
+    const response = await collectResponse(
+      clientFor(await serve({ script: [textReply('ok', { reasoning: 'hmm' })] })),
+      hello,
+      new AbortController().signal,
+      undefined,
+      (d) => thinking.push(d),
+    );
+    expect(response.text).toBe('ok');
+    expect(thinking.join('')).toBe('hmm');
+  });
+
   it('assembles several tool calls of one step from interleaved deltas, by index', async () => {
     const server = await serve({
       script: [

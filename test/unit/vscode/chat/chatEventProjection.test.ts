@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRef } from '../../../../src/hooks/hookRunTypes';
+import { ChatEventLog } from '../../../../src/vscode/chat/chatEventLog';
 import { MAX_CHAT_TEXT, projectAgentEvent, verdictText } from '../../../../src/vscode/chat/chatEventProjection';
 import { chatEventSchema } from '../../../../src/shared/webviewProtocol';
 import { record } from '../../../support/hookRunFixtures';
@@ -92,5 +93,18 @@ describe('projectAgentEvent', () => {
     const e = projectAgentEvent({ type: 'toolStatus', agent: main, toolUseId: 't', status: 'done', result: 'x'.repeat(MAX_CHAT_TEXT + 500) });
     expect(e?.type === 'toolStatus' && e.result?.length).toBeLessThan(MAX_CHAT_TEXT + 100);
     expect(e?.type === 'toolStatus' && e.result).toMatch(/500 more characters not shown/);
+  });
+});
+
+describe('reasoning in the chat', () => {
+  it('is projected per agent and coalesced in the replay log apart from the answer text', () => {
+    const log = new ChatEventLog();
+    for (const delta of ['Two plus ', 'two…']) log.add(projectAgentEvent({ type: 'reasoning', agent: main, delta })!);
+    log.add(projectAgentEvent({ type: 'text', agent: main, delta: '4' })!);
+    expect(log.snapshot()).toEqual([
+      { type: 'reasoning', agentId: 'main', delta: 'Two plus two…' },
+      { type: 'text', agentId: 'main', delta: '4' },
+    ]);
+    expect(log.snapshot().every((e) => chatEventSchema.safeParse(e).success)).toBe(true);
   });
 });

@@ -15,6 +15,8 @@ const labelOf = (n: HookRunsNode): string => {
       return `session ${n.sessionId}`;
     case 'agent':
       return `agent ${n.agentType}${n.description ? ` (${n.description})` : ''}`;
+    case 'step':
+      return `step ${n.step}`;
     case 'occurrence':
       return `occ ${n.occurrenceId}`;
     case 'run':
@@ -115,7 +117,8 @@ describe('HookRunsModel', () => {
     const changes: (HookRunsNode | undefined)[] = [];
     model.onChange((n) => changes.push(n));
     model.onHookStarted(record());
-    expect(changes.map((n) => n?.kind)).toEqual([undefined, 'session', 'agent']);
+    // A new session: the root; then the whole new branch appears (the root again, throttled into one refresh).
+    expect(changes.map((n) => n?.kind)).toEqual([undefined, 'session', undefined]);
     changes.length = 0;
     model.onHookStarted(record({ runId: 'r2' }));
     expect(changes).toEqual([model.findRun('r1')!.occurrence]);
@@ -222,6 +225,8 @@ describe('HookRunsModel', () => {
     ]);
     changes.length = 0;
     model.onHookStarted(record({ runId: 'new', occurrenceId: 'o6' }));
+    expect(changes).toEqual([]); // a run the filter hides redraws nothing
+    model.onHookFinished(record({ runId: 'new', occurrenceId: 'o6', status: 'failed', error: 'x' }));
     expect(new Set(changes)).toEqual(new Set([undefined]));
     model.filter = 'all';
     expect(dump(model)).toHaveLength(15); // session, 2 agents, 6 occurrences, 6 runs
@@ -236,5 +241,101 @@ describe('HookRunsModel', () => {
     expect(model.getChildren()).toEqual([]);
     expect(model.findRun('r1')).toBeUndefined();
     expect(changes).toEqual([undefined]);
+  });
+
+  describe('built-in limit hooks', () => {
+    const builtin = (overrides: Partial<Parameters<typeof record>[0]> = {}) =>
+      record({
+        runId: 'b1',
+        occurrenceId: 'step1',
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: 1 },
+        ...overrides,
+      });
+
+    it('hides built-in hooks that decided nothing, and the occurrences, agents and sessions left empty', () => {
+      const model = new HookRunsModel();
+      model.onHookFinished(builtin({ status: 'ok', durationMs: 0 }));
+      model.onHookFinished(builtin({ runId: 'b2', hookId: 'builtin.maxTokens', hookLabel: 'built-in: max tokens', status: 'ok', durationMs: 0 }));
+      expect(dump(model)).toEqual([]);
+      model.onHookFinished(record({ runId: 'user', occurrenceId: 'o9', status: 'ok', durationMs: 4 }));
+      expect(dump(model)).toEqual(['session s1', '  agent main', '    occ o9', '      run user ok']);
+      model.showBuiltin = true;
+      expect(dump(model)).toEqual(['session s1', '  agent main', '    occ step1', '      run b1 ok', '      run b2 ok', '    occ o9', '      run user ok']);
+    });
+
+    it('shows a built-in hook that decides (the limit stopped the agent), refreshing from the root as its branch appears', () => {
+      const model = new HookRunsModel();
+      model.onHookStarted(record({ runId: 'user', occurrenceId: 'o0', sessionId: 's0' }));
+      const changes: (HookRunsNode | undefined)[] = [];
+      model.onChange((n) => changes.push(n));
+      model.onHookStarted(builtin());
+      expect(dump(model).filter((l) => l.includes('b1'))).toEqual([]);
+      model.onHookFinished(builtin({ status: 'ok', durationMs: 0, outcome: { decision: 'stop', reason: 'Reached the maximum of 50 steps' } }));
+      expect(dump(model)).toContain('      run b1 ok');
+      expect(changes).toContain(undefined);
+    });
+
+    it('a hook that is not built-in but registered in code is always shown', () => {
+      const model = new HookRunsModel();
+      model.onHookFinished(builtin({ hookId: 'hook-3', source: { kind: 'code', label: 'my provider' }, status: 'ok' }));
+      expect(dump(model)).toHaveLength(4);
+    });
+  });
+
+  it('collapses the occurrences where no hook decided into their step; a decision keeps its occurrence in view', () => {
+    const model = new HookRunsModel();
+    const step = (n: number) =>
+      record({
+        runId: `b${n}`,
+        occurrenceId: `step${n}`,
+        event: 'BeforeStep',
+        matchValue: undefined,
+        hookId: 'builtin.maxSteps',
+        hookLabel: 'built-in: max steps',
+        actionKind: 'callable',
+        source: { kind: 'code', label: 'built-in limits' },
+        input: { hook_event_name: 'BeforeStep', step_index: n },
+        status: 'ok',
+      });
+    model.onHookFinished(record({ runId: 'p0', occurrenceId: 'prompt', event: 'UserPromptSubmit', matchValue: undefined, status: 'ok' }));
+    model.onHookFinished(step(1));
+    model.onHookFinished(record({ runId: 'a', occurrenceId: 'pre1', status: 'ok', durationMs: 1 }));
+    model.onHookFinished(record({ runId: 'b', occurrenceId: 'post1', event: 'PostToolUse', status: 'ok', durationMs: 1 }));
+    model.onHookFinished(step(2));
+    model.onHookFinished(record({ runId: 'c', occurrenceId: 'pre2', status: 'blocked', outcome: { decision: 'deny', reason: 'no' } }));
+    model.onHookStarted(record({ runId: 'd', occurrenceId: 'post2', event: 'PostToolUse' }));
+    const changes: (HookRunsNode | undefined)[] = [];
+    model.onChange((n) => changes.push(n));
+    model.groupQuiet = true;
+    expect(changes).toEqual([undefined]);
+    expect(dump(model)).toEqual([
+      'session s1',
+      '  agent main',
+      '    step 0',
+      '      occ prompt',
+      '        run p0 ok',
+      '    step 1',
+      '      occ pre1',
+      '        run a ok',
+      '      occ post1',
+      '        run b ok',
+      '    occ pre2',
+      '      run c blocked',
+      '    occ post2',
+      '      run d running',
+    ]);
+    // A running hook stays in view until it finishes without a decision.
+    model.onHookFinished(record({ runId: 'd', occurrenceId: 'post2', event: 'PostToolUse', status: 'ok', durationMs: 2 }));
+    expect(dump(model).slice(-5)).toEqual(['    occ pre2', '      run c blocked', '    step 2', '      occ post2', '        run d ok']);
+    const stepNode = model.getChildren(model.getChildren(model.getChildren()[0])[0]).find((n) => n.kind === 'step');
+    expect(stepNode && model.getParent(model.getChildren(stepNode)[0]!)).toBe(stepNode);
+    model.groupQuiet = false;
+    expect(dump(model).filter((l) => l.includes('step'))).toEqual([]);
   });
 });

@@ -1,0 +1,159 @@
+// @ts-check
+/**
+ * E2E of the chat a developer uses all day (issue 20): the editor's selection attached with
+ * **Hookwise: Add Selection to Chat** reaches the model, built-in limit hooks stay out of Hook
+ * Runs unless asked for, the chat opens in an editor tab with the same conversation, and
+ * axe-core (the real library, injected into the webview frame) finds no serious or critical
+ * violations. Runs after scenarios.test.mjs (the file name sorts after it) so the first-run
+ * checks of hookwise.test.mjs see a fresh window. Screenshots: test-results/e2e-chat-*.png.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'mocha';
+import {
+  chatFrame,
+  e2e,
+  hookRunsView,
+  latestTranscript,
+  REPO_ROOT,
+  runCommand,
+  screenshot,
+  sendPrompt,
+  startScenario,
+  treeItem,
+  treeSnapshot,
+  waitForAssistantText,
+  waitForIdle,
+  waitUntil,
+} from './harness.mjs';
+
+/** @param {string} name */
+async function shot(name) {
+  console.log(`      screenshot: ${await screenshot(name)}`);
+}
+
+/** Opens a workspace file with Quick Open and selects its first two lines. @param {string} name */
+async function openAndSelectTwoLines(name) {
+  const { page } = e2e();
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.waitFor({ state: 'visible' });
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+}
+
+/** The webview frames (side bar chat, editor-tab chat), left to right. */
+async function chatFrames() {
+  const { page } = e2e();
+  const frames = page.locator('iframe.webview.ready');
+  const count = await frames.count();
+  /** @type {{x: number, index: number}[]} */
+  const boxes = [];
+  for (let i = 0; i < count; i++) boxes.push({ x: (await frames.nth(i).boundingBox())?.x ?? 0, index: i });
+  return boxes.sort((a, b) => a.x - b.x).map((b) => page.frameLocator('iframe.webview.ready').nth(b.index).frameLocator('iframe#active-frame'));
+}
+
+/** Runs axe-core in the chat's content frame; returns the serious and critical violations. @param {number} nth */
+async function axeViolations(nth = 0) {
+  const { page } = e2e();
+  const outer = await (await page.locator('iframe.webview.ready').nth(nth).elementHandle())?.contentFrame();
+  const inner = await (await outer?.waitForSelector('iframe#active-frame'))?.contentFrame();
+  assert.ok(inner, 'the chat content frame');
+  // Evaluated through the debugger protocol, so the webview's strict CSP (nonce scripts only) does not stop it.
+  await inner.evaluate(readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  /** @type {{id: string, impact: string | null, help: string, nodes: string[]}[]} */
+  const violations = await inner.evaluate(async () => {
+    const g = /** @type {any} */ (globalThis);
+    const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return result.violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((/** @type {any} */ n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+    }));
+  });
+  return { all: violations, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') };
+}
+
+describe('Chat: context, less noise, editor tab, accessibility (issue 20)', function () {
+  it('Add Selection to Chat attaches the selected lines; they reach the model with their path and line range', async function () {
+    await startScenario({
+      name: 'chat context',
+      turns: [{ text: 'Those two lines open the doc comment of greet.' }, { text: 'Same conversation, now in an editor tab.' }],
+    });
+    await openAndSelectTwoLines('greet.js');
+    await runCommand('Hookwise: Add Selection to Chat');
+    const chip = chatFrame().locator('#attachments .chip:not(.offered)', { hasText: 'greet.js:1-2' });
+    await chip.waitFor({ state: 'visible' });
+    await shot('e2e-chat-1-selection-chip');
+
+    await sendPrompt('What do these lines do?');
+    await chatFrame().locator('.message.user .chip', { hasText: 'greet.js:1-2' }).waitFor({ state: 'visible' });
+    await waitForAssistantText('Those two lines open the doc comment of greet.');
+    await waitForIdle();
+    assert.equal(await chatFrame().locator('#attachments .chip:not(.offered)').count(), 0, 'the attachments went with the prompt');
+    const sent = path.join(e2e().workspace, 'src', 'greet.js');
+    const transcript = latestTranscript();
+    assert.ok(
+      transcript.includes(`The user selected the lines 1 to 2 from ${sent}:\\n/**\\n * Greets someone by name, politely.`),
+      `the model was sent the selection with its path and lines:\n${transcript.slice(0, 3000)}`,
+    );
+    await shot('e2e-chat-2-selection-sent');
+  });
+
+  it('built-in limit hooks are hidden in Hook Runs by default; "Show Built-in Hooks" shows them', async function () {
+    await treeItem('UserPromptSubmit')
+      .first()
+      .waitFor({ state: 'visible' })
+      .catch(() => undefined);
+    assert.equal(await treeItem('BeforeStep').count(), 0, `no BeforeStep row by default:\n${await treeSnapshot()}`);
+    await runCommand('Hookwise: Show Built-in Hooks');
+    await treeItem('BeforeStep').first().waitFor({ state: 'visible' });
+    await shot('e2e-chat-3-builtin-shown');
+    await runCommand('Hookwise: Hide Built-in Hooks');
+    await waitUntil('built-in hooks hidden again', async () => (await treeItem('BeforeStep').count()) === 0, 10_000);
+    assert.ok(await hookRunsView().isVisible());
+  });
+
+  it('Open Chat in Editor shows the same conversation in a tab; a prompt sent there shows in the side bar too', async function () {
+    const { page } = e2e();
+    await runCommand('Hookwise: Open Chat in Editor');
+    await page.locator('.tabs-container .tab', { hasText: 'Hookwise Chat' }).waitFor({ state: 'visible' });
+    await waitUntil('two chat webviews', async () => (await page.locator('iframe.webview.ready').count()) === 2);
+    const [side, tab] = await chatFrames();
+    assert.ok(side && tab);
+    await tab.locator('.message.user', { hasText: 'What do these lines do?' }).waitFor({ state: 'visible' });
+    await tab.getByRole('textbox', { name: /^Prompt/ }).fill('And in the tab?');
+    await tab.getByRole('textbox', { name: /^Prompt/ }).press('Enter');
+    await tab.locator('.message.assistant', { hasText: 'Same conversation, now in an editor tab.' }).waitFor({ state: 'visible' });
+    await side.locator('.message.user', { hasText: 'And in the tab?' }).waitFor({ state: 'visible' });
+    await side.locator('.message.assistant', { hasText: 'Same conversation, now in an editor tab.' }).waitFor({ state: 'visible' });
+    await tab.locator('#send').waitFor({ state: 'visible' });
+    await shot('e2e-chat-4-editor-tab');
+    const inTab = await axeViolations(1);
+    assert.deepEqual(inTab.serious, [], `axe: serious or critical violations in the editor-tab chat:\n${JSON.stringify(inTab.serious, null, 1)}`);
+    await runCommand('View: Close All Editors');
+    await waitUntil('one chat webview again', async () => (await page.locator('iframe.webview.ready').count()) === 1);
+  });
+
+  it('axe-core finds no serious or critical violations in the side bar chat; j/k move between messages and cards', async function () {
+    const { serious, all } = await axeViolations(0);
+    console.log(`      axe: ${all.length} violation(s) in all, ${serious.length} serious or critical`);
+    assert.deepEqual(serious, [], `axe: serious or critical violations:\n${JSON.stringify(serious, null, 1)}`);
+    const first = chatFrame().locator('.message').first();
+    await first.focus();
+    await first.press('j');
+    const focused = await chatFrame()
+      .locator(':focus')
+      .evaluate((el) => `${el.className} ${el.getAttribute('aria-label') ?? ''}`);
+    assert.match(focused, /message assistant|tool-card|note/, `j moved focus to the next item (${focused})`);
+  });
+});
