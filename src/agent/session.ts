@@ -14,10 +14,14 @@ import type { AskPolicy, SessionRules } from './permissions/permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
+import { ShellCwd } from './tools/shellCwd';
+import { FileWatch } from './fileWatch';
+import type { FileChangeKind } from './fileWatch';
+import { hookSpecificValues } from './hookSpecificFields';
 import { TranscriptWriter } from './transcript';
 import { compactionCut, estimateTokens, summarize } from './compaction';
 import { compactionNote } from './compactionNote';
-import { HookContext } from '../hooks/hookContext';
+import { forEvent, HookContext } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import type { AgentDefinition } from './subagents/agentDefinitions';
@@ -96,6 +100,10 @@ export class Session {
   /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
+  /** The paths SessionStart/CwdChanged/FileChanged hooks asked to watch (FileChanged fires on their changes). */
+  private readonly fileWatch: FileWatch;
+  /** Prompt tokens the model last reported, and the conversation length then (auto-compaction reads them). */
+  private reportedPrompt: { readonly tokens: number; readonly messages: number } | undefined;
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -103,6 +111,10 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath);
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
+    this.fileWatch = new FileWatch(
+      (file, kind) => this.fileChanged(file, kind),
+      (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
+    );
     this.ctx = {
       sessionId: this.id,
       cwd: o.cwd,
@@ -114,8 +126,15 @@ export class Session {
       rules: o.rules,
       sessionRules: o.sessionRules,
       asks: o.asks ?? askPolicy(undefined, undefined),
-      emit: o.emit,
+      emit: (event) => {
+        // The model's own count of the prompt: what auto-compaction measures (the estimate only fills in the messages since).
+        if (event.type === 'usage' && event.agent.agentId === MAIN.agentId)
+          this.reportedPrompt = { tokens: event.inputTokens, messages: this.conversation.length };
+        o.emit(event);
+      },
       todos: this.todos,
+      shellCwd: new ShellCwd(o.cwd),
+      watchPaths: (paths) => this.fileWatch.add(paths),
       envFile: this.envFile,
       sessionTranscriptPath: this.transcriptPath,
       subagents: {
@@ -163,7 +182,32 @@ export class Session {
     });
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
+    this.fileWatch.add(hookSpecificValues(result, 'watchPaths').flat());
     return result;
+  }
+
+  /**
+   * Fires Setup (`hookwise --init`: trigger `init`; `--maintenance`: `maintenance`) before
+   * SessionStart; what its hooks add becomes context for the first prompt.
+   */
+  async setup(trigger: 'init' | 'maintenance', signal?: AbortSignal): Promise<HookEventResult> {
+    const result = await this.runHooks('Setup', forEvent('Setup', this.envelope(), { trigger }), signal, { CLAUDE_ENV_FILE: this.envFile });
+    this.takeContext(result, `Setup:${trigger}`);
+    emitSystemMessages(this.o.emit, MAIN, result);
+    return result;
+  }
+
+  /** A watched file changed: FileChanged hooks run (matcher = the file name) and may watch more paths. */
+  private fileChanged(file: string, kind: FileChangeKind): void {
+    if (this.ended || this.o.hooks.hasHooks?.('FileChanged') === false) return;
+    const work = this.runHooks('FileChanged', forEvent('FileChanged', this.envelope(), { file_path: file, event: kind }), undefined, {
+      CLAUDE_ENV_FILE: this.envFile,
+    }).then((result) => {
+      emitSystemMessages(this.o.emit, MAIN, result);
+      this.fileWatch.add(hookSpecificValues(result, 'watchPaths').flat());
+    });
+    this.background.add(work);
+    void work.catch(() => undefined).finally(() => this.background.delete(work));
   }
 
   /** Sends one prompt through UserPromptSubmit and the agent. One prompt at a time. */
@@ -253,6 +297,9 @@ export class Session {
       text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`,
       source: 'PreCompact',
     });
+    this.reportedPrompt = undefined;
+    const post = await this.runHooks('PostCompact', forEvent('PostCompact', this.envelope(), { trigger, compact_summary: summary }), signal);
+    emitSystemMessages(this.o.emit, MAIN, post);
     const started = await this.runHooks(
       'SessionStart',
       HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }),
@@ -268,7 +315,7 @@ export class Session {
   private async maybeAutoCompact(signal: AbortSignal): Promise<void> {
     const budget = this.o.compactionBudgetTokens ?? 0;
     if (budget <= 0) return;
-    const size = estimateTokens(this.conversation.messages);
+    const size = this.contextTokens();
     if (size <= budget) return;
     // The last compaction could not get under the budget (the recent turns it keeps are that
     // large): compacting again before the conversation has grown would only summarize the
@@ -277,7 +324,7 @@ export class Session {
     try {
       const result = await this.compact('auto', signal);
       if (result.status !== 'compacted') return;
-      const after = estimateTokens(this.conversation.messages);
+      const after = this.contextTokens();
       this.stillOverAfterCompaction = after > budget ? after : undefined;
       if (after > budget) {
         this.o.emit({
@@ -293,11 +340,24 @@ export class Session {
     }
   }
 
+  /**
+   * The conversation's size in tokens: the prompt tokens the model reported for its last call
+   * plus an estimate of what was appended since; the estimate alone before any report (a
+   * model that reports no usage, a resumed session, right after a compaction).
+   */
+  private contextTokens(): number {
+    const messages = this.conversation.messages;
+    const reported = this.reportedPrompt;
+    if (reported === undefined || reported.messages > messages.length) return estimateTokens(messages);
+    return reported.tokens + estimateTokens(messages.slice(reported.messages));
+  }
+
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */
   async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     this.clearIdle();
+    this.fileWatch.close();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     // Past the budget the session ends anyway, whether or not the hooks heed the signal.
     // Notifications still running for this session (a permission prompt's) finish first, in the same budget.

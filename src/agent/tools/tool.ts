@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ShellCwd } from './shellCwd';
 import type { TodoStore } from './todoStore';
 import { thrownMessage } from '../../shared/describeThrown';
 
@@ -48,6 +49,8 @@ export interface ToolContext {
    * sourced before every Bash command, as in Claude Code.
    */
   readonly envFile?: string;
+  /** The session's Bash working directory, kept between calls (`cd` carries over). Absent → every command starts in `cwd`. */
+  readonly shellCwd?: ShellCwd;
   /** The calling agent's run metadata now (what its hooks merged): a subagent starts from it. */
   readonly runMetadata?: () => Readonly<Record<string, unknown>>;
 }
