@@ -19,6 +19,7 @@ import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
 import type { ToolCallScope } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
+import type { TaskHook } from './tools/taskTools';
 import { thrownMessage, thrownStack } from '../shared/describeThrown';
 import { parseBoundedJson } from '../shared/boundedJson';
 
@@ -101,6 +102,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       todos: ctx.todos,
       ...(ctx.envFile ? { envFile: ctx.envFile } : {}),
       ...(ctx.shellCwd ? { shellCwd: ctx.shellCwd } : {}),
+      ...(ctx.tasks ? { tasks: ctx.tasks, taskHook: (event, task) => taskHook(event, task) } : {}),
     },
     ctx.rules,
   );
@@ -152,6 +154,15 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     return undefined;
   };
 
+  /** TaskCreated / TaskCompleted for a task tool: a block (exit 2) undoes the change and its reason goes to the model. */
+  const taskHook: TaskHook = async (event, task) => {
+    if (dispatcher.hasHooks?.(event) === false) return {};
+    const result = await dispatch(event, events.task(event, task.id, task.subject, task.description || undefined));
+    showSystemMessages(result);
+    context.collect(result, event);
+    if (result.decision === 'deny' || result.decision === 'stop') return { blocked: result.reason ?? `${event} hook blocked it` };
+    return {};
+  };
   /** CwdChanged: the Bash tool's directory moved; hooks may add paths to the FileChanged watch. */
   const cwdChanged = async (from: string, to: string): Promise<void> => {
     if (dispatcher.hasHooks?.('CwdChanged') === false) return;

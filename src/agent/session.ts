@@ -14,6 +14,7 @@ import type { AskPolicy, SessionRules } from './permissions/permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
+import { createTaskStore } from './tools/taskStore';
 import { ShellCwd } from './tools/shellCwd';
 import { FileWatch } from './fileWatch';
 import type { FileChangeKind } from './fileWatch';
@@ -133,6 +134,7 @@ export class Session {
         o.emit(event);
       },
       todos: this.todos,
+      tasks: createTaskStore(),
       shellCwd: new ShellCwd(o.cwd),
       watchPaths: (paths) => this.fileWatch.add(paths),
       envFile: this.envFile,

@@ -76,8 +76,11 @@ export class SessionManager {
     ]);
   }
 
-  /** The session the next prompt goes to: created when there is none, its SessionStart fired the first time. */
-  async ensureStarted(signal: AbortSignal): Promise<Session> {
+  /**
+   * The session the next prompt goes to: created when there is none, its SessionStart fired
+   * the first time — after Setup hooks when `setup` is given (`hookwise --init`).
+   */
+  async ensureStarted(signal: AbortSignal, setup?: 'init' | 'maintenance'): Promise<Session> {
     if (!this.session) {
       this.session = this.create();
       this.pendingStart = this.nextSource;
@@ -86,6 +89,7 @@ export class SessionManager {
     const session = this.session;
     const source = this.pendingStart;
     this.pendingStart = undefined;
+    if (source && setup) await session.setup(setup, signal);
     if (source) await session.start(source, signal);
     return session;
   }
