@@ -88,7 +88,7 @@ export class Session {
   readonly transcriptPath: string;
   /** `CLAUDE_ENV_FILE` of this session: SessionStart hooks append `export K=V` lines, Bash sources them. */
   readonly envFile: string;
-  /** Estimated tokens right after an auto compaction that could not get under the budget. */
+  /** Estimated message tokens right after the last auto compaction: the next one waits for the messages to grow. */
   private stillOverAfterCompaction: number | undefined;
   private readonly transcript: TranscriptWriter;
   private readonly conversation: Conversation;
@@ -321,13 +321,16 @@ export class Session {
     if (size <= budget) return;
     // The last compaction could not get under the budget (the recent turns it keeps are that
     // large): compacting again before the conversation has grown would only summarize the
-    // summary, one model call per step.
-    if (this.stillOverAfterCompaction !== undefined && size - this.stillOverAfterCompaction < budget / 4) return;
+    // summary, one model call per step. Growth is the messages' own (estimated in both cases),
+    // so the model's count, which also covers the system prompt and tools, cannot fake it.
+    if (this.stillOverAfterCompaction !== undefined && estimateTokens(this.conversation.messages) - this.stillOverAfterCompaction < budget / 4) return;
     try {
       const result = await this.compact('auto', signal);
       if (result.status !== 'compacted') return;
-      const after = this.contextTokens();
-      this.stillOverAfterCompaction = after > budget ? after : undefined;
+      const after = estimateTokens(this.conversation.messages);
+      // Kept even when under the budget: the model's count (system prompt and tools included)
+      // may still be over it, and must not set off a compaction per step.
+      this.stillOverAfterCompaction = after;
       if (after > budget) {
         this.o.emit({
           type: 'systemMessage',
