@@ -19,6 +19,7 @@ import { ShellCwd } from './tools/shellCwd';
 import { FileWatch } from './fileWatch';
 import type { FileChangeKind } from './fileWatch';
 import { hookSpecificValues } from './hookSpecificFields';
+import type { ConfigChange, ConfigChangeVerdict } from './configChange';
 import { TranscriptWriter } from './transcript';
 import { compactionCut, estimateTokens, summarize } from './compaction';
 import { compactionNote } from './compactionNote';
@@ -197,6 +198,38 @@ export class Session {
     this.takeContext(result, `Setup:${trigger}`);
     emitSystemMessages(this.o.emit, MAIN, result);
     return result;
+  }
+
+  /**
+   * ConfigChange, once per changed source, before the new configuration is applied (the
+   * hooks of the configuration in force run). A block (exit 2, `decision: "block"`) keeps the
+   * old configuration, except for policy settings, which always apply (Claude Code too).
+   */
+  async configChanging(changes: readonly ConfigChange[], signal?: AbortSignal): Promise<ConfigChangeVerdict> {
+    if (this.ended || this.o.hooks.hasHooks?.('ConfigChange') === false) return { apply: true };
+    for (const change of changes) {
+      const input = forEvent('ConfigChange', this.envelope(), { source: change.source, ...(change.filePath ? { file_path: change.filePath } : {}) });
+      const result = await this.runHooks('ConfigChange', input, signal);
+      emitSystemMessages(this.o.emit, MAIN, result);
+      if ((result.decision === 'deny' || result.decision === 'stop') && change.source !== 'policy_settings') {
+        const reason = result.reason ?? 'blocked by a ConfigChange hook';
+        this.o.emit({
+          type: 'systemMessage',
+          agent: MAIN,
+          text: `The configuration change (${change.source}) was not applied: ${reason}`,
+          source: 'ConfigChange',
+        });
+        return { apply: false, reason, source: change.source };
+      }
+    }
+    return { apply: true };
+  }
+
+  /** DirectoryAdded: a folder joined the workspace (a VS Code workspace folder). Observation only. */
+  async directoryAdded(directory: string, signal?: AbortSignal): Promise<void> {
+    if (this.ended || this.o.hooks.hasHooks?.('DirectoryAdded') === false) return;
+    const result = await this.runHooks('DirectoryAdded', forEvent('DirectoryAdded', this.envelope(), { directory, source: 'register_repo_root' }), signal);
+    emitSystemMessages(this.o.emit, MAIN, result);
   }
 
   /** A watched file changed: FileChanged hooks run (matcher = the file name) and may watch more paths. */
