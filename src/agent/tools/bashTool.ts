@@ -104,7 +104,9 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', onStop);
       }
-      const moved = tracker && shell ? shell.update(tracker.read()) : undefined;
+      // A stopped or timed-out command keeps the directory it started in (whatever its shell reported while dying).
+      const ended = tracker?.read();
+      const moved = shell && !result.aborted ? shell.update(ended) : undefined;
       if (result.spawnError !== undefined) return toolError(`Could not run the command: ${result.spawnError}`);
 
       const interrupted = result.aborted && !timedOut;
