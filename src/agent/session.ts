@@ -59,6 +59,8 @@ export interface SessionOptions {
   /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
   readonly agents?: readonly AgentDefinition[];
   readonly maxSubagentDepth?: number;
+  /** File names FileChanged matchers list literally (`.envrc|.env`): watched in `cwd` from SessionStart on, as in Claude Code. */
+  readonly fileChangedNames?: () => readonly string[];
   /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
   readonly compactionBudgetTokens?: number;
   /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
@@ -185,7 +187,8 @@ export class Session {
     });
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
-    this.fileWatch.add(hookSpecificValues(result, 'watchPaths').flat());
+    const named = this.o.fileChangedNames?.() ?? [];
+    this.fileWatch.add([...named.map((name) => path.join(this.o.cwd, name)), ...hookSpecificValues(result, 'watchPaths').flat()]);
     return result;
   }
 

@@ -212,6 +212,24 @@ describe('hookwise -p: Claude Code 2026 events', () => {
     expect(suite.w.exists('other.jsonl')).toBe(false);
   });
 
+  it('a FileChanged matcher that names files (.envrc) watches them in the working directory without any watchPaths', async () => {
+    await suite.w.write('.envrc', 'export A=1\n');
+    await suite.w.settings({ hooks: { FileChanged: [recorder('changed.jsonl', { matcher: '.envrc' })] } });
+    const s = await serve([
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'echo "export B=2" >> .envrc; sleep 1' } }]),
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'sleep 0.5' } }]),
+      textReply('done'),
+    ]);
+
+    await runCliProcess(suite.cli, suite.w, ['-p', 'go', ...base(s), '--permission-mode', 'bypassPermissions']);
+
+    expect(suite.w.jsonLines('changed.jsonl')[0]).toMatchObject({
+      hook_event_name: 'FileChanged',
+      file_path: path.join(suite.w.ws, '.envrc'),
+      event: 'change',
+    });
+  });
+
   it('config with Claude Code events that have no meaning here (TeammateIdle, WorktreeCreate) loads without a warning; they never fire', async () => {
     await suite.w.settings({ hooks: { TeammateIdle: [recorder('never.jsonl')], WorktreeCreate: [recorder('never.jsonl')], Stop: [recorder('stop.jsonl')] } });
     const s = await serve([textReply('done')]);
