@@ -265,7 +265,8 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           toolContext: { ...toolContext, runMetadata: () => metadata.current },
           signal: o.signal,
         };
-        const batchCalls: BatchToolCall[] = [];
+        // Built only when a PostToolBatch hook listens: parsing every call's arguments again costs.
+        const batchCalls: BatchToolCall[] | undefined = dispatcher.hasHooks?.('PostToolBatch') !== false ? [] : undefined;
         for (let i = 0; i < calls.length;) {
           if (o.signal.aborted) {
             closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
@@ -280,7 +281,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           const outcomes = await Promise.all(batch.map((call) => runToolCall(call, scope)));
           outcomes.forEach((outcome, k) => {
             o.conversation.append({ role: 'tool', toolCallId: batch[k]!.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
-            batchCalls.push({
+            batchCalls?.push({
               tool_name: batch[k]!.name,
               tool_input: argumentsValue(batch[k]!.argumentsText),
               tool_use_id: batch[k]!.id,
@@ -296,7 +297,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           i = j;
         }
         // Every call of the response has its result: PostToolBatch sees them in order, before the next model call.
-        if (dispatcher.hasHooks?.('PostToolBatch') !== false) {
+        if (batchCalls) {
           const batchResult = await dispatch('PostToolBatch', events.postToolBatch(batchCalls));
           const batchStop = observe(batchResult, 'PostToolBatch');
           if (batchStop) return await end('stopped', batchStop);
