@@ -21,6 +21,8 @@ export class FileWatch {
   private readonly watchers = new Map<string, FSWatcher>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  /** Paths added (files and folders), for the bound. */
+  private readonly added = new Set<string>();
 
   constructor(
     private readonly onChange: (filePath: string, kind: FileChangeKind) => void,
@@ -36,11 +38,12 @@ export class FileWatch {
         continue;
       }
       const file = path.normalize(candidate);
-      if (this.files.has(file) || this.watchers.has(file)) continue;
-      if (this.files.size + this.watchers.size >= MAX_WATCHED_PATHS) {
+      if (this.added.has(file)) continue;
+      if (this.added.size >= MAX_WATCHED_PATHS) {
         this.onProblem(`more than ${MAX_WATCHED_PATHS} watched paths; ${file} is not watched`);
         continue;
       }
+      this.added.add(file);
       if (isDirectory(file)) this.watchDir(file, undefined);
       else {
         this.files.set(file, existsSync(file));
