@@ -85,6 +85,33 @@ describe('hookwise -p: Claude Code 2026 events', () => {
     expect(requestText(s, 1)).toContain('may be retried');
   });
 
+  it('PermissionDenied also fires for a PreToolUse hook denial and a plan-mode denial, once per denied call', async () => {
+    await suite.w.settings({
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `node -e 'process.stderr.write("no shell today"); process.exit(2)'` }] }],
+        PermissionDenied: [recorder('denied.jsonl')],
+      },
+    });
+    const s = await serve([
+      toolCallsReply([
+        { id: 'b1', name: 'Bash', arguments: { command: 'ls' } },
+        { id: 'w1', name: 'Write', arguments: { file_path: 'x.txt', content: 'x' } },
+      ]),
+      textReply('ok'),
+    ]);
+
+    await runCliProcess(suite.cli, suite.w, ['-p', 'go', ...base(s), '--permission-mode', 'plan']);
+
+    const denied = suite.w.jsonLines('denied.jsonl');
+    expect(denied.map((d) => [d.tool_use_id, d.tool_name])).toEqual([
+      ['b1', 'Bash'],
+      ['w1', 'Write'],
+    ]);
+    expect(denied[0]?.reason).toContain('no shell today');
+    expect(denied[1]).toMatchObject({ permission_mode: 'plan' });
+    expect(suite.w.exists('x.txt')).toBe(false);
+  });
+
   it('PostToolBatch runs once after all calls of one response, with tool_calls in order; its context reaches the next model call', async () => {
     await suite.w.write('notes.txt', 'hello notes\n');
     const context = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'batch checked by policy' } });
