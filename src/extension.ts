@@ -104,7 +104,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const watchdogTimer = setTimeout(() => (watchdog = startProcessGroupWatchdog()), 0);
   context.subscriptions.push({ dispose: () => (clearTimeout(watchdogTimer), watchdog?.close()) });
 
-  const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
+  const hookConfig = registerHookConfiguration(context, {
+    log,
+    apply: (config, trust) => controller.runtime.applyConfig(config, trust),
+    confirmChange: (changes) => controller.sessions.configChanging(changes),
+    onFolderAdded: (dir) => void controller.sessions.directoryAdded(dir).catch((error: unknown) => log.warn(`DirectoryAdded hooks failed: ${String(error)}`)),
+  });
   // Agent files are watched with the hook configuration: their definitions reload with their hooks, for the next session.
   const loadAgents = async (): Promise<void> => {
     for (const p of await controller.sessions.loadAgents()) log.warn(`agent file ${p.file} ignored: ${p.message}`);

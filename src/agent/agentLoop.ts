@@ -3,6 +3,11 @@ import { collectResponse } from '../model/modelClient';
 import type { ModelResponse } from '../model/modelClient';
 import type { AgentRunResult } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
+import { EventInputs } from './eventInputs';
+import type { BatchToolCall } from './eventInputs';
+import { hookSpecificValues } from './hookSpecificFields';
+import { stopFailureError } from './stopFailure';
+import { randomUUID } from 'node:crypto';
 import { ContextBuffer } from './contextBuffer';
 import type { Conversation } from './conversation';
 import type { HookDispatcher } from './hookDispatcher';
@@ -14,7 +19,9 @@ import { RunMetadata, withRunMetadata } from './runMetadata';
 import { runToolCall } from './toolCallRunner';
 import type { ToolCallScope } from './toolCallRunner';
 import type { AnyAgentTool, ToolContext } from './tools/tool';
+import type { TaskHook } from './tools/taskTools';
 import { thrownMessage, thrownStack } from '../shared/describeThrown';
+import { parseBoundedJson } from '../shared/boundedJson';
 
 /** Consecutive Stop blocks after which the agent stops anyway (Claude Code's cap on forced continuations). */
 export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
@@ -59,6 +66,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const emit = ctx.emit;
   const modelName = o.modelName ?? ctx.modelName;
   const inputs = new HookInputs({ ...o.agent, sessionId: ctx.sessionId, transcriptPath: o.transcriptPath, cwd: ctx.cwd, permissionMode: ctx.permissionMode });
+  const events = new EventInputs(inputs);
   const background = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): void => {
     background.add(work);
@@ -93,11 +101,14 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       agentId: o.agent.agentId,
       todos: ctx.todos,
       ...(ctx.envFile ? { envFile: ctx.envFile } : {}),
+      ...(ctx.shellCwd ? { shellCwd: ctx.shellCwd } : {}),
+      ...(ctx.tasks ? { tasks: ctx.tasks, taskHook: (event, task) => taskHook(event, task) } : {}),
     },
     ctx.rules,
   );
   const toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
 
+  const turnId = randomUUID();
   let step = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -143,6 +154,30 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     return undefined;
   };
 
+  /** TaskCreated / TaskCompleted for a task tool: a block (exit 2) undoes the change and its reason goes to the model. */
+  const taskHook: TaskHook = async (event, task) => {
+    if (dispatcher.hasHooks?.(event) === false) return {};
+    const result = await dispatch(event, events.task(event, task.id, task.subject, task.description || undefined));
+    showSystemMessages(result);
+    context.collect(result, event);
+    if (result.decision === 'deny' || result.decision === 'stop') return { blocked: result.reason ?? `${event} hook blocked it` };
+    return {};
+  };
+  /** CwdChanged: the Bash tool's directory moved; hooks may add paths to the FileChanged watch. */
+  const cwdChanged = async (from: string, to: string): Promise<void> => {
+    if (dispatcher.hasHooks?.('CwdChanged') === false) return;
+    const result = await dispatcher.run('CwdChanged', events.withCwd(to).cwdChanged(from, to), {
+      signal: o.signal,
+      ...(ctx.envFile ? { env: { CLAUDE_ENV_FILE: ctx.envFile } } : {}),
+    });
+    showSystemMessages(result);
+    ctx.watchPaths?.(
+      hookSpecificValues(result, 'watchPaths')
+        .flat()
+        .filter((p): p is string => typeof p === 'string'),
+    );
+  };
+
   try {
     const startStop = observe(await dispatch('ExecutionStart', inputs.executionStart(lastUserPrompt)), 'ExecutionStart');
     if (startStop) return await end('stopped', startStop);
@@ -178,6 +213,10 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         );
       } catch (error) {
         if (o.signal.aborted) return await end('cancelled', 'Stopped by the user');
+        // The turn ends on the model error: StopFailure instead of Stop (its output is ignored, as in Claude Code).
+        if (o.stopEvent === 'Stop' && dispatcher.hasHooks?.('StopFailure') !== false) {
+          await dispatch('StopFailure', events.stopFailure(stopFailureError(error), thrownMessage(error), finalText)).catch(() => undefined);
+        }
         return await end('failed', thrownMessage(error));
       }
       if (response.usage) {
@@ -191,6 +230,10 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           : { role: 'assistant', content: response.text },
       );
       emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step });
+      // Once per shown message, in the background: display hooks never hold up the turn (and cost nothing when none is configured).
+      if (response.text !== '' && dispatcher.hasHooks?.('MessageDisplay') !== false) {
+        track(dispatch('MessageDisplay', events.messageDisplay(turnId, randomUUID(), 0, true, response.text)).then(showSystemMessages, () => undefined));
+      }
       if (response.text.trim() !== '') finalText = response.text;
 
       const afterInference = observe(
@@ -223,6 +266,8 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           toolContext: { ...toolContext, runMetadata: () => metadata.current },
           signal: o.signal,
         };
+        // Built only when a PostToolBatch hook listens: parsing every call's arguments again costs.
+        const batchCalls: BatchToolCall[] | undefined = dispatcher.hasHooks?.('PostToolBatch') !== false ? [] : undefined;
         for (let i = 0; i < calls.length;) {
           if (o.signal.aborted) {
             closeUnansweredCalls(o.conversation, response, i, 'Stopped by the user');
@@ -233,16 +278,31 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
           let j = i + 1;
           if (calls[i]!.name === 'Agent') while (j < calls.length && calls[j]!.name === 'Agent') j++;
           const batch = calls.slice(i, j);
+          const cwdBefore = ctx.shellCwd?.current;
           const outcomes = await Promise.all(batch.map((call) => runToolCall(call, scope)));
           outcomes.forEach((outcome, k) => {
             o.conversation.append({ role: 'tool', toolCallId: batch[k]!.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
+            batchCalls?.push({
+              tool_name: batch[k]!.name,
+              tool_input: argumentsValue(batch[k]!.argumentsText),
+              tool_use_id: batch[k]!.id,
+              tool_response: outcome.content,
+            });
           });
+          if (ctx.shellCwd && cwdBefore !== undefined && ctx.shellCwd.current !== cwdBefore) await cwdChanged(cwdBefore, ctx.shellCwd.current);
           const stopped = outcomes.find((outcome) => outcome.stopReason);
           if (stopped?.stopReason) {
             closeUnansweredCalls(o.conversation, response, j, stopped.stopReason);
             return await end('stopped', stopped.stopReason);
           }
           i = j;
+        }
+        // Every call of the response has its result: PostToolBatch sees them in order, before the next model call.
+        if (batchCalls) {
+          const batchResult = await dispatch('PostToolBatch', events.postToolBatch(batchCalls));
+          const batchStop = observe(batchResult, 'PostToolBatch');
+          if (batchStop) return await end('stopped', batchStop);
+          if (batchResult.decision === 'deny' && batchResult.reason) context.add(`PostToolBatch hook blocking error: ${batchResult.reason}`);
         }
         const afterStep = observe(
           await dispatch('AfterStep', inputs.afterStep(step, response.toolCalls.length, Date.now() - started, usageTotal())),
@@ -290,4 +350,11 @@ function withReadDenials(toolContext: Omit<ToolContext, 'signal'>, rules: Permis
   if (toolContext.readDeniedBy || !rules?.readDeniedBy) return toolContext;
   const cwd = toolContext.cwd;
   return { ...toolContext, readDeniedBy: (absPath, realPath) => rules.readDeniedBy?.(absPath, realPath, cwd) };
+}
+
+/** A call's arguments as the model wrote them, parsed when they are JSON (PostToolBatch's `tool_input`). */
+function argumentsValue(text: string): unknown {
+  if (text.trim() === '') return {};
+  const parsed = parseBoundedJson(text);
+  return parsed.ok ? parsed.value : text;
 }

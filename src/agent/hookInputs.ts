@@ -22,6 +22,15 @@ export class HookInputs {
   private readonly env: HookEnvelope;
   private readonly mode: HookPermissionMode;
 
+  /** The shared fields of this agent's inputs (src/agent/eventInputs.ts builds the 2026 events on it). */
+  get envelope(): HookEnvelope {
+    return this.env;
+  }
+  /** This agent's permission mode, as hook inputs carry it. */
+  get permissionMode(): HookPermissionMode {
+    return this.mode;
+  }
+
   constructor(scope: AgentHookScope) {
     this.env = {
       session_id: scope.sessionId,

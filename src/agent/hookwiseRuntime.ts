@@ -231,11 +231,25 @@ export class HookwiseRuntime {
       ...(options.compactionBudgetTokens ? { compactionBudgetTokens: options.compactionBudgetTokens } : {}),
       ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
+      fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: () => this.promptContext(cwd),
       ...(options.history ? { history: options.history } : {}),
     });
   }
+}
+
+/**
+ * The file names FileChanged matchers list literally (`.envrc|.env`): Claude Code watches
+ * those in the working directory. Regexes, `*` and paths name no file to watch.
+ */
+export function literalFileNames(matchers: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const m of matchers) {
+    if (!/^[\w.\-|]+$/.test(m)) continue;
+    for (const name of m.split('|')) if (name !== '' && name !== '.' && name !== '..') names.add(name);
+  }
+  return [...names];
 }
 
 /** The same client, with requests defaulting to another model name (a hook's `model` field). */

@@ -5,6 +5,8 @@ import type { PermissionMode, PermissionRules } from './permissionMode';
 import type { AskPolicy, SessionRules } from './permissions/permissionGate';
 import type { AgentDefinition } from './subagents/agentDefinitions';
 import type { AnyAgentTool } from './tools/tool';
+import type { ShellCwd } from './tools/shellCwd';
+import type { TaskStore } from './tools/taskStore';
 import type { TodoStore } from './tools/todoStore';
 import type { TranscriptWriter } from './transcript';
 
@@ -31,6 +33,12 @@ export interface RunContext {
   readonly asks: AskPolicy;
   readonly emit: AgentEventListener;
   readonly todos: TodoStore;
+  /** The session's task list (Task tools), shared by its agents. */
+  readonly tasks?: TaskStore | undefined;
+  /** The session's Bash working directory (`cd` carries over between calls; CwdChanged reports it). */
+  readonly shellCwd?: ShellCwd | undefined;
+  /** Adds absolute paths to the session's FileChanged watch (a CwdChanged hook's `watchPaths`). */
+  readonly watchPaths?: ((paths: readonly string[]) => void) | undefined;
   /** The session's CLAUDE_ENV_FILE: every agent's Bash sources it. */
   readonly envFile?: string | undefined;
   /** The session's transcript (SubagentStart reads it: the child's does not exist yet). */

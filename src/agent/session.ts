@@ -15,10 +15,16 @@ import type { AskPolicy, SessionRules } from './permissions/permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
 import { createTodoStore } from './tools/todoStore';
+import { createTaskStore } from './tools/taskStore';
+import { ShellCwd } from './tools/shellCwd';
+import { FileWatch } from './fileWatch';
+import type { FileChangeKind } from './fileWatch';
+import { hookSpecificValues } from './hookSpecificFields';
+import type { ConfigChange, ConfigChangeVerdict } from './configChange';
 import { TranscriptWriter } from './transcript';
 import { compactionCut, estimateTokens, summarize } from './compaction';
 import { compactionNote } from './compactionNote';
-import { HookContext } from '../hooks/hookContext';
+import { forEvent, HookContext } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import type { AgentDefinition } from './subagents/agentDefinitions';
@@ -58,6 +64,8 @@ export interface SessionOptions {
   /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
   readonly agents?: readonly AgentDefinition[];
   readonly maxSubagentDepth?: number;
+  /** File names FileChanged matchers list literally (`.envrc|.env`): watched in `cwd` from SessionStart on, as in Claude Code. */
+  readonly fileChangedNames?: () => readonly string[];
   /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
   readonly compactionBudgetTokens?: number;
   /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
@@ -104,7 +112,7 @@ export class Session {
   readonly transcriptPath: string;
   /** `CLAUDE_ENV_FILE` of this session: SessionStart hooks append `export K=V` lines, Bash sources them. */
   readonly envFile: string;
-  /** Estimated tokens right after an auto compaction that could not get under the budget. */
+  /** Estimated message tokens right after the last auto compaction: the next one waits for the messages to grow. */
   private stillOverAfterCompaction: number | undefined;
   private readonly transcript: TranscriptWriter;
   private readonly conversation: Conversation;
@@ -126,6 +134,10 @@ export class Session {
   private checkpointProblem: string | undefined;
   /** The session's tools, Write and Edit recording into the checkpoints. */
   private readonly tools: readonly AnyAgentTool[];
+  /** The paths SessionStart/CwdChanged/FileChanged hooks asked to watch (FileChanged fires on their changes). */
+  private readonly fileWatch: FileWatch;
+  /** Prompt tokens the model last reported, and the conversation length then (auto-compaction reads them). */
+  private reportedPrompt: { readonly tokens: number; readonly messages: number } | undefined;
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -137,6 +149,10 @@ export class Session {
     this.checkpoints = loaded.store;
     this.checkpointProblem = loaded.problem;
     this.tools = withCheckpoints(o.tools, this.checkpoints);
+    this.fileWatch = new FileWatch(
+      (file, kind) => this.fileChanged(file, kind),
+      (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
+    );
     this.ctx = {
       sessionId: this.id,
       cwd: o.cwd,
@@ -148,8 +164,16 @@ export class Session {
       rules: o.rules,
       sessionRules: o.sessionRules,
       asks: o.asks ?? askPolicy(undefined, undefined),
-      emit: o.emit,
+      emit: (event) => {
+        // The model's own count of the prompt: what auto-compaction measures (the estimate only fills in the messages since).
+        if (event.type === 'usage' && event.agent.agentId === MAIN.agentId)
+          this.reportedPrompt = { tokens: event.inputTokens, messages: this.conversation.length };
+        o.emit(event);
+      },
       todos: this.todos,
+      tasks: createTaskStore(),
+      shellCwd: new ShellCwd(o.cwd),
+      watchPaths: (paths) => this.fileWatch.add(paths),
       envFile: this.envFile,
       sessionTranscriptPath: this.transcriptPath,
       subagents: {
@@ -214,7 +238,65 @@ export class Session {
     this.takeContext(result, `SessionStart:${source}`);
     emitSystemMessages(this.o.emit, MAIN, result);
     if (this.checkpointProblem) this.o.emit({ type: 'systemMessage', agent: MAIN, text: this.checkpointProblem, source: 'Hookwise' });
+    const named = this.o.fileChangedNames?.() ?? [];
+    this.fileWatch.add([...named.map((name) => path.join(this.o.cwd, name)), ...hookSpecificValues(result, 'watchPaths').flat()]);
     return result;
+  }
+
+  /**
+   * Fires Setup (`hookwise --init`: trigger `init`; `--maintenance`: `maintenance`) before
+   * SessionStart; what its hooks add becomes context for the first prompt.
+   */
+  async setup(trigger: 'init' | 'maintenance', signal?: AbortSignal): Promise<HookEventResult> {
+    const result = await this.runHooks('Setup', forEvent('Setup', this.envelope(), { trigger }), signal, { CLAUDE_ENV_FILE: this.envFile });
+    this.takeContext(result, `Setup:${trigger}`);
+    emitSystemMessages(this.o.emit, MAIN, result);
+    return result;
+  }
+
+  /**
+   * ConfigChange, once per changed source, before the new configuration is applied (the
+   * hooks of the configuration in force run). A block (exit 2, `decision: "block"`) keeps the
+   * old configuration, except for policy settings, which always apply (Claude Code too).
+   */
+  async configChanging(changes: readonly ConfigChange[], signal?: AbortSignal): Promise<ConfigChangeVerdict> {
+    if (this.ended || this.o.hooks.hasHooks?.('ConfigChange') === false) return { apply: true };
+    for (const change of changes) {
+      const input = forEvent('ConfigChange', this.envelope(), { source: change.source, ...(change.filePath ? { file_path: change.filePath } : {}) });
+      const result = await this.runHooks('ConfigChange', input, signal);
+      emitSystemMessages(this.o.emit, MAIN, result);
+      if ((result.decision === 'deny' || result.decision === 'stop') && change.source !== 'policy_settings') {
+        const reason = result.reason ?? 'blocked by a ConfigChange hook';
+        this.o.emit({
+          type: 'systemMessage',
+          agent: MAIN,
+          text: `The configuration change (${change.source}) was not applied: ${reason}`,
+          source: 'ConfigChange',
+        });
+        return { apply: false, reason, source: change.source };
+      }
+    }
+    return { apply: true };
+  }
+
+  /** DirectoryAdded: a folder joined the workspace (a VS Code workspace folder). Observation only. */
+  async directoryAdded(directory: string, signal?: AbortSignal): Promise<void> {
+    if (this.ended || this.o.hooks.hasHooks?.('DirectoryAdded') === false) return;
+    const result = await this.runHooks('DirectoryAdded', forEvent('DirectoryAdded', this.envelope(), { directory, source: 'register_repo_root' }), signal);
+    emitSystemMessages(this.o.emit, MAIN, result);
+  }
+
+  /** A watched file changed: FileChanged hooks run (matcher = the file name) and may watch more paths. */
+  private fileChanged(file: string, kind: FileChangeKind): void {
+    if (this.ended || this.o.hooks.hasHooks?.('FileChanged') === false) return;
+    const work = this.runHooks('FileChanged', forEvent('FileChanged', this.envelope(), { file_path: file, event: kind }), undefined, {
+      CLAUDE_ENV_FILE: this.envFile,
+    }).then((result) => {
+      emitSystemMessages(this.o.emit, MAIN, result);
+      this.fileWatch.add(hookSpecificValues(result, 'watchPaths').flat());
+    });
+    this.background.add(work);
+    void work.catch(() => undefined).finally(() => this.background.delete(work));
   }
 
   /**
@@ -317,6 +399,9 @@ export class Session {
       text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`,
       source: 'PreCompact',
     });
+    this.reportedPrompt = undefined;
+    const post = await this.runHooks('PostCompact', forEvent('PostCompact', this.envelope(), { trigger, compact_summary: summary }), signal);
+    emitSystemMessages(this.o.emit, MAIN, post);
     const started = await this.runHooks(
       'SessionStart',
       HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }),
@@ -332,17 +417,20 @@ export class Session {
   private async maybeAutoCompact(signal: AbortSignal): Promise<void> {
     const budget = this.o.compactionBudgetTokens ?? 0;
     if (budget <= 0) return;
-    const size = estimateTokens(this.conversation.messages);
+    const size = this.contextTokens();
     if (size <= budget) return;
     // The last compaction could not get under the budget (the recent turns it keeps are that
     // large): compacting again before the conversation has grown would only summarize the
-    // summary, one model call per step.
-    if (this.stillOverAfterCompaction !== undefined && size - this.stillOverAfterCompaction < budget / 4) return;
+    // summary, one model call per step. Growth is the messages' own (estimated in both cases),
+    // so the model's count, which also covers the system prompt and tools, cannot fake it.
+    if (this.stillOverAfterCompaction !== undefined && estimateTokens(this.conversation.messages) - this.stillOverAfterCompaction < budget / 4) return;
     try {
       const result = await this.compact('auto', signal);
       if (result.status !== 'compacted') return;
       const after = estimateTokens(this.conversation.messages);
-      this.stillOverAfterCompaction = after > budget ? after : undefined;
+      // Kept even when under the budget: the model's count (system prompt and tools included)
+      // may still be over it, and must not set off a compaction per step.
+      this.stillOverAfterCompaction = after;
       if (after > budget) {
         this.o.emit({
           type: 'systemMessage',
@@ -399,11 +487,24 @@ export class Session {
     return report;
   }
 
+  /**
+   * The conversation's size in tokens: the prompt tokens the model reported for its last call
+   * plus an estimate of what was appended since; the estimate alone before any report (a
+   * model that reports no usage, a resumed session, right after a compaction).
+   */
+  private contextTokens(): number {
+    const messages = this.conversation.messages;
+    const reported = this.reportedPrompt;
+    if (reported === undefined || reported.messages > messages.length) return estimateTokens(messages);
+    return reported.tokens + estimateTokens(messages.slice(reported.messages));
+  }
+
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */
   async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     this.clearIdle();
+    this.fileWatch.close();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     // Past the budget the session ends anyway, whether or not the hooks heed the signal.
     // Notifications still running for this session (a permission prompt's) finish first, in the same budget.

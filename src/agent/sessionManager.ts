@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { ConfigChange, ConfigChangeVerdict } from './configChange';
 import type { HookDisposable } from '../hooks/hookRegistry';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import type { ModelMessage } from '../model/modelClient';
@@ -76,8 +77,11 @@ export class SessionManager {
     ]);
   }
 
-  /** The session the next prompt goes to: created when there is none, its SessionStart fired the first time. */
-  async ensureStarted(signal: AbortSignal): Promise<Session> {
+  /**
+   * The session the next prompt goes to: created when there is none, its SessionStart fired
+   * the first time — after Setup hooks when `setup` is given (`hookwise --init`).
+   */
+  async ensureStarted(signal: AbortSignal, setup?: 'init' | 'maintenance'): Promise<Session> {
     if (!this.session) {
       this.session = this.create();
       this.pendingStart = this.nextSource;
@@ -86,8 +90,22 @@ export class SessionManager {
     const session = this.session;
     const source = this.pendingStart;
     this.pendingStart = undefined;
+    if (source && setup) await session.setup(setup, signal);
     if (source) await session.start(source, signal);
     return session;
+  }
+
+  /**
+   * Asks the current session's ConfigChange hooks whether a reloaded configuration may be
+   * applied; with no session, it applies. The caller keeps the old configuration on `apply: false`.
+   */
+  configChanging(changes: readonly ConfigChange[], signal?: AbortSignal): Promise<ConfigChangeVerdict> {
+    return this.session && changes.length > 0 ? this.session.configChanging(changes, signal) : Promise.resolve({ apply: true });
+  }
+
+  /** Tells the current session's DirectoryAdded hooks that `directory` joined the workspace (no session: nothing to tell). */
+  async directoryAdded(directory: string, signal?: AbortSignal): Promise<void> {
+    await this.session?.directoryAdded(directory, signal);
   }
 
   /** Compacts the current session on demand (PreCompact `manual`); says what happened. */

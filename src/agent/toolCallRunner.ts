@@ -2,6 +2,8 @@ import type { AgentRef, HookEventResult } from '../hooks/hookRunTypes';
 import type { ModelToolCall } from '../model/modelClient';
 import type { HookVerdict } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
+import { EventInputs } from './eventInputs';
+import { hookSpecificValues } from './hookSpecificFields';
 import type { ContextBuffer } from './contextBuffer';
 import type { HookDispatcher } from './hookDispatcher';
 import type { HookInputs } from './hookInputs';
@@ -115,7 +117,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       'denied',
     );
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
-    return out;
+    return denied(deps, tool.name, input, call.id, out);
   }
 
   let verdict: HookVerdict | undefined = pre.decision === 'allow' ? verdictOf(pre, 'PreToolUse') : undefined;
@@ -127,7 +129,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       'denied',
     );
     await postFailure(deps, tool.name, input, call.id, out.content, 0);
-    return out;
+    return denied(deps, tool.name, input, call.id, out);
   }
   // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
   if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected')) {
@@ -141,7 +143,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
         'denied',
       );
       await postFailure(deps, tool.name, input, call.id, out.content, 0);
-      return out;
+      return denied(deps, tool.name, input, call.id, out);
     }
     if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) gate.grant(policy.suggestedRule);
     if (answer.updatedInput) {
@@ -158,7 +160,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
           'denied',
         );
         await postFailure(deps, tool.name, input, call.id, out.content, 0);
-        return out;
+        return denied(deps, tool.name, input, call.id, out);
       }
     }
   }
@@ -186,6 +188,18 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   return post.decision === 'stop'
     ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' }
     : { content, isError: false };
+}
+
+/**
+ * PermissionDenied: the call was denied (a rule, the mode, a hook or the person). Its hooks
+ * observe; `hookSpecificOutput.retry: true` tells the model it may try the call again.
+ */
+async function denied(deps: ToolCallScope, toolName: string, input: Input, toolUseId: string, out: ToolCallOutcome): Promise<ToolCallOutcome> {
+  if (deps.hooks.hasHooks?.('PermissionDenied') === false) return out;
+  const result = await deps.gate.run('PermissionDenied', new EventInputs(deps.inputs).permissionDenied(toolName, input, toolUseId, out.content), deps.signal);
+  emitSystemMessages(deps.ctx.emit, deps.agent, result);
+  const retry = hookSpecificValues(result, 'retry').includes(true);
+  return retry ? { ...out, content: `${out.content}\nA PermissionDenied hook says this call may be retried.` } : out;
 }
 
 async function postFailure(

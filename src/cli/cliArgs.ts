@@ -21,6 +21,8 @@ export interface CliArgs {
   readonly settingsFile?: string;
   readonly maxSteps?: number;
   readonly resume?: string;
+  /** `--init` / `--maintenance`: Setup hooks run (with this trigger) before SessionStart. */
+  readonly setup?: 'init' | 'maintenance';
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -51,6 +53,8 @@ Options:
   --settings FILE             an extra settings file (highest precedence)
   --max-steps N               stop after N steps
   --resume ID                 continue the session with this id
+  --init                      run Setup hooks (trigger init) before SessionStart
+  --maintenance               run Setup hooks (trigger maintenance) before SessionStart
   --version                   print the version
   -h, --help                  show this help
 
@@ -87,6 +91,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         settings: { type: 'string' },
         'max-steps': { type: 'string' },
         resume: { type: 'string', short: 'r' },
+        init: { type: 'boolean' },
+        maintenance: { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -117,6 +123,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (playground === '') return { kind: 'usageError', message: '--model playground:FILE needs a file' };
   const allowedTools = [...(v['allowed-tools'] ?? []), ...(v.allowedTools ?? [])].flatMap(splitRules);
   const baseUrl = v['base-url'] ?? env.OPENAI_BASE_URL;
+  if (v.init && v.maintenance) return { kind: 'usageError', message: '--init and --maintenance cannot be used together' };
 
   const args: CliArgs = {
     prompt,
@@ -131,6 +138,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(v.settings ? { settingsFile: v.settings } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
+    ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),
   };
   return { kind: 'run', args };
 }

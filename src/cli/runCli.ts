@@ -122,7 +122,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   let result: SubmitResult;
   let session: Session;
   try {
-    session = await sessions.ensureStarted(io.signal);
+    session = await sessions.ensureStarted(io.signal, args.setup);
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await sessions.end('other');

@@ -123,6 +123,84 @@ export const afterInferenceContextSchema = eventSchema(HookEvent.AfterInference,
 });
 export const agentFailedContextSchema = eventSchema(HookEvent.AgentFailed, { error: z.string().optional() });
 
+// Claude Code's 2026 events (docs/hooks.md §1), with Claude's field names.
+export const postToolBatchContextSchema = eventSchema(HookEvent.PostToolBatch, {
+  permission_mode: permissionModeSchema.optional(),
+  tool_calls: z.array(z.object({ tool_name: z.string(), tool_input: z.unknown(), tool_use_id: z.string(), tool_response: z.unknown().optional() })),
+});
+export const userPromptExpansionContextSchema = eventSchema(HookEvent.UserPromptExpansion, {
+  expansion_type: z.enum(['slash_command', 'mcp_prompt']),
+  command_name: z.string(),
+  command_args: z.string(),
+  command_source: z.string().optional(),
+  prompt: z.string(),
+});
+/** StopFailure's `error`: Claude Code's error types (the matcher value). */
+export const stopFailureErrorSchema = z.enum([
+  'authentication_failed',
+  'billing_error',
+  'rate_limit',
+  'overloaded',
+  'invalid_request',
+  'model_not_found',
+  'server_error',
+  'max_output_tokens',
+  'unknown',
+]);
+export const stopFailureContextSchema = eventSchema(HookEvent.StopFailure, {
+  error: stopFailureErrorSchema,
+  error_details: z.string().optional(),
+  last_assistant_message: z.string().optional(),
+});
+export const postCompactContextSchema = eventSchema(HookEvent.PostCompact, { trigger: z.enum(['manual', 'auto']), compact_summary: z.string() });
+export const permissionDeniedContextSchema = eventSchema(HookEvent.PermissionDenied, {
+  permission_mode: permissionModeSchema.optional(),
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string(),
+  reason: z.string(),
+});
+export const setupContextSchema = eventSchema(HookEvent.Setup, { trigger: z.enum(['init', 'maintenance']) });
+const taskShape = { task_id: z.string(), task_subject: z.string(), task_description: z.string().optional() };
+export const taskCreatedContextSchema = eventSchema(HookEvent.TaskCreated, taskShape);
+export const taskCompletedContextSchema = eventSchema(HookEvent.TaskCompleted, taskShape);
+export const elicitationContextSchema = eventSchema(HookEvent.Elicitation, {
+  mcp_server_name: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']).optional(),
+  url: z.string().optional(),
+  elicitation_id: z.string().optional(),
+  requested_schema: z.record(z.string(), z.unknown()).optional(),
+});
+export const elicitationResultContextSchema = eventSchema(HookEvent.ElicitationResult, {
+  mcp_server_name: z.string(),
+  elicitation_id: z.string().optional(),
+  mode: z.enum(['form', 'url']).optional(),
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+/** ConfigChange's `source` (the matcher value): Claude Code's config sources. */
+export const configChangeSourceSchema = z.enum(['user_settings', 'project_settings', 'local_settings', 'policy_settings', 'skills']);
+export const configChangeContextSchema = eventSchema(HookEvent.ConfigChange, { source: configChangeSourceSchema, file_path: z.string().optional() });
+export const instructionsLoadedContextSchema = eventSchema(HookEvent.InstructionsLoaded, {
+  file_path: z.string(),
+  memory_type: z.enum(['User', 'Project', 'Local', 'Managed']),
+  load_reason: z.enum(['session_start', 'nested_traversal', 'path_glob_match', 'include', 'compact']),
+  globs: z.array(z.string()).optional(),
+  trigger_file_path: z.string().optional(),
+  parent_file_path: z.string().optional(),
+});
+export const cwdChangedContextSchema = eventSchema(HookEvent.CwdChanged, { old_cwd: z.string(), new_cwd: z.string() });
+export const fileChangedContextSchema = eventSchema(HookEvent.FileChanged, { file_path: z.string(), event: z.enum(['change', 'add', 'unlink']) });
+export const directoryAddedContextSchema = eventSchema(HookEvent.DirectoryAdded, { directory: z.string(), source: z.string() });
+export const messageDisplayContextSchema = eventSchema(HookEvent.MessageDisplay, {
+  turn_id: z.string(),
+  message_id: z.string(),
+  index: z.number().int().nonnegative(),
+  final: z.boolean(),
+  delta: z.string(),
+});
+
 export type SessionStartContext = z.infer<typeof sessionStartContextSchema>;
 export type UserPromptSubmitContext = z.infer<typeof userPromptSubmitContextSchema>;
 export type PreToolUseContext = z.infer<typeof preToolUseContextSchema>;
@@ -164,6 +242,22 @@ export interface HookContextMap {
   BeforeInference: BeforeInferenceContext;
   AfterInference: AfterInferenceContext;
   AgentFailed: AgentFailedContext;
+  PostToolBatch: z.infer<typeof postToolBatchContextSchema>;
+  UserPromptExpansion: z.infer<typeof userPromptExpansionContextSchema>;
+  StopFailure: z.infer<typeof stopFailureContextSchema>;
+  PostCompact: z.infer<typeof postCompactContextSchema>;
+  PermissionDenied: z.infer<typeof permissionDeniedContextSchema>;
+  Setup: z.infer<typeof setupContextSchema>;
+  TaskCreated: z.infer<typeof taskCreatedContextSchema>;
+  TaskCompleted: z.infer<typeof taskCompletedContextSchema>;
+  Elicitation: z.infer<typeof elicitationContextSchema>;
+  ElicitationResult: z.infer<typeof elicitationResultContextSchema>;
+  ConfigChange: z.infer<typeof configChangeContextSchema>;
+  InstructionsLoaded: z.infer<typeof instructionsLoadedContextSchema>;
+  CwdChanged: z.infer<typeof cwdChangedContextSchema>;
+  FileChanged: z.infer<typeof fileChangedContextSchema>;
+  DirectoryAdded: z.infer<typeof directoryAddedContextSchema>;
+  MessageDisplay: z.infer<typeof messageDisplayContextSchema>;
 }
 
 /** The context of event `E`. */
@@ -193,6 +287,22 @@ export const hookContextSchemas: { readonly [E in HookEvent]: z.ZodType<HookCont
   BeforeInference: beforeInferenceContextSchema,
   AfterInference: afterInferenceContextSchema,
   AgentFailed: agentFailedContextSchema,
+  PostToolBatch: postToolBatchContextSchema,
+  UserPromptExpansion: userPromptExpansionContextSchema,
+  StopFailure: stopFailureContextSchema,
+  PostCompact: postCompactContextSchema,
+  PermissionDenied: permissionDeniedContextSchema,
+  Setup: setupContextSchema,
+  TaskCreated: taskCreatedContextSchema,
+  TaskCompleted: taskCompletedContextSchema,
+  Elicitation: elicitationContextSchema,
+  ElicitationResult: elicitationResultContextSchema,
+  ConfigChange: configChangeContextSchema,
+  InstructionsLoaded: instructionsLoadedContextSchema,
+  CwdChanged: cwdChangedContextSchema,
+  FileChanged: fileChangedContextSchema,
+  DirectoryAdded: directoryAddedContextSchema,
+  MessageDisplay: messageDisplayContextSchema,
 };
 
 /** Parses an unknown value as the context of `event` (never throws). */
@@ -223,6 +333,10 @@ function build<E extends HookEvent>(event: E, env: HookEnvelope, fields: object)
   return Object.freeze(ctx) as HookContextMap[E];
 }
 
+/** Builds the context of any event from its own fields (the 2026 events' builders in src/agent/eventInputs.ts use it). */
+export function forEvent<E extends HookEvent>(event: E, env: HookEnvelope, fields: HookContextFields<E>): HookContextMap[E] {
+  return build(event, env, fields);
+}
 /** Builds the context of SessionStart. */
 export function forSessionStart(env: HookEnvelope, fields: HookContextFields<'SessionStart'>): SessionStartContext {
   return build(HookEvent.SessionStart, env, fields);

@@ -1,7 +1,7 @@
 import type { HookRawOutput } from './hookAction';
 import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
-import { MATCHER_FIELD } from './hookEvent';
+import { matcherValue } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import type { HookExecution } from './hookExecution';
 import type { HookRegistration } from './hookRegistry';
@@ -128,7 +128,6 @@ function makeRecord(
   failureReason: HookFailureReason | undefined,
 ): HookRunRecord {
   const reg = execution.registration;
-  const field = MATCHER_FIELD[execution.event];
   return {
     runId: execution.runId,
     occurrenceId,
@@ -137,7 +136,7 @@ function makeRecord(
     parentAgentId: str(input['parent_agent_id']) ?? null,
     agentType: str(input['agent_type']) ?? 'main',
     event: execution.event,
-    matchValue: field === undefined ? undefined : str(input[field]),
+    matchValue: matcherValue(execution.event, input),
     hookId: reg.id,
     hookLabel: reg.action.label,
     actionKind: reg.action.kind,

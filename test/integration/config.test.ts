@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { ConfigChange } from '../../src/agent/configChange';
 import { isProjectSource } from '../../src/hooks/hookSource';
 import { runAddHookFlow, type AddHookUi } from '../../src/vscode/config/addHookFlow';
 import { effectiveHooksReport } from '../../src/vscode/config/effectiveHooksReport';
@@ -100,6 +101,31 @@ suite('Hook configuration (VS Code glue)', () => {
     const stored = harness.state.get<string[]>(APPROVED_HOOKS_KEY) ?? [];
     assert.equal(stored.length, 1, 'approvals keep only hashes still in use');
     assert.match(effectiveHooksReport(change).join('\n'), /PreToolUse:\n {2}1\. PreToolUse \[Bash\] command: echo live-edit/);
+  });
+
+  test('ConfigChange: a settings file edited on disk is offered to the hooks first (source project_settings); a block keeps the configuration in force', async () => {
+    const asked: (readonly ConfigChange[])[] = [];
+    harness = createHarness({
+      trusted: true,
+      approve: () => 'allow',
+      confirmChange: async (changes) => (asked.push(changes), { apply: false, reason: 'frozen for the release', source: 'project_settings' }),
+    });
+    const { service } = harness;
+    await service.reload();
+    await waitForChange(service, (c) => activeCommands(c).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), 10_000, 'the approved fixture hook');
+    const applied = harness.applyCalls.length;
+
+    const original = readFileSync(files.remember(settingsFile), 'utf8');
+    writeFileSync(settingsFile, original.replace(/"command": ".*"/, '"command": "echo blocked-edit"'));
+    const until = Date.now() + 15_000;
+    while (asked.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+
+    assert.deepEqual(asked[0], [{ source: 'project_settings', filePath: settingsFile }]);
+    assert.equal(harness.applyCalls.length, applied, 'the blocked reload was not applied');
+    assert.ok(
+      activeCommands(service.current!).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)),
+      'the hooks in force stay',
+    );
   });
 
   test('an untrusted workspace gives apply() no project hook and says so once', async () => {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { AppliedConfig, TrustPolicy } from '../../src/agent/hookwiseRuntime';
 import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { isProjectSource } from '../../src/hooks/hookSource';
-import { HookConfigService, type HookConfigChange } from '../../src/vscode/config/hookConfigService';
+import { HookConfigService, type HookConfigChange, type HookConfigServiceOptions } from '../../src/vscode/config/hookConfigService';
 import type { ApprovalChoice, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
 
 /** A Memento in memory, like a fresh `context.workspaceState`. */
@@ -48,7 +48,11 @@ export interface ServiceHarness {
 }
 
 /** Builds a service for the open workspace; `approve` answers the approval modal (a throwing one = the test host refusing dialogs). */
-export function createHarness(options: { trusted: boolean; approve: () => ApprovalChoice | Promise<ApprovalChoice> }): ServiceHarness {
+export function createHarness(options: {
+  trusted: boolean;
+  approve: () => ApprovalChoice | Promise<ApprovalChoice>;
+  confirmChange?: HookConfigServiceOptions['confirmChange'];
+}): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
   const log = vscode.window.createOutputChannel('Hookwise config tests', { log: true });
   const grant = new vscode.EventEmitter<void>();
@@ -74,6 +78,7 @@ export function createHarness(options: { trusted: boolean; approve: () => Approv
     homeDir: home,
     trust: { isTrusted: options.trusted, onDidGrantWorkspaceTrust: grant.event },
     prompts,
+    ...(options.confirmChange ? { confirmChange: options.confirmChange } : {}),
     notJsonWarning: async (message) => {
       notJsonWarnings.push(message);
       return false;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agentEvents';
@@ -9,7 +10,7 @@ import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { ModelMessage } from '../../src/model/modelClient';
 import { OpenAiModelClient } from '../../src/model/openAiModelClient';
 import type { OpenAiTestServer, RecordedRequest, ScriptedReply } from '../support/openAiTestServer';
-import { startOpenAiTestServer, textReply } from '../support/openAiTestServer';
+import { startOpenAiTestServer, textReply, toolCallsReply } from '../support/openAiTestServer';
 import type { CliWorkspace } from '../support/cliHarness';
 import { makeCliWorkspace } from '../support/cliHarness';
 import { jsonLinesOf, recordTo, writeHookScript } from './lifecycleHarness';
@@ -175,5 +176,56 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     expect(server!.requests).toHaveLength(4);
     expect(textOf(server!.requests[3])).toContain('One more.');
     expect(events.filter((e) => e.type === 'systemMessage' && /still over the compaction budget/.test(e.text))).toHaveLength(1);
+  });
+
+  it('PostCompact fires after the compaction with the summary (trigger as matcher), before SessionStart compact', async () => {
+    const order = path.join(w.ws, 'order.jsonl');
+    await w.settings({
+      hooks: {
+        PostCompact: [
+          { matcher: 'manual', hooks: [{ type: 'command', command: await writeHookScript(w, 'post-compact', recordTo(order)) }] },
+          { matcher: 'auto', hooks: [{ type: 'command', command: await writeHookScript(w, 'post-compact-auto', recordTo(path.join(w.ws, 'auto.jsonl'))) }] },
+        ],
+        SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: await writeHookScript(w, 'session-start', recordTo(order)) }] }],
+      },
+    });
+    const summary = 'SUMMARY: two questions about the database.';
+    const s = await createSession([textReply('One.'), textReply('Two.'), textReply(summary)]);
+    await s.submit('Question one?', signal());
+    await s.submit('Question two?', signal());
+
+    await s.compact('manual', signal());
+
+    expect(jsonLinesOf(order).map((i) => i.hook_event_name)).toEqual(['PostCompact', 'SessionStart']);
+    expect(jsonLinesOf(order)[0]).toMatchObject({ trigger: 'manual', compact_summary: summary, session_id: s.id });
+    expect(existsSync(path.join(w.ws, 'auto.jsonl'))).toBe(false);
+  });
+
+  it('auto: compaction triggers on the prompt tokens the model reports, even when the text looks short', async () => {
+    const hooks = await writeCompactionHooks();
+    await w.write('a.txt', 'short\n');
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'Old question.' },
+      { role: 'assistant', content: 'Old answer.' },
+      { role: 'user', content: 'Second old question.' },
+      { role: 'assistant', content: 'Second old answer.' },
+    ];
+    // The conversation is a few dozen characters (far under the budget by estimate), but the
+    // model says the prompt was 5000 tokens (system prompt, tools, images…): that decides.
+    const s = await createSession(
+      [
+        toolCallsReply([{ name: 'Read', arguments: { file_path: 'a.txt' } }], { usage: { promptTokens: 5000, completionTokens: 10 } }),
+        textReply('SUMMARY: old questions.'),
+        textReply('Done.', { usage: { promptTokens: 300, completionTokens: 5 } }),
+      ],
+      { history, compactionBudgetTokens: 1000 },
+    );
+
+    const result = await s.submit('Read a.txt please.', signal());
+
+    expect(result).toMatchObject({ status: 'completed', finalText: 'Done.' });
+    expect(jsonLinesOf(hooks.preCompact)).toEqual([expect.objectContaining({ trigger: 'auto' })]);
+    expect(server!.requests).toHaveLength(3);
+    expect(textOf(server!.requests[2])).toContain('SUMMARY: old questions.');
   });
 });

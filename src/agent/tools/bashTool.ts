@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { statSync } from 'node:fs';
 import { quoteForShell, resolveShell, runShellCommand } from '../../shared/processRunner';
 import type { ProcessRunOptions, ProcessRunResult } from '../../shared/processRunner';
+import { trackCwd } from './shellCwd';
 import { truncateMiddle } from './truncate';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
@@ -56,7 +57,7 @@ export interface BashToolOptions {
 }
 
 const DESCRIPTION = `Runs a shell command in the working directory and returns its output (stdout, then stderr) and, when non-zero, its exit code.
-- Each call starts a fresh shell in the working directory: cd, exports and shell variables do not carry over; chain with && instead.
+- The working directory carries over between calls (after cd, the next command starts there; it stays inside the workspace). Exports and shell variables do not carry over.
 - Time limit: timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); the whole process tree is killed when it is reached or the user stops the run.
 - Background processes (cmd &) are killed when the command returns; nothing keeps running after the call.
 - stdin is empty: interactive commands will not get input. Output beyond ${BASH_MAX_OUTPUT_CHARS} characters is cut in the middle.
@@ -88,9 +89,12 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
       const onStop = (): void => controller.abort();
       ctx.signal.addEventListener('abort', onStop, { once: true });
       let result: ProcessRunResult;
+      const shell = ctx.shellCwd;
+      // Where the shell ends up is written to a side file (cmd.exe cannot: there every command starts in cwd).
+      const tracker = shell && !resolveShell('').windowsVerbatimArguments ? trackCwd(withSessionEnv(input.command, ctx.envFile)) : undefined;
       try {
-        result = await run(withSessionEnv(input.command, ctx.envFile), {
-          cwd: ctx.cwd,
+        result = await run(tracker?.command ?? withSessionEnv(input.command, ctx.envFile), {
+          cwd: shell?.current ?? ctx.cwd,
           env: options.env ? { ...process.env, ...options.env } : process.env,
           stdin: '',
           maxOutputBytes: BASH_CAPTURE_BYTES,
@@ -100,6 +104,9 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', onStop);
       }
+      // A stopped or timed-out command keeps the directory it started in (whatever its shell reported while dying).
+      const ended = tracker?.read();
+      const moved = shell && !result.aborted ? shell.update(ended) : undefined;
       if (result.spawnError !== undefined) return toolError(`Could not run the command: ${result.spawnError}`);
 
       const interrupted = result.aborted && !timedOut;
@@ -113,7 +120,8 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
         stdoutTruncated: result.stdoutTruncated,
         stderrTruncated: result.stderrTruncated,
       };
-      return { content: formatForModel(result, data, timeoutMs, maxChars), isError: isFailure(result), data };
+      const content = formatForModel(result, data, timeoutMs, maxChars);
+      return { content: moved?.note ? `${content}\n${moved.note}` : content, isError: isFailure(result), data };
     },
   });
 }

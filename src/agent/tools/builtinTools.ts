@@ -5,7 +5,7 @@ import { createGlobTool } from './globTool';
 import { createGrepTool } from './grepTool';
 import { createReadTool } from './readTool';
 import type { AnyAgentTool } from './tool';
-import { createTodoWriteTool } from './todoWriteTool';
+import { createTaskTools } from './taskTools';
 import { createWriteTool } from './writeTool';
 
 /** Options of `createBuiltinTools`, passed on to the tools that take some. */
@@ -14,9 +14,11 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The seven built-in tools, in the order they are declared to the model:
- * Read, Write, Edit, Glob, Grep, Bash, TodoWrite. (The `Agent` subagent tool lives with the loop.)
+ * The built-in tools, in the order they are declared to the model: Read, Write, Edit, Glob,
+ * Grep, Bash, then Claude Code's task tools (TaskCreate, TaskGet, TaskUpdate, TaskList), which
+ * replaced TodoWrite there; `createTodoWriteTool` still builds TodoWrite for hosts that want it.
+ * (The `Agent` subagent tool lives with the loop.)
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyAgentTool[] {
-  return [createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(), createBashTool(options.bash), createTodoWriteTool()];
+  return [createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(), createBashTool(options.bash), ...createTaskTools()];
 }

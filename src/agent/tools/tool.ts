@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { ShellCwd } from './shellCwd';
+import type { TaskStore } from './taskStore';
+import type { TaskHook } from './taskTools';
 import type { TodoStore } from './todoStore';
 import { thrownMessage } from '../../shared/describeThrown';
 
@@ -48,6 +51,12 @@ export interface ToolContext {
    * sourced before every Bash command, as in Claude Code.
    */
   readonly envFile?: string;
+  /** The session's Bash working directory, kept between calls (`cd` carries over). Absent → every command starts in `cwd`. */
+  readonly shellCwd?: ShellCwd;
+  /** The session's task list (TaskCreate, TaskUpdate, TaskGet, TaskList). */
+  readonly tasks?: TaskStore;
+  /** Runs TaskCreated / TaskCompleted hooks for a task tool; `blocked` undoes the change. */
+  readonly taskHook?: TaskHook;
   /** The calling agent's run metadata now (what its hooks merged): a subagent starts from it. */
   readonly runMetadata?: () => Readonly<Record<string, unknown>>;
 }

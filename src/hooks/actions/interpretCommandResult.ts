@@ -86,7 +86,22 @@ function interpretCutSuccess(event: HookEvent, stdout: string, cut: CommandOutpu
 const STOP_EVENTS = new Set<HookEvent>(['Stop', 'SubagentStop']);
 
 /** Events on which exit 2 blocks (deny); elsewhere stderr only informs the user. */
-const EXIT2_DENY_EVENTS = new Set<HookEvent>(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
+const EXIT2_DENY_EVENTS = new Set<HookEvent>([
+  'PreToolUse',
+  'PermissionRequest',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'SubagentStart',
+  // Claude Code's 2026 events where exit 2 blocks: the task is not created / stays open, the config change is not applied, …
+  'PostToolBatch',
+  'UserPromptExpansion',
+  'TaskCreated',
+  'TaskCompleted',
+  'ConfigChange',
+  'Elicitation',
+  'ElicitationResult',
+]);
 
 /**
  * The outcome of a blocking result (exit 2) for `event`: deny on tool/prompt/spawn events,

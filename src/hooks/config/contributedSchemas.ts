@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { HOOK_EVENTS } from '../hookEvent';
-import { claudeSettingsFileSchema, EVENT_DESCRIPTIONS } from './hookConfigSchema';
+import { claudeSettingsFileSchema, SCHEMA_EVENT_NAMES, schemaEventDescription } from './hookConfigSchema';
 import { HOOKWISE_SETTINGS, type HookwiseSettingSpec } from './hookwiseSettingsSchema';
 
 /**
@@ -49,12 +48,12 @@ function dropSafeIntegerBounds(json: JsonObject): void {
  */
 function compactHooksObject(json: JsonObject): void {
   const properties = json.properties as Record<string, JsonObject> | undefined;
-  if (!properties || Object.keys(properties).join('|') !== HOOK_EVENTS.join('|')) return;
-  const first = properties[HOOK_EVENTS[0] as string];
+  if (!properties || Object.keys(properties).join('|') !== SCHEMA_EVENT_NAMES.join('|')) return;
+  const first = properties[SCHEMA_EVENT_NAMES[0] as string];
   if (!first || first.type !== 'array') return;
   const { markdownDescription: _ignored, ...groups } = first;
-  json.properties = Object.fromEntries(HOOK_EVENTS.map((event) => [event, { type: 'array', markdownDescription: EVENT_DESCRIPTIONS[event] }]));
-  json.patternProperties = { [`^(${HOOK_EVENTS.join('|')})$`]: groups };
+  json.properties = Object.fromEntries(SCHEMA_EVENT_NAMES.map((event) => [event, { type: 'array', markdownDescription: schemaEventDescription(event) }]));
+  json.patternProperties = { [`^(${SCHEMA_EVENT_NAMES.join('|')})$`]: groups };
   json.additionalProperties = false;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
+import { HOOK_EVENTS, NOT_APPLICABLE_CLAUDE_EVENTS, type HookEvent } from '../hookEvent';
 
 /**
  * The one source of truth for hook configuration: the Claude Code
@@ -133,6 +133,26 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<HookEvent, string>> = {
   PreCompact: 'Before the conversation is compacted. Matcher tests `trigger` (`manual`, `auto`).',
   PermissionRequest:
     'The approval popup is about to be shown. Matcher tests `tool_name`. Can allow (optionally with updated input) or deny instead of the user.',
+  PostToolBatch:
+    'After every tool call of one model response has finished, before the next model call. No matcher. Gets `tool_calls` in order. Can add context.',
+  UserPromptExpansion: 'A slash command expands into a prompt. Matcher tests `command_name`. Can block the expansion or add context.',
+  StopFailure:
+    'The turn ended on a model/API error (Stop does not fire then). Matcher tests `error` (`rate_limit`, `server_error`, `authentication_failed`, …). Output is ignored.',
+  PostCompact: 'After the conversation was compacted; gets `compact_summary`. Matcher tests `trigger` (`manual`, `auto`).',
+  PermissionDenied:
+    'A tool call was denied (by a rule, the mode, a hook or the user). Matcher tests `tool_name`. `hookSpecificOutput.retry: true` tells the model it may try again.',
+  Setup: '`hookwise --init` runs it before SessionStart. Matcher tests `trigger` (`init`). Can add context.',
+  TaskCreated: 'The model created a task with TaskCreate. No matcher. Exit 2 undoes the creation; stderr goes to the model.',
+  TaskCompleted: 'The model marks a task completed with TaskUpdate. No matcher. Exit 2 keeps the task open; stderr goes to the model.',
+  Elicitation: 'An MCP server asks the user for input. Matcher tests `mcp_server_name`. Can answer for the user.',
+  ElicitationResult: 'The user answered an MCP elicitation. Matcher tests `mcp_server_name`. Can change the answer.',
+  ConfigChange:
+    'A hooks/settings source changed while the session runs. Matcher tests `source` (`user_settings`, `project_settings`, `local_settings`, `policy_settings`, `skills`). Exit 2 keeps the old configuration (not for policy settings).',
+  InstructionsLoaded: 'An instructions file (CLAUDE.md, AGENTS.md) was loaded. Matcher tests `load_reason`. Observation only.',
+  CwdChanged: "The Bash tool's working directory changed (`cd` carries over between calls). Gets `old_cwd`, `new_cwd`. No matcher.",
+  FileChanged: "A file watched through a SessionStart hook's `watchPaths` changed. Matcher tests the file name (`.envrc|.env`).",
+  DirectoryAdded: 'A workspace folder was added. No matcher. Observation only.',
+  MessageDisplay: 'Assistant text is shown (once per message). No matcher. Observation only.',
   ExecutionStart: '**Hookwise lifecycle.** One agent run begins. Can add context.',
   ExecutionEnd: '**Hookwise lifecycle.** One agent run ended.',
   BeforeStep: '**Hookwise lifecycle.** Before each step (one model call and its tool calls). Can add context, inject messages, stop.',
@@ -144,16 +164,26 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<HookEvent, string>> = {
 
 const groupsSchema = z.array(matcherGroupSchema);
 
+/** Every event name a `hooks` object may hold: the fired ones, then Claude Code's that never fire here. */
+export const SCHEMA_EVENT_NAMES: readonly string[] = [...HOOK_EVENTS, ...NOT_APPLICABLE_CLAUDE_EVENTS];
+
+/** Hover text of every name in {@link SCHEMA_EVENT_NAMES}. */
+export function schemaEventDescription(name: string): string {
+  return (
+    (EVENT_DESCRIPTIONS as Readonly<Record<string, string>>)[name] ??
+    `Claude Code event with no meaning in Hookwise (agent teams, git worktrees, switching the model mid-session): accepted, never fires.`
+  );
+}
+
 /**
  * The `hooks` object: event name → matcher groups. Every event is an explicit optional key
  * so editors complete event names and flag typos.
  */
 export const hooksObjectSchema = z
   .strictObject(
-    Object.fromEntries(HOOK_EVENTS.map((event) => [event, groupsSchema.meta({ markdownDescription: EVENT_DESCRIPTIONS[event] }).optional()])) as Record<
-      HookEvent,
-      z.ZodOptional<typeof groupsSchema>
-    >,
+    Object.fromEntries(
+      SCHEMA_EVENT_NAMES.map((event) => [event, groupsSchema.meta({ markdownDescription: schemaEventDescription(event) }).optional()]),
+    ) as Record<HookEvent, z.ZodOptional<typeof groupsSchema>>,
   )
   .meta({
     markdownDescription:

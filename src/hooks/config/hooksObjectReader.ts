@@ -1,33 +1,10 @@
-import { HOOK_EVENTS, isHookEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
+import { HOOK_EVENTS, isHookEvent, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
 import { closestName } from './configDiagnostic';
 import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticSink';
 import { validateHandler } from './handlerValidation';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import type { JsonSegment } from './jsonPath';
 import { checkMatcher } from './matcherCheck';
-
-/** Events Claude Code added after Hookwise's parity target: valid there, not fired here. */
-const LATER_CLAUDE_EVENTS = new Set([
-  'Setup',
-  'TeammateIdle',
-  'TaskCompleted',
-  'ConfigChange',
-  'WorktreeCreate',
-  'WorktreeRemove',
-  'InstructionsLoaded',
-  'Elicitation',
-  'ElicitationResult',
-  'PostCompact',
-  'StopFailure',
-  'CwdChanged',
-  'FileChanged',
-  'TaskCreated',
-  'PermissionDenied',
-  'MessageDisplay',
-  'UserPromptExpansion',
-  'PostToolBatch',
-  'DirectoryAdded',
-]);
 
 const GROUP_KEYS = new Set(['matcher', 'hooks']);
 
@@ -87,10 +64,8 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
 }
 
 function reportUnknownEvent(name: string, at: readonly JsonSegment[], sink: DiagnosticSink): void {
-  if (LATER_CLAUDE_EVENTS.has(name)) {
-    sink.report('warning', 'unknownEvent', at, `"${name}" is a newer Claude Code event that Hookwise does not fire yet; its hooks are skipped`, { key: true });
-    return;
-  }
+  // A Claude Code event with no meaning here (teammates, worktrees, …): accepted, never fired (README lists them).
+  if (isKnownClaudeEvent(name)) return;
   const suggestion = closestName(name, HOOK_EVENTS);
   const hint = suggestion ? ` — did you mean "${suggestion}"?` : `; known events: ${HOOK_EVENTS.join(', ')}`;
   sink.report('error', 'unknownEvent', at, `unknown event "${name}"${hint} Its hooks are skipped`, { key: true, ...(suggestion ? { suggestion } : {}) });

@@ -1,4 +1,4 @@
-import { MATCHER_FIELD } from '../hookEvent';
+import { MATCHER_FIELD, matcherValue } from '../hookEvent';
 import { HookMatcherError } from '../hookErrors';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 import { MATCH_ALL } from './hookMatcher';
@@ -62,10 +62,8 @@ class ClaudeMatcher implements HookMatcher {
   ) {}
 
   matches(target: MatchTarget): boolean {
-    const field = MATCHER_FIELD[target.event];
-    if (field === undefined) return true; // events without a matcher field ignore the matcher
-    const raw = target.input[field];
-    const value = typeof raw === 'string' ? raw : '';
+    if (MATCHER_FIELD[target.event] === undefined) return true; // events without a matcher field ignore the matcher
+    const value = matcherValue(target.event, target.input) ?? '';
     if (this.test(value)) return true;
     const alt = this.aliases?.[value];
     if (alt) for (const a of alt) if (this.test(a)) return true;

@@ -47,13 +47,21 @@ export const vscodeAddHookUi: AddHookUi = {
 
 const TITLE = 'Hookwise: Add Hook';
 const CUSTOM = Symbol('custom');
-const TOOL_MATCHERS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite', 'Agent', 'Write|Edit'];
+const TOOL_MATCHERS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TaskCreate', 'TaskUpdate', 'Agent', 'Write|Edit'];
 const VALUE_MATCHERS: Partial<Record<HookEvent, readonly string[]>> = {
   SessionStart: ['startup', 'resume', 'clear', 'compact'],
   SessionEnd: ['clear', 'logout', 'prompt_input_exit', 'other'],
   Notification: ['permission_prompt', 'idle_prompt'],
   PreCompact: ['manual', 'auto'],
+  PostCompact: ['manual', 'auto'],
+  StopFailure: ['rate_limit', 'server_error', 'authentication_failed', 'billing_error', 'overloaded', 'invalid_request', 'model_not_found', 'unknown'],
+  ConfigChange: ['user_settings', 'project_settings', 'local_settings', 'policy_settings', 'skills'],
+  Setup: ['init', 'maintenance'],
+  FileChanged: ['.envrc', '.env', 'package.json'],
+  InstructionsLoaded: ['session_start', 'nested_traversal', 'path_glob_match', 'include', 'compact'],
 };
+/** What a matcher is tested against, for the prompts (FileChanged tests the file's name, not its path). */
+const matcherSubject = (event: HookEvent): string | undefined => (event === 'FileChanged' ? 'file name' : MATCHER_FIELD[event]);
 
 /** Hover text without markdown, for a quick-pick detail line. */
 function plain(markdown: string): string {
@@ -68,7 +76,7 @@ export function validateMatcherInput(value: string): string | vscode.InputBoxVal
 }
 
 async function askMatcher(event: HookEvent, ui: AddHookUi): Promise<string | undefined | typeof CUSTOM | null> {
-  const field = MATCHER_FIELD[event];
+  const field = matcherSubject(event);
   const names = TOOL_EVENTS.has(event) ? TOOL_MATCHERS : (VALUE_MATCHERS[event] ?? []);
   const items: Choice<string | typeof CUSTOM>[] = [
     ...names.map((name) => ({ label: name, value: name, description: name.includes('|') ? 'either' : undefined }) as Choice<string>),
@@ -105,7 +113,7 @@ export async function runAddHookFlow(
     if (answer === CUSTOM) {
       answer = await ui.input({
         title: `${TITLE} (${event})`,
-        prompt: `Matcher for ${MATCHER_FIELD[event]}: names separated by | (Write|Edit) or a regex (mcp__.*)`,
+        prompt: `Matcher for ${matcherSubject(event)}: names separated by | (Write|Edit) or a regex (mcp__.*)`,
         validateInput: validateMatcherInput,
       });
       if (answer === undefined) return undefined;

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppliedConfig } from '../../agent/hookwiseRuntime';
+import { configChangeSource, type ConfigChange, type ConfigChangeVerdict } from '../../agent/configChange';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
 import { defaultManagedSettingsFile, standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
 import { approvedHashesAfter, filterByTrust, hookApprovalKey, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
@@ -48,6 +49,10 @@ export interface HookConfigServiceOptions {
   readonly fs?: ConfigFileSystem;
   /** Quiet time before a reload after a change; default 150 ms. */
   readonly debounceMs?: number;
+  /** Asks ConfigChange hooks before a reload caused by changed `.claude` files is applied; `apply: false` keeps the old configuration. */
+  readonly confirmChange?: (changes: readonly ConfigChange[]) => Promise<ConfigChangeVerdict>;
+  /** A folder was added to the workspace (DirectoryAdded). */
+  readonly onFolderAdded?: (dir: string) => void;
 }
 
 /**
@@ -88,6 +93,8 @@ export class HookConfigService implements vscode.Disposable {
   private recheckAfterPrompt = false;
   private untrustedNoticeShown = false;
   private disposed = false;
+  /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
+  private readonly changedFiles = new Set<string>();
 
   constructor(private readonly o: HookConfigServiceOptions) {
     this.homeDir = o.homeDir ?? os.homedir();
@@ -110,9 +117,10 @@ export class HookConfigService implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('hookwise')) this.scheduleReload();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         this.watchFolders();
         this.scheduleReload();
+        for (const folder of e.added) if (folder.uri.scheme === 'file') this.o.onFolderAdded?.(folder.uri.fsPath);
       }),
       this.trust.onDidGrantWorkspaceTrust(() => this.scheduleReload()),
     );
@@ -194,7 +202,10 @@ export class HookConfigService implements vscode.Disposable {
   }
 
   private onAnyFileEvent(watcher: vscode.FileSystemWatcher): vscode.Disposable[] {
-    const schedule = (): void => this.scheduleReload();
+    const schedule = (uri: vscode.Uri): void => {
+      if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
+      this.scheduleReload();
+    };
     return [watcher.onDidCreate(schedule), watcher.onDidChange(schedule), watcher.onDidDelete(schedule)];
   }
 
@@ -221,7 +232,7 @@ export class HookConfigService implements vscode.Disposable {
           this.o.log.error(`loading hook configuration failed: ${thrownStack(error)}`);
         }
         if (this.requested > target) continue; // newer request: load again, apply only the newest
-        if (loaded && !this.disposed) this.applyLoaded(loaded.config, loaded.texts);
+        if (loaded && !this.disposed && (await this.changeAllowed())) this.applyLoaded(loaded.config, loaded.texts);
         this.completed = target;
         for (const w of this.waiters.filter((x) => x.ticket <= target)) w.resolve(this.latest);
         this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.ticket > target));
@@ -230,6 +241,26 @@ export class HookConfigService implements vscode.Disposable {
       this.pumping = false;
     }
     if (this.disposed) for (const w of this.waiters.splice(0)) w.resolve(this.latest);
+  }
+
+  /** ConfigChange: the running session's hooks may keep the configuration in force when settings files changed. */
+  private async changeAllowed(): Promise<boolean> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const changes: ConfigChange[] = [];
+    for (const file of this.changedFiles) {
+      const source = configChangeSource(file, this.homeDir, folders);
+      if (source) changes.push({ source, filePath: file });
+    }
+    this.changedFiles.clear();
+    if (!this.latest || changes.length === 0 || !this.o.confirmChange) return true;
+    try {
+      const verdict = await this.o.confirmChange(changes);
+      if (!verdict.apply) this.o.log.warn(`configuration change (${verdict.source}) not applied: ${verdict.reason}`);
+      return verdict.apply;
+    } catch (error) {
+      this.o.log.error(`ConfigChange hooks failed (${thrownMessage(error)}); applying the change`);
+      return true;
+    }
   }
 
   private async load(): Promise<{ config: HookConfig; texts: Map<string, string> }> {

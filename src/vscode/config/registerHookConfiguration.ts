@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
 import { effectiveHooksReport } from './effectiveHooksReport';
-import { HookConfigService, type ApplyHookConfig } from './hookConfigService';
+import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions } from './hookConfigService';
 
 /** Command ids contributed in package.json. */
 export const HOOK_CONFIG_COMMANDS = {
@@ -18,10 +18,17 @@ export const HOOK_CONFIG_COMMANDS = {
  */
 export function registerHookConfiguration(
   context: vscode.ExtensionContext,
-  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig },
+  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig } & Pick<HookConfigServiceOptions, 'confirmChange' | 'onFolderAdded'>,
 ): HookConfigService {
   const { log } = deps;
-  const service = new HookConfigService({ log, apply: deps.apply, workspaceState: context.workspaceState, globalStorageUri: context.globalStorageUri });
+  const service = new HookConfigService({
+    log,
+    apply: deps.apply,
+    workspaceState: context.workspaceState,
+    globalStorageUri: context.globalStorageUri,
+    ...(deps.confirmChange ? { confirmChange: deps.confirmChange } : {}),
+    ...(deps.onFolderAdded ? { onFolderAdded: deps.onFolderAdded } : {}),
+  });
   context.subscriptions.push(
     service,
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.addHook, async (answers?: AddHookAnswers) => {

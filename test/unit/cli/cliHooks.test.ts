@@ -219,7 +219,10 @@ describe('hookwise --resume', () => {
     });
     expect(out.code).toBe(0);
     expect(toolMessages(s, 1)[0]?.content).toContain("it's here");
-    expect(suite.w.read('wrapped.log')).toBe(`wrapped: echo 'hook ran' >&2\nwrapped: echo "it's here"\n`);
+    const log = suite.w.read('wrapped.log');
+    expect(log.startsWith(`wrapped: echo 'hook ran' >&2\nwrapped: `)).toBe(true);
+    // As in Claude Code, the wrapper sees the whole command the Bash tool runs: the user's command and the side channel that reports its final cwd.
+    expect(log).toMatch(/wrapped: trap 'pwd -P > .*' EXIT\necho "it's here"\n$/);
   });
 
   it('an async PostToolUse hook does not hold up the agent; its additionalContext reaches the model on a later request', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../../src/agent/tools/bashTool';
 import type { BashResponse } from '../../../../src/agent/tools/bashTool';
+import { ShellCwd } from '../../../../src/agent/tools/shellCwd';
 import { isAlive, survivors } from '../../../support/processProbe';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
@@ -110,5 +111,30 @@ describe('Bash', () => {
     const r = await bash.execute({ command: 'definitely-not-a-command-hookwise' }, makeContext(ws));
     expect(r.isError).toBe(true);
     expect(r.content).toMatch(/not found[\s\S]*Exit code 127$/);
+  });
+});
+
+describe('Bash working directory between calls', () => {
+  it('a cd carries over even when the command exits non-zero, and the side channel adds nothing to the output', async () => {
+    await fs.mkdir(path.join(ws.root, 'pkg'));
+    const shellCwd = new ShellCwd(ws.root);
+    const ctx = makeContext(ws, { shellCwd });
+
+    const first = await bash.execute({ command: 'cd pkg && echo moved; exit 3' }, ctx);
+    const second = await bash.execute({ command: 'pwd' }, ctx);
+
+    expect(first).toMatchObject({ isError: true, content: 'moved\nExit code 3' });
+    expect(shellCwd.current).toBe(path.join(ws.root, 'pkg'));
+    expect(second).toMatchObject({ isError: false, content: path.join(ws.root, 'pkg') });
+  });
+
+  it('a command killed by its timeout leaves the directory as it was', async () => {
+    await fs.mkdir(path.join(ws.root, 'pkg'));
+    const shellCwd = new ShellCwd(ws.root);
+
+    const result = await bash.execute({ command: 'cd pkg && sleep 5', timeout: 300 }, makeContext(ws, { shellCwd }));
+
+    expect((result.data as BashResponse).timedOut).toBe(true);
+    expect(shellCwd.current).toBe(ws.root);
   });
 });

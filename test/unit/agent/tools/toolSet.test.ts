@@ -9,8 +9,8 @@ import { createTodoStore } from '../../../../src/agent/tools/todoStore';
 describe('createToolSet', () => {
   it('holds the built-in tools under their Claude Code names, with permission defaults', () => {
     const set = createToolSet(createBuiltinTools());
-    expect(set.names()).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TodoWrite']);
-    expect(set.tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual(['Read', 'Glob', 'Grep', 'TodoWrite']);
+    expect(set.names()).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TaskCreate', 'TaskGet', 'TaskUpdate', 'TaskList']);
+    expect(set.tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual(['Read', 'Glob', 'Grep', 'TaskCreate', 'TaskGet', 'TaskUpdate', 'TaskList']);
     expect(set.tools.filter((t) => t.needsApproval).map((t) => t.name)).toEqual(['Write', 'Edit', 'Bash']);
     expect(set.get('Edit')?.name).toBe('Edit');
     expect(set.has('edit')).toBe(false);

@@ -152,10 +152,14 @@ describe('more diagnostics', () => {
     expect(closestName('Banana', HOOK_EVENTS)).toBeUndefined();
   });
 
-  it('newer Claude Code events are a warning, not an error', () => {
-    expect(read({ PostCompact: [] }).diagnostics).toEqual([
-      expect.objectContaining({ severity: 'warning', code: 'unknownEvent', jsonPath: 'hooks.PostCompact' }),
-    ]);
+  it("Claude Code events that have no meaning here (teammates, worktrees) are accepted without a diagnostic; Hookwise's own 2026 events load", () => {
+    const content = read({
+      TeammateIdle: [{ hooks: [{ type: 'command', command: 'a' }] }],
+      WorktreeCreate: [],
+      PostCompact: [{ hooks: [{ type: 'command', command: 'b' }] }],
+    });
+    expect(content.diagnostics).toEqual([]);
+    expect(content.hooks.map((h) => h.event)).toEqual(['PostCompact']);
   });
 
   it('hooks not an object; event value not an array; group not an object; missing hooks', () => {
