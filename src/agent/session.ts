@@ -90,6 +90,8 @@ export class Session {
   private readonly todos = createTodoStore();
   private pendingContext: string[] = [];
   private running: Promise<SubmitResult> | undefined;
+  /** The prompt being answered (hook input `prompt_id`); kept after it ends for the idle Notification and Stop of that prompt. */
+  private promptId: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private readonly ctx: RunContext;
@@ -111,6 +113,7 @@ export class Session {
       modelName: o.modelName,
       hooks: o.hooks,
       permissionMode: o.permissionMode,
+      promptId: () => this.promptId,
       rules: o.rules,
       sessionRules: o.sessionRules,
       asks: o.asks ?? askPolicy(undefined, undefined),
@@ -126,7 +129,7 @@ export class Session {
       },
       parentTranscript: this.transcript,
     };
-    const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
+    const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode, promptId: this.ctx.promptId });
     const track = (work: Promise<unknown>): void => {
       this.background.add(work);
       void work.finally(() => this.background.delete(work));
@@ -181,9 +184,10 @@ export class Session {
   }
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
+    this.promptId = randomUUID();
     const submitted = await this.runHooks(
       'UserPromptSubmit',
-      HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }),
+      HookContext.forUserPromptSubmit(this.envelope(), { prompt }),
       signal,
     );
     emitSystemMessages(this.o.emit, MAIN, submitted);
@@ -335,6 +339,8 @@ export class Session {
       session_id: this.id,
       transcript_path: this.transcriptPath,
       cwd: this.o.cwd,
+      permission_mode: this.o.permissionMode,
+      prompt_id: this.ctx.promptId,
       agent_id: MAIN.agentId,
       parent_agent_id: null,
       agent_type: MAIN.agentType,

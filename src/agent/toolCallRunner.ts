@@ -39,7 +39,9 @@ type Input = Record<string, unknown>;
 /**
  * Runs one tool call through the skeleton: parse + validate (no hooks for invalid input) →
  * PreToolUse (deny / ask / allow / rewrite) → permission policy and asks → the tool →
- * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws.
+ * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws. A call
+ * that was denied (by a hook, a rule, the mode or a person) never ran: no PostToolUseFailure
+ * fires for it, as in Claude Code.
  */
 export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Promise<ToolCallOutcome> {
   const { agent, gate } = deps;
@@ -114,7 +116,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       verdictOf(pre, 'PreToolUse'),
       'denied',
     );
-    await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
 
@@ -126,7 +127,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) },
       'denied',
     );
-    await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return out;
   }
   // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
@@ -140,7 +140,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
         verdict,
         'denied',
       );
-      await postFailure(deps, tool.name, input, call.id, out.content, 0);
       return out;
     }
     if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) gate.grant(policy.suggestedRule);
@@ -157,7 +156,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
           { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } },
           'denied',
         );
-        await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return out;
       }
     }

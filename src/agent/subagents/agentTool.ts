@@ -58,6 +58,8 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         session_id: ctx.sessionId,
         transcript_path: transcriptPath,
         cwd: ctx.cwd,
+        permission_mode: ctx.permissionMode,
+        prompt_id: ctx.promptId,
         agent_id: child.agentId,
         parent_agent_id: parent.agentId,
         agent_type: type.name,
@@ -79,6 +81,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         transcriptPath: ctx.sessionTranscriptPath,
         cwd: ctx.cwd,
         permissionMode: ctx.permissionMode,
+        promptId: ctx.promptId,
       });
       const hooks = ctx.hooks;
       const startHooks: HookDispatcher =
