@@ -129,6 +129,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const canNest = depth + 1 < maxDepth && (type.tools === undefined || type.tools.includes('Agent'));
       const childCtx = deriveRunContext(ctx, transcript);
       const tools = canNest ? [...allowed, createAgentTool(childCtx, child, depth + 1)] : allowed;
+      const started = Date.now();
       try {
         const result = await runAgent({
           ctx: childCtx,
@@ -144,7 +145,16 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
           stopEvent: 'SubagentStop',
           metadata: inherited.current,
         });
-        const data = { agent_id: child.agentId, agent_type: type.name, status: result.status, result: result.finalText, transcript_path: transcriptPath };
+        // Claude Code's Agent tool_response (its usage object has no counterpart here).
+        const data = {
+          status: result.status,
+          prompt: input.prompt,
+          agentId: child.agentId,
+          content: [{ type: 'text', text: result.finalText }],
+          totalDurationMs: Date.now() - started,
+          totalTokens: result.inputTokens + result.outputTokens,
+          usage: { input_tokens: result.inputTokens, output_tokens: result.outputTokens },
+        };
         if (result.status === 'completed') return { content: result.finalText.trim() || '(the subagent finished without an answer)', isError: false, data };
         return toolError(
           `The subagent ${result.status}${result.reason ? `: ${result.reason}` : ''}.${result.finalText ? `\nIts last message: ${result.finalText}` : ''}`,
