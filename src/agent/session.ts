@@ -103,7 +103,7 @@ export class Session {
     this.id = o.sessionId ?? randomUUID();
     this.transcriptPath = path.join(o.transcriptDir, `${this.id}.jsonl`);
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
-    this.transcript = new TranscriptWriter(this.transcriptPath);
+    this.transcript = new TranscriptWriter(this.transcriptPath, { sessionId: this.id, cwd: o.cwd });
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
     this.ctx = {
       sessionId: this.id,

@@ -78,11 +78,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const policyFor = (candidate: Input): PolicyVerdict => gate.policy(tool.name, candidate, tool.readOnly);
   let policy = policyFor(input);
 
+  // What PostToolUse(Failure) shows as `tool_input`: a hook's `updatedInput` as the hook wrote
+  // it (Claude Code replaces the input with it), while the call runs with that replacement
+  // merged over the model's input and validated.
+  let shownInput: Input | undefined;
   // PreToolUse. A hook's ask goes through the gate with the policy of the input it would run, so deny rules still win.
   let pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
     validateUpdatedInput: (candidate) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
+      if (check.ok) shownInput = candidate;
       return check.ok ? { ok: true, input: check.input as Input } : { ok: false, error: check.error };
     },
   });
@@ -103,7 +108,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       input = rewritten.input as Input;
       policy = policyFor(input);
     }
-  }
+  } else shownInput = undefined;
   if (pre.decision === 'stop') {
     const reason = pre.reason ?? 'a PreToolUse hook stopped the agent';
     const out = fail(`${tool.name} was not run: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');
@@ -149,6 +154,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       if (!rewritten.ok)
         return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
       input = rewritten.input as Input;
+      shownInput = answer.updatedInput as Input;
       const again = policyFor(input);
       if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
         const out = fail(
@@ -167,12 +173,12 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const durationMs = Date.now() - started;
 
   if (result.isError) {
-    await postFailure(deps, tool.name, input, call.id, result.content, durationMs, deps.signal.aborted);
+    await postFailure(deps, tool.name, shownInput ?? input, call.id, result.content, durationMs, deps.signal.aborted);
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'failed', result: result.content, isError: true });
     return { content: result.content, isError: true };
   }
 
-  const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), deps.signal);
+  const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, shownInput ?? input, call.id, result.data ?? result.content, durationMs), deps.signal);
   deps.context.collect(post, `PostToolUse:${tool.name}`);
   emitSystemMessages(deps.ctx.emit, deps.agent, post);
   let content = result.content;

@@ -109,7 +109,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         });
       }
 
-      const transcript = new TranscriptWriter(transcriptPath);
+      const transcript = new TranscriptWriter(transcriptPath, { sessionId: ctx.sessionId, cwd: ctx.cwd, agentId: child.agentId });
       ctx.parentTranscript?.write({
         type: 'subagent',
         agent_id: parent.agentId,
