@@ -85,9 +85,9 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   // PreToolUse. A hook's ask goes through the gate with the policy of the input it would run, so deny rules still win.
   let pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
-    validateUpdatedInput: (candidate) => {
+    validateUpdatedInput: (candidate, written) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
-      if (check.ok) shownInput = candidate;
+      if (check.ok) shownInput = { ...(written ?? candidate) };
       return check.ok ? { ok: true, input: check.input as Input } : { ok: false, error: check.error };
     },
   });
