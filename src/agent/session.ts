@@ -129,7 +129,14 @@ export class Session {
       },
       parentTranscript: this.transcript,
     };
-    const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode, promptId: this.ctx.promptId });
+    const inputs = new HookInputs({
+      ...MAIN,
+      sessionId: this.id,
+      transcriptPath: this.transcriptPath,
+      cwd: o.cwd,
+      permissionMode: o.permissionMode,
+      promptId: this.ctx.promptId,
+    });
     const track = (work: Promise<unknown>): void => {
       this.background.add(work);
       void work.finally(() => this.background.delete(work));
@@ -185,11 +192,7 @@ export class Session {
 
   private async submitNow(prompt: string, signal: AbortSignal): Promise<SubmitResult> {
     this.promptId = randomUUID();
-    const submitted = await this.runHooks(
-      'UserPromptSubmit',
-      HookContext.forUserPromptSubmit(this.envelope(), { prompt }),
-      signal,
-    );
+    const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt }), signal);
     emitSystemMessages(this.o.emit, MAIN, submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';

@@ -90,7 +90,9 @@ function promptOf(entry: TitleEntry): string | undefined {
   if (typeof message.content === 'string') return message.content;
   if (!Array.isArray(message.content)) return undefined;
   const texts = message.content.flatMap((b: unknown) =>
-    b !== null && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? [(b as { text: string }).text] : [],
+    b !== null && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string'
+      ? [(b as { text: string }).text]
+      : [],
   );
   return texts.length > 0 ? texts.join('\n') : undefined;
 }

@@ -178,7 +178,11 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     return { content: result.content, isError: true };
   }
 
-  const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, shownInput ?? input, call.id, result.data ?? result.content, durationMs), deps.signal);
+  const post = await gate.run(
+    'PostToolUse',
+    deps.inputs.postToolUse(tool.name, shownInput ?? input, call.id, result.data ?? result.content, durationMs),
+    deps.signal,
+  );
   deps.context.collect(post, `PostToolUse:${tool.name}`);
   emitSystemMessages(deps.ctx.emit, deps.agent, post);
   let content = result.content;

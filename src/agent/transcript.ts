@@ -195,4 +195,3 @@ function parseOrRaw(text: string): unknown {
   const parsed = parseBoundedJson(text);
   return parsed.ok ? parsed.value : text;
 }
-

@@ -98,7 +98,9 @@ function fromClaudeEntry(entry: Entry, message: z.infer<typeof messageSchema>): 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.flatMap((b: unknown) => (b !== null && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? [(b as { text: string }).text] : [])).join('\n');
+  return content
+    .flatMap((b: unknown) => (b !== null && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? [(b as { text: string }).text] : []))
+    .join('\n');
 }
 
 /** A line of the format Hookwise wrote before Claude Code's (kept so old sessions still resume). */

@@ -7,11 +7,13 @@ import { HookEvent } from './hookEvent';
  * parses it unchanged. One strict zod schema per event (no field more, no field less than
  * the spec lists) and one constructor per event, so no caller assembles an input by hand.
  *
- * Additions beyond docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2
- * leaves open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the
- * StepType matcher), `error` on AgentFailed. Two more, absent unless they carry something:
- * `error` on SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every
- * event (the agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
+ * Claude Code's fields keep Claude's names and meaning (`agent_id` / `agent_type` only inside a
+ * subagent); Hookwise's own agent fields are under `hookwise` on every input. Additions beyond
+ * docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2 leaves
+ * open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the StepType
+ * matcher), `error` on AgentFailed. Two more, absent unless they carry something: `error` on
+ * SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every event (the
+ * agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
  */
 
 /** Permission modes, Claude Code's names. */

@@ -124,7 +124,11 @@ interface Window {
 function claudeFileView(filePath: string, window: Window, startLine: number, limit: number, emptyLastLine: boolean): ReadResponse['file'] {
   const totalLines = window.totalLines === null ? null : window.totalLines + (emptyLastLine ? 1 : 0);
   const reachesEnd =
-    emptyLastLine && window.totalLines !== null && !window.stoppedForSize && startLine + window.raw.length === window.totalLines + 1 && window.raw.length < limit;
+    emptyLastLine &&
+    window.totalLines !== null &&
+    !window.stoppedForSize &&
+    startLine + window.raw.length === window.totalLines + 1 &&
+    window.raw.length < limit;
   const lines = reachesEnd ? [...window.raw, ''] : window.raw;
   return { filePath, content: lines.join('\n'), numLines: lines.length, startLine, totalLines };
 }

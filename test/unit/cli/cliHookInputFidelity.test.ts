@@ -14,7 +14,19 @@ import { useCliSuite } from './cliSuite';
 const suite = useCliSuite();
 
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '8', ...extra]);
+  return runCliProcess(suite.cli, suite.w, [
+    '-p',
+    prompt,
+    '--model',
+    'test-model',
+    '--base-url',
+    s.url,
+    '--output-format',
+    'json',
+    '--max-steps',
+    '8',
+    ...extra,
+  ]);
 }
 
 /** A settings entry that records every input of `event` (matching all tools) to `file`. */
@@ -26,7 +38,10 @@ describe('hook input fidelity through hookwise -p', () => {
   it('a call denied by a hook or by a rule fires no PostToolUseFailure; a call that ran and failed does', async () => {
     await suite.w.write('keep.txt', 'precious');
     await suite.w.settings({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }], PostToolUseFailure: record('failures.jsonl', '*') },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand('deny-rm.cjs') }] }],
+        PostToolUseFailure: record('failures.jsonl', '*'),
+      },
       permissions: { allow: ['Bash'], deny: ['Bash(cat:*)'] },
     });
     const s = await suite.serve([
@@ -123,7 +138,10 @@ describe('hook input fidelity through hookwise -p', () => {
       "process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo replaced > out.txt' } } }));",
     );
     await suite.w.settings({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(hook)}` }] }], PostToolUse: record('post.jsonl', 'Bash') },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${JSON.stringify(process.execPath)} ${JSON.stringify(hook)}` }] }],
+        PostToolUse: record('post.jsonl', 'Bash'),
+      },
     });
     const s = await suite.serve([
       toolCallsReply([{ id: 'b1', name: 'Bash', arguments: { command: 'echo original > out.txt', description: 'write a file', timeout: 5000 } }]),

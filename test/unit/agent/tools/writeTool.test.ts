@@ -22,7 +22,11 @@ describe('Write', () => {
   it('creates a file and its missing parent directories', async () => {
     const r = await write.execute({ file_path: 'a/b/c.txt', content: 'hi\nthere\n' }, makeContext(ws));
     const p = path.join(ws.root, 'a/b/c.txt');
-    expect(r).toEqual({ isError: false, content: `File created successfully at: ${p} (2 line(s)).`, data: { type: 'create', filePath: p, content: 'hi\nthere\n', structuredPatch: [], originalFile: null } });
+    expect(r).toEqual({
+      isError: false,
+      content: `File created successfully at: ${p} (2 line(s)).`,
+      data: { type: 'create', filePath: p, content: 'hi\nthere\n', structuredPatch: [], originalFile: null },
+    });
     expect(await fs.readFile(p, 'utf8')).toBe('hi\nthere\n');
   });
 
