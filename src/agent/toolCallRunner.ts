@@ -171,6 +171,8 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const started = Date.now();
   const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
+  // The transcript's toolUseResult, as Claude Code writes it.
+  if (!result.isError) deps.ctx.parentTranscript?.noteToolResult(call.id, result.data);
 
   if (result.isError) {
     await postFailure(deps, tool.name, shownInput ?? input, call.id, result.content, durationMs, deps.signal.aborted);

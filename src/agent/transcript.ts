@@ -20,6 +20,9 @@ export const TRANSCRIPT_VERSION = 'hookwise-0.1.0';
 /** Entry types of Claude Code's own transcripts; anything else Hookwise writes goes under `type: "hookwise"`. */
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary']);
 
+/** Largest `toolUseResult` kept in a transcript entry (serialized characters); a larger one is left out. */
+export const MAX_TOOL_USE_RESULT_CHARS = 1024 * 1024;
+
 /** How much of an existing file's end is read to chain new entries to its last one. */
 const TAIL_SCAN_BYTES = 64 * 1024;
 
@@ -37,6 +40,8 @@ export class TranscriptWriter {
   private fd: number | undefined;
   private lastUuid: string | null;
   private readonly scope: TranscriptScope;
+  /** Structured results of tool calls whose result message is not written yet, by tool_use id. */
+  private readonly pendingResults = new Map<string, string>();
 
   /** `scope` defaults to the file's name as the session id and the process's cwd. */
   constructor(
@@ -63,6 +68,22 @@ export class TranscriptWriter {
     }
     const { type, ...rest } = entry;
     this.append({ type: 'hookwise', subtype: type, ...rest });
+  }
+
+  /**
+   * Keeps a tool call's structured result (its PostToolUse `tool_response`) for the entry of
+   * its result message, as Claude Code's `toolUseResult`. Not kept when it cannot be
+   * serialized or is larger than {@link MAX_TOOL_USE_RESULT_CHARS}.
+   */
+  noteToolResult(toolUseId: string, data: unknown): void {
+    if (this.fd === undefined || data === undefined) return;
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(data);
+    } catch {
+      return;
+    }
+    if (json !== undefined && json.length <= MAX_TOOL_USE_RESULT_CHARS) this.pendingResults.set(toolUseId, json);
   }
 
   /** Writes a conversation message as Claude Code does (a tool result is a user entry with a tool_result block). */
@@ -96,15 +117,19 @@ export class TranscriptWriter {
         });
         break;
       }
-      case 'tool':
+      case 'tool': {
+        const result = this.pendingResults.get(message.toolCallId);
+        this.pendingResults.delete(message.toolCallId);
         this.append({
           type: 'user',
           message: {
             role: 'user',
             content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) }],
           },
+          ...(result !== undefined ? { toolUseResult: JSON.parse(result) as unknown } : {}),
         });
         break;
+      }
     }
   }
 

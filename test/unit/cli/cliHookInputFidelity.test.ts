@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptDirFor } from '../../../src/agent/transcriptLocation';
@@ -184,6 +184,17 @@ describe('hook input fidelity through hookwise -p', () => {
       { prompt: 'check the workspace', tools: ['Bash', 'Read'], last_assistant_text: 'All checked: one and x.', stop_input_last: 'All checked: one and x.' },
     ]);
     expect(json.transcript_path.endsWith(`${json.session_id}.jsonl`)).toBe(true);
+    // A tool result entry carries the tool's structured result, as Claude Code's toolUseResult.
+    const entries = readFileSync(json.transcript_path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const bashResult = entries.find((e) => JSON.stringify(e.message ?? null).includes('"tool_use_id":"c1"'));
+    expect(bashResult).toMatchObject({
+      type: 'user',
+      sessionId: json.session_id,
+      toolUseResult: { stdout: 'one', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+    });
   });
 
   it('a session whose transcript is in the older Hookwise line format still resumes: the model gets its conversation', async () => {
