@@ -4,6 +4,7 @@ import { blockingOutcome } from '../hooks/actions/interpretCommandResult';
 import { parsePromptHookAnswer } from '../hooks/actions/parsePromptHookAnswer';
 import { buildPromptHookPrompt } from '../hooks/actions/promptHookAction';
 import { proceed } from '../hooks/hookOutcome';
+import { hookwiseAgentOf } from '../hooks/hookContext';
 import { HookRegistry } from '../hooks/hookRegistry';
 import { HookRunner } from '../hooks/hookRunner';
 import type { HookRunObserver } from '../hooks/hookRunTypes';
@@ -84,7 +85,7 @@ export class AgentHookAction implements HookAction {
     // Its own id per run: two agent hooks running at once are two agents in Hook Runs.
     const agent = {
       agentId: `agent-hook-${randomBytes(4).toString('hex')}`,
-      parentAgentId: typeof input.agent_id === 'string' ? input.agent_id : null,
+      parentAgentId: hookwiseAgentOf(input)?.agent_id ?? (typeof input.agent_id === 'string' ? input.agent_id : null),
       agentType: 'agent-hook',
     };
     const transcriptPath = typeof input.transcript_path === 'string' ? input.transcript_path : '';

@@ -65,7 +65,16 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const { ctx } = o;
   const emit = ctx.emit;
   const modelName = o.modelName ?? ctx.modelName;
-  const inputs = new HookInputs({ ...o.agent, sessionId: ctx.sessionId, transcriptPath: o.transcriptPath, cwd: ctx.cwd, permissionMode: ctx.permissionMode });
+  // Inside a subagent `transcript_path` is the session's; SubagentStop adds the agent's own (Claude Code).
+  const inputs = new HookInputs({
+    ...o.agent,
+    sessionId: ctx.sessionId,
+    transcriptPath: ctx.sessionTranscriptPath,
+    ...(o.agent.parentAgentId !== null ? { agentTranscriptPath: o.transcriptPath } : {}),
+    cwd: ctx.cwd,
+    permissionMode: ctx.permissionMode,
+    promptId: ctx.promptId,
+  });
   const events = new EventInputs(inputs);
   const background = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): void => {

@@ -23,7 +23,7 @@ export class EventInputs {
 
   constructor(inputs: HookInputs | { readonly envelope: HookEnvelope; readonly permissionMode: PermissionMode }) {
     this.env = inputs.envelope;
-    this.mode = inputs.permissionMode;
+    this.mode = inputs.permissionMode ?? 'default';
   }
 
   /** Any of the 2026 events from its own fields. */

@@ -5,7 +5,10 @@ import type { BackgroundHookOutput, HookEventResult } from '../hooks/hookRunType
 /** Options of one dispatch, as the HookRunner takes them. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
-  readonly validateUpdatedInput?: (input: Readonly<Record<string, unknown>>) => { ok: true } | { ok: false; error: string };
+  readonly validateUpdatedInput?: (
+    input: Readonly<Record<string, unknown>>,
+    written?: Readonly<Record<string, unknown>>,
+  ) => { ok: true } | { ok: false; error: string };
   /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
   readonly env?: Readonly<Record<string, string>>;
   /** The agent run's metadata, for Metadata matchers (set by `withRunMetadata`). */

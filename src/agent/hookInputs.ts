@@ -1,4 +1,4 @@
-import type { HookContextFields, HookEnvelope, PermissionMode as HookPermissionMode } from '../hooks/hookContext';
+import type { HookContextFields, HookEnvelope } from '../hooks/hookContext';
 import { HookContext } from '../hooks/hookContext';
 import type { AgentRef } from '../hooks/hookRunTypes';
 import type { PermissionMode } from './permissionMode';
@@ -6,29 +6,37 @@ import type { PermissionMode } from './permissionMode';
 /** What every hook input of one agent shares (docs/hooks.md §2). */
 export interface AgentHookScope extends AgentRef {
   readonly sessionId: string;
+  /** The session's transcript, for a subagent too (Claude Code's `transcript_path`). */
   readonly transcriptPath: string;
   readonly cwd: string;
   readonly permissionMode: PermissionMode;
+  /** The id of the user prompt being answered now (`prompt_id`), read at each input built. */
+  readonly promptId?: (() => string | undefined) | undefined;
+  /** A subagent's own transcript (SubagentStop's `agent_transcript_path`). */
+  readonly agentTranscriptPath?: string | undefined;
+  /** The reasoning effort the model is called with (`effort.level`), when one is set. */
+  readonly effort?: string | undefined;
 }
 
 type Input = Record<string, unknown>;
 
 /**
- * The hook inputs of one agent, built with the engine's typed constructors (docs/hooks.md §2
- * snake_case fields, agent ids on every event, `permission_mode` on tool events), so the
- * loop never assembles a context by hand.
+ * The hook inputs of one agent, built with the engine's typed constructors (docs/hooks.md §2:
+ * Claude Code's snake_case fields, `permission_mode` and `prompt_id` on every event,
+ * `agent_id`/`agent_type` only inside a subagent, Hookwise's agent fields under `hookwise`),
+ * so the loop never assembles a context by hand.
  */
 export class HookInputs {
   private readonly env: HookEnvelope;
-  private readonly mode: HookPermissionMode;
+  private readonly agentTranscriptPath: string | undefined;
 
   /** The shared fields of this agent's inputs (src/agent/eventInputs.ts builds the 2026 events on it). */
   get envelope(): HookEnvelope {
     return this.env;
   }
   /** This agent's permission mode, as hook inputs carry it. */
-  get permissionMode(): HookPermissionMode {
-    return this.mode;
+  get permissionMode(): HookEnvelope['permission_mode'] {
+    return this.env.permission_mode;
   }
 
   constructor(scope: AgentHookScope) {
@@ -36,11 +44,14 @@ export class HookInputs {
       session_id: scope.sessionId,
       transcript_path: scope.transcriptPath,
       cwd: scope.cwd,
+      permission_mode: scope.permissionMode,
       agent_id: scope.agentId,
       parent_agent_id: scope.parentAgentId,
       agent_type: scope.agentType,
+      prompt_id: scope.promptId,
+      effort: scope.effort,
     };
-    this.mode = scope.permissionMode;
+    this.agentTranscriptPath = scope.agentTranscriptPath;
   }
 
   executionStart(prompt: string) {
@@ -71,15 +82,14 @@ export class HookInputs {
     return HookContext.forAgentFailed(this.env, { error });
   }
   preToolUse(toolName: string, toolInput: Input, toolUseId: string) {
-    return HookContext.forPreToolUse(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId });
+    return HookContext.forPreToolUse(this.env, { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId });
   }
   permissionRequest(toolName: string, toolInput: Input) {
     // Claude Code sends no tool_use_id here; the schema wants one, so it is empty.
-    return HookContext.forPermissionRequest(this.env, { permission_mode: this.mode, tool_name: toolName, tool_input: toolInput, tool_use_id: '' });
+    return HookContext.forPermissionRequest(this.env, { tool_name: toolName, tool_input: toolInput, tool_use_id: '' });
   }
   postToolUse(toolName: string, toolInput: Input, toolUseId: string, toolResponse: unknown, durationMs: number) {
     return HookContext.forPostToolUse(this.env, {
-      permission_mode: this.mode,
       tool_name: toolName,
       tool_input: toolInput,
       tool_use_id: toolUseId,
@@ -89,7 +99,6 @@ export class HookInputs {
   }
   postToolUseFailure(toolName: string, toolInput: Input, toolUseId: string, error: string, durationMs: number, isInterrupt = false) {
     return HookContext.forPostToolUseFailure(this.env, {
-      permission_mode: this.mode,
       tool_name: toolName,
       tool_input: toolInput,
       tool_use_id: toolUseId,
@@ -103,9 +112,13 @@ export class HookInputs {
   }
   /** `error` (SubagentStop only): the subagent failed with it. */
   stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string, error?: string) {
-    const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage, permission_mode: this.mode };
+    const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage };
     return event === 'Stop'
       ? HookContext.forStop(this.env, fields)
-      : HookContext.forSubagentStop(this.env, error === undefined ? fields : { ...fields, error });
+      : HookContext.forSubagentStop(this.env, {
+          ...fields,
+          ...(this.agentTranscriptPath !== undefined ? { agent_transcript_path: this.agentTranscriptPath } : {}),
+          ...(error === undefined ? {} : { error }),
+        });
   }
 }

@@ -27,6 +27,8 @@ export interface RunContext {
   /** The HookRunner (an `ask` comes back as data; the agent's permission gate settles it). */
   readonly hooks: HookDispatcher;
   readonly permissionMode: PermissionMode;
+  /** The id of the user prompt being answered (hook input `prompt_id`); undefined outside a prompt. */
+  readonly promptId?: (() => string | undefined) | undefined;
   readonly rules?: PermissionRules | undefined;
   readonly sessionRules?: SessionRules | undefined;
   /** Who answers an ask that reaches a person, and what applies when nobody can. */

@@ -119,6 +119,8 @@ export class Session {
   private readonly todos = createTodoStore();
   private pendingContext: string[] = [];
   private running: Promise<SubmitResult> | undefined;
+  /** The prompt being answered (hook input `prompt_id`); kept after it ends for the idle Notification and Stop of that prompt. */
+  private promptId: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private readonly ctx: RunContext;
@@ -143,7 +145,7 @@ export class Session {
     this.id = o.sessionId ?? randomUUID();
     this.transcriptPath = path.join(o.transcriptDir, `${this.id}.jsonl`);
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
-    this.transcript = new TranscriptWriter(this.transcriptPath);
+    this.transcript = new TranscriptWriter(this.transcriptPath, { sessionId: this.id, cwd: o.cwd });
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
     const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')));
     this.checkpoints = loaded.store;
@@ -161,6 +163,7 @@ export class Session {
       modelName: o.modelName,
       hooks: o.hooks,
       permissionMode: o.permissionMode,
+      promptId: () => this.promptId,
       rules: o.rules,
       sessionRules: o.sessionRules,
       asks: o.asks ?? askPolicy(undefined, undefined),
@@ -184,7 +187,14 @@ export class Session {
       },
       parentTranscript: this.transcript,
     };
-    const inputs = new HookInputs({ ...MAIN, sessionId: this.id, transcriptPath: this.transcriptPath, cwd: o.cwd, permissionMode: o.permissionMode });
+    const inputs = new HookInputs({
+      ...MAIN,
+      sessionId: this.id,
+      transcriptPath: this.transcriptPath,
+      cwd: o.cwd,
+      permissionMode: o.permissionMode,
+      promptId: this.ctx.promptId,
+    });
     const track = (work: Promise<unknown>): void => {
       this.background.add(work);
       void work.finally(() => this.background.delete(work));
@@ -318,11 +328,8 @@ export class Session {
   }
 
   private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[]): Promise<SubmitResult> {
-    const submitted = await this.runHooks(
-      'UserPromptSubmit',
-      HookContext.forUserPromptSubmit(this.envelope(), { prompt, permission_mode: this.o.permissionMode }),
-      signal,
-    );
+    this.promptId = randomUUID();
+    const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt }), signal);
     emitSystemMessages(this.o.emit, MAIN, submitted);
     if (submitted.decision === 'deny' || submitted.decision === 'stop') {
       const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
@@ -542,6 +549,8 @@ export class Session {
       session_id: this.id,
       transcript_path: this.transcriptPath,
       cwd: this.o.cwd,
+      permission_mode: this.o.permissionMode,
+      prompt_id: this.ctx.promptId,
       agent_id: MAIN.agentId,
       parent_agent_id: null,
       agent_type: MAIN.agentType,

@@ -61,12 +61,40 @@ export function transcriptTitle(file: string): string | undefined {
     if (line.trim() === '') continue;
     const parsed = parseBoundedJson(line);
     if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) continue;
-    const entry = parsed.value as { type?: unknown; agent_id?: unknown; content?: unknown };
-    if (entry.type !== 'user' || (entry.agent_id !== undefined && entry.agent_id !== 'main')) continue;
-    if (typeof entry.content !== 'string' || entry.content.startsWith('<system-reminder>')) continue;
-    return entry.content.length > TITLE_MAX_CHARS ? `${entry.content.slice(0, TITLE_MAX_CHARS)}…` : entry.content;
+    const prompt = promptOf(parsed.value as TitleEntry);
+    if (prompt === undefined || prompt.startsWith('<system-reminder>')) continue;
+    return prompt.length > TITLE_MAX_CHARS ? `${prompt.slice(0, TITLE_MAX_CHARS)}…` : prompt;
   }
   return undefined;
+}
+
+interface TitleEntry {
+  readonly type?: unknown;
+  readonly agent_id?: unknown;
+  readonly isSidechain?: unknown;
+  readonly isMeta?: unknown;
+  readonly content?: unknown;
+  readonly message?: { readonly content?: unknown };
+}
+
+/**
+ * The text the person typed, if `entry` is one of the main agent's user prompts: Claude Code's
+ * format (`message.content` a string or text blocks; tool results are not prompts) or the
+ * line format Hookwise wrote before it (`content`).
+ */
+function promptOf(entry: TitleEntry): string | undefined {
+  if (entry.type !== 'user' || entry.isSidechain === true || entry.isMeta === true) return undefined;
+  if (entry.agent_id !== undefined && entry.agent_id !== 'main') return undefined;
+  const message = entry.message;
+  if (message === null || typeof message !== 'object') return typeof entry.content === 'string' ? entry.content : undefined;
+  if (typeof message.content === 'string') return message.content;
+  if (!Array.isArray(message.content)) return undefined;
+  const texts = message.content.flatMap((b: unknown) =>
+    b !== null && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string'
+      ? [(b as { text: string }).text]
+      : [],
+  );
+  return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
 /** The first `bytes` of a file (or all of a smaller one), without reading the rest. */

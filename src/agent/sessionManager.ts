@@ -9,7 +9,7 @@ import type { Session } from './session';
 import type { SessionSummary } from './sessionList';
 import { listSessions } from './sessionList';
 import type { AgentDefinitionProblem } from './subagents/agentDefinitions';
-import { readTranscript } from './transcript';
+import { readTranscript } from './transcriptReader';
 import { describeThrown } from '../shared/describeThrown';
 
 /** How each new session is made (everything but its id and history), read when it is created. */

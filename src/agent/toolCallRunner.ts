@@ -41,7 +41,9 @@ type Input = Record<string, unknown>;
 /**
  * Runs one tool call through the skeleton: parse + validate (no hooks for invalid input) →
  * PreToolUse (deny / ask / allow / rewrite) → permission policy and asks → the tool →
- * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws.
+ * PostToolUse (context, replace result, block) or PostToolUseFailure. Never throws. A call
+ * that was denied (by a hook, a rule, the mode or a person) never ran: no PostToolUseFailure
+ * fires for it, as in Claude Code.
  */
 export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Promise<ToolCallOutcome> {
   const { agent, gate } = deps;
@@ -78,11 +80,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const policyFor = (candidate: Input): PolicyVerdict => gate.policy(tool.name, candidate, tool.readOnly);
   let policy = policyFor(input);
 
+  // What PostToolUse(Failure) shows as `tool_input`: a hook's `updatedInput` as the hook wrote
+  // it (Claude Code replaces the input with it), while the call runs with that replacement
+  // merged over the model's input and validated.
+  let shownInput: Input | undefined;
   // PreToolUse. A hook's ask goes through the gate with the policy of the input it would run, so deny rules still win.
   let pre = await deps.hooks.run('PreToolUse', deps.inputs.preToolUse(tool.name, input, call.id), {
     signal: deps.signal,
-    validateUpdatedInput: (candidate) => {
+    validateUpdatedInput: (candidate, written) => {
       const check = validateToolInput(tool, { ...input, ...candidate });
+      if (check.ok) shownInput = { ...(written ?? candidate) };
       return check.ok ? { ok: true, input: check.input as Input } : { ok: false, error: check.error };
     },
   });
@@ -103,7 +110,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       input = rewritten.input as Input;
       policy = policyFor(input);
     }
-  }
+  } else shownInput = undefined;
   if (pre.decision === 'stop') {
     const reason = pre.reason ?? 'a PreToolUse hook stopped the agent';
     const out = fail(`${tool.name} was not run: ${reason}`, verdictOf(pre, 'PreToolUse'), 'denied');
@@ -116,7 +123,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       verdictOf(pre, 'PreToolUse'),
       'denied',
     );
-    await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return denied(deps, tool.name, input, call.id, out);
   }
 
@@ -128,7 +134,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       { event: 'permission', decision: 'deny', reason: policy.reason, decidedBy: gate.deniedBy(policy) },
       'denied',
     );
-    await postFailure(deps, tool.name, input, call.id, out.content, 0);
     return denied(deps, tool.name, input, call.id, out);
   }
   // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
@@ -142,7 +147,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
         verdict,
         'denied',
       );
-      await postFailure(deps, tool.name, input, call.id, out.content, 0);
       return denied(deps, tool.name, input, call.id, out);
     }
     if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) gate.grant(policy.suggestedRule);
@@ -152,6 +156,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
       if (!rewritten.ok)
         return fail(`${tool.name} was not run: a PermissionRequest hook rewrote the input into something invalid: ${rewritten.error}`, verdict, 'denied');
       input = rewritten.input as Input;
+      shownInput = answer.updatedInput as Input;
       const again = policyFor(input);
       if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by === 'protected' && policy.by !== 'protected')) {
         const out = fail(
@@ -159,7 +164,6 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
           { event: 'permission', decision: 'deny', reason: again.reason, decidedBy: again.behavior === 'deny' ? gate.deniedBy(again) : { kind: 'rule' } },
           'denied',
         );
-        await postFailure(deps, tool.name, input, call.id, out.content, 0);
         return denied(deps, tool.name, input, call.id, out);
       }
     }
@@ -169,14 +173,20 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   const started = Date.now();
   const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
+  // The transcript's toolUseResult, as Claude Code writes it.
+  if (!result.isError) deps.ctx.parentTranscript?.noteToolResult(call.id, result.data);
 
   if (result.isError) {
-    await postFailure(deps, tool.name, input, call.id, result.content, durationMs, deps.signal.aborted);
+    await postFailure(deps, tool.name, shownInput ?? input, call.id, result.content, durationMs, deps.signal.aborted);
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'failed', result: result.content, isError: true });
     return { content: result.content, isError: true };
   }
 
-  const post = await gate.run('PostToolUse', deps.inputs.postToolUse(tool.name, input, call.id, result.data ?? result.content, durationMs), deps.signal);
+  const post = await gate.run(
+    'PostToolUse',
+    deps.inputs.postToolUse(tool.name, shownInput ?? input, call.id, result.data ?? result.content, durationMs),
+    deps.signal,
+  );
   deps.context.collect(post, `PostToolUse:${tool.name}`);
   emitSystemMessages(deps.ctx.emit, deps.agent, post);
   let content = result.content;

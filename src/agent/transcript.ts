@@ -1,61 +1,135 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeSource } from '../hooks/hookSource';
 import type { ModelMessage } from '../model/modelClient';
 import { parseBoundedJson } from '../shared/boundedJson';
-import { compactionNote } from './compactionNote';
+
+/** What every entry of one transcript file shares (Claude Code's envelope). */
+export interface TranscriptScope {
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** Set for a subagent's own file: its entries are a sidechain, as in Claude Code. */
+  readonly agentId?: string | undefined;
+}
+
+/** The `version` entries carry: Hookwise's, marked so Claude-format readers can tell. */
+export const TRANSCRIPT_VERSION = 'hookwise-0.1.0';
+
+/** Entry types of Claude Code's own transcripts; anything else Hookwise writes goes under `type: "hookwise"`. */
+const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary']);
+
+/** Largest `toolUseResult` kept in a transcript entry (serialized characters); a larger one is left out. */
+export const MAX_TOOL_USE_RESULT_CHARS = 1024 * 1024;
+
+/** How much of an existing file's end is read to chain new entries to its last one. */
+const TAIL_SCAN_BYTES = 64 * 1024;
 
 /**
- * A session's JSONL transcript at `transcript_path`: one line per user
- * message, assistant message, tool call, tool result and hook decision. Each line is
- * written with one synchronous `write` the moment it exists, so a hook reading the file
- * sees the conversation so far, and a process killed at any moment loses no complete line.
+ * A session's (or a subagent's) transcript at `transcript_path`, in Claude Code's JSONL
+ * format (docs/hooks.md, "Transcript"): one entry per line with `type`, `message` {role,
+ * content blocks incl. tool_use / tool_result}, `uuid`, `parentUuid`, `sessionId`,
+ * `timestamp`, `cwd`, `version`, `isSidechain`. Hookwise's own records (hook runs,
+ * compaction, session start/end…) are `type: "hookwise"` entries with a `subtype`, which
+ * Claude-format readers skip. Each line is written with one synchronous `write` the moment
+ * it exists, so a hook reading the file sees the conversation so far, and a process killed at
+ * any moment loses no complete line.
  */
 export class TranscriptWriter {
   private fd: number | undefined;
+  private lastUuid: string | null;
+  private readonly scope: TranscriptScope;
+  /** Structured results of tool calls whose result message is not written yet, by tool_use id. */
+  private readonly pendingResults = new Map<string, string>();
 
-  constructor(readonly filePath: string) {
+  /** `scope` defaults to the file's name as the session id and the process's cwd. */
+  constructor(
+    readonly filePath: string,
+    scope?: TranscriptScope,
+  ) {
+    this.scope = scope ?? { sessionId: path.basename(filePath, '.jsonl'), cwd: process.cwd() };
     mkdirSync(path.dirname(filePath), { recursive: true });
     this.fd = openSync(filePath, 'a');
     // A process killed mid-write leaves a last line without its newline; end it, or the
     // first line written now (on resume) would be glued to it and lost with it.
     if (!endsWithNewline(filePath)) writeSync(this.fd, '\n');
+    this.lastUuid = lastMessageUuid(filePath);
   }
 
-  /** Appends one entry; after `close` it is a no-op (late events of a cancelled run). */
+  /**
+   * Appends one Hookwise record (`type: "hookwise"`, `subtype` = the given type), or a
+   * Claude-typed entry as is; after `close` it is a no-op (late events of a cancelled run).
+   */
   write(entry: TranscriptEntry): void {
-    if (this.fd === undefined) return;
-    writeSync(this.fd, `${JSON.stringify({ ...entry, timestamp: new Date().toISOString() })}\n`);
+    if (CLAUDE_TYPES.has(entry.type)) {
+      this.append(entry);
+      return;
+    }
+    const { type, ...rest } = entry;
+    this.append({ type: 'hookwise', subtype: type, ...rest });
   }
 
-  /** Writes a conversation message, plus one `tool_use` line per tool call it makes. */
-  writeMessage(message: ModelMessage, agentId: string): void {
+  /**
+   * Keeps a tool call's structured result (its PostToolUse `tool_response`) for the entry of
+   * its result message, as Claude Code's `toolUseResult`. Not kept when it cannot be
+   * serialized or is larger than {@link MAX_TOOL_USE_RESULT_CHARS}.
+   */
+  noteToolResult(toolUseId: string, data: unknown): void {
+    if (this.fd === undefined || data === undefined) return;
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(data);
+    } catch {
+      return;
+    }
+    if (json !== undefined && json.length <= MAX_TOOL_USE_RESULT_CHARS) this.pendingResults.set(toolUseId, json);
+  }
+
+  /** Writes a conversation message as Claude Code does (a tool result is a user entry with a tool_result block). */
+  writeMessage(message: ModelMessage, _agentId?: string): void {
     switch (message.role) {
       case 'user':
+        this.append({
+          type: 'user',
+          // Injected hook context is not something the person typed (Claude Code marks it isMeta).
+          ...(message.content.startsWith('<system-reminder>') ? { isMeta: true } : {}),
+          message: { role: 'user', content: message.content },
+        });
+        break;
       case 'system':
-        this.write({ type: message.role, agent_id: agentId, content: message.content });
+        this.append({ type: 'system', subtype: 'hookwise_system_message', content: message.content, level: 'info' });
         break;
-      case 'assistant':
-        this.write({
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        const content: Record<string, unknown>[] = message.content ? [{ type: 'text', text: message.content }] : [];
+        // Arguments that do not survive a JSON round trip unchanged are kept as written, so a resume sends the model what it sent.
+        const rawArguments: Record<string, string> = {};
+        for (const call of calls) {
+          const input = parseOrRaw(call.argumentsText);
+          content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+          if (typeof input === 'string' || JSON.stringify(input) !== call.argumentsText) rawArguments[call.id] = call.argumentsText;
+        }
+        this.append({
           type: 'assistant',
-          agent_id: agentId,
-          content: message.content,
-          ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })) } : {}),
-        });
-        for (const call of message.toolCalls ?? [])
-          this.write({ type: 'tool_use', agent_id: agentId, id: call.id, name: call.name, input: parseOrRaw(call.argumentsText) });
-        break;
-      case 'tool':
-        this.write({
-          type: 'tool_result',
-          agent_id: agentId,
-          tool_use_id: message.toolCallId,
-          content: message.content,
-          ...(message.isError ? { is_error: true } : {}),
+          message: { id: `msg_${randomUUID()}`, type: 'message', role: 'assistant', content, stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn' },
+          ...(Object.keys(rawArguments).length > 0 ? { hookwise: { argumentsText: rawArguments } } : {}),
         });
         break;
+      }
+      case 'tool': {
+        const result = this.pendingResults.get(message.toolCallId);
+        this.pendingResults.delete(message.toolCallId);
+        this.append({
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) }],
+          },
+          ...(result !== undefined ? { toolUseResult: JSON.parse(result) as unknown } : {}),
+        });
+        break;
+      }
     }
   }
 
@@ -80,6 +154,27 @@ export class TranscriptWriter {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+
+  /** One line: Claude's envelope (threaded by parentUuid), then the entry. */
+  private append(entry: TranscriptEntry): void {
+    if (this.fd === undefined) return;
+    const uuid = randomUUID();
+    const line = {
+      parentUuid: this.lastUuid,
+      isSidechain: this.scope.agentId !== undefined,
+      userType: 'external',
+      cwd: this.scope.cwd,
+      sessionId: this.scope.sessionId,
+      version: TRANSCRIPT_VERSION,
+      ...(this.scope.agentId !== undefined ? { agentId: this.scope.agentId } : {}),
+      ...entry,
+      uuid,
+      timestamp: new Date().toISOString(),
+    };
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    // Hookwise records are not part of the conversation thread.
+    if (entry.type !== 'hookwise') this.lastUuid = uuid;
+  }
 }
 
 /** One transcript line (before the timestamp is added). */
@@ -99,87 +194,29 @@ function endsWithNewline(filePath: string): boolean {
   }
 }
 
+/** The uuid of the last conversation entry of an existing file (to thread new entries on), or null. */
+function lastMessageUuid(filePath: string): string | null {
+  const fd = openSync(filePath, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TAIL_SCAN_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const parsed = parseBoundedJson(lines[i] ?? '');
+      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object') continue;
+      const entry = parsed.value as { type?: unknown; uuid?: unknown };
+      if (entry.type !== 'hookwise' && typeof entry.uuid === 'string') return entry.uuid;
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parseOrRaw(text: string): unknown {
   // Too deep to write back as JSON (the line would overflow the stack): keep the raw text.
   const parsed = parseBoundedJson(text);
   return parsed.ok ? parsed.value : text;
-}
-
-const lineSchema = z.looseObject({ type: z.string(), agent_id: z.string().optional() });
-const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
-
-/** A transcript read back for resuming. */
-export interface LoadedTranscript {
-  readonly sessionId?: string;
-  readonly cwd?: string;
-  /** The main agent's conversation, as the model saw it. */
-  readonly messages: ModelMessage[];
-  /** Lines that could not be read (e.g. a truncated last line after a crash), 1-based. */
-  readonly skipped: readonly { readonly line: number; readonly reason: string }[];
-}
-
-/**
- * Reads a transcript back into the main agent's conversation. A truncated or corrupt line
- * is skipped and reported (never fatal); lines of subagents and hook records are ignored.
- */
-export function readTranscript(filePath: string, mainAgentId = 'main'): LoadedTranscript {
-  const text = readFileSync(filePath, 'utf8');
-  const messages: ModelMessage[] = [];
-  const skipped: { line: number; reason: string }[] = [];
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    let entry: z.infer<typeof lineSchema> & Record<string, unknown>;
-    try {
-      entry = lineSchema.parse(JSON.parse(raw));
-    } catch {
-      const last = index >= lines.length - 2;
-      skipped.push({ line: index + 1, reason: last ? 'truncated last line (the process was probably killed while writing it)' : 'not a JSON object' });
-      return;
-    }
-    if (entry.type === 'session') {
-      sessionId = typeof entry.session_id === 'string' ? entry.session_id : sessionId;
-      cwd = typeof entry.cwd === 'string' ? entry.cwd : cwd;
-      return;
-    }
-    if ((entry.agent_id ?? mainAgentId) !== mainAgentId) return;
-    if (entry.type === 'compaction' && typeof entry.summary === 'string') {
-      // Everything before the compaction is replaced by its summary, as the model saw it.
-      const kept = typeof entry.kept === 'number' ? entry.kept : 0;
-      const tail = kept > 0 ? messages.slice(-kept) : [];
-      messages.length = 0;
-      messages.push({ role: 'user', content: compactionNote(entry.summary) }, ...tail);
-      return;
-    }
-    // Restore Checkpoint cut the conversation back to its first `kept` messages.
-    if (entry.type === 'rewind' && typeof entry.kept === 'number') messages.length = Math.min(messages.length, Math.max(0, entry.kept));
-    const content = typeof entry.content === 'string' ? entry.content : '';
-    if (entry.type === 'user' || entry.type === 'system') messages.push({ role: entry.type, content });
-    else if (entry.type === 'assistant') {
-      const calls = z.array(toolCallSchema).safeParse(entry.tool_calls ?? []);
-      const toolCalls = calls.success ? calls.data.map((c) => ({ id: c.id, name: c.name, argumentsText: c.arguments })) : [];
-      messages.push(toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content });
-    } else if (entry.type === 'tool_result' && typeof entry.tool_use_id === 'string') {
-      messages.push({ role: 'tool', toolCallId: entry.tool_use_id, content, ...(entry.is_error === true ? { isError: true } : {}) });
-    }
-  });
-  return { messages: dropDanglingToolCalls(messages), skipped, ...(sessionId ? { sessionId } : {}), ...(cwd ? { cwd } : {}) };
-}
-
-/** A crash between a tool call and its result leaves a call no model accepts; answer it as interrupted. */
-function dropDanglingToolCalls(messages: ModelMessage[]): ModelMessage[] {
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
-  const out: ModelMessage[] = [];
-  for (const m of messages) {
-    out.push(m);
-    if (m.role === 'assistant') {
-      for (const call of m.toolCalls ?? []) {
-        if (!answered.has(call.id))
-          out.push({ role: 'tool', toolCallId: call.id, content: 'Not run: the session ended before this tool call finished.', isError: true });
-      }
-    }
-  }
-  return out;
 }

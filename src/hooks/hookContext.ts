@@ -7,11 +7,13 @@ import { HookEvent } from './hookEvent';
  * parses it unchanged. One strict zod schema per event (no field more, no field less than
  * the spec lists) and one constructor per event, so no caller assembles an input by hand.
  *
- * Additions beyond docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2
- * leaves open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the
- * StepType matcher), `error` on AgentFailed. Two more, absent unless they carry something:
- * `error` on SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every
- * event (the agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
+ * Claude Code's fields keep Claude's names and meaning (`agent_id` / `agent_type` only inside a
+ * subagent); Hookwise's own agent fields are under `hookwise` on every input. Additions beyond
+ * docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2 leaves
+ * open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the StepType
+ * matcher), `error` on AgentFailed. Two more, absent unless they carry something: `error` on
+ * SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every event (the
+ * agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
  */
 
 /** Permission modes, Claude Code's names. */
@@ -24,23 +26,63 @@ export const stepTypeSchema = z.enum(['tool_execution', 'final_response']);
 /** One step type. */
 export type StepType = z.infer<typeof stepTypeSchema>;
 
-/**
- * The fields every event shares except `hook_event_name` (which the constructor sets): who
- * is running and where. The agent loop builds one per agent and reuses it.
- */
-export const hookEnvelopeSchema = z.strictObject({
-  session_id: z.string(),
-  /** A JSONL transcript that exists and is readable when the hook runs. */
-  transcript_path: z.string(),
-  cwd: z.string(),
+/** Hookwise's own view of who is running: on every event, for the main agent too (docs/hooks.md §2). */
+export const hookwiseAgentSchema = z.strictObject({
   agent_id: z.string(),
   /** null for the main agent. */
   parent_agent_id: z.string().nullable(),
   /** `main` for the main agent, else the subagent type. */
   agent_type: z.string(),
 });
-/** Shared fields of every context, minus `hook_event_name`. */
-export type HookEnvelope = z.infer<typeof hookEnvelopeSchema>;
+/** The `hookwise` key of every input. */
+export type HookwiseAgent = z.infer<typeof hookwiseAgentSchema>;
+
+/** Claude Code's `effort` input field: the reasoning effort of the model call, when one is set. */
+export const effortSchema = z.strictObject({ level: z.string() });
+
+/**
+ * The fields every event shares except `hook_event_name` (which the constructor sets): who
+ * is running and where. The agent loop builds one per agent and reuses it. As in Claude Code,
+ * `agent_id` / `agent_type` are present only inside a subagent (scripts test `"agent_id" in
+ * input`); Hookwise's own agent fields are under `hookwise`.
+ */
+export const hookEnvelopeSchema = z.strictObject({
+  session_id: z.string(),
+  /** A JSONL transcript that exists and is readable when the hook runs (inside a subagent: the session's). */
+  transcript_path: z.string(),
+  cwd: z.string(),
+  permission_mode: permissionModeSchema,
+  /** One id per user prompt: every event caused by that prompt carries it. */
+  prompt_id: z.string().optional(),
+  effort: effortSchema.optional(),
+  /** Subagents only. */
+  agent_id: z.string().optional(),
+  /** Subagents only. */
+  agent_type: z.string().optional(),
+  hookwise: hookwiseAgentSchema,
+});
+/** Shared fields of every context, as a hook sees them, minus `hook_event_name`. */
+type EnvelopeFields = z.infer<typeof hookEnvelopeSchema>;
+
+/**
+ * What the agent loop hands the constructors: where and who. The constructors turn it into
+ * the fields above (Claude's names for Claude's fields, the rest under `hookwise`).
+ */
+export interface HookEnvelope {
+  readonly session_id: string;
+  readonly transcript_path: string;
+  readonly cwd: string;
+  /** `default` when not given. */
+  readonly permission_mode?: PermissionMode | undefined;
+  readonly agent_id: string;
+  /** null for the main agent. */
+  readonly parent_agent_id: string | null;
+  /** `main` for the main agent, else the subagent type. */
+  readonly agent_type: string;
+  /** Read for every input built, so all events of one prompt share the prompt's id. */
+  readonly prompt_id?: (() => string | undefined) | undefined;
+  readonly effort?: string | undefined;
+}
 
 const envelopeShape = hookEnvelopeSchema.shape;
 
@@ -55,7 +97,6 @@ function eventSchema<E extends HookEvent, S extends z.ZodRawShape>(event: E, ext
 }
 
 const toolShape = {
-  permission_mode: permissionModeSchema,
   tool_name: z.string(),
   tool_input: z.record(z.string(), z.unknown()),
   tool_use_id: z.string(),
@@ -72,7 +113,7 @@ export const sessionStartContextSchema = eventSchema(HookEvent.SessionStart, {
   source: z.enum(['startup', 'resume', 'clear', 'compact']),
   model: z.string().optional(),
 });
-export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string(), permission_mode: permissionModeSchema.optional() });
+export const userPromptSubmitContextSchema = eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() });
 export const preToolUseContextSchema = eventSchema(HookEvent.PreToolUse, toolShape);
 export const permissionRequestContextSchema = eventSchema(HookEvent.PermissionRequest, toolShape);
 export const postToolUseContextSchema = eventSchema(HookEvent.PostToolUse, { ...toolShape, tool_response: z.unknown(), duration_ms: z.number() });
@@ -86,13 +127,11 @@ export const notificationContextSchema = eventSchema(HookEvent.Notification, { m
 export const stopContextSchema = eventSchema(HookEvent.Stop, {
   stop_hook_active: z.boolean(),
   last_assistant_message: z.string(),
-  permission_mode: permissionModeSchema.optional(),
 });
 export const subagentStartContextSchema = eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() });
 export const subagentStopContextSchema = eventSchema(HookEvent.SubagentStop, {
   stop_hook_active: z.boolean(),
   last_assistant_message: z.string(),
-  permission_mode: permissionModeSchema.optional(),
   agent_transcript_path: z.string().optional(),
   error: z.string().optional(),
 });
@@ -310,26 +349,38 @@ export function parseHookContext<E extends HookEvent>(event: E, value: unknown):
   return (hookContextSchemas[event] as z.ZodType<HookContextMap[E]>).safeParse(value);
 }
 
-/** Event-specific fields of `E`: its context minus the envelope, the event name and the run's metadata. */
-export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], keyof HookEnvelope | 'hook_event_name' | 'metadata'>;
+/**
+ * Event-specific fields of `E`: its context minus the envelope, the event name and the run's
+ * metadata; `permission_mode` may be given here to override the envelope's.
+ */
+export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], keyof EnvelopeFields | 'hook_event_name' | 'metadata'> & {
+  readonly permission_mode?: PermissionMode;
+};
 
-// Envelope first, then the event name, then the event's own fields: the key order a Claude
-// Code script sees on stdin. Frozen (shallowly, and tool_input too) because in-process hooks
-// share one object; a rewrite must go through updatedInput, never through mutation.
+// Claude's shared fields first, then the event name, then the event's own fields, then
+// `hookwise`: the key order a Claude Code script sees on stdin. Frozen (shallowly, and
+// tool_input too) because in-process hooks share one object; a rewrite must go through
+// updatedInput, never through mutation.
 function build<E extends HookEvent>(event: E, env: HookEnvelope, fields: object): HookContextMap[E] {
   const ctx: Record<string, unknown> = {
     session_id: env.session_id,
     transcript_path: env.transcript_path,
     cwd: env.cwd,
-    hook_event_name: event,
-    agent_id: env.agent_id,
-    parent_agent_id: env.parent_agent_id,
-    agent_type: env.agent_type,
+    permission_mode: env.permission_mode ?? 'default',
   };
+  const promptId = env.prompt_id?.();
+  if (promptId !== undefined) ctx.prompt_id = promptId;
+  if (env.effort !== undefined) ctx.effort = { level: env.effort };
+  if (env.parent_agent_id !== null) {
+    ctx.agent_id = env.agent_id;
+    ctx.agent_type = env.agent_type;
+  }
+  ctx.hook_event_name = event;
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue; // optional lifecycle fields stay absent, as in JSON
     ctx[key] = key === 'tool_input' && value !== null && typeof value === 'object' ? Object.freeze({ ...value }) : value;
   }
+  ctx.hookwise = Object.freeze({ agent_id: env.agent_id, parent_agent_id: env.parent_agent_id, agent_type: env.agent_type });
   return Object.freeze(ctx) as HookContextMap[E];
 }
 
@@ -337,6 +388,13 @@ function build<E extends HookEvent>(event: E, env: HookEnvelope, fields: object)
 export function forEvent<E extends HookEvent>(event: E, env: HookEnvelope, fields: HookContextFields<E>): HookContextMap[E] {
   return build(event, env, fields);
 }
+
+/** Hookwise's agent fields of an input (`hookwise` key), or undefined for an input built elsewhere. */
+export function hookwiseAgentOf(input: Readonly<Record<string, unknown>>): HookwiseAgent | undefined {
+  const value = input['hookwise'];
+  return value !== null && typeof value === 'object' ? (value as HookwiseAgent) : undefined;
+}
+
 /** Builds the context of SessionStart. */
 export function forSessionStart(env: HookEnvelope, fields: HookContextFields<'SessionStart'>): SessionStartContext {
   return build(HookEvent.SessionStart, env, fields);

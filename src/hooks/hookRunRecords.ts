@@ -2,6 +2,7 @@ import type { HookRawOutput } from './hookAction';
 import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
 import { matcherValue } from './hookEvent';
+import { hookwiseAgentOf } from './hookContext';
 import type { HookFailureReason } from './hookErrors';
 import type { HookExecution } from './hookExecution';
 import type { HookRegistration } from './hookRegistry';
@@ -79,7 +80,8 @@ export interface Selected {
 /** Selects the registrations that run, in order; undefined when none (no allocation). */
 export function select(event: HookEvent, input: Input, registrations: readonly HookRegistration[], metadata: Input | undefined): Selected[] | undefined {
   const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
-  const agentType = input['agent_type'];
+  // The main agent has no `agent_type` in Claude's fields: the scope is Hookwise's own.
+  const agentType = hookwiseAgentOf(input)?.agent_type ?? input['agent_type'];
   let selected: Selected[] | undefined;
   let dedup: Set<string> | undefined;
   for (const registration of registrations) {
@@ -128,13 +130,14 @@ function makeRecord(
   failureReason: HookFailureReason | undefined,
 ): HookRunRecord {
   const reg = execution.registration;
+  const agent = hookwiseAgentOf(input);
   return {
     runId: execution.runId,
     occurrenceId,
     sessionId: execution.sessionId,
-    agentId: str(input['agent_id']) ?? '',
-    parentAgentId: str(input['parent_agent_id']) ?? null,
-    agentType: str(input['agent_type']) ?? 'main',
+    agentId: agent?.agent_id ?? str(input['agent_id']) ?? '',
+    parentAgentId: agent?.parent_agent_id ?? null,
+    agentType: agent?.agent_type ?? str(input['agent_type']) ?? 'main',
     event: execution.event,
     matchValue: matcherValue(execution.event, input),
     hookId: reg.id,

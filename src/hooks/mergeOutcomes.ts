@@ -20,9 +20,11 @@ export interface MergeProblem {
  * Checks an updated input before use; `validateUpdatedInput` of `HookRunner.run`. When it
  * returns `input` (the tool schema's output: unknown keys stripped), that is what later hooks
  * and the tool see, so a key no schema knows can never reach them (nor smuggle one past a later hook).
+ * `written` is the hook's updatedInput as it wrote it (before the merge over the current input).
  */
 export type UpdatedInputValidator = (
   input: Readonly<Record<string, unknown>>,
+  written?: Readonly<Record<string, unknown>>,
 ) => { readonly ok: true; readonly input?: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
 /** Which input field an event lets hooks rewrite (tool input, or the prompt). */
@@ -273,7 +275,7 @@ export class OutcomeMerger implements MergedOutcome {
     if (this.validate && key === 'tool_input') {
       let verdict: ReturnType<UpdatedInputValidator>;
       try {
-        verdict = this.validate(candidate);
+        verdict = this.validate(candidate, update);
       } catch (thrown) {
         verdict = { ok: false, error: `the validator threw: ${thrownMessage(thrown)}` };
       }

@@ -113,11 +113,11 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     await waitForAssistantText('Understood: no network check, then.');
     await waitForIdle();
     await expandResult(card.card);
-    // What the model was told is in the session's transcript, as the tool's result.
+    // What the model was told is in the session's transcript (Claude Code's format), as the tool_result block.
     const told = latestTranscript()
       .split('\n')
       .filter((l) => l.includes('"type":"tool_result"'))
-      .map((l) => JSON.parse(l));
+      .flatMap((l) => JSON.parse(l).message.content.filter((b) => b.type === 'tool_result'));
     assert.ok(
       told.some((r) => r.is_error === true && r.content === card.result),
       `the transcript has the denial as the tool result:\n${JSON.stringify(told, null, 1)}`,

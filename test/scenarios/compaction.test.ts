@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agentEvents';
 import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
 import type { Session } from '../../src/agent/session';
-import { readTranscript } from '../../src/agent/transcript';
+import { readTranscript } from '../../src/agent/transcriptReader';
 import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { ModelMessage } from '../../src/model/modelClient';

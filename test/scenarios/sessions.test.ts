@@ -39,7 +39,7 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     expect(
       jsonLinesOf(first.transcript_path)
         .filter((l) => l.type === 'user')
-        .map((l) => l.content),
+        .map((l) => (l.message as { content: unknown }).content),
     ).toEqual(['Remember the code word: pelican.', 'What was the code word?']);
   });
 
@@ -51,7 +51,7 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
       'once',
       [
         "const lines = fs.readFileSync(input.transcript_path, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l));",
-        "const uses = lines.filter((l) => l.type === 'tool_use');",
+        "const uses = lines.filter((l) => l.type === 'assistant').flatMap((l) => l.message.content.filter((b) => b.type === 'tool_use'));",
         'const earlier = uses.filter((l) => l.id !== input.tool_use_id && l.input && l.input.command === input.tool_input.command);',
         `fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ id: input.tool_use_id, current_in_transcript: uses.some((l) => l.id === input.tool_use_id), earlier: earlier.map((l) => l.id) }) + '\\n');`,
         "if (earlier.length > 0) { process.stderr.write('already ran as ' + earlier[0].id + ', see the transcript'); process.exit(2); }",
@@ -114,10 +114,10 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     const sessionId = path.basename(String(mainFile), '.jsonl');
     // Every line written before the kill is complete JSON, in both files.
     const mainLines = jsonLinesOf(path.join(projects, String(mainFile)));
-    expect(mainLines).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'call_agent', name: 'Agent' }));
-    expect(mainLines).toContainEqual(expect.objectContaining({ type: 'subagent', tool_use_id: 'call_agent' }));
-    expect(mainLines.some((l) => l.type === 'tool_result')).toBe(false);
-    expect(jsonLinesOf(path.join(projects, String(childFile)))).toContainEqual(
+    expect(blocksOf(mainLines)).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'call_agent', name: 'Agent' }));
+    expect(mainLines).toContainEqual(expect.objectContaining({ type: 'hookwise', subtype: 'subagent', tool_use_id: 'call_agent' }));
+    expect(blocksOf(mainLines).some((b) => b.type === 'tool_result')).toBe(false);
+    expect(blocksOf(jsonLinesOf(path.join(projects, String(childFile))))).toContainEqual(
       expect.objectContaining({ type: 'tool_use', id: 'call_child_bash', input: { command: 'echo checking' } }),
     );
 
@@ -137,3 +137,11 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
     expect(jsonLinesOf(starts)).toEqual([expect.objectContaining({ source: 'resume', session_id: sessionId })]);
   });
 });
+
+/** The content blocks of a Claude-format transcript's messages (tool_use, tool_result, text…), in order. */
+function blocksOf(lines: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return lines.flatMap((l) => {
+    const content = (l.message as { content?: unknown } | undefined)?.content;
+    return Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
+  });
+}

@@ -16,7 +16,7 @@ const agentCall = (id: string, subagentType: string, prompt: string, description
 });
 
 describe('subagents through hookwise -p (real process, local OpenAI server, command hooks)', () => {
-  it("a project PreToolUse hook blocks a subagent's Bash call; its input names the subagent (agent_id, parent_agent_id, agent_type)", async () => {
+  it("a project PreToolUse hook blocks a subagent's Bash call; its input names the subagent (agent_id, agent_type; hookwise.parent_agent_id)", async () => {
     const { w } = env;
     await w.write('keep.txt', 'precious');
     const pre = path.join(w.ws, 'pre.jsonl');
@@ -44,16 +44,23 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
       tool_name: 'Bash',
       tool_input: { command: 'rm keep.txt' },
       session_id: json.session_id,
-      parent_agent_id: 'main',
       agent_type: 'general-purpose',
+      hookwise: { parent_agent_id: 'main', agent_type: 'general-purpose' },
     });
     const childId = String(input?.agent_id);
     expect(childId).toMatch(/^agent-/);
     expect(childId).not.toBe('main');
-    // The subagent's transcript_path is its own file, linked from the session's.
-    expect(String(input?.transcript_path)).toBe(path.join(path.dirname(json.transcript_path), json.session_id, 'subagents', `${childId}.jsonl`));
+    // Inside a subagent transcript_path is the session's (Claude Code); the child's own file is linked from it.
+    expect(String(input?.transcript_path)).toBe(json.transcript_path);
     expect(jsonLinesOf(json.transcript_path)).toContainEqual(
-      expect.objectContaining({ type: 'subagent', subagent_id: childId, agent_type: 'general-purpose', tool_use_id: 'call_agent' }),
+      expect.objectContaining({
+        type: 'hookwise',
+        subtype: 'subagent',
+        subagent_id: childId,
+        agent_type: 'general-purpose',
+        tool_use_id: 'call_agent',
+        transcript_path: path.join(path.dirname(json.transcript_path), json.session_id, 'subagents', `${childId}.jsonl`),
+      }),
     );
 
     // The child (not the main agent) got the reason; the parent got the child's answer.
@@ -83,7 +90,9 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(result?.tool_call_id).toBe('call_explore');
     expect(result?.content).toMatch(/not started.*refused/);
     expect(result?.content).toContain('no subagents during the freeze');
-    expect(jsonLinesOf(starts)).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStart', agent_type: 'Explore', parent_agent_id: 'main' })]);
+    expect(jsonLinesOf(starts)).toEqual([
+      expect.objectContaining({ hook_event_name: 'SubagentStart', agent_type: 'Explore', hookwise: expect.objectContaining({ parent_agent_id: 'main' }) }),
+    ]);
     // No subagent transcript was ever opened.
     expect(existsSync(path.join(path.dirname(json.transcript_path), json.session_id, 'subagents'))).toBe(false);
   });
@@ -134,12 +143,14 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(out.stderr).not.toMatch(/ignored|is off/);
     expect(systemPromptOf(s.requests[2]!)).toBe('You audit the workspace.');
     // The project hook saw both calls; the agent file's hook only the subagent's.
-    expect(jsonLinesOf(all).map((i) => [i.tool_use_id, i.agent_id === 'main'])).toEqual([
+    expect(jsonLinesOf(all).map((i) => [i.tool_use_id, !('agent_id' in i)])).toEqual([
       ['call_main', true],
       ['call_child', false],
     ]);
     const scopedInputs = jsonLinesOf(scoped);
-    expect(scopedInputs).toEqual([expect.objectContaining({ tool_use_id: 'call_child', agent_type: 'auditor', parent_agent_id: 'main' })]);
+    expect(scopedInputs).toEqual([
+      expect.objectContaining({ tool_use_id: 'call_child', agent_type: 'auditor', hookwise: expect.objectContaining({ parent_agent_id: 'main' }) }),
+    ]);
     expect(jsonLinesOf(stops)).toEqual([
       expect.objectContaining({
         hook_event_name: 'SubagentStop',
@@ -211,15 +222,17 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     expect(toolMessagesOf(s.requests[4])).toEqual([{ tool_call_id: 'call_child', content: 'child done' }]);
   });
 
-  it('transcript_path is readable by every hook around a subagent: SubagentStart finds the Agent call that spawns it, hooks inside read the child transcript', async () => {
+  it("transcript_path is the session's, readable by every hook around a subagent: SubagentStart finds the Agent call; SubagentStop reads the child's own at agent_transcript_path", async () => {
     const { w } = env;
     const seen = path.join(w.ws, 'seen.jsonl');
     const reader = await env.hook(
       'read-transcript',
       [
-        'let lines = null;',
-        "try { lines = fs.readFileSync(input.transcript_path, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l)); } catch (e) { lines = null; }",
-        `fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ event: input.hook_event_name, agent_id: input.agent_id, readable: lines !== null, tool_uses: (lines || []).filter((l) => l.type === 'tool_use').map((l) => l.id) }) + '\\n');`,
+        "const read = (file) => { try { return fs.readFileSync(file, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l)); } catch (e) { return null; } };",
+        "const uses = (ls) => (ls || []).filter((l) => l.type === 'assistant').flatMap((l) => l.message.content.filter((b) => b.type === 'tool_use').map((b) => b.id));",
+        'const lines = read(input.transcript_path);',
+        'const own = input.agent_transcript_path ? read(input.agent_transcript_path) : undefined;',
+        `fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ event: input.hook_event_name, agent_id: input.agent_id, readable: lines !== null, tool_uses: uses(lines), ...(own !== undefined ? { own_tool_uses: uses(own) } : {}) }) + '\\n');`,
       ].join('\n'),
     );
     const all = [{ hooks: [{ type: 'command', command: reader }] }];
@@ -234,11 +247,11 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
     const out = await env.run(s, 'spawn');
 
     expect(out.code).toBe(0);
-    const byEvent = Object.fromEntries(jsonLinesOf(seen).map((l) => [`${String(l.event)}:${l.agent_id === 'main' ? 'main' : 'child'}`, l]));
+    const byEvent = Object.fromEntries(jsonLinesOf(seen).map((l) => [`${String(l.event)}:${l.agent_id === undefined ? 'main' : 'child'}`, l]));
     expect(byEvent['PreToolUse:main']).toMatchObject({ readable: true, tool_uses: ['call_agent'] });
     expect(byEvent['SubagentStart:child']).toMatchObject({ readable: true, tool_uses: expect.arrayContaining(['call_agent']) });
-    expect(byEvent['PreToolUse:child']).toMatchObject({ readable: true, tool_uses: ['call_echo'] });
-    expect(byEvent['SubagentStop:child']).toMatchObject({ readable: true, tool_uses: ['call_echo'] });
+    expect(byEvent['PreToolUse:child']).toMatchObject({ readable: true, tool_uses: ['call_agent'] });
+    expect(byEvent['SubagentStop:child']).toMatchObject({ readable: true, tool_uses: ['call_agent'], own_tool_uses: ['call_echo'] });
   });
 
   it('a SubagentStop hook that always blocks is capped like Stop: the child ends after 8 blocks and the parent goes on', async () => {
@@ -314,7 +327,7 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
       expect(idA).toMatch(/^agent-/);
       expect(idB).toMatch(/^agent-/);
       expect(idA).not.toBe(idB);
-      expect(startInputs.every((i) => i.parent_agent_id === 'main' && i.agent_type === 'general-purpose')).toBe(true);
+      expect(startInputs.every((i) => (i.hookwise as Json).parent_agent_id === 'main' && i.agent_type === 'general-purpose')).toBe(true);
       expect(Object.fromEntries(jsonLinesOf(stops).map((i) => [String(i.agent_id), i.last_assistant_message]))).toEqual({
         [idA]: 'report A',
         [idB]: 'report B',

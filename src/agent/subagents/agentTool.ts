@@ -58,6 +58,8 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         session_id: ctx.sessionId,
         transcript_path: transcriptPath,
         cwd: ctx.cwd,
+        permission_mode: ctx.permissionMode,
+        prompt_id: ctx.promptId,
         agent_id: child.agentId,
         parent_agent_id: parent.agentId,
         agent_type: type.name,
@@ -79,6 +81,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         transcriptPath: ctx.sessionTranscriptPath,
         cwd: ctx.cwd,
         permissionMode: ctx.permissionMode,
+        promptId: ctx.promptId,
       });
       const hooks = ctx.hooks;
       const startHooks: HookDispatcher =
@@ -106,7 +109,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
         });
       }
 
-      const transcript = new TranscriptWriter(transcriptPath);
+      const transcript = new TranscriptWriter(transcriptPath, { sessionId: ctx.sessionId, cwd: ctx.cwd, agentId: child.agentId });
       ctx.parentTranscript?.write({
         type: 'subagent',
         agent_id: parent.agentId,
@@ -126,6 +129,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const canNest = depth + 1 < maxDepth && (type.tools === undefined || type.tools.includes('Agent'));
       const childCtx = deriveRunContext(ctx, transcript);
       const tools = canNest ? [...allowed, createAgentTool(childCtx, child, depth + 1)] : allowed;
+      const started = Date.now();
       try {
         const result = await runAgent({
           ctx: childCtx,
@@ -141,7 +145,16 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
           stopEvent: 'SubagentStop',
           metadata: inherited.current,
         });
-        const data = { agent_id: child.agentId, agent_type: type.name, status: result.status, result: result.finalText, transcript_path: transcriptPath };
+        // Claude Code's Agent tool_response (its usage object has no counterpart here).
+        const data = {
+          status: result.status,
+          prompt: input.prompt,
+          agentId: child.agentId,
+          content: [{ type: 'text', text: result.finalText }],
+          totalDurationMs: Date.now() - started,
+          totalTokens: result.inputTokens + result.outputTokens,
+          usage: { input_tokens: result.inputTokens, output_tokens: result.outputTokens },
+        };
         if (result.status === 'completed') return { content: result.finalText.trim() || '(the subagent finished without an answer)', isError: false, data };
         return toolError(
           `The subagent ${result.status}${result.reason ? `: ${result.reason}` : ''}.${result.finalText ? `\nIts last message: ${result.finalText}` : ''}`,

@@ -32,16 +32,16 @@ export const bashInputSchema = z.object({
 });
 export type BashInput = z.infer<typeof bashInputSchema>;
 
-/** Claude Code's Bash `tool_response` keys plus the exit code and how it ended. */
+/**
+ * Claude Code's Bash `tool_response`, key for key: `stdout` without its trailing newlines.
+ * PostToolUse only sees commands that exited 0 (a failure is PostToolUseFailure's `error`).
+ */
 export interface BashResponse {
   readonly stdout: string;
   readonly stderr: string;
-  readonly exitCode: number | null;
   readonly interrupted: boolean;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  readonly stdoutTruncated: boolean;
-  readonly stderrTruncated: boolean;
+  readonly isImage: boolean;
+  readonly noOutputExpected: boolean;
 }
 
 /** The process runner the tool uses; injectable so tests and hosts can wrap it. */
@@ -111,16 +111,13 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
 
       const interrupted = result.aborted && !timedOut;
       const data: BashResponse = {
-        stdout: result.stdout,
-        stderr: result.stderr,
-        exitCode: result.exitCode,
+        stdout: result.stdout.replace(/(\r?\n)+$/, ''),
+        stderr: result.stderr.replace(/(\r?\n)+$/, ''),
         interrupted,
-        timedOut: result.aborted && timedOut,
-        durationMs: Math.round(result.durationMs),
-        stdoutTruncated: result.stdoutTruncated,
-        stderrTruncated: result.stderrTruncated,
+        isImage: false,
+        noOutputExpected: false,
       };
-      const content = formatForModel(result, data, timeoutMs, maxChars);
+      const content = formatForModel(result, { interrupted, timedOut: result.aborted && timedOut }, timeoutMs, maxChars);
       return { content: moved?.note ? `${content}\n${moved.note}` : content, isError: isFailure(result), data };
     },
   });
@@ -145,7 +142,7 @@ function isFailure(result: ProcessRunResult): boolean {
 }
 
 /** stdout then stderr, cut in the middle when long, then one note per way the run went wrong. */
-function formatForModel(result: ProcessRunResult, data: BashResponse, timeoutMs: number, maxChars: number): string {
+function formatForModel(result: ProcessRunResult, data: { interrupted: boolean; timedOut: boolean }, timeoutMs: number, maxChars: number): string {
   const parts = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter((p) => p !== '');
   const { text, cut } = truncateMiddle(parts.join('\n'), maxChars);
   const notes: string[] = [];

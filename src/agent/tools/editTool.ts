@@ -5,6 +5,8 @@ import { describeFsError, errnoCode } from './fsErrors';
 import { numberLine } from './textFiles';
 import { defineTool, toolError } from './tool';
 import type { AgentTool, ToolResult } from './tool';
+import { structuredPatch } from './structuredPatch';
+import type { PatchHunk } from './structuredPatch';
 import { resolveWorkspacePath } from './workspacePaths';
 
 export const editInputSchema = z.object({
@@ -15,14 +17,16 @@ export const editInputSchema = z.object({
 });
 export type EditInput = z.infer<typeof editInputSchema>;
 
-/** Claude Code's Edit `tool_response` keys, plus how many replacements were made. */
+/** Claude Code's Edit `tool_response`, key for key. */
 export interface EditResponse {
   readonly filePath: string;
   readonly oldString: string;
   readonly newString: string;
+  readonly originalFile: string;
+  readonly structuredPatch: PatchHunk[];
+  /** True when the person changed the proposed edit before accepting it (never, here). */
+  readonly userModified: boolean;
   readonly replaceAll: boolean;
-  readonly replacements: number;
-  readonly success: true;
 }
 
 /** Lines of context shown around the first change. */
@@ -68,7 +72,7 @@ export function createEditTool(): AgentTool<EditInput> {
       if (input.old_string === '') {
         if (original !== '')
           return toolError(`old_string is empty but ${absPath} already has content; give the exact text to replace, or use Write to replace the whole file.`);
-        return writeEdit(absPath, original, input.new_string, input, 1, 0, ctx.signal);
+        return writeEdit(absPath, original, input.new_string, input.new_string, input, 1, 0, ctx.signal);
       }
 
       let oldString = input.old_string;
@@ -98,7 +102,7 @@ export function createEditTool(): AgentTool<EditInput> {
         last = i + oldString.length;
       }
       updated += original.slice(last);
-      return writeEdit(absPath, updated, newString, input, indexes.length, indexes[0] ?? 0, ctx.signal);
+      return writeEdit(absPath, original, updated, newString, input, indexes.length, indexes[0] ?? 0, ctx.signal);
     },
   });
 }
@@ -116,11 +120,12 @@ async function createFile(absPath: string, input: EditInput, signal: AbortSignal
   } catch (err) {
     return toolError(describeFsError(err, path.dirname(absPath)));
   }
-  return writeEdit(absPath, input.new_string, input.new_string, input, 1, 0, signal);
+  return writeEdit(absPath, '', input.new_string, input.new_string, input, 1, 0, signal);
 }
 
 async function writeEdit(
   absPath: string,
+  original: string,
   updated: string,
   newString: string,
   input: EditInput,
@@ -138,9 +143,10 @@ async function writeEdit(
     filePath: absPath,
     oldString: input.old_string,
     newString: input.new_string,
+    originalFile: original,
+    structuredPatch: structuredPatch(original, updated),
+    userModified: false,
     replaceAll: input.replace_all === true,
-    replacements,
-    success: true,
   };
   const what = replacements === 1 ? '1 replacement' : `${replacements} replacements`;
   const content = `The file ${absPath} has been updated (${what}). Around the ${replacements === 1 ? 'change' : 'first change'}:\n${snippet(updated, firstIndex, newString)}`;

@@ -54,7 +54,8 @@ export interface GrepResponse {
   readonly content?: string;
   readonly numLines?: number;
   readonly numMatches?: number;
-  readonly truncated: boolean;
+  /** The head_limit, when it cut the results (Claude Code's field). */
+  readonly appliedLimit?: number;
 }
 
 const DESCRIPTION = `Searches file contents for a regular expression, line by line (JavaScript RegExp syntax: "log.*Error", "function\\s+\\w+").
@@ -198,14 +199,13 @@ export function createGrepTool(options: { readonly timeoutMs?: number } = {}): A
         hitCharCap = true;
         body = body.slice(0, body.lastIndexOf('\n', GREP_MAX_OUTPUT_CHARS) > 0 ? body.lastIndexOf('\n', GREP_MAX_OUTPUT_CHARS) : GREP_MAX_OUTPUT_CHARS);
       }
-      const truncated = hitHeadLimit || hitCharCap || hitScanCap;
       const data: GrepResponse = {
         mode,
         numFiles: matchedFiles.length,
         filenames: mode === 'files_with_matches' ? listed : matchedFiles,
         ...(mode === 'content' ? { content: body, numLines: listed.length } : {}),
         ...(mode === 'count' ? { numMatches } : {}),
-        truncated,
+        ...(hitHeadLimit ? { appliedLimit: headLimit } : {}),
       };
       if (matchedFiles.length === 0) {
         const note =

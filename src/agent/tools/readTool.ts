@@ -79,10 +79,13 @@ export function createReadTool(): AgentTool<ReadInput> {
       }
       if (ctx.signal.aborted) return toolError('Read was interrupted.');
 
-      const data: ReadResponse = {
-        type: 'text',
-        file: { filePath: absPath, content: window.raw.join('\n'), numLines: window.raw.length, startLine, totalLines: window.totalLines },
-      };
+      let endsWithNewline = false;
+      try {
+        endsWithNewline = stat.size > 0 && (await lastByte(absPath, stat.size)) === 0x0a;
+      } catch {
+        // Unreadable tail: count as Hookwise does; the model's view is unaffected.
+      }
+      const data: ReadResponse = { type: 'text', file: claudeFileView(absPath, window, startLine, limit, endsWithNewline || stat.size === 0) };
       if (window.totalLines === 0) return { content: `(${absPath} exists but is empty.)`, isError: false, data };
       if (window.raw.length === 0) {
         const total = window.totalLines === null ? 'fewer lines' : `${window.totalLines} line(s)`;
@@ -113,6 +116,34 @@ interface Window {
 }
 
 /** Streams the file once: collects lines [start, start+limit) and counts the rest if asked. */
+/**
+ * The `file` of Read's `tool_response` counted as Claude Code counts: the text split on
+ * `\n`, so a final newline starts one more (empty) line, which `totalLines` counts and a
+ * window reaching the end includes (`content` then ends with `\n`).
+ */
+function claudeFileView(filePath: string, window: Window, startLine: number, limit: number, emptyLastLine: boolean): ReadResponse['file'] {
+  const totalLines = window.totalLines === null ? null : window.totalLines + (emptyLastLine ? 1 : 0);
+  const reachesEnd =
+    emptyLastLine &&
+    window.totalLines !== null &&
+    !window.stoppedForSize &&
+    startLine + window.raw.length === window.totalLines + 1 &&
+    window.raw.length < limit;
+  const lines = reachesEnd ? [...window.raw, ''] : window.raw;
+  return { filePath, content: lines.join('\n'), numLines: lines.length, startLine, totalLines };
+}
+
+async function lastByte(absPath: string, size: number): Promise<number | undefined> {
+  const handle = await fs.open(absPath, 'r');
+  try {
+    const buffer = Buffer.alloc(1);
+    await handle.read(buffer, 0, 1, size - 1);
+    return buffer[0];
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readWindow(absPath: string, start: number, limit: number, countAll: boolean, signal: AbortSignal): Promise<Window> {
   const stream = createReadStream(absPath, { encoding: 'utf8' });
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { describeFsError, errnoCode } from './fsErrors';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
+import { structuredPatch } from './structuredPatch';
+import type { PatchHunk } from './structuredPatch';
 import { resolveWorkspacePath } from './workspacePaths';
 
 export const writeInputSchema = z.object({
@@ -12,11 +14,13 @@ export const writeInputSchema = z.object({
 });
 export type WriteInput = z.infer<typeof writeInputSchema>;
 
-/** Claude Code's Write `tool_response` (`filePath`, `success`) plus whether the file was new. */
+/** Claude Code's Write `tool_response`, key for key (`originalFile` null and no hunks for a new file). */
 export interface WriteResponse {
   readonly type: 'create' | 'update';
   readonly filePath: string;
-  readonly success: true;
+  readonly content: string;
+  readonly structuredPatch: PatchHunk[];
+  readonly originalFile: string | null;
 }
 
 const DESCRIPTION = `Writes a file in the workspace, replacing it entirely if it exists; missing parent directories are created.
@@ -38,11 +42,15 @@ export function createWriteTool(): AgentTool<WriteInput> {
       const absPath = resolved.absPath;
 
       let existed = false;
+      let originalFile: string | null = null;
       try {
         const stat = await fs.stat(absPath);
         if (stat.isDirectory()) return toolError(`${absPath} is a directory; give the path of a file to write.`);
         if (!stat.isFile()) return toolError(`${absPath} is not a regular file; Write only writes files.`);
         existed = true;
+        // Kept for the hook input (originalFile, structuredPatch), as Claude Code reports them;
+        // never for a file the Read rules deny: overwriting it must not disclose it.
+        if (ctx.readDeniedBy?.(absPath) === undefined) originalFile = await fs.readFile(absPath, 'utf8');
       } catch (err) {
         if (errnoCode(err) !== 'ENOENT') return toolError(describeFsError(err, absPath));
       }
@@ -59,7 +67,13 @@ export function createWriteTool(): AgentTool<WriteInput> {
       } catch (err) {
         return toolError(describeFsError(err, absPath));
       }
-      const data: WriteResponse = { type: existed ? 'update' : 'create', filePath: absPath, success: true };
+      const data: WriteResponse = {
+        type: existed ? 'update' : 'create',
+        filePath: absPath,
+        content: input.content,
+        structuredPatch: originalFile === null ? [] : structuredPatch(originalFile, input.content),
+        originalFile,
+      };
       const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);
       const content = existed ? `The file ${absPath} has been overwritten (${lines} line(s)).` : `File created successfully at: ${absPath} (${lines} line(s)).`;
       return { content, isError: false, data };

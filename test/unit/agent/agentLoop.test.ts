@@ -69,7 +69,7 @@ describe('runAgent lifecycle', () => {
 });
 
 describe('PreToolUse decisions reach the model', () => {
-  it('a denied call returns an error tool result with the reason, fires PostToolUseFailure, and the command does not run', async () => {
+  it('a denied call returns an error tool result with the reason, fires no PostToolUseFailure (Claude Code fires nothing there), and the command does not run', async () => {
     const victim = path.join(h.dir, 'keep.txt');
     writeFileSync(victim, 'precious');
     h.hooks.onPreToolUse((ctx) => (String(ctx.tool_input.command).startsWith('rm') ? block('rm is not allowed here; use git clean') : undefined), {
@@ -86,7 +86,7 @@ describe('PreToolUse decisions reach the model', () => {
     const [toolResult] = model.toolResultsOf(1);
     expect(toolResult).toMatchObject({ toolCallId: 'call-rm', isError: true });
     expect(toolResult?.content).toContain('rm is not allowed here; use git clean');
-    expect(failures).toEqual([{ tool: 'Bash', error: expect.stringContaining('rm is not allowed here') }]);
+    expect(failures).toEqual([]);
     expect(posts).toEqual([]);
   });
 

@@ -136,7 +136,12 @@ it('SubagentStop fires when the subagent fails, with its error', async () => {
   });
   expect(toolStatus.get('a1')).toBe('failed');
   expect(stops).toHaveLength(1);
-  expect(stops[0]).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'general-purpose', parent_agent_id: 'main', stop_hook_active: false });
+  expect(stops[0]).toMatchObject({
+    hook_event_name: 'SubagentStop',
+    agent_type: 'general-purpose',
+    hookwise: { parent_agent_id: 'main' },
+    stop_hook_active: false,
+  });
   expect(String(stops[0]?.['error'])).toContain('the subagent model broke');
 });
 

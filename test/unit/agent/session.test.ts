@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agentEvents';
 import { Session } from '../../../src/agent/session';
 import { createBuiltinTools } from '../../../src/agent/tools/builtinTools';
-import { readTranscript, TranscriptWriter } from '../../../src/agent/transcript';
+import { TranscriptWriter } from '../../../src/agent/transcript';
+import { readTranscript } from '../../../src/agent/transcriptReader';
 import { CommandHookAction } from '../../../src/hooks/actions/commandHookAction';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
@@ -141,7 +142,7 @@ describe('Session', () => {
 });
 
 describe('transcript', () => {
-  it('has lines for the user prompt, the assistant, each tool_use, each tool_result and each hook run', async () => {
+  it("is Claude Code's JSONL: user / assistant entries with content blocks (tool_use, tool_result), threaded by uuid; hook runs are hookwise entries", async () => {
     hooks.onPreToolUse(() => allow('fine'), { label: 'audit pre' });
     const { session } = makeSession([{ text: 'Listing.', toolCalls: [{ id: 'c1', name: 'Bash', input: { command: 'echo listed' } }] }, { text: 'Done.' }]);
     await session.start('startup');
@@ -149,18 +150,32 @@ describe('transcript', () => {
     await session.end('other');
 
     const lines = transcriptLines(session.transcriptPath);
-    const types = lines.map((l) => l.type);
-    expect(types[0]).toBe('session');
-    expect(types.at(-1)).toBe('session_end');
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'user', content: 'list things' }));
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'assistant', content: 'Listing.' }));
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'echo listed' } }));
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'tool_result', tool_use_id: 'c1', content: expect.stringContaining('listed') }));
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'hook', event: 'PreToolUse', hook: 'audit pre', decision: 'allow' }));
+    expect(lines[0]).toMatchObject({ type: 'hookwise', subtype: 'session' });
+    expect(lines.at(-1)).toMatchObject({ type: 'hookwise', subtype: 'session_end' });
+    for (const l of lines) expect(l).toMatchObject({ sessionId: session.id, uuid: expect.any(String), timestamp: expect.any(String), isSidechain: false });
+    const user = lines.find((l) => l.type === 'user');
+    expect(user).toMatchObject({ parentUuid: null, message: { role: 'user', content: 'list things' } });
+    const assistant = lines.find((l) => l.type === 'assistant');
+    expect(assistant).toMatchObject({
+      parentUuid: user?.uuid,
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Listing.' },
+          { type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'echo listed' } },
+        ],
+      },
+    });
+    const result = lines.find((l) => l.type === 'user' && l !== user);
+    expect(result).toMatchObject({
+      parentUuid: assistant?.uuid,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: expect.stringContaining('listed') }] },
+    });
+    expect(lines).toContainEqual(expect.objectContaining({ type: 'hookwise', subtype: 'hook', event: 'PreToolUse', hook: 'audit pre', decision: 'allow' }));
     // In order: the call is written before the hook that judged it, its result after.
     const at = (pred: (l: Record<string, unknown>) => boolean): number => lines.findIndex(pred);
-    expect(at((l) => l.type === 'tool_use')).toBeLessThan(at((l) => l.type === 'hook' && l.event === 'PreToolUse'));
-    expect(at((l) => l.type === 'hook' && l.event === 'PreToolUse')).toBeLessThan(at((l) => l.type === 'tool_result'));
+    expect(at((l) => l === assistant)).toBeLessThan(at((l) => l.subtype === 'hook' && l.event === 'PreToolUse'));
+    expect(at((l) => l.subtype === 'hook' && l.event === 'PreToolUse')).toBeLessThan(at((l) => l === result));
   });
 
   it('a hook can read the tool call it is judging from transcript_path', async () => {
@@ -170,7 +185,8 @@ describe('transcript', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown>);
-      seen.push(lines.filter((l) => l.type === 'tool_use').map((l) => l.id));
+      const blocks = lines.flatMap((l) => (l.type === 'assistant' ? ((l.message as { content: Record<string, unknown>[] }).content ?? []) : []));
+      seen.push(blocks.filter((b) => b.type === 'tool_use').map((b) => b.id));
     });
     const { session } = makeSession([
       { toolCalls: [{ id: 'first', name: 'Bash', input: { command: 'true' } }] },

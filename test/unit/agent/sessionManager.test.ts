@@ -78,6 +78,14 @@ describe('SessionManager: listing past sessions', () => {
       '{"type":"user","agent_id":"main","content":"the real prompt"}',
     ]);
     const untitled = write('untitled.jsonl', ['{"type":"session","session_id":"untitled"}']);
+    // Claude Code's own format: meta entries, sidechains and tool results are not the prompt; text blocks are.
+    const claude = write('claude.jsonl', [
+      '{"type":"summary","summary":"Fix the build","leafUuid":"u9"}',
+      '{"type":"user","isMeta":true,"uuid":"u1","message":{"role":"user","content":"<command-name>/clear</command-name>"}}',
+      '{"type":"user","isSidechain":true,"uuid":"u2","message":{"role":"user","content":"a subagent prompt"}}',
+      '{"type":"user","uuid":"u3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}',
+      '{"type":"user","uuid":"u4","message":{"role":"user","content":[{"type":"text","text":"fix the build"}]}}',
+    ]);
     writeFileSync(path.join(transcriptDir, 'notes.txt'), 'not a transcript');
     mkdirSync(path.join(transcriptDir, 'folder.jsonl'));
     const at = (file: string, seconds: number): void => utimesSync(file, seconds, seconds);
@@ -85,11 +93,13 @@ describe('SessionManager: listing past sessions', () => {
     at(second.transcriptPath, 4_000);
     at(damaged, 3_000);
     at(untitled, 2_000);
+    at(claude, 1_500);
 
     expect(manager.list()).toEqual([
       { id: second.id, title: `${'x'.repeat(80)}…`, updatedAt: 4_000_000, sizeBytes: statSync(second.transcriptPath).size },
       { id: 'damaged', title: 'the real prompt', updatedAt: 3_000_000, sizeBytes: statSync(damaged).size },
       { id: 'untitled', title: undefined, updatedAt: 2_000_000, sizeBytes: statSync(untitled).size },
+      { id: 'claude', title: 'fix the build', updatedAt: 1_500_000, sizeBytes: statSync(claude).size },
       { id: first.id, title: 'What is in this repository?', updatedAt: 1_000_000, sizeBytes: statSync(first.transcriptPath).size },
     ]);
   });

@@ -140,7 +140,7 @@ describe('hookwise --model playground:FILE', () => {
     expect(json.hook_runs.filter((r) => r.event === 'PreToolUse').map((r) => r.status)).toEqual(['blocked', 'ok']);
     const transcript = readFileSync(json.transcript_path, 'utf8');
     expect(transcript).toContain('rm is blocked by project policy');
-    expect(transcript).toContain('"type":"session","session_id":"' + json.session_id);
+    expect(transcript).toContain('"type":"hookwise","subtype":"session","session_id":"' + json.session_id);
     expect(transcript).toContain('Playground (scripted)');
   });
 });

@@ -12,7 +12,7 @@ import {
 import { HOOK_EVENTS } from '../../../src/hooks/hookEvent';
 import { env, preToolUse, stopInput } from './helpers';
 
-const ENVELOPE_KEYS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'agent_id', 'parent_agent_id', 'agent_type'];
+const ENVELOPE_KEYS = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name'];
 
 describe('hook contexts (docs/hooks.md §2)', () => {
   it('has a schema for every event', () => {
@@ -21,7 +21,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
 
   it('builds PreToolUse with exactly the snake_case fields, envelope first', () => {
     const ctx = preToolUse('Bash', { command: 'ls' });
-    expect(Object.keys(ctx)).toEqual([...ENVELOPE_KEYS, 'permission_mode', 'tool_name', 'tool_input', 'tool_use_id']);
+    expect(Object.keys(ctx)).toEqual([...ENVELOPE_KEYS, 'tool_name', 'tool_input', 'tool_use_id', 'hookwise']);
     expect(ctx.hook_event_name).toBe('PreToolUse');
     expect(parseHookContext('PreToolUse', ctx).success).toBe(true);
     expect(Object.isFrozen(ctx) && Object.isFrozen(ctx.tool_input)).toBe(true);
@@ -37,7 +37,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
       duration_ms: 4,
     });
     expect(parseHookContext('PostToolUse', post).success).toBe(true);
-    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message']);
+    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message', 'hookwise']);
     expect(parseHookContext('PreCompact', forPreCompact(env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
     expect(HookContext.forSessionStart).toBe(forSessionStart);
     // strict: an extra or a missing field is rejected
@@ -48,8 +48,33 @@ describe('hook contexts (docs/hooks.md §2)', () => {
   });
 
   it('omits optional lifecycle fields that are not given', () => {
-    expect(Object.keys(forAfterStep(env))).toEqual(ENVELOPE_KEYS);
+    expect(Object.keys(forAfterStep(env))).toEqual([...ENVELOPE_KEYS, 'hookwise']);
     expect(forAfterStep(env, { step_index: 2, step_type: 'final_response' })).toMatchObject({ step_index: 2, step_type: 'final_response' });
+  });
+
+  it('has agent_id / agent_type only inside a subagent (as Claude Code); Hookwise keeps its own agent fields under hookwise', () => {
+    const main = forAfterStep(env);
+    expect(main).not.toHaveProperty('agent_id');
+    expect(main).not.toHaveProperty('agent_type');
+    expect(main.hookwise).toEqual({ agent_id: env.agent_id, parent_agent_id: null, agent_type: env.agent_type });
+    const sub = HookContext.forPreToolUse(
+      { ...env, agent_id: 'agent-1', parent_agent_id: 'main', agent_type: 'Explore', prompt_id: () => 'p-1', effort: 'high' },
+      { tool_name: 'Read', tool_input: {}, tool_use_id: 't' },
+    );
+    expect(Object.keys(sub).slice(0, 9)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'permission_mode',
+      'prompt_id',
+      'effort',
+      'agent_id',
+      'agent_type',
+      'hook_event_name',
+    ]);
+    expect(sub).toMatchObject({ agent_id: 'agent-1', agent_type: 'Explore', prompt_id: 'p-1', effort: { level: 'high' } });
+    expect(sub.hookwise).toEqual({ agent_id: 'agent-1', parent_agent_id: 'main', agent_type: 'Explore' });
+    expect(parseHookContext('PreToolUse', sub).success).toBe(true);
   });
 
   it('every constructor produces a context its own schema accepts', () => {

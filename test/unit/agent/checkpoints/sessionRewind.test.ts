@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Session } from '../../../../src/agent/session';
 import { createBuiltinTools } from '../../../../src/agent/tools/builtinTools';
-import { readTranscript } from '../../../../src/agent/transcript';
+import { readTranscript } from '../../../../src/agent/transcriptReader';
 import { HookRegistry } from '../../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../../src/hooks/hookRunner';
 import { createHooksApi } from '../../../../src/hooks/hooksApi';

@@ -27,7 +27,16 @@ describe('Edit', () => {
     expect(await fs.readFile(p, 'utf8')).toBe('const a = 1;\nconst b = 20;\nconst c = 3;\n');
     expect(r.content).toContain(`The file ${p} has been updated (1 replacement).`);
     expect(r.content).toContain('     2\tconst b = 20;');
-    expect(r.data).toEqual({ filePath: p, oldString: 'const b = 2;', newString: 'const b = 20;', replaceAll: false, replacements: 1, success: true });
+    // Claude Code's Edit tool_response, key for key, with the diff as `diff`'s structuredPatch hunks.
+    expect(r.data).toEqual({
+      filePath: p,
+      oldString: 'const b = 2;',
+      newString: 'const b = 20;',
+      originalFile: 'const a = 1;\nconst b = 2;\nconst c = 3;\n',
+      structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' const a = 1;', '-const b = 2;', '+const b = 20;', ' const c = 3;'] }],
+      userModified: false,
+      replaceAll: false,
+    });
   });
 
   it('fails clearly when old_string is not found, leaving the file alone', async () => {

@@ -38,7 +38,8 @@ describe('Grep', () => {
     void b;
     const r = await grep.execute({ pattern: 'TODO' }, makeContext(ws));
     expect(r.content).toBe(`Found 2 file(s)\n${c}\n${a}`);
-    expect(r.data).toMatchObject({ mode: 'files_with_matches', numFiles: 2, filenames: [c, a], truncated: false } satisfies Partial<GrepResponse>);
+    expect(r.data).toMatchObject({ mode: 'files_with_matches', numFiles: 2, filenames: [c, a] } satisfies Partial<GrepResponse>);
+    expect(r.data).not.toHaveProperty('appliedLimit');
   });
 
   it('content mode: path:line:text, -n on by default, -i, glob filter', async () => {
@@ -78,7 +79,7 @@ describe('Grep', () => {
     for (let i = 0; i < 5; i++) await ws.write(`f/${i}.txt`, 'z');
     const files = await grep.execute({ pattern: 'z', path: 'f', head_limit: 3 }, makeContext(ws));
     expect((files.data as GrepResponse).filenames).toHaveLength(3);
-    expect((files.data as GrepResponse).truncated).toBe(true);
+    expect((files.data as GrepResponse).appliedLimit).toBe(3);
   });
 
   it('says when nothing matches', async () => {

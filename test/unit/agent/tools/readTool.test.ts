@@ -24,15 +24,20 @@ describe('Read', () => {
     expect(read.jsonSchema).toMatchObject({ type: 'object', required: ['file_path'] });
   });
 
-  it('returns cat -n style numbered lines and a Claude Code shaped response', async () => {
+  it('returns cat -n style numbered lines and a Claude Code shaped response, counted as Claude counts (a final newline starts one more line)', async () => {
     const p = await ws.write('a.txt', 'one\ntwo\r\nthree\n');
     const r = await read.execute({ file_path: 'a.txt' }, makeContext(ws));
     expect(r.isError).toBe(false);
     expect(r.content).toBe('     1\tone\n     2\ttwo\n     3\tthree');
     expect(r.data).toEqual({
       type: 'text',
-      file: { filePath: p, content: 'one\ntwo\nthree', numLines: 3, startLine: 1, totalLines: 3 },
+      file: { filePath: p, content: 'one\ntwo\nthree\n', numLines: 4, startLine: 1, totalLines: 4 },
     } satisfies ReadResponse);
+    const q = await ws.write('b.txt', 'one\ntwo');
+    const noNewline = await read.execute({ file_path: 'b.txt', offset: 2 }, makeContext(ws));
+    expect(noNewline.data).toEqual({ type: 'text', file: { filePath: q, content: 'two', numLines: 1, startLine: 2, totalLines: 2 } } satisfies ReadResponse);
+    const window = await read.execute({ file_path: 'a.txt', limit: 2 }, makeContext(ws));
+    expect((window.data as ReadResponse).file).toMatchObject({ content: 'one\ntwo', numLines: 2, totalLines: 4 });
   });
 
   it('pages with offset (1-based) and limit, and says how to continue', async () => {

@@ -22,14 +22,24 @@ describe('Write', () => {
   it('creates a file and its missing parent directories', async () => {
     const r = await write.execute({ file_path: 'a/b/c.txt', content: 'hi\nthere\n' }, makeContext(ws));
     const p = path.join(ws.root, 'a/b/c.txt');
-    expect(r).toEqual({ isError: false, content: `File created successfully at: ${p} (2 line(s)).`, data: { type: 'create', filePath: p, success: true } });
+    expect(r).toEqual({
+      isError: false,
+      content: `File created successfully at: ${p} (2 line(s)).`,
+      data: { type: 'create', filePath: p, content: 'hi\nthere\n', structuredPatch: [], originalFile: null },
+    });
     expect(await fs.readFile(p, 'utf8')).toBe('hi\nthere\n');
   });
 
   it('overwrites an existing file and says so', async () => {
     const p = await ws.write('x.txt', 'old');
     const r = await write.execute({ file_path: p, content: 'new' }, makeContext(ws));
-    expect(r.data).toEqual({ type: 'update', filePath: p, success: true });
+    expect(r.data).toEqual({
+      type: 'update',
+      filePath: p,
+      content: 'new',
+      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-old', '+new'] }],
+      originalFile: 'old',
+    });
     expect(r.content).toContain('has been overwritten');
     expect(await fs.readFile(p, 'utf8')).toBe('new');
   });
