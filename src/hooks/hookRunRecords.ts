@@ -76,8 +76,26 @@ export interface Selected {
   readonly matchError?: string;
 }
 
-/** Selects the registrations that run, in order; undefined when none (no allocation). */
-export function select(event: HookEvent, input: Input, registrations: readonly HookRegistration[], metadata: Input | undefined): Selected[] | undefined {
+/** A hook whose matcher matched but that did not run: its `if` was false, or its `once` was spent. */
+export interface SkippedHook {
+  readonly hookId: string;
+  readonly hookLabel: string;
+  readonly reason: string;
+}
+
+/**
+ * Selects the registrations that run, in order; undefined when none (no allocation). Hooks
+ * whose `if` is false or whose `once` run is spent (`onceRan` holds `session\0hookId`) are
+ * added to `skipped`; a `once` hook is marked spent as it is selected.
+ */
+export function select(
+  event: HookEvent,
+  input: Input,
+  registrations: readonly HookRegistration[],
+  metadata: Input | undefined,
+  skipped?: SkippedHook[],
+  onceRan?: Set<string>,
+): Selected[] | undefined {
   const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
   const agentType = input['agent_type'];
   let selected: Selected[] | undefined;
@@ -97,6 +115,26 @@ export function select(event: HookEvent, input: Input, registrations: readonly H
       const scoped = `${registration.action.kind}\u0000${key}`;
       if (dedup.has(scoped)) continue;
       dedup.add(scoped);
+    }
+    if (matchError === undefined && registration.condition !== undefined) {
+      let holds: boolean;
+      try {
+        holds = registration.condition.test(input);
+      } catch {
+        holds = true; // A condition that cannot be evaluated must not silently switch a policy hook off.
+      }
+      if (!holds) {
+        skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: `if ${registration.condition.text} is false` });
+        continue;
+      }
+    }
+    if (registration.once === true && onceRan !== undefined) {
+      const onceKey = `${str(input['session_id']) ?? ''}\u0000${registration.id}`;
+      if (onceRan.has(onceKey)) {
+        skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: 'once: it already ran in this session' });
+        continue;
+      }
+      onceRan.add(onceKey);
     }
     (selected ??= []).push(matchError === undefined ? { registration } : { registration, matchError });
   }
@@ -148,10 +186,12 @@ function makeRecord(
     status,
     durationMs,
     outcome,
-    raw,
+    raw: outcome?.suppressOutput === true && raw !== undefined ? { ...raw, stdout: '', stdoutSuppressed: true } : raw,
     error,
     failureReason,
     permission: undefined,
+    warnings: execution.end?.kind === 'result' ? execution.end.result.warnings : undefined,
+    statusMessage: reg.statusMessage,
   };
 }
 

@@ -4,7 +4,7 @@ import type { HookEvent } from './hookEvent';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
-import type { AskAnswer, Selected } from './hookRunRecords';
+import type { AskAnswer, Selected, SkippedHook } from './hookRunRecords';
 import { emptyResult, finishedRecord, internalErrorResult, mergeMayFail, nextOccurrenceId, select, startedRecord, str, withAskAnswer } from './hookRunRecords';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
@@ -69,6 +69,8 @@ export class HookRunner {
   /** What finished background (async) hooks said, until the session's agent takes it. */
   private backgroundOutput: BackgroundHookOutput[] = [];
   private readonly backgroundRuns = new Set<Promise<void>>();
+  /** `session\0hookId` of every `once` hook that ran (bounded by sessions × once hooks). */
+  private readonly onceRan = new Set<string>();
 
   constructor(
     private readonly registry: HookRegistry,
@@ -127,9 +129,13 @@ export class HookRunner {
     const registrations = this.registry.select(event);
     if (registrations.length === 0) return emptyResult(event);
     try {
-      const selected = select(event, input, registrations, options.metadata);
-      if (selected === undefined) return emptyResult(event);
-      return this.execute(event, input, selected, options).catch((error: unknown) => internalErrorResult(event, error));
+      const skipped: SkippedHook[] = [];
+      const selected = select(event, input, registrations, options.metadata, skipped, this.onceRan);
+      if (selected === undefined) return skipped.length === 0 ? emptyResult(event) : emptyResult(event).then((empty) => ({ ...empty, skipped }));
+      return this.execute(event, input, selected, options).then(
+        (result) => (skipped.length === 0 ? result : { ...result, skipped }),
+        (error: unknown) => internalErrorResult(event, error),
+      );
     } catch (error) {
       return Promise.resolve(internalErrorResult(event, error));
     }

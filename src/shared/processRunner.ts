@@ -231,10 +231,22 @@ function describeSpawnError(error: unknown, shell: string, cwd: string): string 
  * keeps the pipes open (that child is then killed). Never rejects.
  */
 export function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
+  return runInvocation(resolveShell(withShellPrefix(command, options.env ?? process.env)), options);
+}
+
+/**
+ * Runs `file` with `args` directly, without a shell (exec-form hooks, a hook's chosen
+ * `shell`), with the same capture, caps, process-group and abort handling as
+ * {@link runShellCommand}. Never rejects.
+ */
+export function runProgram(file: string, args: readonly string[], options: ProcessRunOptions): Promise<ProcessRunResult> {
+  return runInvocation({ file, args }, options);
+}
+
+function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions): Promise<ProcessRunResult> {
   const startedAt = performance.now();
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const signal = options.signal;
-  const invocation = resolveShell(withShellPrefix(command, options.env ?? process.env));
   if (signal?.aborted) {
     return Promise.resolve({ stdout: '', stderr: '', exitCode: null, stdoutTruncated: false, stderrTruncated: false, durationMs: 0, aborted: true });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
+import { closestName } from '../config/configDiagnostic';
 
 /**
  * Claude Code's JSON hook output,
@@ -63,6 +64,39 @@ export const claudeHookOutputSchema = z.object({
   systemMessage: z.string().optional(),
   hookSpecificOutput: hookSpecificOutputSchema.optional(),
 });
+
+/** Top-level keys Claude Code reads (plus the 2.0.76 async reply, which is not an error). */
+const KNOWN_TOP_LEVEL = new Set([...Object.keys(claudeHookOutputSchema.shape), 'async', 'asyncTimeout']);
+
+const SPECIFIC_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  PreToolUse: new Set(Object.keys(preToolUseOutput.shape)),
+  PostToolUse: new Set(Object.keys(postToolUseOutput.shape)),
+  PermissionRequest: new Set(Object.keys(permissionRequestOutput.shape)),
+};
+const CONTEXT_KEYS: ReadonlySet<string> = new Set(Object.keys(contextOutput.shape));
+
+/**
+ * Keys of a hook's JSON output that nothing reads, as warnings for the run record: Claude Code
+ * drops them silently, so a typo (`"contineu": false`) fails open without a word. The
+ * output still applies. At most 10 warnings.
+ */
+export function unknownOutputFields(json: Readonly<Record<string, unknown>>): string[] {
+  const warnings: string[] = [];
+  const warn = (key: string, where: string, known: readonly string[]): void => {
+    if (warnings.length >= 10) return;
+    const suggestion = closestName(key, known);
+    warnings.push(`unknown field "${key}" ${where}; it is ignored${suggestion ? ` — did you mean "${suggestion}"?` : ''}`);
+  };
+  for (const key of Object.keys(json)) if (!KNOWN_TOP_LEVEL.has(key)) warn(key, "in the hook's JSON output", [...KNOWN_TOP_LEVEL]);
+  const specific = json.hookSpecificOutput;
+  if (specific !== null && typeof specific === 'object' && !Array.isArray(specific)) {
+    const name = (specific as { hookEventName?: unknown }).hookEventName;
+    const known = (typeof name === 'string' ? SPECIFIC_KEYS[name] : undefined) ?? CONTEXT_KEYS;
+    for (const key of Object.keys(specific))
+      if (!known.has(key)) warn(key, `in hookSpecificOutput${typeof name === 'string' ? ` for ${name}` : ''}`, [...known]);
+  }
+  return warnings;
+}
 
 /** Parsed and validated Claude hook output. */
 export type ClaudeHookOutput = z.infer<typeof claudeHookOutputSchema>;

@@ -17,6 +17,7 @@ import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
 import { pinScripts } from './scriptPins';
 import type { PermissionRuleEntry } from './permissionRules';
+import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
@@ -52,6 +53,8 @@ export interface HookConfig {
   readonly permissions: MergedPermissions;
   /** Identical hooks dropped by dedup (the first occurrence is kept). */
   readonly duplicates: DroppedDuplicate[];
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, concatenated across settings files. */
+  readonly httpPolicy?: HttpHookPolicy;
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -148,7 +151,9 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
  */
 async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
   if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
-  const { command } = hook.handler;
+  // Exec form: each argument is one word, quoted so a space in it cannot split it.
+  const { args } = hook.handler;
+  const command = args === undefined ? hook.handler.command : [hook.handler.command, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
   const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
   const perRoot = await Promise.all(
     roots.map(async (root) =>
@@ -180,6 +185,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   const rules: PermissionRuleEntry[] = [];
   let defaultMode: MergedPermissions['defaultMode'];
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
+  let httpPolicy: HttpHookPolicy = {};
 
   for (const doc of ordered) {
     try {
@@ -248,6 +254,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
     additionalDirectories.push(...dirs);
+    if (content.httpPolicy !== undefined) httpPolicy = mergeHttpHookPolicy(httpPolicy, content.httpPolicy);
   }
 
   const { kept, duplicates } = dedupHooks(all);
@@ -259,6 +266,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     disabledBy,
     permissions: { rules, ...(defaultMode ? { defaultMode } : {}), additionalDirectories },
     duplicates,
+    ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
   };
 }
 
