@@ -20,6 +20,8 @@ export interface CliHookRun {
   /** http hooks: the URL posted to and the response status (absent when no response came). */
   readonly url?: string;
   readonly http_status?: number;
+  /** The handler's statusMessage. */
+  readonly status_message?: string;
   readonly permission?: { readonly decision: string; readonly decided_by: string };
 }
 
@@ -39,6 +41,7 @@ export function toCliHookRun(record: HookRunRecord): CliHookRun {
     ...(record.raw && !record.raw.http ? { exit_code: record.raw.exitCode } : {}),
     ...(record.durationMs !== undefined ? { duration_ms: Math.round(record.durationMs) } : {}),
     ...(record.warnings !== undefined && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+    ...(record.statusMessage !== undefined ? { status_message: record.statusMessage } : {}),
     ...(record.permission ? { permission: { decision: record.permission.decision, decided_by: record.permission.decidedBy } } : {}),
   };
 }
