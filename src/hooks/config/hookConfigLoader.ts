@@ -151,13 +151,11 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
  */
 async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
   if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
-  // Exec form: each argument is one word, quoted so a space in it cannot split it.
-  const { args } = hook.handler;
-  const command = args === undefined ? hook.handler.command : [hook.handler.command, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const { command, args } = hook.handler;
   const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
   const perRoot = await Promise.all(
     roots.map(async (root) =>
-      (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
+      (await pinScripts(command, root, args)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
     ),
   );
   const scripts = perRoot.flat();
