@@ -59,6 +59,12 @@ export interface HookActionResult {
    * as plain text and proceeds; a hook with `continueOnFailure: false` fails closed instead.
    */
   readonly malformedJson?: string;
+  /**
+   * Set when the outcome came from valid JSON on an exit code other than 0 and 2 (the
+   * failure it would otherwise be). Claude Code applies such JSON; a hook with
+   * `continueOnFailure: false` fails closed instead unless the JSON itself blocks.
+   */
+  readonly jsonOnFailedExit?: string;
   /** Problems that did not fail the hook (unknown fields in its JSON output): shown on its run record. */
   readonly warnings?: readonly string[];
 }

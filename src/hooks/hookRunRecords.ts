@@ -1,4 +1,4 @@
-import type { HookRawOutput } from './hookAction';
+import type { HookActionResult, HookRawOutput } from './hookAction';
 import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
 import { MATCHER_FIELD } from './hookEvent';
@@ -199,6 +199,18 @@ export function startedRecord(execution: HookExecution, occurrenceId: string, in
   return makeRecord(execution, occurrenceId, input, 'running', undefined, undefined, undefined, undefined, undefined);
 }
 
+/**
+ * True when a fail-closed hook's successful result must not be used: stdout that began with
+ * `{` but did not parse, or JSON on a failing exit code that does not itself block.
+ */
+export function refusedByFailClosed(result: HookActionResult, registration: HookRegistration): boolean {
+  if (registration.continueOnFailure) return false;
+  if (result.malformedJson !== undefined) return true;
+  if (result.jsonOnFailedExit === undefined) return false;
+  const decision = result.outcome.decision;
+  return decision !== 'deny' && decision !== 'stop' && decision !== 'continue';
+}
+
 /** The record of a settled execution, its status derived from how it ended and what it returned. */
 export function finishedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
   const durationMs = execution.durationMs;
@@ -226,6 +238,19 @@ export function finishedRecord(execution: HookExecution, occurrenceId: string, i
           r.error ?? 'the action failed',
           r.failureReason ?? 'actionFailed',
         );
+      if (refusedByFailClosed(r, execution.registration) && r.malformedJson === undefined) {
+        return makeRecord(
+          execution,
+          occurrenceId,
+          input,
+          'failed',
+          durationMs,
+          r.outcome,
+          r.raw,
+          `${r.jsonOnFailedExit ?? 'failed'}; Claude Code would apply its JSON output, but this hook fails closed (continueOnFailure: false) and the JSON does not block`,
+          'actionFailed',
+        );
+      }
       if (r.malformedJson !== undefined && !execution.registration.continueOnFailure) {
         return makeRecord(
           execution,

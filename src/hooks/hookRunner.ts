@@ -5,7 +5,18 @@ import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
 import type { AskAnswer, Selected, SkippedHook } from './hookRunRecords';
-import { emptyResult, finishedRecord, internalErrorResult, mergeMayFail, nextOccurrenceId, select, startedRecord, str, withAskAnswer } from './hookRunRecords';
+import {
+  emptyResult,
+  finishedRecord,
+  internalErrorResult,
+  mergeMayFail,
+  nextOccurrenceId,
+  refusedByFailClosed,
+  select,
+  startedRecord,
+  str,
+  withAskAnswer,
+} from './hookRunRecords';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
 import { describeThrown } from '../shared/describeThrown';
@@ -201,7 +212,7 @@ export class HookRunner {
           const end = execution.end;
           if (end?.kind === 'cancelled' || record.status === 'cancelled') {
             cancelled = true;
-          } else if (end?.kind === 'result' && end.result.status === 'ok' && !(end.result.malformedJson !== undefined && !reg.continueOnFailure)) {
+          } else if (end?.kind === 'result' && end.result.status === 'ok' && !refusedByFailClosed(end.result, reg)) {
             const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
             if (problems.length > 0 && record.status !== 'failed') {
               record = {

@@ -31,7 +31,8 @@ export interface CommandOutputCut {
  *   `continueOnFailure: false` turns into a deny.
  * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}), also when cut.
  * - any other code: valid JSON on stdout decides alone (Claude Code reads JSON on every exit
- *   code); otherwise (and for 126, 127, signals) `failed` with a readable message.
+ *   code; the result carries `jsonOnFailedExit` so fail-closed hooks can refuse it);
+ *   otherwise (and for 126, 127, signals) `failed` with a readable message.
  */
 export function interpretCommandResult(
   event: HookEvent,
@@ -151,12 +152,14 @@ function readJsonOutput(event: HookEvent, trimmed: string): JsonRead {
  * (JSON is read on every exit code). Anything else keeps the non-blocking failure.
  */
 function interpretOtherExit(event: HookEvent, exitCode: number | null, stdout: string, stderr: string, command: string, signal?: string): HookActionResult {
-  const failure: HookActionResult = { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) };
-  if (exitCode === null || exitCode === 126 || exitCode === 127) return failure;
+  const error = describeFailure(exitCode, stderr, command, signal);
+  const failure: HookActionResult = { status: 'failed', outcome: proceed(), error };
+  // Not started, not executable, or killed by a signal (128+n from the shell): a crash, whatever it printed before.
+  if (exitCode === null || exitCode === 126 || exitCode === 127 || (exitCode > 128 && SIGNAL_NAMES.has(exitCode - 128))) return failure;
   const trimmed = stdout.trim();
   if (!trimmed.startsWith('{')) return failure;
   const read = readJsonOutput(event, trimmed);
-  return read.kind === 'read' && read.result.status === 'ok' ? read.result : failure;
+  return read.kind === 'read' && read.result.status === 'ok' ? { ...read.result, jsonOnFailedExit: error } : failure;
 }
 
 /** Claude's JSON output → HookOutcome. Exported for the tests and prompt-less callers. */

@@ -108,3 +108,24 @@ describe('if and once on the runner', () => {
     expect((await runner.run('PreToolUse', preBash('ls', 'b'))).records).toHaveLength(1);
   });
 });
+
+describe('JSON on a failing exit code and continueOnFailure: false', () => {
+  const runWith = async (command: string, continueOnFailure: boolean) => {
+    const registry = new HookRegistry();
+    registry.register({ event: 'PreToolUse', action: new CommandHookAction(command), source, continueOnFailure });
+    return new HookRunner(registry, { projectDir: '/tmp' }).run('PreToolUse', preBash('ls'));
+  };
+  const allowThenExit1 = `echo '{"decision":"approve"}'; exit 1`;
+
+  it('a fail-open hook: the JSON decides (as in Claude Code)', async () => {
+    expect((await runWith(allowThenExit1, true)).decision).toBe('allow');
+  });
+
+  it('a fail-closed hook: an exit code other than 0/2 denies unless its JSON itself blocks', async () => {
+    const refused = await runWith(allowThenExit1, false);
+    expect(refused.decision).toBe('deny');
+    expect(refused.records[0]?.error).toMatch(/Failed with non-blocking status code 1.*fails closed/);
+    const blocking = await runWith(`echo '{"decision":"block","reason":"policy says no"}'; exit 1`, false);
+    expect(blocking).toMatchObject({ decision: 'deny', reason: 'policy says no' });
+  });
+});

@@ -200,7 +200,13 @@ describe('interpretCommandResult — other exits', () => {
     expect(r).toEqual({ status: 'failed', outcome: {}, error: 'Failed with non-blocking status code 1: boom\nline2' });
   });
   it('exit 1 with valid JSON on stdout: the JSON alone decides (JSON is read on every exit code)', () => {
-    expect(run('PreToolUse', 1, json({ decision: 'block', reason: 'no' }), 'boom')).toEqual({ status: 'ok', outcome: { decision: 'deny', reason: 'no' } });
+    expect(run('PreToolUse', 1, json({ decision: 'block', reason: 'no' }), 'boom')).toEqual({
+      status: 'ok',
+      outcome: { decision: 'deny', reason: 'no' },
+      jsonOnFailedExit: 'Failed with non-blocking status code 1: boom',
+    });
+    // Killed by a signal (137 = 128 + SIGKILL through the shell): a crash, whatever it printed.
+    expect(run('PreToolUse', 137, json({ decision: 'approve' }), '').status).toBe('failed');
     // Invalid JSON (schema) keeps the non-blocking failure.
     expect(run('PreToolUse', 1, json({ decision: 'maybe' }), 'boom').status).toBe('failed');
   });
