@@ -48,6 +48,7 @@ type Input = Readonly<Record<string, unknown>>;
 
 const NO_OPTIONS: HookRunOptions = Object.freeze({});
 const NONE: readonly never[] = Object.freeze([]);
+const SKIP_SCRATCH: SkippedHook[] = [];
 
 /** Most pending background-hook outputs kept across sessions; the oldest go first. */
 const MAX_BACKGROUND_OUTPUT = 200;
@@ -140,8 +141,10 @@ export class HookRunner {
     const registrations = this.registry.select(event);
     if (registrations.length === 0) return emptyResult(event);
     try {
-      const skipped: SkippedHook[] = [];
-      const selected = select(event, input, registrations, options.metadata, skipped, this.onceRan);
+      // select() is synchronous: one scratch array serves every run (no allocation when nothing is skipped).
+      SKIP_SCRATCH.length = 0;
+      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan);
+      const skipped = SKIP_SCRATCH.length === 0 ? NONE : SKIP_SCRATCH.slice();
       if (selected === undefined) return skipped.length === 0 ? emptyResult(event) : emptyResult(event).then((empty) => ({ ...empty, skipped }));
       return this.execute(event, input, selected, options).then(
         (result) => (skipped.length === 0 ? result : { ...result, skipped }),

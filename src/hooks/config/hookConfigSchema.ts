@@ -10,7 +10,7 @@ import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
 
 const timeoutSchema = z.number().positive().meta({
   markdownDescription:
-    'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.',
+    'Time limit in **seconds** (not milliseconds). Default: 60 for `command`, `http` and `agent` hooks, 30 for `prompt` hooks; at most 600. On timeout the process tree is killed.',
 });
 
 const statusMessageSchema = z.string().meta({ markdownDescription: 'Text shown in the chat while the hook runs, e.g. `Checking the command…`.' });
