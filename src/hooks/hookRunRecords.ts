@@ -108,14 +108,7 @@ export function select(
     } catch (thrown) {
       matchError = describeThrown(thrown);
     }
-    // Identical commands/prompts from several sources run once (as in Claude Code); the first in run order is kept.
-    const key = registration.background === true ? undefined : registration.action.dedupKey;
-    if (key !== undefined) {
-      dedup ??= new Set();
-      const scoped = `${registration.action.kind}\u0000${key}`;
-      if (dedup.has(scoped)) continue;
-      dedup.add(scoped);
-    }
+    // The condition first: a hook whose `if` is false must not take the dedup slot of an identical one whose `if` holds.
     if (matchError === undefined && registration.condition !== undefined) {
       let holds: boolean;
       try {
@@ -128,14 +121,21 @@ export function select(
         continue;
       }
     }
-    if (registration.once === true && onceRan !== undefined) {
-      const onceKey = `${str(input['session_id']) ?? ''}\u0000${registration.id}`;
-      if (onceRan.has(onceKey)) {
-        skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: 'once: it already ran in this session' });
-        continue;
-      }
-      onceRan.add(onceKey);
+    // A spent `once` hook, likewise, must not take the dedup slot.
+    const onceKey = registration.once === true && onceRan !== undefined ? `${str(input['session_id']) ?? ''}\u0000${registration.id}` : undefined;
+    if (onceKey !== undefined && onceRan?.has(onceKey)) {
+      skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: 'once: it already ran in this session' });
+      continue;
     }
+    // Identical commands/prompts from several sources run once (as in Claude Code); the first in run order is kept.
+    const key = registration.background === true ? undefined : registration.action.dedupKey;
+    if (key !== undefined) {
+      dedup ??= new Set();
+      const scoped = `${registration.action.kind}\u0000${key}`;
+      if (dedup.has(scoped)) continue;
+      dedup.add(scoped);
+    }
+    if (onceKey !== undefined) onceRan?.add(onceKey);
     (selected ??= []).push(matchError === undefined ? { registration } : { registration, matchError });
   }
   return selected;

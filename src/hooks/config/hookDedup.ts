@@ -15,7 +15,9 @@ export function hookIdentity(hook: LoadedHook): string {
   const body = handler.type === 'command' && handler.args !== undefined ? JSON.stringify([handler.command, ...handler.args]) : handlerBody(handler);
   const model = handler.type === 'prompt' || handler.type === 'agent' ? (handler.model ?? '') : '';
   const matcher = hook.matcher === undefined || hook.matcher === '*' ? '' : hook.matcher;
-  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '']);
+  // `if` and `shell` change when or how the same text runs: hooks differing in them are not duplicates.
+  const how = handler.type === 'command' ? (handler.shell ?? '') : '';
+  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '', handler.if ?? '', how]);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CommandHookAction } from '../../../src/hooks/actions/commandHookAction';
 import { readAgentFileText } from '../../../src/hooks/config/agentFileReader';
+import { readClaudeSettingsText } from '../../../src/hooks/config/claudeSettingsReader';
+import { dedupHooks } from '../../../src/hooks/config/hookDedup';
 import { bindLoadedHooks } from '../../../src/hooks/hookBinder';
 import { forPreToolUse } from '../../../src/hooks/hookContext';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
@@ -127,5 +129,28 @@ describe('JSON on a failing exit code and continueOnFailure: false', () => {
     expect(refused.records[0]?.error).toMatch(/Failed with non-blocking status code 1.*fails closed/);
     const blocking = await runWith(`echo '{"decision":"block","reason":"policy says no"}'; exit 1`, false);
     expect(blocking).toMatchObject({ decision: 'deny', reason: 'policy says no' });
+  });
+});
+
+describe('if and dedup', () => {
+  it('the same command under two different `if`s is two hooks: each runs for its own calls', async () => {
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', if: 'Bash(git push:*)' }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', if: 'Bash(npm publish:*)' }] },
+        ],
+      },
+    };
+    const content = readClaudeSettingsText(JSON.stringify(settings), { displayFile: '.claude/settings.json' });
+    const loaded = content.hooks.map((e) => ({ event: e.event, ...(e.matcher ? { matcher: e.matcher } : {}), handler: e.handler, source, hash: 'h' }));
+    expect(dedupHooks(loaded).kept).toHaveLength(2);
+    const registry = new HookRegistry();
+    registry.setConfigHooks(1, bindLoadedHooks(loaded, { permissionContext: { projectRoot: '/p' } }).inits);
+    const runner = new HookRunner(registry, { projectDir: '/tmp' });
+
+    expect((await runner.run('PreToolUse', preBash('npm publish'))).records).toHaveLength(1);
+    expect((await runner.run('PreToolUse', preBash('git push'))).records).toHaveLength(1);
+    expect((await runner.run('PreToolUse', preBash('ls'))).records).toHaveLength(0);
   });
 });
