@@ -68,12 +68,16 @@ export const claudeHookOutputSchema = z.object({
 /** Top-level keys Claude Code reads (plus the 2.0.76 async reply, which is not an error). */
 const KNOWN_TOP_LEVEL = new Set([...Object.keys(claudeHookOutputSchema.shape), 'async', 'asyncTimeout']);
 
-const SPECIFIC_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
-  PreToolUse: new Set(Object.keys(preToolUseOutput.shape)),
-  PostToolUse: new Set(Object.keys(postToolUseOutput.shape)),
-  PermissionRequest: new Set(Object.keys(permissionRequestOutput.shape)),
-};
-const CONTEXT_KEYS: ReadonlySet<string> = new Set(Object.keys(contextOutput.shape));
+/** Per event, the keys its `hookSpecificOutput` variant reads: derived from the union, so a variant added later is known here too. */
+const SPECIFIC_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  hookSpecificOutputSchema.options.flatMap((option) => {
+    const keys = new Set(Object.keys(option.shape));
+    const discriminator = option.shape.hookEventName as z.ZodLiteral<string> | z.ZodEnum;
+    const names = 'options' in discriminator ? discriminator.options : [...discriminator.values];
+    return names.map((name) => [String(name), keys] as const);
+  }),
+);
+const ANY_SPECIFIC_KEYS: ReadonlySet<string> = new Set(hookSpecificOutputSchema.options.flatMap((option) => Object.keys(option.shape)));
 
 /**
  * Keys of a hook's JSON output that nothing reads, as warnings for the run record: Claude Code
@@ -91,7 +95,7 @@ export function unknownOutputFields(json: Readonly<Record<string, unknown>>): st
   const specific = json.hookSpecificOutput;
   if (specific !== null && typeof specific === 'object' && !Array.isArray(specific)) {
     const name = (specific as { hookEventName?: unknown }).hookEventName;
-    const known = (typeof name === 'string' ? SPECIFIC_KEYS[name] : undefined) ?? CONTEXT_KEYS;
+    const known = (typeof name === 'string' ? SPECIFIC_KEYS.get(name) : undefined) ?? ANY_SPECIFIC_KEYS;
     for (const key of Object.keys(specific))
       if (!known.has(key)) warn(key, `in hookSpecificOutput${typeof name === 'string' ? ` for ${name}` : ''}`, [...known]);
   }
