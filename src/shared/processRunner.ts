@@ -213,14 +213,14 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function describeSpawnError(error: unknown, shell: string, cwd: string): string {
+function describeSpawnError(error: unknown, shell: string, cwd: string, what: 'shell' | 'program' = 'shell'): string {
   const err = error as NodeJS.ErrnoException | undefined;
   try {
     if (!statSync(cwd).isDirectory()) return `working directory is not a directory: ${cwd}`;
   } catch {
     return `working directory does not exist: ${cwd}`;
   }
-  if (err?.code === 'ENOENT') return `shell not found: ${shell}`;
+  if (err?.code === 'ENOENT') return `${what} not found: ${shell}`;
   const message = err?.message ?? String(error);
   return `could not start ${shell}: ${message.split('\n')[0] ?? message}`;
 }
@@ -231,7 +231,7 @@ function describeSpawnError(error: unknown, shell: string, cwd: string): string 
  * keeps the pipes open (that child is then killed). Never rejects.
  */
 export function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
-  return runInvocation(resolveShell(withShellPrefix(command, options.env ?? process.env)), options);
+  return runInvocation(resolveShell(withShellPrefix(command, options.env ?? process.env)), options, 'shell');
 }
 
 /**
@@ -240,10 +240,10 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
  * {@link runShellCommand}. Never rejects.
  */
 export function runProgram(file: string, args: readonly string[], options: ProcessRunOptions): Promise<ProcessRunResult> {
-  return runInvocation({ file, args }, options);
+  return runInvocation({ file, args }, options, 'program');
 }
 
-function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions): Promise<ProcessRunResult> {
+function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, what: 'shell' | 'program'): Promise<ProcessRunResult> {
   const startedAt = performance.now();
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const signal = options.signal;
@@ -274,7 +274,7 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions):
         windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
       });
     } catch (error) {
-      resolve(result(describeSpawnError(error, invocation.file, options.cwd)));
+      resolve(result(describeSpawnError(error, invocation.file, options.cwd, what)));
       return;
     }
     const pid = child.pid;
@@ -330,7 +330,7 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions):
     child.on('error', (error) => {
       // With a pid the process exists and 'exit' follows; without one it never started.
       if (pid !== undefined) return;
-      spawnError ??= describeSpawnError(error, invocation.file, options.cwd);
+      spawnError ??= describeSpawnError(error, invocation.file, options.cwd, what);
       finish();
     });
     child.once('exit', (code, sig) => {

@@ -154,3 +154,12 @@ describe('if and dedup', () => {
     expect((await runner.run('PreToolUse', preBash('ls'))).records).toHaveLength(0);
   });
 });
+
+describe('exec form', () => {
+  it('a program that does not exist fails with "program not found", naming it', async () => {
+    const registry = new HookRegistry();
+    registry.register({ event: 'PreToolUse', action: new CommandHookAction('/no/such/program', { args: ['x'] }), source });
+    const result = await new HookRunner(registry, { projectDir: '/tmp' }).run('PreToolUse', preBash('ls'));
+    expect(result.records[0]).toMatchObject({ status: 'failed', error: 'program not found: /no/such/program' });
+  });
+});
