@@ -340,6 +340,13 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
         o.conversation.append({ role: 'user', content: `${o.stopEvent} hook feedback:\n${stopResult.reason ?? 'Continue working.'}` });
         continue;
       }
+      // Claude Code (since 2.1.163): a Stop hook's additionalContext continues the turn with that context,
+      // counted against the same cap as blocks so a hook that always adds context cannot loop forever.
+      if (stopResult.additionalContext.some((c) => c.trim() !== '') && stopBlocks + 1 < MAX_CONSECUTIVE_STOP_BLOCKS) {
+        stopBlocks++;
+        context.collect(stopResult, o.stopEvent);
+        continue;
+      }
       return await end('completed');
     }
   } catch (error) {

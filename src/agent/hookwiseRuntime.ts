@@ -125,6 +125,8 @@ export class HookwiseRuntime {
       // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:
       // all sources' rules apply, the project's deny rules even in an untrusted workspace.
       agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay),
+      ...(config.httpPolicy !== undefined ? { httpPolicy: config.httpPolicy } : {}),
+      permissionContext: { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
     });
     this.generation++;
     this.registry.setConfigHooks(this.generation, inits);

@@ -15,6 +15,13 @@ export interface CliHookRun {
   readonly error?: string;
   readonly exit_code?: number | null;
   readonly duration_ms?: number;
+  /** Problems that did not fail the run (unknown output fields). */
+  readonly warnings?: readonly string[];
+  /** http hooks: the URL posted to and the response status (absent when no response came). */
+  readonly url?: string;
+  readonly http_status?: number;
+  /** The handler's statusMessage. */
+  readonly status_message?: string;
   readonly permission?: { readonly decision: string; readonly decided_by: string };
 }
 
@@ -30,8 +37,11 @@ export function toCliHookRun(record: HookRunRecord): CliHookRun {
     ...(record.outcome?.decision ? { decision: record.outcome.decision } : {}),
     ...(record.outcome?.reason ? { reason: record.outcome.reason } : {}),
     ...(record.error ? { error: record.error } : {}),
-    ...(record.raw ? { exit_code: record.raw.exitCode } : {}),
+    ...(record.raw?.http ? { url: record.raw.http.url, ...(record.raw.http.status !== undefined ? { http_status: record.raw.http.status } : {}) } : {}),
+    ...(record.raw && !record.raw.http ? { exit_code: record.raw.exitCode } : {}),
     ...(record.durationMs !== undefined ? { duration_ms: Math.round(record.durationMs) } : {}),
+    ...(record.warnings !== undefined && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+    ...(record.statusMessage !== undefined ? { status_message: record.statusMessage } : {}),
     ...(record.permission ? { permission: { decision: record.permission.decision, decided_by: record.permission.decidedBy } } : {}),
   };
 }

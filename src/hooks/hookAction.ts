@@ -3,7 +3,7 @@ import type { HookFailureReason } from './hookErrors';
 import type { HookOutcome } from './hookOutcome';
 
 /** The kinds of hook action (docs/hooks.md §3): shell command, LLM prompt, read-only agent, TS function. */
-export type HookActionKind = 'command' | 'prompt' | 'agent' | 'callable';
+export type HookActionKind = 'command' | 'prompt' | 'agent' | 'http' | 'callable';
 
 /**
  * Everything an action may need besides its input. The runner owns the timeout: it aborts
@@ -34,6 +34,10 @@ export interface HookRawOutput {
   /** True when more was printed than the cap; the excess was dropped. */
   readonly stdoutTruncated?: boolean;
   readonly stderrTruncated?: boolean;
+  /** True when the hook asked `suppressOutput`: its stdout is left out of the record (chat, transcript, Hook Runs). */
+  readonly stdoutSuppressed?: boolean;
+  /** http hooks: the URL and the response status (undefined when no response came); `stdout` holds the response body. */
+  readonly http?: { readonly url: string; readonly status?: number };
 }
 
 /**
@@ -55,6 +59,14 @@ export interface HookActionResult {
    * as plain text and proceeds; a hook with `continueOnFailure: false` fails closed instead.
    */
   readonly malformedJson?: string;
+  /**
+   * Set when the outcome came from valid JSON on an exit code other than 0 and 2 (the
+   * failure it would otherwise be). Claude Code applies such JSON; a hook with
+   * `continueOnFailure: false` fails closed instead unless the JSON itself blocks.
+   */
+  readonly jsonOnFailedExit?: string;
+  /** Problems that did not fail the hook (unknown fields in its JSON output): shown on its run record. */
+  readonly warnings?: readonly string[];
 }
 
 /**

@@ -1,6 +1,11 @@
 import type { HookAction } from './hookAction';
 import { CommandHookAction } from './actions/commandHookAction';
 import { PromptHookAction } from './actions/promptHookAction';
+import { BlockedHttpHookAction } from './actions/blockedHttpHookAction';
+import { HttpHookAction } from './actions/httpHookAction';
+import { effectiveAllowedEnvVars, httpUrlAllowed, type HttpHookPolicy } from './actions/httpHookPolicy';
+import type { PermissionContext } from './config/permissionRules';
+import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
 import type { LoadedHook } from './config/loadedHook';
 import type { HookRegistrationInit } from './hookRegistry';
@@ -13,6 +18,10 @@ export interface HookBinderOptions {
   readonly promptModel?: PromptHookModel;
   /** Builds an agent hook's action (a read-only subagent); absent = agent hooks fail with a clear message. */
   readonly agentAction?: (prompt: string, model: string | undefined) => HookAction;
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` merged from the settings files; default no limit. */
+  readonly httpPolicy?: HttpHookPolicy;
+  /** Roots the paths of `if` conditions resolve against (default: the process cwd). */
+  readonly permissionContext?: PermissionContext;
 }
 
 /** A hook the binder could not turn into a registration, with why. */
@@ -42,6 +51,15 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
       problems.push({ hook, message: action });
       continue;
     }
+    let condition: HookCondition | undefined;
+    if (hook.handler.if !== undefined) {
+      const compiled = compileHookCondition(hook.handler.if, options.permissionContext ?? { projectRoot: process.cwd() });
+      if (typeof compiled === 'string') {
+        problems.push({ hook, message: compiled });
+        continue;
+      }
+      condition = compiled;
+    }
     let id = `config:${describeSource(hook.source)}${hook.folder ? `@${hook.folder}` : ''}`;
     for (let n = 2; ids.has(id); n++) id = `${id}#${n}`;
     ids.add(id);
@@ -57,6 +75,9 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
       ...(handler.continueOnFailure !== undefined ? { continueOnFailure: handler.continueOnFailure } : {}),
       ...(hook.agentType !== undefined ? { agentType: hook.agentType } : {}),
       ...(handler.type === 'command' && handler.async === true ? { background: true } : {}),
+      ...(handler.statusMessage !== undefined ? { statusMessage: handler.statusMessage } : {}),
+      ...(condition !== undefined ? { condition } : {}),
+      ...(handler.once === true ? { once: true } : {}),
     });
   }
   return { inits, problems };
@@ -66,7 +87,18 @@ function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | s
   const { handler } = hook;
   switch (handler.type) {
     case 'command':
-      return new CommandHookAction(handler.command);
+      return new CommandHookAction(handler.command, {
+        ...(handler.args !== undefined ? { args: handler.args } : {}),
+        ...(handler.shell !== undefined ? { shell: handler.shell } : {}),
+      });
+    case 'http': {
+      const policy = options.httpPolicy ?? {};
+      if (!httpUrlAllowed(handler.url, policy)) return new BlockedHttpHookAction(handler.url, policy.allowedUrls ?? []);
+      return new HttpHookAction(handler.url, {
+        ...(handler.headers !== undefined ? { headers: handler.headers } : {}),
+        allowedEnvVars: effectiveAllowedEnvVars(handler.allowedEnvVars, policy),
+      });
+    }
     case 'prompt':
       if (!options.promptModel) return 'prompt hooks need a model: configure one (hookwise.model.*, or --model / OPENAI_BASE_URL for the CLI)';
       return new PromptHookAction(handler.prompt, options.promptModel, handler.model !== undefined ? { model: handler.model } : {});

@@ -1,4 +1,5 @@
 import type { HookAction } from './hookAction';
+import type { HookCondition } from './hookCondition';
 import type { HookEvent } from './hookEvent';
 import { isHookEvent } from './hookEvent';
 import { HookRegistrationError } from './hookErrors';
@@ -34,6 +35,12 @@ export interface HookRegistrationInit {
    * model call (HookRunner.takeBackgroundOutput). Never deduplicated.
    */
   readonly background?: boolean;
+  /** Claude Code's `statusMessage`: carried on the run records so the UI can show it while the hook runs. */
+  readonly statusMessage?: string;
+  /** Claude Code's `if`: the hook runs only when the tool call matches (tested after the matcher). */
+  readonly condition?: HookCondition;
+  /** Claude Code's `once`: at most one run per session. */
+  readonly once?: boolean;
 }
 
 /** One registered hook, as the runner sees it. Immutable. */
@@ -49,6 +56,12 @@ export interface HookRegistration {
   readonly agentType?: string;
   /** See {@link HookRegistrationInit.background}. */
   readonly background?: boolean;
+  /** See {@link HookRegistrationInit.statusMessage}. */
+  readonly statusMessage?: string;
+  /** See {@link HookRegistrationInit.condition}. */
+  readonly condition?: HookCondition;
+  /** See {@link HookRegistrationInit.once}. */
+  readonly once?: boolean;
   /** Set on config-sourced hooks: the generation they were loaded in. */
   readonly configGeneration?: number;
   /** `config` hooks come from setConfigHooks, `code` hooks from register(). */
@@ -178,6 +191,9 @@ export class HookRegistry {
       source: init.source,
       ...(init.agentType !== undefined ? { agentType: init.agentType } : {}),
       ...(init.background === true ? { background: true } : {}),
+      ...(init.statusMessage !== undefined ? { statusMessage: init.statusMessage } : {}),
+      ...(init.condition !== undefined ? { condition: init.condition } : {}),
+      ...(init.once === true ? { once: true } : {}),
       ...(configGeneration !== undefined ? { configGeneration } : {}),
       origin,
       sequence,

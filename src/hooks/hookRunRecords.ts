@@ -1,4 +1,4 @@
-import type { HookRawOutput } from './hookAction';
+import type { HookActionResult, HookRawOutput } from './hookAction';
 import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
 import { matcherValue } from './hookEvent';
@@ -77,8 +77,26 @@ export interface Selected {
   readonly matchError?: string;
 }
 
-/** Selects the registrations that run, in order; undefined when none (no allocation). */
-export function select(event: HookEvent, input: Input, registrations: readonly HookRegistration[], metadata: Input | undefined): Selected[] | undefined {
+/** A hook whose matcher matched but that did not run: its `if` was false, or its `once` was spent. */
+export interface SkippedHook {
+  readonly hookId: string;
+  readonly hookLabel: string;
+  readonly reason: string;
+}
+
+/**
+ * Selects the registrations that run, in order; undefined when none (no allocation). Hooks
+ * whose `if` is false or whose `once` run is spent (`onceRan` holds `session\0hookId`) are
+ * added to `skipped`; a `once` hook is marked spent as it is selected.
+ */
+export function select(
+  event: HookEvent,
+  input: Input,
+  registrations: readonly HookRegistration[],
+  metadata: Input | undefined,
+  skipped?: SkippedHook[],
+  onceRan?: Set<string>,
+): Selected[] | undefined {
   const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
   // The main agent has no `agent_type` in Claude's fields: the scope is Hookwise's own.
   const agentType = hookwiseAgentOf(input)?.agent_type ?? input['agent_type'];
@@ -92,6 +110,25 @@ export function select(event: HookEvent, input: Input, registrations: readonly H
     } catch (thrown) {
       matchError = describeThrown(thrown);
     }
+    // The condition first: a hook whose `if` is false must not take the dedup slot of an identical one whose `if` holds.
+    if (matchError === undefined && registration.condition !== undefined) {
+      let holds: boolean;
+      try {
+        holds = registration.condition.test(input);
+      } catch {
+        holds = true; // A condition that cannot be evaluated must not silently switch a policy hook off.
+      }
+      if (!holds) {
+        skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: `if ${registration.condition.text} is false` });
+        continue;
+      }
+    }
+    // A spent `once` hook, likewise, must not take the dedup slot.
+    const onceKey = registration.once === true && onceRan !== undefined ? `${str(input['session_id']) ?? ''}\u0000${registration.id}` : undefined;
+    if (onceKey !== undefined && onceRan?.has(onceKey)) {
+      skipped?.push({ hookId: registration.id, hookLabel: registration.action.label, reason: 'once: it already ran in this session' });
+      continue;
+    }
     // Identical commands/prompts from several sources run once (as in Claude Code); the first in run order is kept.
     const key = registration.background === true ? undefined : registration.action.dedupKey;
     if (key !== undefined) {
@@ -100,6 +137,7 @@ export function select(event: HookEvent, input: Input, registrations: readonly H
       if (dedup.has(scoped)) continue;
       dedup.add(scoped);
     }
+    if (onceKey !== undefined) onceRan?.add(onceKey);
     (selected ??= []).push(matchError === undefined ? { registration } : { registration, matchError });
   }
   return selected;
@@ -150,15 +188,29 @@ function makeRecord(
     status,
     durationMs,
     outcome,
-    raw,
+    raw: outcome?.suppressOutput === true && raw !== undefined ? { ...raw, stdout: '', stdoutSuppressed: true } : raw,
     error,
     failureReason,
     permission: undefined,
+    warnings: execution.end?.kind === 'result' ? execution.end.result.warnings : undefined,
+    statusMessage: reg.statusMessage,
   };
 }
 
 export function startedRecord(execution: HookExecution, occurrenceId: string, input: Input): HookRunRecord {
   return makeRecord(execution, occurrenceId, input, 'running', undefined, undefined, undefined, undefined, undefined);
+}
+
+/**
+ * True when a fail-closed hook's successful result must not be used: stdout that began with
+ * `{` but did not parse, or JSON on a failing exit code that does not itself block.
+ */
+export function refusedByFailClosed(result: HookActionResult, registration: HookRegistration): boolean {
+  if (registration.continueOnFailure) return false;
+  if (result.malformedJson !== undefined) return true;
+  if (result.jsonOnFailedExit === undefined) return false;
+  const decision = result.outcome.decision;
+  return decision !== 'deny' && decision !== 'stop' && decision !== 'continue';
 }
 
 /** The record of a settled execution, its status derived from how it ended and what it returned. */
@@ -188,6 +240,19 @@ export function finishedRecord(execution: HookExecution, occurrenceId: string, i
           r.error ?? 'the action failed',
           r.failureReason ?? 'actionFailed',
         );
+      if (refusedByFailClosed(r, execution.registration) && r.malformedJson === undefined) {
+        return makeRecord(
+          execution,
+          occurrenceId,
+          input,
+          'failed',
+          durationMs,
+          r.outcome,
+          r.raw,
+          `${r.jsonOnFailedExit ?? 'failed'}; Claude Code would apply its JSON output, but this hook fails closed (continueOnFailure: false) and the JSON does not block`,
+          'actionFailed',
+        );
+      }
       if (r.malformedJson !== undefined && !execution.registration.continueOnFailure) {
         return makeRecord(
           execution,

@@ -53,6 +53,10 @@ export interface HookRunRecord extends AgentRef {
   readonly error?: string;
   /** For failures: what kind (added by the hook engine; optional, so older producers stay valid). */
   readonly failureReason?: HookFailureReason;
+  /** Problems that did not fail the run, e.g. unknown fields in the hook's JSON output. */
+  readonly warnings?: readonly string[];
+  /** The handler's `statusMessage`: what the UI shows while the hook runs. */
+  readonly statusMessage?: string;
   /** For status `asked`: how the ask was settled. */
   readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string };
 }
@@ -131,6 +135,8 @@ export interface HookEventResult {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly systemMessages: readonly string[];
   readonly suppressOutput: boolean;
+  /** Hooks whose matcher matched but that did not run (`if` false, `once` spent), with why. */
+  readonly skipped?: readonly { readonly hookId: string; readonly hookLabel: string; readonly reason: string }[];
   /** Every execution of this occurrence, in registration order. */
   readonly records: readonly HookRunRecord[];
   /** The failed / timed-out ones (fail-open unless continueOnFailure is false). */

@@ -4,8 +4,19 @@ import type { HookEvent } from './hookEvent';
 import { HookExecution } from './hookExecution';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
-import type { AskAnswer, Selected } from './hookRunRecords';
-import { emptyResult, finishedRecord, internalErrorResult, mergeMayFail, nextOccurrenceId, select, startedRecord, str, withAskAnswer } from './hookRunRecords';
+import type { AskAnswer, Selected, SkippedHook } from './hookRunRecords';
+import {
+  emptyResult,
+  finishedRecord,
+  internalErrorResult,
+  mergeMayFail,
+  nextOccurrenceId,
+  refusedByFailClosed,
+  select,
+  startedRecord,
+  str,
+  withAskAnswer,
+} from './hookRunRecords';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
 import { describeThrown } from '../shared/describeThrown';
@@ -37,6 +48,7 @@ type Input = Readonly<Record<string, unknown>>;
 
 const NO_OPTIONS: HookRunOptions = Object.freeze({});
 const NONE: readonly never[] = Object.freeze([]);
+const SKIP_SCRATCH: SkippedHook[] = [];
 
 /** Most pending background-hook outputs kept across sessions; the oldest go first. */
 const MAX_BACKGROUND_OUTPUT = 200;
@@ -69,6 +81,8 @@ export class HookRunner {
   /** What finished background (async) hooks said, until the session's agent takes it. */
   private backgroundOutput: BackgroundHookOutput[] = [];
   private readonly backgroundRuns = new Set<Promise<void>>();
+  /** `session\0hookId` of every `once` hook that ran (bounded by sessions × once hooks). */
+  private readonly onceRan = new Set<string>();
 
   constructor(
     private readonly registry: HookRegistry,
@@ -127,9 +141,15 @@ export class HookRunner {
     const registrations = this.registry.select(event);
     if (registrations.length === 0) return emptyResult(event);
     try {
-      const selected = select(event, input, registrations, options.metadata);
-      if (selected === undefined) return emptyResult(event);
-      return this.execute(event, input, selected, options).catch((error: unknown) => internalErrorResult(event, error));
+      // select() is synchronous: one scratch array serves every run (no allocation when nothing is skipped).
+      SKIP_SCRATCH.length = 0;
+      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan);
+      const skipped = SKIP_SCRATCH.length === 0 ? NONE : SKIP_SCRATCH.slice();
+      if (selected === undefined) return skipped.length === 0 ? emptyResult(event) : emptyResult(event).then((empty) => ({ ...empty, skipped }));
+      return this.execute(event, input, selected, options).then(
+        (result) => (skipped.length === 0 ? result : { ...result, skipped }),
+        (error: unknown) => internalErrorResult(event, error),
+      );
     } catch (error) {
       return Promise.resolve(internalErrorResult(event, error));
     }
@@ -195,7 +215,7 @@ export class HookRunner {
           const end = execution.end;
           if (end?.kind === 'cancelled' || record.status === 'cancelled') {
             cancelled = true;
-          } else if (end?.kind === 'result' && end.result.status === 'ok' && !(end.result.malformedJson !== undefined && !reg.continueOnFailure)) {
+          } else if (end?.kind === 'result' && end.result.status === 'ok' && !refusedByFailClosed(end.result, reg)) {
             const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
             if (problems.length > 0 && record.status !== 'failed') {
               record = {

@@ -213,14 +213,14 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function describeSpawnError(error: unknown, shell: string, cwd: string): string {
+function describeSpawnError(error: unknown, shell: string, cwd: string, what: 'shell' | 'program' = 'shell'): string {
   const err = error as NodeJS.ErrnoException | undefined;
   try {
     if (!statSync(cwd).isDirectory()) return `working directory is not a directory: ${cwd}`;
   } catch {
     return `working directory does not exist: ${cwd}`;
   }
-  if (err?.code === 'ENOENT') return `shell not found: ${shell}`;
+  if (err?.code === 'ENOENT') return `${what} not found: ${shell}`;
   const message = err?.message ?? String(error);
   return `could not start ${shell}: ${message.split('\n')[0] ?? message}`;
 }
@@ -231,10 +231,22 @@ function describeSpawnError(error: unknown, shell: string, cwd: string): string 
  * keeps the pipes open (that child is then killed). Never rejects.
  */
 export function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
+  return runInvocation(resolveShell(withShellPrefix(command, options.env ?? process.env)), options, 'shell');
+}
+
+/**
+ * Runs `file` with `args` directly, without a shell (exec-form hooks, a hook's chosen
+ * `shell`), with the same capture, caps, process-group and abort handling as
+ * {@link runShellCommand}. Never rejects.
+ */
+export function runProgram(file: string, args: readonly string[], options: ProcessRunOptions): Promise<ProcessRunResult> {
+  return runInvocation({ file, args }, options, 'program');
+}
+
+function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, what: 'shell' | 'program'): Promise<ProcessRunResult> {
   const startedAt = performance.now();
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const signal = options.signal;
-  const invocation = resolveShell(withShellPrefix(command, options.env ?? process.env));
   if (signal?.aborted) {
     return Promise.resolve({ stdout: '', stderr: '', exitCode: null, stdoutTruncated: false, stderrTruncated: false, durationMs: 0, aborted: true });
   }
@@ -262,7 +274,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
         windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
       });
     } catch (error) {
-      resolve(result(describeSpawnError(error, invocation.file, options.cwd)));
+      resolve(result(describeSpawnError(error, invocation.file, options.cwd, what)));
       return;
     }
     const pid = child.pid;
@@ -318,7 +330,7 @@ export function runShellCommand(command: string, options: ProcessRunOptions): Pr
     child.on('error', (error) => {
       // With a pid the process exists and 'exit' follows; without one it never started.
       if (pid !== undefined) return;
-      spawnError ??= describeSpawnError(error, invocation.file, options.cwd);
+      spawnError ??= describeSpawnError(error, invocation.file, options.cwd, what);
       finish();
     });
     child.once('exit', (code, sig) => {

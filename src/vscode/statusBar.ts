@@ -19,8 +19,8 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
   private waiting = false;
   private readonly toolNames = new Map<string, string>();
   private readonly running = new Set<string>();
-  /** Hook runs in flight: run id → event and hook label. */
-  private readonly hooksRunning = new Map<string, { readonly event: string; readonly label: string }>();
+  /** Hook runs in flight: run id → event, hook label and the handler's statusMessage. */
+  private readonly hooksRunning = new Map<string, { readonly event: string; readonly label: string; readonly statusMessage?: string }>();
 
   constructor(openChatCommand = 'hookwise.openChat') {
     this.item = vscode.window.createStatusBarItem('hookwise.status', vscode.StatusBarAlignment.Left, 50);
@@ -71,7 +71,11 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
 
   /** Follows hook runs (a HookRunner observer): while one runs, the status says which. */
   onHookStarted(record: HookRunRecord): void {
-    this.hooksRunning.set(record.runId, { event: record.event, label: record.hookLabel });
+    this.hooksRunning.set(record.runId, {
+      event: record.event,
+      label: record.hookLabel,
+      ...(record.statusMessage !== undefined && record.statusMessage.trim() !== '' ? { statusMessage: record.statusMessage.trim() } : {}),
+    });
     this.render();
   }
 
@@ -105,7 +109,13 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
     if (!this.waiting && this.hooksRunning.size > 0) {
       const runs = [...this.hooksRunning.values()];
       const events = [...new Set(runs.map((r) => r.event))].join(', ');
-      this.item.text = `$(loading~spin) Hookwise: running ${events} ${runs.length === 1 ? 'hook' : `hooks (${runs.length})`}`;
+      // The handler's own statusMessage says it best; the latest started one that has one wins.
+      const message = [...runs].reverse().find((r) => r.statusMessage !== undefined)?.statusMessage;
+      const more = runs.length > 1 ? ` (+${runs.length - 1})` : '';
+      this.item.text =
+        message !== undefined
+          ? `$(loading~spin) Hookwise: ${message.length > 80 ? `${message.slice(0, 79)}…` : message}${more}`
+          : `$(loading~spin) Hookwise: running ${events} ${runs.length === 1 ? 'hook' : `hooks (${runs.length})`}`;
       this.item.tooltip = `Hookwise is waiting for ${runs.map((r) => `${r.event} hook ${r.label}`).join('; ')}. Click to open the chat.`;
       this.item.backgroundColor = undefined;
       this.item.accessibilityInformation = { label: this.item.tooltip };

@@ -1,3 +1,4 @@
+import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-const commands = (config: HookConfig): string[] => config.hooks.map((h) => (h.handler.type === 'command' ? h.handler.command : h.handler.prompt));
+const commands = (config: HookConfig): string[] => config.hooks.map((h) => handlerBody(h.handler));
 
 /** The problems with one case's outcome; [] = safe. */
 async function check(c: ConfigCase): Promise<string[]> {

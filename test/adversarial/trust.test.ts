@@ -1,3 +1,4 @@
+import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,7 @@ function runtimeFor(projectDir: string, homeDir: string): HookwiseRuntime {
   return new HookwiseRuntime({ projectDir, homeDir, model: new RecordingModel([]), transcriptDir: path.join(homeDir, 'transcripts') });
 }
 
-const body = (h: LoadedHook): string => (h.handler.type === 'command' ? h.handler.command : h.handler.prompt);
+const body = (h: LoadedHook): string => handlerBody(h.handler);
 const stopHook = (command: string) => ({ Stop: [{ hooks: [{ type: 'command', command }] }] });
 
 /** A home with user hooks and a workspace folder with hooks in every project source. */

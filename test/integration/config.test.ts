@@ -219,7 +219,7 @@ suite('Hook configuration (VS Code glue)', () => {
     const unknown = hookwiseDiagnostics(uri);
     assert.equal(unknown.length, 1, JSON.stringify(unknown));
     assert.equal(unknown[0]?.code, 'unknownEvent');
-    assert.equal(unknown[0]?.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(unknown[0]?.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(unknown[0]?.range.start.line, 2, 'points at the key on line 3');
     assert.match(unknown[0]?.message ?? '', /did you mean "PreToolUse"/);
 

@@ -3,6 +3,7 @@
  * (in-memory workspace state, a recording apply, scripted trust and dialogs, an isolated
  * home directory) and a way to wait for a generation that satisfies a predicate.
  */
+import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -132,7 +133,7 @@ export function waitForChange(
 
 /** Commands of the active hooks, for readable assertions. */
 export function activeCommands(change: HookConfigChange | undefined): string[] {
-  return (change?.applied.active ?? []).map((h) => (h.handler.type === 'command' ? h.handler.command : h.handler.prompt));
+  return (change?.applied.active ?? []).map((h) => handlerBody(h.handler));
 }
 
 /** The open fixture folder. */

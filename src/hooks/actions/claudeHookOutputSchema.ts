@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
+import { closestName } from '../config/configDiagnostic';
 
 /**
  * Claude Code's JSON hook output,
@@ -63,6 +64,43 @@ export const claudeHookOutputSchema = z.object({
   systemMessage: z.string().optional(),
   hookSpecificOutput: hookSpecificOutputSchema.optional(),
 });
+
+/** Top-level keys Claude Code reads (plus the 2.0.76 async reply, which is not an error). */
+const KNOWN_TOP_LEVEL = new Set([...Object.keys(claudeHookOutputSchema.shape), 'async', 'asyncTimeout']);
+
+/** Per event, the keys its `hookSpecificOutput` variant reads: derived from the union, so a variant added later is known here too. */
+const SPECIFIC_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  hookSpecificOutputSchema.options.flatMap((option) => {
+    const keys = new Set(Object.keys(option.shape));
+    const discriminator = option.shape.hookEventName as z.ZodLiteral<string> | z.ZodEnum;
+    const names = 'options' in discriminator ? discriminator.options : [...discriminator.values];
+    return names.map((name) => [String(name), keys] as const);
+  }),
+);
+const ANY_SPECIFIC_KEYS: ReadonlySet<string> = new Set(hookSpecificOutputSchema.options.flatMap((option) => Object.keys(option.shape)));
+
+/**
+ * Keys of a hook's JSON output that nothing reads, as warnings for the run record: Claude Code
+ * drops them silently, so a typo (`"contineu": false`) fails open without a word. The
+ * output still applies. At most 10 warnings.
+ */
+export function unknownOutputFields(json: Readonly<Record<string, unknown>>): string[] {
+  const warnings: string[] = [];
+  const warn = (key: string, where: string, known: readonly string[]): void => {
+    if (warnings.length >= 10) return;
+    const suggestion = closestName(key, known);
+    warnings.push(`unknown field "${key}" ${where}; it is ignored${suggestion ? ` — did you mean "${suggestion}"?` : ''}`);
+  };
+  for (const key of Object.keys(json)) if (!KNOWN_TOP_LEVEL.has(key)) warn(key, "in the hook's JSON output", [...KNOWN_TOP_LEVEL]);
+  const specific = json.hookSpecificOutput;
+  if (specific !== null && typeof specific === 'object' && !Array.isArray(specific)) {
+    const name = (specific as { hookEventName?: unknown }).hookEventName;
+    const known = (typeof name === 'string' ? SPECIFIC_KEYS.get(name) : undefined) ?? ANY_SPECIFIC_KEYS;
+    for (const key of Object.keys(specific))
+      if (!known.has(key)) warn(key, `in hookSpecificOutput${typeof name === 'string' ? ` for ${name}` : ''}`, [...known]);
+  }
+  return warnings;
+}
 
 /** Parsed and validated Claude hook output. */
 export type ClaudeHookOutput = z.infer<typeof claudeHookOutputSchema>;

@@ -1,12 +1,32 @@
 import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
 import { proceed } from '../hookOutcome';
-import { DEFAULT_MAX_OUTPUT_BYTES, runShellCommand, type ProcessRunResult } from '../../shared/processRunner';
+import { DEFAULT_MAX_OUTPUT_BYTES, runProgram, runShellCommand, type ProcessRunResult } from '../../shared/processRunner';
 import { interpretCommandResult } from './interpretCommandResult';
 
 /** Options of a {@link CommandHookAction} beyond the command itself. */
 export interface CommandHookOptions {
   /** Cap per output stream in bytes (default 1 MiB); the excess is dropped and flagged. */
   readonly maxOutputBytes?: number;
+  /** Exec form: `command` is the program, these its arguments; no shell is involved. */
+  readonly args?: readonly string[];
+  /** The shell that runs `command` (ignored with `args`); default /bin/sh (Git Bash or cmd.exe on Windows). */
+  readonly shell?: HookShell;
+}
+
+/** Shells a hook may choose with `shell`. */
+export type HookShell = 'bash' | 'sh' | 'powershell' | 'pwsh';
+
+/** How each chosen shell runs a command string. */
+const SHELL_INVOCATIONS: Readonly<Record<HookShell, (command: string) => { file: string; args: string[] }>> = {
+  bash: (command) => ({ file: 'bash', args: ['-c', command] }),
+  sh: (command) => ({ file: process.platform === 'win32' ? 'sh' : '/bin/sh', args: ['-c', command] }),
+  powershell: (command) => ({ file: 'powershell', args: ['-NoProfile', '-NonInteractive', '-Command', command] }),
+  pwsh: (command) => ({ file: 'pwsh', args: ['-NoProfile', '-NonInteractive', '-Command', command] }),
+};
+
+/** `${CLAUDE_PROJECT_DIR}` and `$CLAUDE_PROJECT_DIR` filled in (exec form has no shell to expand them). */
+export function substituteProjectDir(text: string, projectDir: string): string {
+  return text.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, () => projectDir);
 }
 
 /** Claude Code's default command-hook timeout up to 2.1.2 (docs/hooks.md §4.7: 60 s). */
@@ -30,8 +50,10 @@ export class CommandHookAction implements HookAction {
     readonly command: string,
     private readonly options: CommandHookOptions = {},
   ) {
-    this.label = command;
-    this.dedupKey = command;
+    this.label = options.args !== undefined ? [command, ...options.args].join(' ') : command;
+    // Two arg lists are two hooks, whatever their joined text looks like.
+    this.dedupKey =
+      options.args !== undefined ? JSON.stringify([command, ...options.args]) : options.shell !== undefined ? `${options.shell} ${command}` : command;
   }
 
   async run(input: Readonly<Record<string, unknown>>, ctx: HookActionContext): Promise<HookActionResult> {
@@ -46,13 +68,21 @@ export class CommandHookAction implements HookAction {
         failureReason: 'inputNotSerializable',
       };
     }
-    const run = await runShellCommand(this.command, {
-      cwd: ctx.cwd,
-      env: prepared.env,
-      stdin: prepared.stdin,
-      signal: ctx.signal,
-      maxOutputBytes: this.options.maxOutputBytes,
-    });
+    const spawnOptions = { cwd: ctx.cwd, env: prepared.env, stdin: prepared.stdin, signal: ctx.signal, maxOutputBytes: this.options.maxOutputBytes };
+    const { args, shell } = this.options;
+    let run: ProcessRunResult;
+    if (args !== undefined) {
+      run = await runProgram(
+        substituteProjectDir(this.command, ctx.projectDir),
+        args.map((arg) => substituteProjectDir(arg, ctx.projectDir)),
+        spawnOptions,
+      );
+    } else if (shell !== undefined) {
+      const invocation = SHELL_INVOCATIONS[shell](this.command);
+      run = await runProgram(invocation.file, invocation.args, spawnOptions);
+    } else {
+      run = await runShellCommand(this.command, spawnOptions);
+    }
     const raw = rawOutput(run);
     if (run.spawnError !== undefined) return { status: 'failed', outcome: proceed(), error: run.spawnError, raw };
     if (run.aborted)
@@ -62,7 +92,7 @@ export class CommandHookAction implements HookAction {
       stderrTruncated: run.stderrTruncated,
       maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     };
-    return { ...interpretCommandResult(ctx.event, run.exitCode, run.stdout, run.stderr, this.command, run.signal, cut), raw };
+    return { ...interpretCommandResult(ctx.event, run.exitCode, run.stdout, run.stderr, this.label, run.signal, cut), raw };
   }
 }
 

@@ -4,7 +4,8 @@ import type { HookEvent } from '../hookEvent';
 import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processRunner';
 import { parseBoundedJson } from '../../shared/boundedJson';
-import { claudeHookOutputSchema, describeZodError, type ClaudeHookOutput } from './claudeHookOutputSchema';
+import { claudeHookOutputSchema, describeZodError, unknownOutputFields, type ClaudeHookOutput } from './claudeHookOutputSchema';
+import { normalizeOutputAliases } from '../hookAliases';
 import { salvageCutJson } from './salvageCutJson';
 
 /** How much of the output was kept (processRunner's flags); absent = all of it. */
@@ -29,7 +30,9 @@ export interface CommandOutputCut {
  *   states (deny, block, ask, stop) is kept; anything else is a failure, which
  *   `continueOnFailure: false` turns into a deny.
  * - exit 2: blocking; stderr is the reason (see {@link blockingOutcome}), also when cut.
- * - anything else (other codes, 126, 127, signals): `failed` with a readable message.
+ * - any other code: valid JSON on stdout decides alone (Claude Code reads JSON on every exit
+ *   code; the result carries `jsonOnFailedExit` so fail-closed hooks can refuse it);
+ *   otherwise (and for 126, 127, signals) `failed` with a readable message.
  */
 export function interpretCommandResult(
   event: HookEvent,
@@ -48,7 +51,9 @@ export function interpretCommandResult(
       outcome: blockingOutcome(event, cut.stderrTruncated ? `${reason}… [stderr exceeded ${formatBytes(cut.maxOutputBytes)} and was cut]` : reason),
     };
   }
-  return { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) };
+  return cut.stdoutTruncated
+    ? { status: 'failed', outcome: proceed(), error: describeFailure(exitCode, stderr, command, signal) }
+    : interpretOtherExit(event, exitCode, stdout, stderr, command, signal);
 }
 
 /** "1 MiB", "64 KiB", "100 bytes". */
@@ -63,7 +68,8 @@ const BLOCKING_RANK = decisionRank('continue');
 
 function interpretCutSuccess(event: HookEvent, stdout: string, cut: CommandOutputCut): HookActionResult {
   const limit = formatBytes(cut.maxOutputBytes);
-  const salvaged = salvageCutJson(stdout.trimStart());
+  const cutJson = salvageCutJson(stdout.trimStart());
+  const salvaged = cutJson === undefined ? undefined : normalizeOutputAliases(cutJson);
   if (salvaged !== undefined) {
     const named = (salvaged['hookSpecificOutput'] as { hookEventName?: unknown } | undefined)?.hookEventName;
     const checked = named === undefined || named === event ? claudeHookOutputSchema.safeParse(salvaged) : undefined;
@@ -116,24 +122,59 @@ export function blockingOutcome(event: HookEvent, reason: string): HookOutcome {
 function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
   const trimmed = stdout.trim();
   if (!trimmed.startsWith('{')) return trimmed ? { status: 'ok', outcome: proceed(), plainOutput: trimmed } : { status: 'ok', outcome: proceed() };
-  const read = parseBoundedJson(trimmed);
+  const read = readJsonOutput(event, trimmed);
   // Claude Code: text that starts with `{` but is not JSON is plain output (the runner fails a
   // fail-closed hook on it: a broken deny must not become "proceed" for a policy hook).
-  if (!read.ok && read.problem === 'syntax') return { status: 'ok', outcome: proceed(), plainOutput: trimmed, malformedJson: read.error };
+  if (read.kind === 'syntax') return { status: 'ok', outcome: proceed(), plainOutput: trimmed, malformedJson: read.error };
+  return read.result;
+}
+
+type JsonRead = { readonly kind: 'syntax'; readonly error: string } | { readonly kind: 'read'; readonly result: HookActionResult };
+
+/**
+ * Reads stdout that starts with `{` as Claude's JSON output: the seeds' field names are
+ * normalised first, unknown fields become warnings. A parse error is `syntax`; a schema
+ * failure, JSON nested too deep or output for another event is a failed result.
+ */
+function readJsonOutput(event: HookEvent, trimmed: string): JsonRead {
+  const read = parseBoundedJson(trimmed);
+  if (!read.ok && read.problem === 'syntax') return { kind: 'syntax', error: read.error };
   // Deeper JSON would overflow the stack downstream (JSON.stringify of the result or the record).
-  if (!read.ok) return { status: 'failed', outcome: proceed(), error: `hook output JSON is ${read.error}` };
-  const parsed = read.value;
-  const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } } | null)?.hookSpecificOutput?.hookEventName;
+  if (!read.ok) return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: `hook output JSON is ${read.error}` } };
+  if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value))
+    return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: 'JSON validation failed: (root): expected an object' } };
+  const parsed = normalizeOutputAliases(read.value as Record<string, unknown>);
+  const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } }).hookSpecificOutput?.hookEventName;
   if (typeof named === 'string' && named !== event) {
     return {
-      status: 'failed',
-      outcome: proceed(),
-      error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}`,
+      kind: 'read',
+      result: {
+        status: 'failed',
+        outcome: proceed(),
+        error: `hook returned output for the wrong event: hookSpecificOutput.hookEventName is "${named}" but this hook ran for ${event}`,
+      },
     };
   }
   const checked = claudeHookOutputSchema.safeParse(parsed);
-  if (!checked.success) return { status: 'failed', outcome: proceed(), error: `JSON validation failed: ${describeZodError(checked.error)}` };
-  return { status: 'ok', outcome: outcomeFromJson(event, checked.data) };
+  if (!checked.success)
+    return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: `JSON validation failed: ${describeZodError(checked.error)}` } };
+  const warnings = unknownOutputFields(parsed);
+  return { kind: 'read', result: { status: 'ok', outcome: outcomeFromJson(event, checked.data), ...(warnings.length > 0 ? { warnings } : {}) } };
+}
+
+/**
+ * Exit codes other than 0 and 2: valid JSON on stdout alone decides, as Claude Code does
+ * (JSON is read on every exit code). Anything else keeps the non-blocking failure.
+ */
+function interpretOtherExit(event: HookEvent, exitCode: number | null, stdout: string, stderr: string, command: string, signal?: string): HookActionResult {
+  const error = describeFailure(exitCode, stderr, command, signal);
+  const failure: HookActionResult = { status: 'failed', outcome: proceed(), error };
+  // Not started, not executable, or killed by a signal (128+n from the shell): a crash, whatever it printed before.
+  if (exitCode === null || exitCode === 126 || exitCode === 127 || (exitCode > 128 && SIGNAL_NAMES.has(exitCode - 128))) return failure;
+  const trimmed = stdout.trim();
+  if (!trimmed.startsWith('{')) return failure;
+  const read = readJsonOutput(event, trimmed);
+  return read.kind === 'read' && read.result.status === 'ok' ? { ...read.result, jsonOnFailedExit: error } : failure;
 }
 
 /** Claude's JSON output → HookOutcome. Exported for the tests and prompt-less callers. */

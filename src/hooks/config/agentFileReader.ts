@@ -56,6 +56,7 @@ export function readAgentFileText(text: string, where: { readonly file: string; 
     sinkOk.report('warning', 'agentFrontmatter', ['name'], `the agent has no "name"; its hooks are scoped to the file name "${fallbackName}"`);
   const hooks = readHooksObject(value.hooks, ['hooks'], sinkOk, {
     mapEvent: (event) => (event === HookEvent.Stop ? HookEvent.SubagentStop : event),
+    allowOnce: true,
   });
   return { agentType, hooks, diagnostics: sinkOk.diagnostics };
 }

@@ -85,7 +85,7 @@ export function describeApprovalChanges(hook: LoadedHook, records: Iterable<Appr
 }
 
 function bodyOf(handler: Readonly<Record<string, unknown>>): unknown {
-  return handler.type === 'command' ? handler.command : handler.prompt;
+  return handler.type === 'command' ? handler.command : handler.type === 'http' ? handler.url : handler.prompt;
 }
 
 /** A value in a change phrase: short, quoted when text, `(unset)` when absent. */

@@ -5,6 +5,7 @@ import type { JsonSegment } from './jsonPath';
 import { jsoncLocator } from './nodeLocator';
 import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from './permissionRules';
 import type { ConfigDiagnostic } from './configDiagnostic';
+import type { HttpHookPolicy } from '../actions/httpHookPolicy';
 import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
 
 /** What one Claude settings file contributes. */
@@ -17,6 +18,8 @@ export interface ClaudeSettingsContent {
   readonly permissionRules: { readonly behavior: PermissionBehavior; readonly rule: PermissionRule; readonly path: readonly JsonSegment[] }[];
   readonly defaultMode?: string;
   readonly additionalDirectories: string[];
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` as written (absent when not set or invalid). */
+  readonly httpPolicy?: HttpHookPolicy;
   readonly diagnostics: ConfigDiagnostic[];
 }
 
@@ -97,8 +100,50 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   }
   const hooks = readHooksObject(value.hooks, ['hooks'], sink);
   const permissions = readPermissions(value.permissions, sink);
-  const policy = readPolicySwitches(value, sink);
-  return { hooks, ...(disableAllHooks !== undefined ? { disableAllHooks } : {}), ...permissions, policy, diagnostics: sink.diagnostics };
+  const allowedUrls = readStringList(value, 'allowedHttpHookUrls', 'URL patterns like "https://hooks.example.com/*"', sink);
+  const allowedEnvVars = readStringList(value, 'httpHookAllowedEnvVars', 'variable names like "MY_TOKEN"', sink);
+  const httpPolicy: HttpHookPolicy | undefined =
+    allowedUrls !== undefined || allowedEnvVars !== undefined
+      ? { ...(allowedUrls !== undefined ? { allowedUrls } : {}), ...(allowedEnvVars !== undefined ? { allowedEnvVars } : {}) }
+      : undefined;
+  return {
+    hooks,
+    ...(disableAllHooks !== undefined ? { disableAllHooks } : {}),
+    ...permissions,
+    ...(httpPolicy !== undefined ? { httpPolicy } : {}),
+    policy: readPolicySwitches(value, sink),
+    diagnostics: sink.diagnostics,
+  };
+}
+
+/**
+ * A top-level array of strings. A wrong type is an error and, for the URL allowlist, counts as
+ * an empty list: a broken allowlist must block, never open every URL (docs/security.md).
+ */
+function readStringList(
+  value: Record<string, unknown>,
+  key: 'allowedHttpHookUrls' | 'httpHookAllowedEnvVars',
+  what: string,
+  sink: DiagnosticSink,
+): string[] | undefined {
+  const raw = value[key];
+  if (raw === undefined) return undefined;
+  const failClosed = key === 'allowedHttpHookUrls';
+  if (!Array.isArray(raw)) {
+    sink.report(
+      'error',
+      'wrongType',
+      [key],
+      `"${key}" must be an array of ${what}, got ${describeValue(raw)}; ${failClosed ? 'every http hook is blocked until it is fixed' : 'headers may use no variables until it is fixed'}`,
+    );
+    return [];
+  }
+  const list: string[] = [];
+  raw.forEach((item: unknown, i) => {
+    if (typeof item === 'string') list.push(item);
+    else sink.report('error', 'wrongType', [key, i], `must be a string, got ${describeValue(item)}; it is skipped`);
+  });
+  return list;
 }
 
 function readPolicySwitches(value: Record<string, unknown>, sink: DiagnosticSink): PolicySwitches {

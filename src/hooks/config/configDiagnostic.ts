@@ -12,6 +12,8 @@ export type ConfigDiagnosticCode =
   | 'invalidMatcher'
   | 'suspiciousMatcher'
   | 'ignoredMatcher'
+  | 'ignoredCondition'
+  | 'ignoredOnce'
   | 'wrongType'
   | 'unknownHandlerType'
   | 'timeoutInMilliseconds'

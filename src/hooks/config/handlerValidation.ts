@@ -4,9 +4,9 @@ import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticS
 import type { JsonSegment } from './jsonPath';
 
 /** Claude Code handler fields Hookwise does not implement yet; accepted with a warning. */
-const LATER_CLAUDE_FIELDS = new Set(['once', 'if', 'args', 'shell', 'asyncRewake', 'continueOnBlock', 'headers', 'url']);
+const LATER_CLAUDE_FIELDS = new Set(['asyncRewake', 'continueOnBlock']);
 /** Claude Code handler types Hookwise does not run. */
-const LATER_CLAUDE_TYPES = new Set(['http', 'mcp_tool']);
+const LATER_CLAUDE_TYPES = new Set(['mcp_tool']);
 const INTERNAL_TYPES = new Set(['callback', 'function']);
 
 /** Seconds at or above which a timeout was probably meant in milliseconds. */
@@ -22,14 +22,15 @@ export const MAX_HOOK_TIMEOUT_SECONDS = 600;
  * Validates one handler. Returns the parsed handler, or undefined (with diagnostics) when
  * it must be skipped. Warnings (milliseconds-looking timeout, unknown fields) keep it.
  */
-export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: DiagnosticSink): HookHandlerConfig | undefined {
-  if (!isPlainObject(raw)) {
-    sink.report('error', 'wrongType', at, `a hook must be an object like {"type": "command", "command": "…"}, got ${describeValue(raw)}; it is skipped`);
+export function validateHandler(input: unknown, at: readonly JsonSegment[], sink: DiagnosticSink): HookHandlerConfig | undefined {
+  if (!isPlainObject(input)) {
+    sink.report('error', 'wrongType', at, `a hook must be an object like {"type": "command", "command": "…"}, got ${describeValue(input)}; it is skipped`);
     return undefined;
   }
+  const raw = withSeedForms(input);
   const type = raw.type;
   if (type === undefined) {
-    sink.report('error', 'wrongType', [...at, 'type'], 'missing required field "type" (command, prompt or agent); this hook is skipped');
+    sink.report('error', 'wrongType', [...at, 'type'], 'missing required field "type" (command, prompt, agent or http); this hook is skipped');
     return undefined;
   }
   if (typeof type !== 'string' || !(HANDLER_TYPES as readonly string[]).includes(type)) {
@@ -43,7 +44,7 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
       'error',
       'unknownHandlerType',
       [...at, 'type'],
-      `unknown hook type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}; expected "command", "prompt" or "agent"${why}; this hook is skipped`,
+      `unknown hook type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}; expected "command", "prompt", "agent" or "http"${why}; this hook is skipped`,
     );
     return undefined;
   }
@@ -63,6 +64,21 @@ export function validateHandler(raw: unknown, at: readonly JsonSegment[], sink: 
     else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
   }
   return parsed.data;
+}
+
+/**
+ * The seeds' handler forms (docs/hooks.md "Other spellings"): no `type` but a `command` is a
+ * command hook; `timeout_secs` is `timeout` (Claude's `timeout` wins when both are given).
+ */
+function withSeedForms(raw: Record<string, unknown>): Record<string, unknown> {
+  if (raw.type !== undefined && raw.timeout_secs === undefined) return raw;
+  const out: Record<string, unknown> = { ...raw };
+  if (out.type === undefined && typeof out.command === 'string') out.type = 'command';
+  if (out.timeout_secs !== undefined) {
+    if (out.timeout === undefined) out.timeout = out.timeout_secs;
+    delete out.timeout_secs;
+  }
+  return out;
 }
 
 /**

@@ -17,6 +17,7 @@ import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
 import { pinScripts } from './scriptPins';
 import type { PermissionRuleEntry } from './permissionRules';
+import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
@@ -57,6 +58,8 @@ export interface HookConfig {
   readonly permissions: MergedPermissions;
   /** Identical hooks dropped by dedup (the first occurrence is kept). */
   readonly duplicates: DroppedDuplicate[];
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, concatenated across settings files. */
+  readonly httpPolicy?: HttpHookPolicy;
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -153,11 +156,11 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
  */
 async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
   if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
-  const { command } = hook.handler;
+  const { command, args } = hook.handler;
   const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
   const perRoot = await Promise.all(
     roots.map(async (root) =>
-      (await pinScripts(command, root)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
+      (await pinScripts(command, root, args)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
     ),
   );
   const scripts = perRoot.flat();
@@ -188,6 +191,8 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
   /** The managed policy file's switches, and which files set `disableAllHooks` (to tell them managed hooks still run). */
   let managed: { readonly displayFile: string; readonly file: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined;
   const disablingFiles: { file: string; displayFile: string }[] = [];
+  let httpPolicy: HttpHookPolicy = {};
+  let managedUrls: readonly string[] | undefined;
 
   for (const doc of ordered) {
     try {
@@ -259,7 +264,11 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
     additionalDirectories.push(...dirs);
+    if (content.httpPolicy !== undefined) httpPolicy = mergeHttpHookPolicy(httpPolicy, content.httpPolicy);
+    // The managed policy's URL allowlist binds: lower layers cannot add URLs to it.
+    if (input.scope === 'managed' && content.httpPolicy?.allowedUrls !== undefined) managedUrls = content.httpPolicy.allowedUrls;
   }
+  if (managedUrls !== undefined) httpPolicy = { ...httpPolicy, allowedUrls: managedUrls };
 
   const { kept, duplicates } = dedupHooks(all);
   const policy = applyManagedPolicy(managed, kept, rules, disablingFiles);
@@ -277,6 +286,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       additionalDirectories,
     },
     duplicates,
+    ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
   };
 }
 

@@ -10,12 +10,28 @@ import { HOOK_EVENTS, NOT_APPLICABLE_CLAUDE_EVENTS, type HookEvent } from '../ho
 
 const timeoutSchema = z.number().positive().meta({
   markdownDescription:
-    'Time limit in **seconds** (not milliseconds). Default: 60 for `command` hooks, 30 for `prompt` and `agent` hooks. On timeout the process tree is killed.',
+    'Time limit in **seconds** (not milliseconds). Default: 60 for `command`, `http` and `agent` hooks, 30 for `prompt` hooks; at most 600. On timeout the process tree is killed.',
 });
 
 const statusMessageSchema = z.string().meta({ markdownDescription: 'Text shown in the chat while the hook runs, e.g. `Checking the command…`.' });
 
 const modelSchema = z.string().meta({ markdownDescription: 'Model that evaluates the prompt; defaults to the configured `hookwise.model.name`.' });
+
+const ifSchema = z.string().min(1).meta({
+  markdownDescription:
+    'Run the hook only when the tool call matches this permission rule, e.g. `Bash(git push:*)`, `Edit(src/**)`, `Read(.env)`. Tool events only (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `PermissionRequest`); elsewhere the hook never runs.',
+});
+
+const onceSchema = z.boolean().meta({
+  markdownDescription:
+    'Run at most once per session. Honoured in agent files (`.claude/agents/*.md`); ignored, with a warning, in settings files (as Claude Code does).',
+});
+
+/** Fields every handler type accepts (Claude Code's common fields). */
+const commonHandlerFields = {
+  if: ifSchema.optional(),
+  once: onceSchema.optional(),
+} as const;
 
 /** Hookwise's own handler fields; Claude Code ignores them, so files stay portable. */
 const hookwiseHandlerFields = {
@@ -37,8 +53,21 @@ export const commandHandlerSchema = z
       markdownDescription:
         'Shell command run with the event JSON on stdin; `$CLAUDE_PROJECT_DIR` is the project root. Exit code 2 blocks; JSON on stdout can decide (`allow`/`deny`/`ask`), add context or rewrite input.',
     }),
+    args: z
+      .array(z.string())
+      .max(1000)
+      .meta({
+        markdownDescription:
+          'Exec form: `command` is the program and these are its arguments, spawned without a shell (no quoting, globbing or `$VAR` expansion; `${CLAUDE_PROJECT_DIR}` and `$CLAUDE_PROJECT_DIR` are still filled in).',
+      })
+      .optional(),
+    shell: z
+      .enum(['bash', 'sh', 'powershell', 'pwsh'])
+      .meta({ markdownDescription: 'Shell that runs `command`: `bash`, `sh`, `powershell` or `pwsh`. Default: `/bin/sh` (Git Bash on Windows).' })
+      .optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
+    ...commonHandlerFields,
     async: z
       .boolean()
       .meta({
@@ -63,6 +92,7 @@ export const promptHandlerSchema = z
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
+    ...commonHandlerFields,
     priority: hookwiseHandlerFields.priority.optional(),
     continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
     enabled: hookwiseHandlerFields.enabled.optional(),
@@ -80,26 +110,69 @@ export const agentHandlerSchema = z
     model: modelSchema.optional(),
     timeout: timeoutSchema.optional(),
     statusMessage: statusMessageSchema.optional(),
+    ...commonHandlerFields,
     priority: hookwiseHandlerFields.priority.optional(),
     continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
     enabled: hookwiseHandlerFields.enabled.optional(),
   })
   .meta({ markdownDescription: 'Runs a verifier subagent.' });
 
+/** `type: "http"`: POSTs the event JSON to a URL; the response body is read like a command's stdout. */
+export const httpHandlerSchema = z
+  .object({
+    type: z.literal('http'),
+    url: z
+      .string()
+      .min(1)
+      .regex(/^https?:\/\//i, 'must start with http:// or https://')
+      .meta({
+        markdownDescription:
+          "URL the event JSON is POSTed to. The response body is read like a command hook's stdout; a non-2xx status, a refused connection or a timeout is a non-blocking error.",
+      }),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ markdownDescription: 'Request headers. `$VAR` / `${VAR}` are filled in only for names listed in `allowedEnvVars`; others become empty.' })
+      .optional(),
+    allowedEnvVars: z
+      .array(z.string())
+      .meta({ markdownDescription: 'Environment variables the `headers` may use (narrowed by the `httpHookAllowedEnvVars` setting).' })
+      .optional(),
+    timeout: timeoutSchema.optional(),
+    statusMessage: statusMessageSchema.optional(),
+    ...commonHandlerFields,
+    priority: hookwiseHandlerFields.priority.optional(),
+    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+    enabled: hookwiseHandlerFields.enabled.optional(),
+  })
+  .meta({ markdownDescription: 'POSTs the event to an HTTP endpoint.' });
+
 /** One handler, discriminated on `type`. */
-export const hookHandlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, promptHandlerSchema, agentHandlerSchema]);
+export const hookHandlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, promptHandlerSchema, agentHandlerSchema, httpHandlerSchema]);
 
 /** A configured handler as validated (timeouts in seconds). */
 export type HookHandlerConfig = z.infer<typeof hookHandlerSchema>;
 
+/** What a handler runs, for labels and dedup: the command (with its args), the prompt, or the URL. */
+export function handlerBody(handler: HookHandlerConfig): string {
+  switch (handler.type) {
+    case 'command':
+      return handler.args !== undefined ? [handler.command, ...handler.args].join(' ') : handler.command;
+    case 'http':
+      return handler.url;
+    default:
+      return handler.prompt;
+  }
+}
+
 /** The handler types Hookwise runs. */
-export const HANDLER_TYPES = ['command', 'prompt', 'agent'] as const;
+export const HANDLER_TYPES = ['command', 'prompt', 'agent', 'http'] as const;
 
 /** Per handler type, its zod schema (the loader validates the member chosen by `type`). */
 export const HANDLER_SCHEMAS = {
   command: commandHandlerSchema,
   prompt: promptHandlerSchema,
   agent: agentHandlerSchema,
+  http: httpHandlerSchema,
 } as const;
 
 /** A matcher group: `{ matcher?, hooks: [...] }`. */
@@ -212,8 +285,20 @@ export const claudeSettingsFileSchema = z
     hooks: hooksObjectSchema.optional(),
     disableAllHooks: z.boolean().meta({ markdownDescription: '`true` turns every hook off, in every source (Claude Code and Hookwise).' }).optional(),
     permissions: permissionsSchema.optional(),
+    allowedHttpHookUrls: z
+      .array(z.string())
+      .meta({
+        markdownDescription:
+          'URL patterns (`*` = any characters) http hooks may call. Absent = any URL; `[]` blocks every http hook. Lists from all settings files are combined.',
+      })
+      .optional(),
+    httpHookAllowedEnvVars: z
+      .array(z.string())
+      .meta({ markdownDescription: "Environment variables http hooks' headers may use at most (each hook's `allowedEnvVars` is narrowed to these)." })
+      .optional(),
   })
   .meta({
     title: 'Claude Code settings (Hookwise)',
-    markdownDescription: 'Claude Code settings. Hookwise reads `hooks`, `disableAllHooks` and `permissions`; other keys are left to Claude Code.',
+    markdownDescription:
+      'Claude Code settings. Hookwise reads `hooks`, `disableAllHooks`, `permissions`, `allowedHttpHookUrls` and `httpHookAllowedEnvVars`; other keys are left to Claude Code.',
   });

@@ -1,5 +1,6 @@
 import type { HookSource } from '../hookSource';
 import type { LoadedHook } from './loadedHook';
+import { handlerBody } from './hookConfigSchema';
 
 /** A hook dropped because an identical one came earlier in merge order. */
 export interface DroppedDuplicate {
@@ -10,10 +11,13 @@ export interface DroppedDuplicate {
 /** Identity of what a hook does and where it applies, for dedup (matcher '', '*' and none are the same). */
 export function hookIdentity(hook: LoadedHook): string {
   const { handler } = hook;
-  const body = handler.type === 'command' ? handler.command : handler.prompt;
-  const model = handler.type === 'command' ? '' : (handler.model ?? '');
+  // args are part of what runs: `node a.js` and `node` + ["a.js"] differ only in quoting, but two arg lists are two hooks.
+  const body = handler.type === 'command' && handler.args !== undefined ? JSON.stringify([handler.command, ...handler.args]) : handlerBody(handler);
+  const model = handler.type === 'prompt' || handler.type === 'agent' ? (handler.model ?? '') : '';
   const matcher = hook.matcher === undefined || hook.matcher === '*' ? '' : hook.matcher;
-  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '']);
+  // `if` and `shell` change when or how the same text runs: hooks differing in them are not duplicates.
+  const how = handler.type === 'command' ? (handler.shell ?? '') : '';
+  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '', handler.if ?? '', how]);
 }
 
 /**

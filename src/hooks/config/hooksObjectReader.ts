@@ -1,4 +1,6 @@
 import { HOOK_EVENTS, isHookEvent, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
+import { resolveEventName } from '../hookAliases';
+import { TOOL_EVENTS } from '../hookCondition';
 import { closestName } from './configDiagnostic';
 import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticSink';
 import { validateHandler } from './handlerValidation';
@@ -23,6 +25,8 @@ export interface HooksObjectOptions {
   readonly mapEvent?: (event: HookEvent) => HookEvent;
   /** Keys to skip silently (VS Code nests `hookwise.hooks.enabled`/`.sources` into the `hookwise.hooks` value). */
   readonly ignoreKeys?: ReadonlySet<string>;
+  /** Honour `once` (agent files); elsewhere it is ignored with a warning, as Claude Code ignores it in settings files. */
+  readonly allowOnce?: boolean;
 }
 
 /**
@@ -44,8 +48,16 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
   for (const [name, groups] of Object.entries(value)) {
     if (options.ignoreKeys?.has(name)) continue;
     const eventPath = [...at, name];
-    if (!isHookEvent(name)) {
+    // Claude's names, and the seeds' spellings (camelCase, snake_case, BeforeToolUse…; see hookAliases.ts).
+    const resolved = resolveEventName(name);
+    if (resolved === undefined) {
       reportUnknownEvent(name, eventPath, sink);
+      continue;
+    }
+    const event = options.mapEvent ? options.mapEvent(resolved) : resolved;
+    if (isPlainObject(groups)) {
+      // The seeds' named map: {"security-check": {"command": "…", "matcher": "Bash"}, "audit-log": "echo …"}.
+      for (const [hookName, item] of Object.entries(groups)) entries.push(...readGroup(asGroup(item), event, [...eventPath, hookName], sink, options));
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -57,10 +69,25 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
       );
       continue;
     }
-    const event = options.mapEvent ? options.mapEvent(name) : name;
-    groups.forEach((group, g) => entries.push(...readGroup(group, event, [...eventPath, g], sink)));
+    groups.forEach((group, g) => entries.push(...readGroup(asGroup(group), event, [...eventPath, g], sink, options)));
   }
   return entries;
+}
+
+/** Marks a group made from a shorthand: its handler sits at the group's own path. */
+const SHORTHAND = Symbol('shorthand');
+
+/**
+ * A group entry as a matcher group: a command string, or a handler object without `hooks`
+ * (its `matcher` is the group's), becomes a one-handler group. Anything else is returned as is.
+ */
+function asGroup(item: unknown): unknown {
+  if (typeof item === 'string') return { hooks: [item], [SHORTHAND]: true };
+  if (isPlainObject(item) && item.hooks === undefined && (typeof item.command === 'string' || typeof item.type === 'string')) {
+    const { matcher, ...handler } = item;
+    return { ...(matcher !== undefined ? { matcher } : {}), hooks: [handler], [SHORTHAND]: true };
+  }
+  return item;
 }
 
 function reportUnknownEvent(name: string, at: readonly JsonSegment[], sink: DiagnosticSink): void {
@@ -68,10 +95,15 @@ function reportUnknownEvent(name: string, at: readonly JsonSegment[], sink: Diag
   if (isKnownClaudeEvent(name)) return;
   const suggestion = closestName(name, HOOK_EVENTS);
   const hint = suggestion ? ` — did you mean "${suggestion}"?` : `; known events: ${HOOK_EVENTS.join(', ')}`;
-  sink.report('error', 'unknownEvent', at, `unknown event "${name}"${hint} Its hooks are skipped`, { key: true, ...(suggestion ? { suggestion } : {}) });
+  // A warning, as in Claude Code since 2.1.101: one unknown key must not cost the file its other hooks.
+  sink.report('warning', 'unknownEvent', at, `unknown event "${name}"${hint} Its hooks are skipped; the rest of the file loads`, {
+    key: true,
+    ...(suggestion ? { suggestion } : {}),
+  });
 }
 
-function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[], sink: DiagnosticSink): RawHookEntry[] {
+function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[], sink: DiagnosticSink, options: HooksObjectOptions): RawHookEntry[] {
+  const shorthand = isPlainObject(group) && (group as Record<PropertyKey, unknown>)[SHORTHAND] === true;
   if (!isPlainObject(group)) {
     sink.report(
       'error',
@@ -108,7 +140,8 @@ function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[],
         key: true,
       });
   }
-  const handlers = group.hooks;
+  // The seeds' forms: "hooks": "cmd" or "hooks": ["cmd", …].
+  const handlers = typeof group.hooks === 'string' ? [group.hooks] : group.hooks;
   if (handlers === undefined) {
     sink.report('error', 'wrongType', [...at, 'hooks'], 'missing required field "hooks" (an array of handlers); this group is skipped');
     return [];
@@ -118,11 +151,49 @@ function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[],
     return [];
   }
   const entries: RawHookEntry[] = [];
-  handlers.forEach((raw, h) => {
-    const path = [...at, 'hooks', h];
-    const handler = validateHandler(raw, path, sink);
-    if (!handler || handler.enabled === false) return;
+  handlers.forEach((raw: unknown, h) => {
+    const path = shorthand ? [...at] : [...at, 'hooks', h];
+    const validated = validateHandler(typeof raw === 'string' ? { type: 'command', command: raw } : raw, path, sink);
+    if (!validated || validated.enabled === false) return;
+    const handler = checkEventFields(validated, event, path, sink, options);
+    if (!handler) return;
     entries.push({ event, ...(matcher !== undefined ? { matcher } : {}), handler, path });
   });
   return entries;
+}
+
+/**
+ * `if` and `once` checks that depend on the event and the source: an `if` outside the tool
+ * events can never hold (Claude Code never runs such a hook), so the hook is skipped with a
+ * warning; `once` outside agent files is dropped with a warning (Claude Code ignores it there).
+ */
+function checkEventFields(
+  handler: HookHandlerConfig,
+  event: HookEvent,
+  at: readonly JsonSegment[],
+  sink: DiagnosticSink,
+  options: HooksObjectOptions,
+): HookHandlerConfig | undefined {
+  if (handler.if !== undefined && !TOOL_EVENTS.has(event)) {
+    sink.report(
+      'warning',
+      'ignoredCondition',
+      [...at, 'if'],
+      `"if" only applies to tool events (${[...TOOL_EVENTS].join(', ')}); on ${event} it never holds, so this hook is skipped`,
+      { key: true },
+    );
+    return undefined;
+  }
+  if (handler.once !== undefined && options.allowOnce !== true) {
+    sink.report(
+      'warning',
+      'ignoredOnce',
+      [...at, 'once'],
+      '"once" is honoured only in agent files (.claude/agents/*.md); in settings it is ignored and the hook runs every time',
+      { key: true },
+    );
+    const { once: _ignored, ...rest } = handler;
+    return rest as HookHandlerConfig;
+  }
+  return handler;
 }

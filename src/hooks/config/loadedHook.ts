@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HookEvent } from '../hookEvent';
 import { describeSource, type HookSource } from '../hookSource';
-import type { HookHandlerConfig } from './hookConfigSchema';
+import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 import type { ScriptPin } from './scriptPins';
 
@@ -69,7 +69,8 @@ export function describeLoadedHook(hook: LoadedHook): string {
   const { handler } = hook;
   const scope = hook.agentType !== undefined ? ` (agent ${hook.agentType})` : '';
   const matcher = hook.matcher === undefined || hook.matcher === '' ? '' : ` [${hook.matcher}]`;
-  const body = handler.type === 'command' ? handler.command : handler.prompt.length > 60 ? `${handler.prompt.slice(0, 60)}…` : handler.prompt;
+  const full = handlerBody(handler);
+  const body = handler.type === 'prompt' || handler.type === 'agent' ? (full.length > 60 ? `${full.slice(0, 60)}…` : full) : full;
   const timeout = handler.timeout !== undefined ? ` (timeout ${handler.timeout} s)` : '';
   return `${hook.event}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}`;
 }

@@ -42,9 +42,23 @@ const PROJECT_DIR_VAR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z
  * statically). Relative words resolve against the project dir, where hooks run.
  */
 export function referencedScripts(command: string, projectDir: string): string[] {
+  return scriptsInWords(nestedWords(command, 3), projectDir);
+}
+
+/**
+ * The same for an exec-form hook (`command` + `args`): each argument is one word as written
+ * (a space does not split it); one that looks like shell code (`bash -c '…'`) is also read as
+ * a command.
+ */
+export function referencedScriptsInArgs(command: string, args: readonly string[], projectDir: string): string[] {
+  const words = [command, ...args].flatMap((w) => (/[;|&()<>`$'"]/.test(w.replace(PROJECT_DIR_VAR, '')) ? [w, ...nestedWords(w, 3)] : [w]));
+  return scriptsInWords(words, projectDir);
+}
+
+function scriptsInWords(words: readonly string[], projectDir: string): string[] {
   const root = path.resolve(projectDir);
   const found = new Set<string>();
-  for (const word of nestedWords(command, 3)) {
+  for (const word of words) {
     for (const candidate of [word, word.includes('=') ? word.slice(word.indexOf('=') + 1) : '']) {
       // Tested before expansion: the project dir itself may contain `$`, `[` or `=`.
       const bare = candidate.replace(PROJECT_DIR_VAR, '');
@@ -63,10 +77,11 @@ export function referencedScripts(command: string, projectDir: string): string[]
   return [...found];
 }
 
-/** Pins every script `command` names under `projectDir` (sorted by path). Never throws: unreadable = a digest naming why. */
-export async function pinScripts(command: string, projectDir: string): Promise<ScriptPin[]> {
+/** Pins every script `command` (with its exec-form `args`) names under `projectDir` (sorted by path). Never throws: unreadable = a digest naming why. */
+export async function pinScripts(command: string, projectDir: string, args?: readonly string[]): Promise<ScriptPin[]> {
   const root = path.resolve(projectDir);
-  const pins = await Promise.all(referencedScripts(command, root).map((file) => pinFile(file, root)));
+  const files = args === undefined ? referencedScripts(command, root) : referencedScriptsInArgs(command, args, root);
+  const pins = await Promise.all(files.map((file) => pinFile(file, root)));
   return pins.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -128,6 +128,7 @@ export async function runAddHookFlow(
         { label: 'command', description: 'Run a shell command; it gets the event JSON on stdin', value: 'command' },
         { label: 'prompt', description: 'Ask a model to decide ({"ok": …})', value: 'prompt' },
         { label: 'agent', description: 'Run a verifier subagent with read-only tools', value: 'agent' },
+        { label: 'http', description: 'POST the event JSON to a URL; the response decides like stdout', value: 'http' },
       ],
       { title: `${TITLE} (${event})`, placeHolder: 'What should the hook do?' },
     ));
@@ -140,12 +141,24 @@ export async function runAddHookFlow(
       prompt:
         type === 'command'
           ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)'
-          : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
-      placeHolder: type === 'command' ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh' : 'Allow only if $ARGUMENTS does not touch files outside src/',
-      validateInput: (v) => (v.trim() === '' ? 'Enter a command or prompt' : undefined),
+          : type === 'http'
+            ? 'URL the event JSON is POSTed to'
+            : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
+      placeHolder:
+        type === 'command'
+          ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'
+          : type === 'http'
+            ? 'http://localhost:8080/hooks'
+            : 'Allow only if $ARGUMENTS does not touch files outside src/',
+      validateInput: (v) =>
+        v.trim() === ''
+          ? 'Enter a command, prompt or URL'
+          : type === 'http' && !/^https?:\/\//i.test(v.trim())
+            ? 'The URL must start with http:// or https://'
+            : undefined,
     }));
   if (body === undefined || body.trim() === '') return undefined;
-  const handler: HookHandlerConfig = type === 'command' ? { type, command: body } : { type, prompt: body };
+  const handler: HookHandlerConfig = type === 'command' ? { type, command: body } : type === 'http' ? { type, url: body.trim() } : { type, prompt: body };
 
   const target =
     answers.target ??

@@ -27,15 +27,21 @@ export function renderHookRun(record: HookRunRecord): string {
   field('Failure', record.failureReason);
   field('Started', new Date(record.startedAt).toISOString());
   field('Duration', record.durationMs === undefined ? undefined : formatDuration(record.durationMs));
-  if (record.raw) {
+  field('Status message', record.statusMessage);
+  if (record.raw?.http) {
+    field('URL', record.raw.http.url);
+    field('HTTP status', record.raw.http.status === undefined ? 'no response' : String(record.raw.http.status));
+  } else if (record.raw) {
     field('Exit code', record.raw.exitCode === null ? 'none' : String(record.raw.exitCode));
     field('Signal', record.raw.signal);
   }
   field('Run id', record.runId);
   lines.push('', '## Input', '', json(record.input));
   if (record.outcome && Object.keys(record.outcome).length > 0) lines.push('', '## Outcome', '', json(record.outcome));
+  if (record.warnings && record.warnings.length > 0) lines.push('', '## Warnings', '', ...record.warnings.map((w) => `- ${w}`));
   if (record.raw) {
-    lines.push('', `## stdout${record.raw.stdoutTruncated ? ' (truncated)' : ''}`, '', record.raw.stdout === '' ? '(empty)' : record.raw.stdout);
+    const body = record.raw.stdoutSuppressed ? '(hidden: the hook asked suppressOutput)' : record.raw.stdout === '' ? '(empty)' : record.raw.stdout;
+    lines.push('', `## ${record.raw.http ? 'Response body' : 'stdout'}${record.raw.stdoutTruncated ? ' (truncated)' : ''}`, '', body);
     lines.push('', `## stderr${record.raw.stderrTruncated ? ' (truncated)' : ''}`, '', record.raw.stderr === '' ? '(empty)' : record.raw.stderr);
   }
   return `${lines.join('\n')}\n`;

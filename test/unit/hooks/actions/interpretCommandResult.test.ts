@@ -58,8 +58,31 @@ describe('interpretCommandResult — exit 0, JSON', () => {
   it('systemMessage and suppressOutput are carried', () => {
     expect(run('Notification', 0, json({ systemMessage: 'hi', suppressOutput: true })).outcome).toEqual({ systemMessage: 'hi', suppressOutput: true });
   });
-  it('unknown top-level keys pass (non-strict, like Claude Code)', () => {
-    expect(run('PreToolUse', 0, json({ futureKey: 1, decision: 'approve' }))).toEqual({ status: 'ok', outcome: { decision: 'allow' } });
+  it('unknown top-level keys pass (non-strict, like Claude Code) but each one is a warning on the run', () => {
+    expect(run('PreToolUse', 0, json({ futureKey: 1, decision: 'approve' }))).toEqual({
+      status: 'ok',
+      outcome: { decision: 'allow' },
+      warnings: [`unknown field "futureKey" in the hook's JSON output; it is ignored`],
+    });
+  });
+  it('a typo in a field name is a warning with the closest known name', () => {
+    const r = run('PreToolUse', 0, json({ contineu: false, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecison: 'deny' } }));
+    expect(r.status).toBe('ok');
+    expect(r.outcome).toEqual({});
+    expect(r.warnings).toEqual([
+      `unknown field "contineu" in the hook's JSON output; it is ignored — did you mean "continue"?`,
+      `unknown field "permissionDecison" in hookSpecificOutput for PreToolUse; it is ignored — did you mean "permissionDecision"?`,
+    ]);
+  });
+  it("the seeds' output names: continue_execution false stops, stop_reason is the reason, system_message and suppress_logging apply", () => {
+    const r = run(
+      'PreToolUse',
+      0,
+      json({ continue_execution: false, stop_reason: 'Dangerous command blocked', system_message: 'note', suppress_logging: true }),
+    );
+    expect(r).toEqual({ status: 'ok', outcome: { decision: 'stop', reason: 'Dangerous command blocked', systemMessage: 'note', suppressOutput: true } });
+    // Both spellings: a stop is never dropped.
+    expect(run('Stop', 0, json({ continue: true, continue_execution: false })).outcome.decision).toBe('stop');
   });
   it('PreToolUse permissionDecision allow|deny|ask with reason and updatedInput', () => {
     const allow = {
@@ -172,9 +195,20 @@ describe('interpretCommandResult — exit 2 (blocking)', () => {
 });
 
 describe('interpretCommandResult — other exits', () => {
-  it('exit 1 → failed with the stderr head, JSON on stdout ignored', () => {
-    const r = run('PreToolUse', 1, json({ decision: 'block' }), 'boom\nline2\n');
+  it('exit 1 → failed with the stderr head', () => {
+    const r = run('PreToolUse', 1, 'not json', 'boom\nline2\n');
     expect(r).toEqual({ status: 'failed', outcome: {}, error: 'Failed with non-blocking status code 1: boom\nline2' });
+  });
+  it('exit 1 with valid JSON on stdout: the JSON alone decides (JSON is read on every exit code)', () => {
+    expect(run('PreToolUse', 1, json({ decision: 'block', reason: 'no' }), 'boom')).toEqual({
+      status: 'ok',
+      outcome: { decision: 'deny', reason: 'no' },
+      jsonOnFailedExit: 'Failed with non-blocking status code 1: boom',
+    });
+    // Killed by a signal (137 = 128 + SIGKILL through the shell): a crash, whatever it printed.
+    expect(run('PreToolUse', 137, json({ decision: 'approve' }), '').status).toBe('failed');
+    // Invalid JSON (schema) keeps the non-blocking failure.
+    expect(run('PreToolUse', 1, json({ decision: 'maybe' }), 'boom').status).toBe('failed');
   });
   it('exit 1 with empty stderr', () => {
     expect(run('PreToolUse', 1, '').error).toBe('Failed with non-blocking status code 1: No stderr output');

@@ -1,3 +1,4 @@
+import { handlerBody } from '../../../../src/hooks/config/hookConfigSchema';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +9,7 @@ import { FIXTURES } from './configTestKit';
 
 const original = readFileSync(path.join(FIXTURES, 'addHook', 'settings.json'), 'utf8');
 const where = { displayFile: '.claude/settings.json' };
-const commands = (text: string) =>
-  readClaudeSettingsText(text, where).hooks.map((h) => `${h.event} ${h.matcher ?? '*'} ${h.handler.type === 'command' ? h.handler.command : h.handler.prompt}`);
+const commands = (text: string) => readClaudeSettingsText(text, where).hooks.map((h) => `${h.event} ${h.matcher ?? '*'} ${handlerBody(h.handler)}`);
 
 describe('computeAddHookEdit', () => {
   it('appends to the group with the same matcher, keeping comments and formatting', () => {

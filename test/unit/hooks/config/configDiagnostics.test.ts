@@ -1,3 +1,4 @@
+import { handlerBody } from '../../../../src/hooks/config/hookConfigSchema';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ describe('a half-broken file yields its good parts', () => {
   const byPath = (jsonPath: string) => content.diagnostics.filter((d) => d.jsonPath === jsonPath);
 
   it('loads every good handler, in order', () => {
-    expect(content.hooks.map((h) => [h.event, h.handler.type === 'command' ? h.handler.command : h.handler.prompt])).toEqual([
+    expect(content.hooks.map((h) => [h.event, handlerBody(h.handler)])).toEqual([
       ['PreToolUse', 'echo good-1'],
       ['PreToolUse', 'echo millis'],
       ['PreToolUse', 'Is this safe? $ARGUMENTS'],
@@ -24,14 +25,14 @@ describe('a half-broken file yields its good parts', () => {
     ]);
   });
 
-  it('unknown event name → error on the key, with the closest known name', () => {
+  it('unknown event name → warning on the key, with the closest known name (the rest of the file loads)', () => {
     expect(byPath('hooks.PreToolUSe')).toEqual([
       expect.objectContaining({
         file: brokenFile,
         displayFile: '.claude/settings.json',
         line: 4,
         column: 5,
-        severity: 'error',
+        severity: 'warning',
         code: 'unknownEvent',
         suggestion: 'PreToolUse',
       }),
@@ -83,7 +84,7 @@ describe('a half-broken file yields its good parts', () => {
 
   it('unknown handler type → error on "type"', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[4].type')).toEqual([
-      expect.objectContaining({ line: 16, severity: 'error', code: 'unknownHandlerType', message: expect.stringContaining('unknown hook type "http"') }),
+      expect.objectContaining({ line: 16, severity: 'error', code: 'unknownHandlerType', message: expect.stringContaining('unknown hook type "mcp_tool"') }),
     ]);
   });
 
@@ -93,7 +94,7 @@ describe('a half-broken file yields its good parts', () => {
 
   it('reports nothing else (trailing comma on line 24 is allowed)', () => {
     expect(content.diagnostics).toHaveLength(7);
-    expect(formatConfigDiagnostic(byPath('hooks.PreToolUSe')[0]!)).toMatch(/^\.claude\/settings\.json:4:5 error hooks\.PreToolUSe: unknown event/);
+    expect(formatConfigDiagnostic(byPath('hooks.PreToolUSe')[0]!)).toMatch(/^\.claude\/settings\.json:4:5 warning hooks\.PreToolUSe: unknown event/);
   });
 });
 
@@ -164,8 +165,8 @@ describe('more diagnostics', () => {
 
   it('hooks not an object; event value not an array; group not an object; missing hooks', () => {
     expect(read([1]).diagnostics[0]).toMatchObject({ jsonPath: 'hooks', code: 'wrongType', line: 2 });
-    expect(read({ Stop: {} }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop', code: 'wrongType' });
-    expect(read({ Stop: ['x'] }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop[0]', code: 'wrongType' });
+    expect(read({ Stop: 5 }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop', code: 'wrongType' });
+    expect(read({ Stop: [5] }).diagnostics[0]).toMatchObject({ jsonPath: 'hooks.Stop[0]', code: 'wrongType' });
     expect(read({ Stop: [{ matcher: '' }] }).diagnostics[0]).toMatchObject({
       jsonPath: 'hooks.Stop[0].hooks',
       code: 'wrongType',
@@ -173,7 +174,7 @@ describe('more diagnostics', () => {
     });
   });
 
-  it('unknown fields, ignored and suspicious matchers are warnings and the hook loads; async is a supported field', () => {
+  it('unknown fields, ignored and suspicious matchers, once in settings are warnings and the hook loads; async is a supported field', () => {
     const content = read({
       Stop: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'a', async: true, once: true, colour: 'red' }] }],
       PreToolUse: [{ matcher: 'Write, Edit', hooks: [{ type: 'command', command: 'b' }] }],
@@ -181,8 +182,8 @@ describe('more diagnostics', () => {
     expect(content.hooks).toHaveLength(2);
     expect(content.diagnostics.map((d) => [d.severity, d.code, d.jsonPath])).toEqual([
       ['warning', 'ignoredMatcher', 'hooks.Stop[0].matcher'],
-      ['warning', 'unsupportedField', 'hooks.Stop[0].hooks[0].once'],
       ['warning', 'unknownField', 'hooks.Stop[0].hooks[0].colour'],
+      ['warning', 'ignoredOnce', 'hooks.Stop[0].hooks[0].once'],
       ['warning', 'suspiciousMatcher', 'hooks.PreToolUse[0].matcher'],
     ]);
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigFileSystem } from '../../../../src/hooks/config/configFileSystem';
 import type { LoadedHook } from '../../../../src/hooks/config/loadedHook';
+import { handlerBody } from '../../../../src/hooks/config/hookConfigSchema';
 
 /** Root of test/fixtures/config. */
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/config');
@@ -23,5 +24,5 @@ export function memoryFs(files: Record<string, string>): ConfigFileSystem {
 
 /** The command or prompt of a hook, for compact assertions. */
 export function bodyOf(hook: LoadedHook): string {
-  return hook.handler.type === 'command' ? hook.handler.command : hook.handler.prompt;
+  return handlerBody(hook.handler);
 }

@@ -131,3 +131,42 @@ describe('approval pins scripts and the whole definition (docs/security.md)', ()
     expect(config.hooks.map((h) => h.scripts)).toEqual([undefined]);
   });
 });
+
+describe('approval covers the new handler fields', () => {
+  it('exec-form args naming a script pin its contents: editing the script changes the approval key', async () => {
+    writeFileSync(path.join(ws, '.claude', 'hooks', 'guard with space.py'), 'print(1)\n');
+    writeProjectHook('python3', { args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/guard with space.py', '--strict'] });
+    const before = await projectHook();
+    expect(before.scripts?.map((s) => s.path)).toEqual(['.claude/hooks/guard with space.py']);
+
+    writeFileSync(path.join(ws, '.claude', 'hooks', 'guard with space.py'), 'print(2)\n');
+    const after = await projectHook();
+    expect(after.hash).not.toBe(before.hash);
+    expect(describeApprovalChanges(after, [approvalRecordOf(before)])).toEqual(['script .claude/hooks/guard with space.py changed']);
+  });
+
+  it('a change of url, headers, if, shell or args re-asks, and says what changed', async () => {
+    const edits: [Record<string, unknown>, Record<string, unknown>, string][] = [
+      [{ shell: 'bash' }, { shell: 'sh' }, 'shell "bash" → "sh"'],
+      [{ if: 'Bash(git push:*)' }, { if: 'Bash(git:*)' }, 'if "Bash(git push:*)" → "Bash(git:*)"'],
+      [{ args: ['a'] }, { args: ['a', 'b'] }, 'args ["a"] → ["a","b"]'],
+    ];
+    for (const [first, second, phrase] of edits) {
+      writeProjectHook('true', first);
+      const approved = await projectHook();
+      writeProjectHook('true', second);
+      const changed = await projectHook();
+      expect(changed.hash, phrase).not.toBe(approved.hash);
+      expect(describeApprovalChanges(changed, [approvalRecordOf(approved)])).toContain(phrase);
+    }
+    const http = (extra: Record<string, unknown>) =>
+      writeFileSync(path.join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'http', ...extra }] }] } }));
+    http({ url: 'https://a.example/h', headers: { A: '1' } });
+    const approved = await projectHook();
+    http({ url: 'https://a.example/h', headers: { A: '$TOKEN' } });
+    expect((await projectHook()).hash).not.toBe(approved.hash);
+    http({ url: 'https://b.example/h', headers: { A: '1' } });
+    const moved = await projectHook();
+    expect(describeApprovalChanges(moved, [approvalRecordOf(approved)])).toContain('url "https://a.example/h" → "https://b.example/h"');
+  });
+});
