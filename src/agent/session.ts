@@ -41,6 +41,8 @@ export interface SessionOptions {
   readonly modelName?: string;
   readonly hooks: HookDispatcher;
   readonly tools: readonly AnyAgentTool[];
+  /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
+  readonly mcp?: SessionToolSource;
   readonly permissionMode: PermissionMode;
   readonly rules?: PermissionRules;
   readonly sessionRules?: SessionRules;
@@ -57,6 +59,14 @@ export interface SessionOptions {
   readonly compactionBudgetTokens?: number;
   /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
   readonly idleNotificationMs?: number;
+}
+
+/** Tools from outside (the MCP servers): started when a prompt needs them, re-read before every model call. */
+export interface SessionToolSource {
+  readonly hasServers: boolean;
+  /** Starts what is not running; never throws (a server that fails offers no tools). */
+  ensureStarted(signal: AbortSignal): Promise<void>;
+  tools(): readonly AnyAgentTool[];
 }
 
 /** What a compaction did. */
@@ -209,6 +219,8 @@ export class Session {
 
     const maxDepth = this.ctx.subagents.maxDepth;
     const tools = maxDepth > 0 ? [...this.o.tools, createAgentTool(this.ctx, MAIN, 0)] : this.o.tools;
+    const mcp = this.o.mcp;
+    if (mcp?.hasServers) await mcp.ensureStarted(signal);
     return runAgent({
       ctx: this.ctx,
       agent: MAIN,
@@ -216,6 +228,7 @@ export class Session {
       systemPrompt: this.o.systemPrompt,
       conversation: this.conversation,
       tools,
+      ...(mcp?.hasServers ? { moreTools: () => mcp.tools() } : {}),
       signal,
       stopEvent: 'Stop',
       beforeInference: () => this.maybeAutoCompact(signal),

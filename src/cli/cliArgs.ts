@@ -21,6 +21,10 @@ export interface CliArgs {
   readonly settingsFile?: string;
   readonly maxSteps?: number;
   readonly resume?: string;
+  /** `--mcp-config`: MCP server configs, each a file or a JSON string (`{"mcpServers": …}`). */
+  readonly mcpConfigs: readonly string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers, none from `.mcp.json` or `~/.claude.json`. */
+  readonly strictMcpConfig: boolean;
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -51,6 +55,9 @@ Options:
   --settings FILE             an extra settings file (highest precedence)
   --max-steps N               stop after N steps
   --resume ID                 continue the session with this id
+  --mcp-config FILE|JSON...   MCP servers from these files or JSON strings
+                              ({"mcpServers": {...}}), besides .mcp.json and ~/.claude.json
+  --strict-mcp-config         use only the --mcp-config servers
   --version                   print the version
   -h, --help                  show this help
 
@@ -69,7 +76,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: spreadMcpConfigs(argv),
       strict: true,
       allowPositionals: true,
       options: {
@@ -85,6 +92,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         settings: { type: 'string' },
         'max-steps': { type: 'string' },
         resume: { type: 'string', short: 'r' },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -122,6 +131,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     outputFormat: format.data,
     permissionMode: mode.data,
     allowedTools,
+    mcpConfigs: v['mcp-config'] ?? [],
+    strictMcpConfig: v['strict-mcp-config'] === true,
     ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
@@ -131,6 +142,22 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(v.resume ? { resume: v.resume } : {}),
   };
   return { kind: 'run', args };
+}
+
+/**
+ * `--mcp-config a.json b.json` takes several values, as in Claude Code: the values after it
+ * that name a `.json` file or are a JSON object become one `--mcp-config` each.
+ */
+function spreadMcpConfigs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    out.push(arg);
+    if (arg !== '--mcp-config' || i + 1 >= argv.length) continue;
+    out.push(argv[++i] ?? '');
+    while (i + 1 < argv.length && /^\s*\{|\.json$/i.test(argv[i + 1] ?? '')) out.push('--mcp-config', argv[++i] ?? '');
+  }
+  return out;
 }
 
 /** Splits "Bash(npm test:*),Edit" on commas outside parentheses. */

@@ -23,6 +23,7 @@ import { hookRunLine, streamLine, toCliHookRun } from './cliOutput';
 import type { CliHookRun } from './cliOutput';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
+import { loadMcpConfig } from '../mcp/mcpConfigSources';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -99,6 +100,17 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     transcriptDir,
     settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }),
   });
+  // MCP servers, like hooks: a headless run counts as trusted, so the project's .mcp.json servers start too.
+  const mcp = await loadMcpConfig({
+    homeDir,
+    projectDir: cwd,
+    env: io.env,
+    cwd: process.cwd(),
+    flagConfigs: args.mcpConfigs,
+    strict: args.strictMcpConfig,
+  });
+  for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
+  await runtime.setMcpServers(mcp.servers);
   const agentProblems = await sessions.loadAgents();
   for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
   for (const p of applied.problems)
@@ -124,6 +136,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await sessions.end('other');
+    reportMcpFailures(runtime, io);
+    await runtime.dispose();
     await settleBackgroundHooks(runtime.runner, io.signal);
     prompter?.close();
   }
@@ -143,6 +157,16 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
   }
   return isError ? 1 : 0;
+}
+
+/** A server that could not start is said once, with the end of its stderr. */
+function reportMcpFailures(runtime: HookwiseRuntime, io: CliIo): void {
+  for (const s of runtime.mcp.statuses()) {
+    if (s.state !== 'failed') continue;
+    const tail = s.stderrTail?.trim().split('\n').slice(-5).join('\n');
+    io.stderr(`hookwise: MCP server "${s.name}" (${s.displayFile}) ${s.error ?? 'failed'}${tail ? `\n${tail}` : ''}\n`);
+  }
+  for (const p of runtime.mcp.toolProblems()) io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
 }
 
 /** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */
