@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -146,6 +147,31 @@ describe('McpServerManager with the real fixture server (stdio)', () => {
     expect(statuses.find((s) => s.name === 'broken')).toMatchObject({ state: 'failed', error: expect.stringContaining('could not start') });
     expect(statuses.find((s) => s.name === 'good')).toMatchObject({ state: 'ready' });
     expect(manager.tools().some((t) => t.name.startsWith('mcp__broken__'))).toBe(false);
+  });
+});
+
+describe('McpServerManager over Streamable HTTP', () => {
+  it('connects to the fixture over HTTP with the configured headers and calls a tool', async () => {
+    const portFile = path.join(dir, 'port');
+    const proc = spawn(process.execPath, [SERVER, '--http', portFile], { env: { ...process.env, MCP_FIXTURE_LOG: logFile }, stdio: 'ignore' });
+    try {
+      await waitFor(() => existsSync(portFile) && readFileSync(portFile, 'utf8') !== '');
+      const url = `http://127.0.0.1:${readFileSync(portFile, 'utf8')}/mcp`;
+      manager = new McpServerManager({ cwd: dir, env: process.env });
+      await manager.setServers([
+        { name: 'web', transport: 'http', url, headers: { Authorization: 'Bearer t0k' }, scope: 'user', displayFile: 'test', hash: 'w' },
+      ]);
+      await manager.ensureStarted(new AbortController().signal);
+      expect(manager.statuses()[0]).toMatchObject({ state: 'ready', transport: 'http' });
+      expect(await tool(manager, 'mcp__web__echo').execute({ text: 'over http' }, ctx())).toMatchObject({ content: 'echo: over http' });
+      expect(
+        log()
+          .filter((e) => e.event === 'http')
+          .every((e) => e.auth === 'Bearer t0k'),
+      ).toBe(true);
+    } finally {
+      proc.kill();
+    }
   });
 });
 
