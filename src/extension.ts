@@ -13,6 +13,8 @@ import { AgentStatusBar } from './vscode/statusBar';
 import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
+import { McpService } from './vscode/mcp/mcpService';
+import { registerMcpServersView } from './vscode/mcp/mcpServersView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi {
@@ -49,7 +51,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
   // Prompts wait for the first hook configuration, so no prompt ever runs without its hooks.
   let markConfigReady: () => void = () => undefined;
-  const configReady = new Promise<void>((resolve) => (markConfigReady = resolve));
+  let markMcpReady: () => void = () => undefined;
+  // A prompt also waits for the first MCP configuration, so its servers' tools are there from the start.
+  const configReady = Promise.all([new Promise<void>((resolve) => (markConfigReady = resolve)), new Promise<void>((resolve) => (markMcpReady = resolve))]).then(
+    () => undefined,
+  );
   const controller = new AgentController({
     configReady,
     context,
@@ -63,6 +69,19 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     createLm: resolveVscodeLmModelClient,
   });
   registerModelCommands(context, { log });
+  // MCP servers: read and trust-filtered now, started when a session first needs them.
+  const mcp = new McpService({ runtime: controller.runtime, log, workspaceState: context.workspaceState, projectDir: controller.projectDir });
+  context.subscriptions.push(
+    mcp,
+    ...registerMcpServersView({
+      manager: controller.runtime.mcp,
+      service: mcp,
+      log,
+      projectDir: controller.projectDir,
+      workspaceState: context.workspaceState,
+    }),
+  );
+  void mcp.reload().finally(() => markMcpReady());
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
   context.subscriptions.push(controller);

@@ -18,8 +18,10 @@ export interface McpSourceOptions {
   readonly flagConfigs?: readonly string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   readonly strict?: boolean;
-  /** The `hookwise.mcp.servers` setting (already parsed by the settings layer). */
+  /** The user-level `hookwise.mcp.servers` setting (runs without approval). */
   readonly settingServers?: unknown;
+  /** The workspace-level `hookwise.mcp.servers`: written by the repository, so a project server (approval needed). */
+  readonly workspaceSettingServers?: unknown;
   /** Variables for `${VAR}` expansion. */
   readonly env: NodeJS.ProcessEnv;
   /** Base directory of relative `--mcp-config` paths. */
@@ -63,6 +65,7 @@ export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfi
       }
     }
     if (o.settingServers !== undefined) add(o.settingServers, 'setting', 'hookwise.mcp.servers', []);
+    if (o.workspaceSettingServers !== undefined) add(o.workspaceSettingServers, 'project', 'workspace hookwise.mcp.servers', []);
     const project = await readJson(path.join(o.projectDir, '.mcp.json'), '.mcp.json', MAX_CONFIG_FILE_BYTES, problems);
     if (project !== undefined) {
       if (isObject(project)) add(project.mcpServers, 'project', '.mcp.json', ['mcpServers']);

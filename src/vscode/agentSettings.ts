@@ -13,8 +13,10 @@ function settings(): vscode.WorkspaceConfiguration {
  * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
  * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2).
  */
-export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth'> {
+export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp'> {
   return {
+    // Only the user's own value: a workspace must not widen what runs without asking.
+    mcp: { env: process.env, trustReadOnlyHint: () => settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue === true },
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
     limits: () => ({ maxSteps: settings().get<number>('agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
     maxSubagentDepth: () => settings().get<number>('agent.maxSubagentDepth', 2),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hooksObjectSchema } from './hookConfigSchema';
+import { mcpServerEntrySchema } from '../../mcp/mcpServerConfig';
 
 /**
  * The VS Code settings Hookwise reads, with their defaults and scopes. package.json
@@ -145,6 +146,19 @@ export const HOOKWISE_SETTINGS = {
       .min(0)
       .default(60)
       .meta({ markdownDescription: 'Seconds the agent waits for input before a `Notification` hook fires with `idle_prompt`. `0` = never.' }),
+  },
+  'hookwise.mcp.servers': {
+    scope: 'window',
+    schema: z.record(z.string(), mcpServerEntrySchema).default({}).meta({
+      markdownDescription:
+        'MCP servers in Claude Code\'s `mcpServers` format (`{"name": {"command": …, "args": […], "env": {…}}}` or `{"type": "http", "url": …, "headers": {…}}`; `${VAR}` and `${VAR:-default}` are expanded), used besides `~/.claude.json` and the project\'s `.mcp.json`. User values run without approval; a workspace value is treated like `.mcp.json` (Workspace Trust and approval of the exact definition).',
+    }),
+  },
+  'hookwise.mcp.trustReadOnlyHint': {
+    scope: 'machine',
+    schema: z.boolean().default(false).meta({
+      markdownDescription: "Let MCP tools that declare `readOnlyHint: true` run without asking, like Read. Off by default: the hint is the server's own claim.",
+    }),
   },
 } as const satisfies Record<string, HookwiseSettingSpec>;
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../../../src/mcp/mcpConfigSources';
 import { expandVariables } from '../../../src/mcp/mcpServerConfig';
+import type { McpServerDefinition } from '../../../src/mcp/mcpServerConfig';
+import { filterMcpByTrust } from '../../../src/mcp/mcpTrust';
 import { assignToolNames } from '../../../src/mcp/mcpToolNames';
 
 let base = '';
@@ -82,5 +84,29 @@ describe('assignToolNames', () => {
     expect(names[3]).toMatch(/_2$/);
     expect(names[3]).toHaveLength(64);
     for (const n of names) expect(n).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+});
+
+describe('filterMcpByTrust', () => {
+  const def = (name: string, scope: McpServerDefinition['scope'], hash = name): McpServerDefinition => ({
+    name,
+    transport: 'stdio',
+    command: 'x',
+    args: [],
+    env: {},
+    scope,
+    displayFile: scope,
+    hash,
+  });
+
+  it('holds project servers in an untrusted workspace and until their exact definition is approved; user servers always run', () => {
+    const servers = [def('u', 'user'), def('p', 'project', 'h1'), def('q', 'project', 'h2')];
+    expect(filterMcpByTrust(servers, { trusted: false }).held.map((h) => [h.server.name, h.why])).toEqual([
+      ['p', 'untrusted'],
+      ['q', 'untrusted'],
+    ]);
+    const approved = filterMcpByTrust(servers, { trusted: true, approved: new Set(['h1']) });
+    expect(approved.runnable.map((s) => s.name)).toEqual(['u', 'p']);
+    expect(approved.held).toEqual([{ server: servers[2], why: 'unapproved' }]);
   });
 });
