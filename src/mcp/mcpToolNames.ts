@@ -33,3 +33,9 @@ export function assignToolNames(keys: readonly McpToolKey[], taken: ReadonlySet<
     return name;
   });
 }
+
+/** `mcp__github__create_issue` → `{server: 'github', tool: 'create_issue'}`; undefined for any other name. */
+export function mcpToolParts(toolName: string): McpToolKey | undefined {
+  const match = /^mcp__(.+?)__(.+)$/.exec(toolName);
+  return match ? { server: match[1] as string, tool: match[2] as string } : undefined;
+}
