@@ -102,9 +102,18 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}`);
-    // The signal sends notifications/cancelled to the server when the user presses Stop.
-    const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, resetTimeoutOnProgress: true });
-    return result as CallToolResult;
+    // The signal sends notifications/cancelled to the server when the user presses Stop. The SDK
+    // never removes its abort listener, so it gets a per-call signal, not the run's long-lived one.
+    const call = new AbortController();
+    const forward = (): void => call.abort(signal.reason);
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal: call.signal, timeout: timeoutMs, resetTimeoutOnProgress: true });
+      return result as CallToolResult;
+    } finally {
+      signal.removeEventListener('abort', forward);
+    }
   }
 
   /** Ends the connection and the server's process group. The connection may be started again. */
