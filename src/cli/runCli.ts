@@ -24,6 +24,7 @@ import type { CliHookRun } from './cliOutput';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
+import { declineElicitation } from '../mcp/mcpElicitation';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -89,6 +90,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
     ...(prompter ? { permissionProvider: prompter } : {}),
+    // Nobody can fill a server's form headless: elicitations are declined.
+    mcp: { env: io.env, elicit: declineElicitation },
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });

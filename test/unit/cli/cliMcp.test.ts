@@ -174,6 +174,17 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
     expect(await survivors([...new Set(pids)])).toEqual([]);
   });
 
+  it('headless, a server elicitation is declined and the tool goes on with that answer', async () => {
+    await mcpJson();
+    await suite.w.settings({ permissions: { allow: ['mcp__fixture'] } });
+    const s = await serve([toolCallsReply([{ name: 'mcp__fixture__ask_user', arguments: {} }]), textReply('ok')]);
+
+    await run(s);
+
+    expect(toolResult(s)).toBe('elicitation decline');
+    expect(mcpLog()).toContainEqual(expect.objectContaining({ event: 'elicited', answer: { action: 'decline' } }));
+  });
+
   it('a bad .mcp.json entry is reported with the file and path, and the agent still runs', async () => {
     await suite.w.write('.mcp.json', JSON.stringify({ mcpServers: { web: { type: 'http' }, env: { command: 'x', args: ['${MISSING_VAR_FOR_TEST}'] } } }));
     const s = await serve([textReply('ok')]);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../../src/agent/tools/tool';
 import { McpServerManager } from '../../../src/mcp/mcpServerManager';
+import { elicitationForm } from '../../../src/mcp/mcpElicitation';
 import type { McpServerDefinition } from '../../../src/mcp/mcpServerConfig';
 import { validateToolInput } from '../../../src/agent/tools/validateToolInput';
 import { survivors } from '../../support/processProbe';
@@ -134,6 +135,27 @@ describe('McpServerManager with the real fixture server (stdio)', () => {
     const childPid = log().find((e) => e.event === 'child')?.childPid as number;
     await m.dispose();
     expect(await survivors([serverPid, childPid])).toEqual([]);
+  });
+
+  it('elicitation/create reaches the elicitation handler with the form, and its answer goes back to the server', async () => {
+    const asked: unknown[] = [];
+    manager = new McpServerManager({
+      cwd: dir,
+      env: { ...process.env, MCP_FIXTURE_LOG: logFile },
+      elicit: async (server, params) => {
+        asked.push({ server, form: elicitationForm(server, params) });
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+    });
+    await manager.setServers([stdioServer()]);
+    await manager.ensureStarted(new AbortController().signal);
+    expect(await tool(manager, 'mcp__fixture__ask_user').execute({}, ctx())).toMatchObject({ content: 'hello Ada', isError: false });
+    expect(asked).toEqual([
+      {
+        server: 'fixture',
+        form: { ok: true, server: 'fixture', message: 'What is your name?', fields: [{ key: 'name', title: 'Name', type: 'string', required: true }] },
+      },
+    ]);
   });
 
   it('a server that cannot start is failed with its error and offers no tools; the others still work', async () => {
