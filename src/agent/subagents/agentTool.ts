@@ -126,6 +126,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const canNest = depth + 1 < maxDepth && (type.tools === undefined || type.tools.includes('Agent'));
       const childCtx = deriveRunContext(ctx, transcript);
       const tools = canNest ? [...allowed, createAgentTool(childCtx, child, depth + 1)] : allowed;
+      const moreTools = subagentMoreTools(ctx.subagents.moreTools, type.tools);
       try {
         const result = await runAgent({
           ctx: childCtx,
@@ -137,6 +138,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
           systemPrompt: type.systemPrompt,
           conversation,
           tools,
+          ...(moreTools ? { moreTools } : {}),
           signal: toolCtx.signal,
           stopEvent: 'SubagentStop',
           metadata: inherited.current,
@@ -152,4 +154,22 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       }
     },
   });
+}
+
+/** The changing tools (MCP) a subagent type may use: all of them, or those its `tools` list names (same result while the source is unchanged). */
+function subagentMoreTools(
+  source: (() => readonly AnyAgentTool[]) | undefined,
+  allowed: readonly string[] | undefined,
+): (() => readonly AnyAgentTool[]) | undefined {
+  if (!source || !allowed) return source;
+  let seen: readonly AnyAgentTool[] | undefined;
+  let filtered: readonly AnyAgentTool[] = [];
+  return () => {
+    const now = source();
+    if (now !== seen) {
+      seen = now;
+      filtered = now.filter((t) => allowed.includes(t.name));
+    }
+    return filtered;
+  };
 }

@@ -185,6 +185,28 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
     expect(mcpLog()).toContainEqual(expect.objectContaining({ event: 'elicited', answer: { action: 'decline' } }));
   });
 
+  it('a subagent gets the MCP tools too, and its call goes through the same hooks', async () => {
+    await mcpJson();
+    const record = path.join(suite.w.base, 'sub.jsonl');
+    await suite.w.settings({
+      permissions: { allow: ['mcp__fixture'] },
+      hooks: { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: hookCommand('record-input.cjs', record) }] }] },
+    });
+    const s = await serve([
+      toolCallsReply([{ id: 'call_agent', name: 'Agent', arguments: { description: 'ask', prompt: 'Echo sub.', subagent_type: 'general-purpose' } }]),
+      echo('from the subagent', 'call_sub'),
+      textReply('sub done'),
+      textReply('main done'),
+    ]);
+
+    await run(s);
+
+    const subTools = (s.requests[1]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(subTools).toContain('mcp__fixture__echo');
+    expect(toolResult(s, 2)).toBe('echo: from the subagent');
+    expect(suite.w.jsonLines('../sub.jsonl')).toEqual([expect.objectContaining({ tool_name: 'mcp__fixture__echo', agent_type: 'general-purpose' })]);
+  });
+
   it('a bad .mcp.json entry is reported with the file and path, and the agent still runs', async () => {
     await suite.w.write('.mcp.json', JSON.stringify({ mcpServers: { web: { type: 'http' }, env: { command: 'x', args: ['${MISSING_VAR_FOR_TEST}'] } } }));
     const s = await serve([textReply('ok')]);
