@@ -113,6 +113,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     strict: args.strictMcpConfig,
   });
   for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
+  const stopReporting = reportMcpProblems(runtime, io);
   await runtime.setMcpServers(mcp.servers);
   const agentProblems = await sessions.loadAgents();
   for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
@@ -139,7 +140,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await sessions.end('other');
-    reportMcpFailures(runtime, io);
+    stopReporting();
     await runtime.dispose();
     await settleBackgroundHooks(runtime.runner, io.signal);
     prompter?.close();
@@ -162,14 +163,22 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   return isError ? 1 : 0;
 }
 
-/** A server that could not start is said once, with the end of its stderr. */
-function reportMcpFailures(runtime: HookwiseRuntime, io: CliIo): void {
-  for (const s of runtime.mcp.statuses()) {
-    if (s.state !== 'failed') continue;
-    const tail = s.stderrTail?.trim().split('\n').slice(-5).join('\n');
-    io.stderr(`hookwise: MCP server "${s.name}" (${s.displayFile}) ${s.error ?? 'failed'}${tail ? `\n${tail}` : ''}\n`);
-  }
-  for (const p of runtime.mcp.toolProblems()) io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
+/** Says on stderr, once each and as it happens, which MCP server could not start (with the end of its stderr) and which tool was left out. */
+function reportMcpProblems(runtime: HookwiseRuntime, io: CliIo): () => void {
+  const said = new Set<string>();
+  return runtime.mcp.onDidChange(() => {
+    for (const s of runtime.mcp.statuses()) {
+      if (s.state !== 'failed' || said.has(`server:${s.name}`)) continue;
+      said.add(`server:${s.name}`);
+      const tail = s.stderrTail?.trim().split('\n').slice(-5).join('\n');
+      io.stderr(`hookwise: MCP server "${s.name}" (${s.displayFile}) ${s.error ?? 'failed'}${tail ? `\n${tail}` : ''}\n`);
+    }
+    for (const p of runtime.mcp.toolProblems()) {
+      if (said.has(`tool:${p.server}/${p.tool}`)) continue;
+      said.add(`tool:${p.server}/${p.tool}`);
+      io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
+    }
+  });
 }
 
 /** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */

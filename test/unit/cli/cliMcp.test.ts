@@ -208,7 +208,12 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
   });
 
   it('a bad .mcp.json entry is reported with the file and path, and the agent still runs', async () => {
-    await suite.w.write('.mcp.json', JSON.stringify({ mcpServers: { web: { type: 'http' }, env: { command: 'x', args: ['${MISSING_VAR_FOR_TEST}'] } } }));
+    await suite.w.write(
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: { web: { type: 'http' }, env: { command: 'x', args: ['${MISSING_VAR_FOR_TEST}'] }, gone: { command: '/nonexistent/mcp-server' } },
+      }),
+    );
     const s = await serve([textReply('ok')]);
 
     const out = await run(s);
@@ -216,6 +221,7 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
     expect(out.code).toBe(0);
     expect(out.stderr).toContain('.mcp.json › mcpServers.web.url');
     expect(out.stderr).toContain('MISSING_VAR_FOR_TEST not set');
+    expect(out.stderr).toContain('MCP server "gone" (.mcp.json) could not start');
     expect(parseJsonResult(out).result).toBe('ok');
   });
 });
