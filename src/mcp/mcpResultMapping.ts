@@ -44,8 +44,21 @@ export function mapCallToolResult(result: CallToolResult, maxChars = MAX_MCP_RES
   let text = parts.join('\n');
   if (text === '') text = result.isError ? 'The MCP tool failed without a message.' : '(no output)';
   const cut = truncateMiddle(text, maxChars);
-  const data = structured === undefined ? content : { content, structuredContent: structured };
+  const blocks = content.map(withoutBulkData);
+  const data = structured === undefined ? blocks : { content: blocks, structuredContent: structured };
   return { content: cut.text, isError: result.isError === true, data };
+}
+
+/** Base64 payloads longer than this are left out of `tool_response` (hooks read it on stdin). */
+const MAX_INLINE_DATA = 64 * 1024;
+
+/** A block for `tool_response`: an image's, audio's or blob's base64 over the limit becomes a note of its size. */
+function withoutBulkData(block: CallToolResult['content'][number]): unknown {
+  if ((block.type === 'image' || block.type === 'audio') && block.data.length > MAX_INLINE_DATA)
+    return { ...block, data: `[${approxBytes(block.data)} bytes left out]` };
+  if (block.type === 'resource' && 'blob' in block.resource && block.resource.blob.length > MAX_INLINE_DATA)
+    return { ...block, resource: { ...block.resource, blob: `[${approxBytes(block.resource.blob)} bytes left out]` } };
+  return block;
 }
 
 /** Decoded size of base64 data. */

@@ -4,10 +4,14 @@ import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.
 import { z } from 'zod';
 import type { AnyAgentTool, ToolResult } from '../agent/tools/tool';
 import { toolError } from '../agent/tools/tool';
+import { checkValueBounds } from '../shared/boundedJson';
 import { describeThrown } from '../shared/describeThrown';
 
 /** Longest tool description sent to the model (Claude Code cuts long MCP descriptions too). */
 const MAX_DESCRIPTION = 2048;
+/** Bounds of a tool's input schema (real ones are a few levels and a few hundred values). */
+const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_NODES = 10_000;
 
 /** How a tool reaches its server: the manager restarts a crashed server before the call. */
 export type McpToolCaller = (server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
@@ -36,6 +40,9 @@ export function createMcpTool(
   call: McpToolCaller,
   options: { readonly trustReadOnlyHint: boolean },
 ): AnyAgentTool | McpToolProblem {
+  // The schema goes to the model and to ajv: a huge or deeply nested one is refused, not sent.
+  const tooBig = checkValueBounds(tool.inputSchema, { maxDepth: MAX_SCHEMA_DEPTH, maxNodes: MAX_SCHEMA_NODES });
+  if (tooBig !== undefined) return { server, tool: tool.name, message: `its input schema ${tooBig}` };
   let validate: (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
   try {
     validate = validators.getValidator(tool.inputSchema as JsonSchemaType);
