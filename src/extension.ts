@@ -19,6 +19,8 @@ import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
 import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
 import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
+import { McpService } from './vscode/mcp/mcpService';
+import { registerMcpServersView } from './vscode/mcp/mcpServersView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi {
@@ -65,7 +67,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
   // Prompts wait for the first hook configuration, so no prompt ever runs without its hooks.
   let markConfigReady: () => void = () => undefined;
-  const configReady = new Promise<void>((resolve) => (markConfigReady = resolve));
+  let markMcpReady: () => void = () => undefined;
+  // A prompt also waits for the first MCP configuration, so its servers' tools are there from the start.
+  const configReady = Promise.all([new Promise<void>((resolve) => (markConfigReady = resolve)), new Promise<void>((resolve) => (markMcpReady = resolve))]).then(
+    () => undefined,
+  );
   // Recent hook runs for other agents in VS Code (the hookwise_hook_runs language model tool).
   const recentRuns = new RecentHookRuns();
   context.subscriptions.push(registerHookRunsTool(recentRuns));
@@ -95,6 +101,19 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     return controller.runtime.permissionRules(attachmentRoot, true).readDeniedBy(file, real, attachmentRoot);
   });
   registerModelCommands(context, { log });
+  // MCP servers: read and trust-filtered now, started when a session first needs them.
+  const mcp = new McpService({ runtime: controller.runtime, log, workspaceState: context.workspaceState, projectDir: controller.projectDir });
+  context.subscriptions.push(
+    mcp,
+    ...registerMcpServersView({
+      manager: controller.runtime.mcp,
+      service: mcp,
+      log,
+      projectDir: controller.projectDir,
+      workspaceState: context.workspaceState,
+    }),
+  );
+  void mcp.reload().finally(() => markMcpReady());
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
   context.subscriptions.push(controller);

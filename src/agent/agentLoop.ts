@@ -41,6 +41,8 @@ export interface AgentRunOptions {
   /** The conversation so far, ending with the new user message; the run appends to it. */
   readonly conversation: Conversation;
   readonly tools: readonly AnyAgentTool[];
+  /** Tools that may change between steps (MCP servers' `tools/list_changed`), read before every model call; same array = unchanged. */
+  readonly moreTools?: () => readonly AnyAgentTool[];
   readonly signal: AbortSignal;
   /** `Stop` for the main agent, `SubagentStop` inside a subagent. */
   readonly stopEvent: 'Stop' | 'SubagentStop';
@@ -101,7 +103,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
   const dispatch = (event: Parameters<HookDispatcher['run']>[0], input: Record<string, unknown>): Promise<HookEventResult> => gate.run(event, input, o.signal);
 
   const context = new ContextBuffer();
-  const tools = new Map(o.tools.map((t) => [t.name, t] as const));
+  let tools = new Map(o.tools.map((t) => [t.name, t] as const));
   const toolContext = withReadDenials(
     {
       cwd: ctx.cwd,
@@ -115,7 +117,17 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
     },
     ctx.rules,
   );
-  const toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
+  let toolSpecs = o.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
+  let extra: readonly AnyAgentTool[] | undefined;
+  const refreshTools = (): void => {
+    const now = o.moreTools?.();
+    if (now === undefined || now === extra) return;
+    extra = now;
+    // A built-in keeps its name: an MCP tool can never shadow it.
+    const all = [...o.tools, ...now.filter((t) => !o.tools.some((b) => b.name === t.name))];
+    tools = new Map(all.map((t) => [t.name, t] as const));
+    toolSpecs = all.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema }));
+  };
 
   const turnId = randomUUID();
   let step = 0;
@@ -200,6 +212,7 @@ export async function runAgent(o: AgentRunOptions): Promise<AgentRunResult> {
       if (beforeInference) return await end('stopped', beforeInference);
 
       await o.beforeInference?.();
+      refreshTools();
       // Background (async) hooks that finished since the last call speak now, as in Claude Code.
       for (const output of hooks.takeBackgroundOutput?.(ctx.sessionId) ?? []) {
         if (output.systemMessage) emit({ type: 'systemMessage', agent: o.agent, text: output.systemMessage, source: output.event });

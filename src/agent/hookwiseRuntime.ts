@@ -32,6 +32,8 @@ import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentD
 import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import type { AnyAgentTool } from './tools/tool';
+import { McpServerManager } from '../mcp/mcpServerManager';
+import type { McpServerManagerOptions } from '../mcp/mcpServerManager';
 
 /** The system prompt of the main agent. */
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -61,6 +63,8 @@ export interface RuntimeOptions {
   readonly maxSubagentDepth?: () => number;
   /** Files that hold policy whether or not they hold any yet (VS Code's settings files): the agent changing one always asks. */
   readonly protectedFiles?: readonly string[];
+  /** How MCP servers run (their environment, timeouts, elicitation); the servers come from {@link HookwiseRuntime.setMcpServers}. */
+  readonly mcp?: Omit<McpServerManagerOptions, 'cwd'>;
 }
 
 /** `applyConfig`'s trust argument (defined beside the pure trust filter). */
@@ -85,6 +89,8 @@ export class HookwiseRuntime {
   readonly runner: HookRunner;
   /** The in-process TypeScript API (`hooks.onPreToolUse(...)`). */
   readonly hooks: HooksApi;
+  /** The MCP servers every session of this runtime uses; stopped by {@link dispose}. */
+  readonly mcp: McpServerManager;
   private readonly asks: AskPolicy;
   private generation = 0;
   private config: HookConfig | undefined;
@@ -101,6 +107,7 @@ export class HookwiseRuntime {
     this.configFiles = configFilePaths([], o.protectedFiles);
     this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, ...(o.observers ? { observers: o.observers } : {}) });
     this.asks = askPolicy(o.permissionProvider, o.askFallback);
+    this.mcp = new McpServerManager({ cwd: o.projectDir, env: process.env, ...o.mcp });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
     registerDefaultLimits(createHooksApi(this.registry, { source: { kind: 'code', label: 'built-in limits' } }), o.limits ?? (() => DEFAULT_AGENT_LIMITS));
   }
@@ -148,6 +155,19 @@ export class HookwiseRuntime {
   /** The subagent types sessions can spawn. */
   get agentTypes(): readonly AgentDefinition[] {
     return this.agents;
+  }
+
+  /**
+   * The MCP servers sessions use (already trust-filtered by the caller): changed or removed
+   * ones are stopped, new ones start when a session next needs them.
+   */
+  setMcpServers(servers: Parameters<McpServerManager['setServers']>[0]): Promise<void> {
+    return this.mcp.setServers(servers);
+  }
+
+  /** Stops what the runtime owns that outlives a session: the MCP servers and their process groups. */
+  dispose(): Promise<void> {
+    return this.mcp.dispose();
   }
 
   /** Extra allow rules for every session (CLI `--allowed-tools`). */
@@ -223,6 +243,7 @@ export class HookwiseRuntime {
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       hooks: this.runner,
       tools: options.tools ?? createBuiltinTools(),
+      mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),

@@ -50,6 +50,8 @@ export interface RunContext {
     readonly agents: readonly AgentDefinition[];
     readonly maxDepth: number;
     readonly baseTools: readonly AnyAgentTool[];
+    /** Tools that change while the session runs (the MCP servers'), offered to subagents too, as in Claude Code. */
+    readonly moreTools?: () => readonly AnyAgentTool[];
     readonly transcriptDir: string;
   };
   /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */

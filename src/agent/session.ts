@@ -52,6 +52,8 @@ export interface SessionOptions {
   readonly modelName?: string;
   readonly hooks: HookDispatcher;
   readonly tools: readonly AnyAgentTool[];
+  /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
+  readonly mcp?: SessionToolSource;
   readonly permissionMode: PermissionMode;
   readonly rules?: PermissionRules;
   readonly sessionRules?: SessionRules;
@@ -81,6 +83,14 @@ export interface SessionOptions {
 export interface PromptContext {
   readonly text: string;
   readonly memory?: MemorySnapshot;
+}
+
+/** Tools from outside (the MCP servers): started when a prompt needs them, re-read before every model call. */
+export interface SessionToolSource {
+  readonly hasServers: boolean;
+  /** Starts what is not running; never throws (a server that fails offers no tools). */
+  ensureStarted(signal: AbortSignal): Promise<void>;
+  tools(): readonly AnyAgentTool[];
 }
 
 /** What a compaction did. */
@@ -183,6 +193,7 @@ export class Session {
         agents: o.agents ?? BUILTIN_AGENTS,
         maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
         baseTools: this.tools,
+        ...(o.mcp ? { moreTools: () => o.mcp?.tools() ?? [] } : {}),
         transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
       },
       parentTranscript: this.transcript,
@@ -361,6 +372,8 @@ export class Session {
 
     const maxDepth = this.ctx.subagents.maxDepth;
     const tools = maxDepth > 0 ? [...this.tools, createAgentTool(this.ctx, MAIN, 0)] : this.tools;
+    const mcp = this.o.mcp;
+    if (mcp?.hasServers) await mcp.ensureStarted(signal);
     return runAgent({
       ctx: this.ctx,
       agent: MAIN,
@@ -368,6 +381,7 @@ export class Session {
       systemPrompt: this.context?.text ? `${this.o.systemPrompt}\n\n${this.context.text}` : this.o.systemPrompt,
       conversation: this.conversation,
       tools,
+      ...(mcp ? { moreTools: () => mcp.tools() } : {}),
       signal,
       stopEvent: 'Stop',
       beforeInference: () => this.maybeAutoCompact(signal),

@@ -23,6 +23,10 @@ export interface CliArgs {
   readonly resume?: string;
   /** `--init` / `--maintenance`: Setup hooks run (with this trigger) before SessionStart. */
   readonly setup?: 'init' | 'maintenance';
+  /** `--mcp-config`: MCP server configs, each a file or a JSON string (`{"mcpServers": …}`). */
+  readonly mcpConfigs: readonly string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers, none from `.mcp.json` or `~/.claude.json`. */
+  readonly strictMcpConfig: boolean;
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -55,6 +59,9 @@ Options:
   --resume ID                 continue the session with this id
   --init                      run Setup hooks (trigger init) before SessionStart
   --maintenance               run Setup hooks (trigger maintenance) before SessionStart
+  --mcp-config FILE|JSON...   MCP servers from these files or JSON strings
+                              ({"mcpServers": {...}}), besides .mcp.json and ~/.claude.json
+  --strict-mcp-config         use only the --mcp-config servers
   --version                   print the version
   -h, --help                  show this help
 
@@ -75,7 +82,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: spreadMcpConfigs(argv),
       strict: true,
       allowPositionals: true,
       options: {
@@ -93,6 +100,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         resume: { type: 'string', short: 'r' },
         init: { type: 'boolean' },
         maintenance: { type: 'boolean' },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -131,6 +140,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     outputFormat: format.data,
     permissionMode: mode.data,
     allowedTools,
+    mcpConfigs: v['mcp-config'] ?? [],
+    strictMcpConfig: v['strict-mcp-config'] === true,
     ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
@@ -141,6 +152,22 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),
   };
   return { kind: 'run', args };
+}
+
+/**
+ * `--mcp-config a.json b.json` takes several values, as in Claude Code: the values after it
+ * that name a `.json` file or are a JSON object become one `--mcp-config` each.
+ */
+function spreadMcpConfigs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    out.push(arg);
+    if (arg !== '--mcp-config' || i + 1 >= argv.length) continue;
+    out.push(argv[++i] ?? '');
+    while (i + 1 < argv.length && /^\s*\{|\.json$/i.test(argv[i + 1] ?? '')) out.push('--mcp-config', argv[++i] ?? '');
+  }
+  return out;
 }
 
 /** Splits "Bash(npm test:*),Edit" on commas outside parentheses. */

@@ -23,6 +23,8 @@ import { hookRunLine, streamLine, toCliHookRun } from './cliOutput';
 import type { CliHookRun } from './cliOutput';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
+import { loadMcpConfig } from '../mcp/mcpConfigSources';
+import { declineElicitation } from '../mcp/mcpElicitation';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -90,6 +92,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
     ...(prompter ? { permissionProvider: prompter } : {}),
+    // Nobody can fill a server's form headless: elicitations are declined.
+    mcp: { env: io.env, elicit: declineElicitation },
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
@@ -101,6 +105,18 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     transcriptDir,
     settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }),
   });
+  // MCP servers, like hooks: a headless run counts as trusted, so the project's .mcp.json servers start too.
+  const mcp = await loadMcpConfig({
+    homeDir,
+    projectDir: cwd,
+    env: io.env,
+    cwd: process.cwd(),
+    flagConfigs: args.mcpConfigs,
+    strict: args.strictMcpConfig,
+  });
+  for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
+  const stopReporting = reportMcpProblems(runtime, io);
+  await runtime.setMcpServers(mcp.servers);
   const agentProblems = await sessions.loadAgents();
   for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
   for (const p of applied.problems)
@@ -126,6 +142,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     result = await session.submit(args.prompt, io.signal);
   } finally {
     await sessions.end('other');
+    stopReporting();
+    await runtime.dispose();
     await settleBackgroundHooks(runtime.runner, io.signal);
     prompter?.close();
   }
@@ -145,6 +163,24 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
   }
   return isError ? 1 : 0;
+}
+
+/** Says on stderr, once each and as it happens, which MCP server could not start (with the end of its stderr) and which tool was left out. */
+function reportMcpProblems(runtime: HookwiseRuntime, io: CliIo): () => void {
+  const said = new Set<string>();
+  return runtime.mcp.onDidChange(() => {
+    for (const s of runtime.mcp.statuses()) {
+      if (s.state !== 'failed' || said.has(`server:${s.name}`)) continue;
+      said.add(`server:${s.name}`);
+      const tail = s.stderrTail?.trim().split('\n').slice(-5).join('\n');
+      io.stderr(`hookwise: MCP server "${s.name}" (${s.displayFile}) ${s.error ?? 'failed'}${tail ? `\n${tail}` : ''}\n`);
+    }
+    for (const p of runtime.mcp.toolProblems()) {
+      if (said.has(`tool:${p.server}/${p.tool}`)) continue;
+      said.add(`tool:${p.server}/${p.tool}`);
+      io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
+    }
+  });
 }
 
 /** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 
 /**
@@ -350,4 +350,58 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, 
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     else child.stdin?.end();
   });
+}
+
+/** A long-lived child in its own process group (an MCP stdio server), tracked like a hook's shell. */
+export interface ProcessGroupChild {
+  readonly child: ChildProcessWithoutNullStreams;
+  /**
+   * Kills the whole group: SIGTERM, then SIGKILL after `graceMs` if the leader is still
+   * alive. Resolves when the leader has exited (or at once when it already has).
+   */
+  kill(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns `file args` (no shell) with piped stdio, leading its own process group on POSIX, so
+ * whatever it starts is killed with it; the group is killed when the host exits, and the CLI
+ * watchdog is told about it like any hook's. Throws what `spawn` throws (the caller reports it).
+ */
+export function spawnProcessGroup(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+): ProcessGroupChild {
+  const child = spawn(file, [...args], {
+    cwd: options.cwd,
+    env: groupListener?.childEnv ? { ...options.env, ...groupListener.childEnv } : options.env,
+    stdio: 'pipe',
+    detached: !IS_WINDOWS,
+    windowsHide: true,
+  }) as ChildProcessWithoutNullStreams;
+  const pid = child.pid;
+  if (pid !== undefined && !IS_WINDOWS) trackGroup(pid);
+  let exited = child.exitCode !== null || child.signalCode !== null;
+  const exit = new Promise<void>((resolve) => {
+    const done = (): void => {
+      exited = true;
+      resolve();
+    };
+    child.once('exit', done);
+    child.once('error', done);
+  });
+  return {
+    child,
+    async kill(graceMs = 500) {
+      if (pid === undefined) return;
+      killTree(pid, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      if (!exited) await Promise.race([exit, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      // Whatever is left in the group (the leader ignoring SIGTERM, its children) goes now.
+      killTree(pid, 'SIGKILL');
+      untrackGroup(pid);
+      await exit;
+    },
+  };
 }

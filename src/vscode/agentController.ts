@@ -44,11 +44,14 @@ export interface AgentControllerDeps {
 export class AgentController implements vscode.Disposable {
   readonly runtime: HookwiseRuntime;
   readonly sessions: SessionManager;
+  /** The workspace root the runtime works in (first folder, else the home directory). */
+  readonly projectDir: string;
   private readonly models: WorkspaceModel;
   private running: AbortController | undefined;
 
   constructor(private readonly deps: AgentControllerDeps) {
     const projectDir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    this.projectDir = projectDir;
     const transcriptDir = transcriptDirFor(projectDir, process.env);
     const { observers, permissionProvider } = deps;
     this.models = new WorkspaceModel(deps);
@@ -150,7 +153,11 @@ export class AgentController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
-    void this.sessions.end('other').finally(() => this.sessions.dispose());
+    // MCP servers (and their process groups) stop after the session's SessionEnd hooks.
+    void this.sessions
+      .end('other')
+      .finally(() => this.sessions.dispose())
+      .finally(() => this.runtime.dispose());
     this.models.dispose();
   }
 

@@ -1,3 +1,4 @@
+import { askElicitationInVscode } from './mcp/vscodeElicitation';
 import * as vscode from 'vscode';
 import type { AgentEventListener } from '../agent/agentEvents';
 import type { RuntimeOptions } from '../agent/hookwiseRuntime';
@@ -13,8 +14,14 @@ function settings(): vscode.WorkspaceConfiguration {
  * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
  * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2).
  */
-export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth'> {
+export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp'> {
   return {
+    // Only the user's own value: a workspace must not widen what runs without asking.
+    mcp: {
+      env: process.env,
+      elicit: askElicitationInVscode,
+      trustReadOnlyHint: () => settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue === true,
+    },
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
     limits: () => ({ maxSteps: settings().get<number>('agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
     maxSubagentDepth: () => settings().get<number>('agent.maxSubagentDepth', 2),

@@ -45,6 +45,7 @@ suite('Hookwise extension', () => {
       [
         ['hookwise.chat', 'Chat', 'webview'],
         ['hookwise.hookRuns', 'Hook Runs', 'tree'],
+        ['hookwise.mcpServers', 'MCP Servers', 'tree'],
       ],
     );
     const cmd = pkg.contributes.commands.find((c) => c.command === 'hookwise.openChat');

@@ -130,6 +130,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       const childCtx = deriveRunContext(ctx, transcript);
       const tools = canNest ? [...allowed, createAgentTool(childCtx, child, depth + 1)] : allowed;
       const started = Date.now();
+      const moreTools = subagentMoreTools(ctx.subagents.moreTools, type.tools);
       try {
         const result = await runAgent({
           ctx: childCtx,
@@ -141,6 +142,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
           systemPrompt: type.systemPrompt,
           conversation,
           tools,
+          ...(moreTools ? { moreTools } : {}),
           signal: toolCtx.signal,
           stopEvent: 'SubagentStop',
           metadata: inherited.current,
@@ -165,4 +167,22 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       }
     },
   });
+}
+
+/** The changing tools (MCP) a subagent type may use: all of them, or those its `tools` list names (same result while the source is unchanged). */
+function subagentMoreTools(
+  source: (() => readonly AnyAgentTool[]) | undefined,
+  allowed: readonly string[] | undefined,
+): (() => readonly AnyAgentTool[]) | undefined {
+  if (!source || !allowed) return source;
+  let seen: readonly AnyAgentTool[] | undefined;
+  let filtered: readonly AnyAgentTool[] = [];
+  return () => {
+    const now = source();
+    if (now !== seen) {
+      seen = now;
+      filtered = now.filter((t) => allowed.includes(t.name));
+    }
+    return filtered;
+  };
 }

@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, isHookEvent, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
+import { HOOK_EVENTS, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
 import { resolveEventName } from '../hookAliases';
 import { TOOL_EVENTS } from '../hookCondition';
 import { closestName } from './configDiagnostic';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hooksObjectSchema } from './hookConfigSchema';
+import { mcpServerEntrySchema } from '../../mcp/mcpServerConfig';
 
 /**
  * The VS Code settings Hookwise reads, with their defaults and scopes. package.json
@@ -152,6 +153,19 @@ export const HOOKWISE_SETTINGS = {
     schema: z.array(z.string().trim().min(1).max(300)).max(200).default([]).meta({
       markdownDescription:
         "Tools from VS Code's tool registry (`vscode.lm.tools`: other extensions' tools, VS Code's own, MCP servers VS Code runs) the agent may call, as `vscode__<toolName>`. Patterns: `publisher.extension/*` (all tools that extension declares), `publisher.extension/toolName`, `toolName`, `*`. Every call goes through PreToolUse, the approval (asks by default) and PostToolUse. Read when a session starts. See README.md, 'VS Code tools'.",
+    }),
+  },
+  'hookwise.mcp.servers': {
+    scope: 'window',
+    schema: z.record(z.string(), mcpServerEntrySchema).default({}).meta({
+      markdownDescription:
+        'MCP servers in Claude Code\'s `mcpServers` format (`{"name": {"command": …, "args": […], "env": {…}}}` or `{"type": "http", "url": …, "headers": {…}}`; `${VAR}` and `${VAR:-default}` are expanded), used besides `~/.claude.json` and the project\'s `.mcp.json`. User values run without approval; a workspace value is treated like `.mcp.json` (Workspace Trust and approval of the exact definition).',
+    }),
+  },
+  'hookwise.mcp.trustReadOnlyHint': {
+    scope: 'machine',
+    schema: z.boolean().default(false).meta({
+      markdownDescription: "Let MCP tools that declare `readOnlyHint: true` run without asking, like Read. Off by default: the hint is the server's own claim.",
     }),
   },
 } as const satisfies Record<string, HookwiseSettingSpec>;

@@ -53,7 +53,8 @@ const TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   Agent: ['Task', 'Agent'],
 };
 const PATH_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read', 'Glob', 'Grep']);
-const RULE = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s;
+// `mcp__server__*` (every tool of one MCP server) is the one name with a wildcard.
+const RULE = /^([A-Za-z0-9_-]+|mcp__[A-Za-z0-9_-]+?__\*)(?:\((.*)\))?$/s;
 
 /** Parses one rule; returns an error sentence instead of throwing. */
 export function parsePermissionRule(text: string): { ok: true; rule: PermissionRule } | { ok: false; message: string } {
@@ -72,6 +73,7 @@ function coversTool(ruleTool: string, toolName: string): boolean {
   if (TOOL_FAMILIES[ruleTool]?.includes(toolName)) return true;
   // `mcp__server` covers every tool of that server (Claude Code); `mcp__server__*` too.
   if (ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__')) return toolName.startsWith(`${ruleTool}__`);
+  if (ruleTool.startsWith('mcp__') && ruleTool.endsWith('__*')) return toolName.startsWith(ruleTool.slice(0, -1)) && toolName.length > ruleTool.length - 1;
   return false;
 }
 

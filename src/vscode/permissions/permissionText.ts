@@ -1,5 +1,6 @@
 import type { PermissionRequest } from '../../hooks/hookRunTypes';
 import { describeSource } from '../../hooks/hookSource';
+import { mcpToolParts } from '../../mcp/mcpToolNames';
 
 /**
  * The words of the approval popup, pure so they are unit-tested: the question names the tool
@@ -14,9 +15,10 @@ export const PermissionButtons = {
   deny: 'Deny',
 } as const;
 
-/** "Allow Bash for the main agent?", "Allow Write for subagent Explore (a1b2c3d4)?". */
+/** "Allow Bash for the main agent?", "Allow Write for subagent Explore (a1b2c3d4)?", "Allow tool echo of MCP server fixture for the main agent?". */
 export function permissionQuestion(request: PermissionRequest): string {
-  const what = request.toolName ?? request.event;
+  const mcp = request.toolName === undefined ? undefined : mcpToolParts(request.toolName);
+  const what = mcp ? `tool ${mcp.tool} of MCP server ${mcp.server}` : (request.toolName ?? request.event);
   const who = request.parentAgentId === null ? 'the main agent' : `subagent ${request.agentType} (${shortId(request.agentId)})`;
   return `Allow ${what} for ${who}?`;
 }
@@ -24,7 +26,8 @@ export function permissionQuestion(request: PermissionRequest): string {
 /** The popup's detail: input summary, reason, and the hook that asked (or the rule to be written). */
 export function permissionDetail(request: PermissionRequest, settingsFile = '.claude/settings.local.json'): string {
   const lines: string[] = [];
-  const summary = toolInputSummary(request.toolInput);
+  // An MCP tool's arguments are the server's own: a `command` or `path` key means nothing special there.
+  const summary = request.toolName?.startsWith('mcp__') ? jsonSummary(request.toolInput) : toolInputSummary(request.toolInput);
   if (summary) lines.push(summary, '');
   if (request.reason) lines.push(`Reason: ${request.reason}`);
   if (request.kind === 'hook') {
@@ -55,6 +58,11 @@ export function toolInputSummary(input: Readonly<Record<string, unknown>> | unde
   if (typeof command === 'string') return clip(`$ ${command}`);
   const file = input['file_path'] ?? input['path'];
   if (typeof file === 'string') return clip(file);
+  return jsonSummary(input);
+}
+
+function jsonSummary(input: Readonly<Record<string, unknown>> | undefined): string {
+  if (!input) return '';
   try {
     return clip(JSON.stringify(input, null, 1) ?? '');
   } catch {

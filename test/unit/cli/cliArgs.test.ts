@@ -10,7 +10,20 @@ function args(argv: string[], env: NodeJS.ProcessEnv = {}): CliArgs {
 
 describe('parseCliArgs', () => {
   it('has safe defaults: text output, default mode, no allowed tools, the current directory', () => {
-    expect(args(['-p', 'hi'])).toEqual({ prompt: 'hi', cwd: '/work/project', outputFormat: 'text', permissionMode: 'default', allowedTools: [] });
+    expect(args(['-p', 'hi'])).toEqual({
+      prompt: 'hi',
+      cwd: '/work/project',
+      outputFormat: 'text',
+      permissionMode: 'default',
+      allowedTools: [],
+      mcpConfigs: [],
+      strictMcpConfig: false,
+    });
+  });
+
+  it('takes several --mcp-config values after one flag (files or JSON strings), as Claude Code, and --strict-mcp-config', () => {
+    const parsed = args(['--mcp-config', 'a.json', '{"mcpServers":{}}', 'b.json', 'the prompt', '--mcp-config', 'c.json', '--strict-mcp-config']);
+    expect(parsed).toMatchObject({ prompt: 'the prompt', mcpConfigs: ['a.json', '{"mcpServers":{}}', 'b.json', 'c.json'], strictMcpConfig: true });
   });
 
   it('splits --allowed-tools on commas and spaces outside parentheses, across repeated flags', () => {

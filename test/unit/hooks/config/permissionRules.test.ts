@@ -65,6 +65,9 @@ describe('ruleMatches', () => {
     ['Task', 'Agent', { prompt: 'x' }, true],
     ['mcp__github', 'mcp__github__create_issue', {}, true],
     ['mcp__github', 'mcp__gitlab__x', {}, false],
+    ['mcp__github__*', 'mcp__github__create_issue', {}, true],
+    ['mcp__github__*', 'mcp__githubx__create_issue', {}, false],
+    ['mcp__github__*', 'mcp__github', {}, false],
     ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.com' }, false],
     ['WebFetch', 'WebFetch', { url: 'https://example.com' }, true],
   ])('%s vs %s %j → %s', (text, tool, input, expected) => {

@@ -46,6 +46,12 @@ describe('approval popup text', () => {
     expect(permissionQuestion({ ...hookAsk, toolName: undefined, event: 'SubagentStart' })).toBe('Allow SubagentStart for the main agent?');
   });
 
+  it('names the server and the tool of an MCP call, and shows its arguments as JSON', () => {
+    const mcp = { ...ruleAsk, parentAgentId: null, toolName: 'mcp__github__create_issue', toolInput: { command: 'not a shell command', title: 'Bug' } };
+    expect(permissionQuestion(mcp)).toBe('Allow tool create_issue of MCP server github for the main agent?');
+    expect(permissionDetail(mcp)).toContain('"command": "not a shell command"');
+  });
+
   it('details the input, the reason and the hook that asked', () => {
     expect(permissionDetail(hookAsk)).toBe(
       '$ rm -rf build\n\nReason: deleting files needs a person\nAsked by hook: ./guard.sh\n  .claude/settings.json › hooks.PreToolUse[0].hooks[0]',

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { readBoundedTextFile } from '../hooks/config/configFileSystem';
+import { MAX_CONFIG_FILE_BYTES } from '../hooks/config/configLimits';
+import { parseBoundedJson } from '../shared/boundedJson';
+import { describeThrown } from '../shared/describeThrown';
+import type { McpConfigProblem, McpServerDefinition, McpServerScope } from './mcpServerConfig';
+import { parseMcpServers } from './mcpServerConfig';
+
+/** `~/.claude.json` also holds Claude Code's history and grows past the 2 MiB of settings files. */
+const MAX_CLAUDE_JSON_BYTES = 16 * 1024 * 1024;
+
+/** Where MCP servers are read from. */
+export interface McpSourceOptions {
+  readonly homeDir: string;
+  /** The project root: its `.mcp.json`, and its entry in `~/.claude.json` `projects`. */
+  readonly projectDir: string;
+  /** `--mcp-config` values: each a file path or a JSON string (`{"mcpServers": …}`). */
+  readonly flagConfigs?: readonly string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  readonly strict?: boolean;
+  /** The user-level `hookwise.mcp.servers` setting (runs without approval). */
+  readonly settingServers?: unknown;
+  /** The workspace-level `hookwise.mcp.servers`: written by the repository, so a project server (approval needed). */
+  readonly workspaceSettingServers?: unknown;
+  /** Variables for `${VAR}` expansion. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Base directory of relative `--mcp-config` paths. */
+  readonly cwd?: string;
+}
+
+/** Every server found, by name (a higher-precedence source wins a name), and the problems. */
+export interface LoadedMcpConfig {
+  readonly servers: readonly McpServerDefinition[];
+  readonly problems: readonly McpConfigProblem[];
+}
+
+/** Precedence, lowest first: a later scope's server replaces an earlier one of the same name (Claude Code: local > project > user). */
+const ORDER: readonly McpServerScope[] = ['user', 'setting', 'project', 'local', 'flag'];
+
+/**
+ * Reads the MCP server definitions Claude Code would: `~/.claude.json` `mcpServers` (user)
+ * and `projects[<projectDir>].mcpServers` (local), the project's `.mcp.json` (project), plus
+ * Hookwise's `hookwise.mcp.servers` setting and `--mcp-config` values. With `strict`, only the
+ * `--mcp-config` ones. A missing file is no problem; an unreadable or invalid one is one
+ * problem naming it, and the other sources still load. Never throws.
+ */
+export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfig> {
+  const problems: McpConfigProblem[] = [];
+  const found: McpServerDefinition[] = [];
+  const add = (value: unknown, scope: McpServerScope, displayFile: string, at: (string | number)[]): void => {
+    const parsed = parseMcpServers(value, { scope, displayFile, at, env: o.env });
+    found.push(...parsed.servers);
+    problems.push(...parsed.problems);
+  };
+
+  if (!o.strict) {
+    const claudeJson = await readJson(path.join(o.homeDir, '.claude.json'), '~/.claude.json', MAX_CLAUDE_JSON_BYTES, problems);
+    if (isObject(claudeJson)) {
+      add(claudeJson.mcpServers, 'user', '~/.claude.json', ['mcpServers']);
+      const projects = claudeJson.projects;
+      if (isObject(projects)) {
+        const key = Object.keys(projects).find((p) => samePath(p, o.projectDir));
+        const entry = key === undefined ? undefined : projects[key];
+        if (key !== undefined && isObject(entry)) add(entry.mcpServers, 'local', '~/.claude.json', ['projects', key, 'mcpServers']);
+      }
+    }
+    if (o.settingServers !== undefined) add(o.settingServers, 'setting', 'hookwise.mcp.servers', []);
+    if (o.workspaceSettingServers !== undefined) add(o.workspaceSettingServers, 'project', 'workspace hookwise.mcp.servers', []);
+    const project = await readJson(path.join(o.projectDir, '.mcp.json'), '.mcp.json', MAX_CONFIG_FILE_BYTES, problems);
+    if (project !== undefined) {
+      if (isObject(project)) add(project.mcpServers, 'project', '.mcp.json', ['mcpServers']);
+      else problems.push({ displayFile: '.mcp.json', jsonPath: '', message: 'must be a JSON object with "mcpServers"' });
+    }
+  }
+  for (const [i, value] of (o.flagConfigs ?? []).entries()) {
+    const trimmed = value.trim();
+    const label = trimmed.startsWith('{') ? `--mcp-config #${i + 1}` : value;
+    const json = trimmed.startsWith('{')
+      ? parseText(trimmed, label, problems)
+      : await readJson(path.resolve(o.cwd ?? process.cwd(), value), label, MAX_CONFIG_FILE_BYTES, problems, true);
+    if (json === undefined) continue;
+    if (isObject(json) && json.mcpServers !== undefined) add(json.mcpServers, 'flag', label, ['mcpServers']);
+    else problems.push({ displayFile: label, jsonPath: '', message: 'must be a JSON object with "mcpServers"' });
+  }
+
+  const byName = new Map<string, McpServerDefinition>();
+  for (const scope of ORDER) for (const server of found) if (server.scope === scope) byName.set(server.name, server);
+  return { servers: [...byName.values()], problems };
+}
+
+async function readJson(file: string, displayFile: string, maxBytes: number, problems: McpConfigProblem[], required = false): Promise<unknown> {
+  let text: string | undefined;
+  try {
+    text = await readBoundedTextFile(file, maxBytes);
+  } catch (error) {
+    problems.push({ displayFile, jsonPath: '', message: `cannot read ${file}: ${describeThrown(error)}` });
+    return undefined;
+  }
+  if (text === undefined) {
+    if (required) problems.push({ displayFile, jsonPath: '', message: `${file} does not exist` });
+    return undefined;
+  }
+  return parseText(text, displayFile, problems);
+}
+
+function parseText(text: string, displayFile: string, problems: McpConfigProblem[]): unknown {
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return parsed.value;
+  problems.push({ displayFile, jsonPath: '', message: `not valid JSON: ${parsed.error}` });
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function samePath(a: string, b: string): boolean {
+  const norm = (p: string): string => path.resolve(p).replace(/[\\/]+$/, '');
+  return process.platform === 'win32' ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
+}

@@ -1,0 +1,185 @@
+import type { AnyAgentTool, ToolResult } from '../agent/tools/tool';
+import { toolError } from '../agent/tools/tool';
+import { describeThrown } from '../shared/describeThrown';
+import type { ElicitationHandler, McpServerStatus } from './mcpConnection';
+import { McpConnection } from './mcpConnection';
+import { mapCallToolResult } from './mcpResultMapping';
+import type { McpServerDefinition } from './mcpServerConfig';
+import type { McpToolProblem } from './mcpTool';
+import { createMcpTool } from './mcpTool';
+import { assignToolNames } from './mcpToolNames';
+
+/** How long all servers get to start, together (Claude Code's MCP_TIMEOUT default is 30 s). */
+export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
+/** How long one tool call may take (Claude Code's MCP_TOOL_TIMEOUT is long; progress resets it). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 10 * 60_000;
+
+/** What the manager is built with. */
+export interface McpServerManagerOptions {
+  /** Working directory of stdio servers. */
+  readonly cwd: string;
+  /** The environment stdio servers inherit. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly startTimeoutMs?: number;
+  readonly callTimeoutMs?: number;
+  /** `hookwise.mcp.trustReadOnlyHint`: a tool marked `readOnlyHint` runs without asking. */
+  readonly trustReadOnlyHint?: () => boolean;
+  readonly elicit?: ElicitationHandler;
+}
+
+/**
+ * The MCP servers of a runtime: started when a session needs them (all in parallel, within
+ * one timeout), their tools offered as `mcp__<server>__<tool>` agent tools, a crashed server
+ * started again on its next use, a `tools/list_changed` reflected in the next step's tool set,
+ * and every server (and its process group) stopped by {@link dispose}. Owned by the runtime.
+ */
+export class McpServerManager {
+  private readonly connections = new Map<string, McpConnection>();
+  private cachedTools: readonly AnyAgentTool[] | undefined;
+  private problems: McpToolProblem[] = [];
+  private readonly listeners = new Set<() => void>();
+  private disposed = false;
+
+  constructor(private readonly o: McpServerManagerOptions) {}
+
+  /**
+   * Makes `servers` the configured set: a server whose definition changed or that is gone is
+   * stopped; new ones start on the next {@link ensureStarted}. Resolves when removed ones are stopped.
+   */
+  async setServers(servers: readonly McpServerDefinition[]): Promise<void> {
+    const wanted = new Map(servers.map((s) => [s.name, s] as const));
+    const stopping: Promise<void>[] = [];
+    for (const [name, conn] of this.connections) {
+      const next = wanted.get(name);
+      if (next && next.hash === conn.definition.hash && sameLaunch(next, conn.definition)) continue;
+      this.connections.delete(name);
+      stopping.push(conn.close());
+    }
+    for (const server of [...wanted.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (this.connections.has(server.name)) continue;
+      this.connections.set(
+        server.name,
+        new McpConnection(server, { cwd: this.o.cwd, env: this.o.env, onChange: () => this.changed(), ...(this.o.elicit ? { elicit: this.o.elicit } : {}) }),
+      );
+    }
+    this.changed();
+    await Promise.all(stopping);
+  }
+
+  /** True when at least one server is configured. */
+  get hasServers(): boolean {
+    return this.connections.size > 0;
+  }
+
+  /**
+   * Starts every server that is stopped or crashed (not the failed ones: {@link restart} retries
+   * those), in parallel, within the start timeout. Never throws; failures are in {@link statuses}.
+   */
+  async ensureStarted(signal: AbortSignal): Promise<void> {
+    if (this.disposed) return;
+    const timeout = this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    const both = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
+    await Promise.all(
+      [...this.connections.values()].filter((c) => c.status.state === 'stopped' || c.status.state === 'crashed').map((c) => c.start(both, timeout)),
+    );
+  }
+
+  /** Stops and starts one server again (the UI's Restart, or a failed server retried). */
+  async restart(name: string, signal: AbortSignal): Promise<void> {
+    const conn = this.connections.get(name);
+    if (!conn) return;
+    await conn.close();
+    await conn.start(signal, this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS);
+  }
+
+  /** Every server's status, by name. */
+  statuses(): McpServerStatus[] {
+    return [...this.connections.values()].map((c) => c.status);
+  }
+
+  /** The pids of running stdio servers (tests). */
+  pids(): number[] {
+    return [...this.connections.values()].flatMap((c) => (c.pid === undefined ? [] : [c.pid]));
+  }
+
+  /** Tools that were not offered because their schema is broken. */
+  toolProblems(): readonly McpToolProblem[] {
+    this.tools();
+    return this.problems;
+  }
+
+  /**
+   * The agent tools of every server that listed tools (a crashed one keeps its last list, so a
+   * call restarts it), named deterministically: servers by name, tools in listed order.
+   */
+  tools(): readonly AnyAgentTool[] {
+    if (this.cachedTools) return this.cachedTools;
+    const conns = [...this.connections.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const keys = conns.flatMap((c) => c.tools.map((t) => ({ conn: c, tool: t, server: c.name })));
+    const names = assignToolNames(keys.map((k) => ({ server: k.server, tool: k.tool.name })));
+    const tools: AnyAgentTool[] = [];
+    const problems: McpToolProblem[] = [];
+    const trust = this.o.trustReadOnlyHint?.() ?? false;
+    keys.forEach((k, i) => {
+      const made = createMcpTool(k.server, k.tool, names[i] ?? k.tool.name, (server, tool, args, signal) => this.call(server, tool, args, signal), {
+        trustReadOnlyHint: trust,
+      });
+      if ('execute' in made) tools.push(made);
+      else problems.push(made);
+    });
+    this.problems = problems;
+    this.cachedTools = tools;
+    return tools;
+  }
+
+  /** Called with no arguments whenever a server's state or tools change. Returns the unsubscribe. */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every server and its process group; the manager is unusable afterwards. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.close()));
+    this.listeners.clear();
+  }
+
+  private async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const conn = this.connections.get(server);
+    if (!conn || this.disposed) return toolError(`MCP server "${server}" is no longer configured.`);
+    if (conn.status.state !== 'ready') {
+      // A crashed server is started again on its next use (a failed one too: the user may have fixed it).
+      await conn.start(
+        AbortSignal.any([signal, AbortSignal.timeout(this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS)]),
+        this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS,
+      );
+      const after = conn.status;
+      if (after.state !== 'ready') return toolError(`MCP server "${server}" is not running: ${after.error ?? after.state}`);
+    }
+    try {
+      return mapCallToolResult(await conn.callTool(tool, args, signal, this.o.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS));
+    } catch (error) {
+      if (signal.aborted) return toolError(`${tool} on MCP server "${server}" was cancelled.`);
+      return toolError(`MCP server "${server}" tool ${tool} failed: ${describeThrown(error)}`);
+    }
+  }
+
+  private changed(): void {
+    this.cachedTools = undefined;
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's bug must not stop the others.
+      }
+    }
+  }
+}
+
+function sameLaunch(a: McpServerDefinition, b: McpServerDefinition): boolean {
+  // The hash covers the entry as written; expanded variables may differ between loads.
+  return JSON.stringify({ ...a, scope: '', displayFile: '' }) === JSON.stringify({ ...b, scope: '', displayFile: '' });
+}
