@@ -3,6 +3,9 @@ import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
+import { setProcessSpawner } from './shared/processRunner';
+import type { SpawnHelper } from './shared/spawnHelper';
+import { startSpawnHelper } from './shared/spawnHelper';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
@@ -12,6 +15,7 @@ import { ProposedChangeDiff } from './vscode/permissions/proposedChangeDiff';
 import { AgentStatusBar } from './vscode/statusBar';
 import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
+import type { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
@@ -21,10 +25,15 @@ export interface HookwiseApi {
   readonly log: vscode.LogOutputChannel;
   readonly controller: AgentController;
   readonly hookConfig: HookConfigService;
+  /** The Hook Runs tree's provider (benchmarks and tests read its nodes and refreshes). */
+  readonly hookRuns: HookRunsTreeProvider;
+  /** Wall time of `activate()` itself, in ms (module loading not included). */
+  readonly activationMs: number;
 }
 
 /** Wires the services and registers views and commands. Holds no logic of its own. */
 export function activate(context: vscode.ExtensionContext): HookwiseApi {
+  const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Hookwise', { log: true });
   context.subscriptions.push(log);
 
@@ -69,8 +78,22 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // Hook and Bash process groups die with this extension host even when it is killed without
   // running its exit hook (a crash, a force-quit window). Started after activation returns.
   let watchdog: ProcessGroupWatchdog | undefined;
-  const watchdogTimer = setTimeout(() => (watchdog = startProcessGroupWatchdog()), 0);
-  context.subscriptions.push({ dispose: () => (clearTimeout(watchdogTimer), watchdog?.close()) });
+  // Shells are forked by a small helper process: forking this big host blocks its thread ~3× longer
+  // (bench/host measures both). HOOKWISE_SPAWN_HELPER=0 spawns directly, as does a dead helper.
+  let spawnHelper: SpawnHelper | undefined;
+  const watchdogTimer = setTimeout(() => {
+    watchdog = startProcessGroupWatchdog();
+    if (process.env.HOOKWISE_SPAWN_HELPER !== '0') spawnHelper = startSpawnHelper();
+    if (spawnHelper) setProcessSpawner(spawnHelper.spawner);
+  }, 0);
+  context.subscriptions.push({
+    dispose: () => {
+      clearTimeout(watchdogTimer);
+      setProcessSpawner(undefined);
+      spawnHelper?.close();
+      watchdog?.close();
+    },
+  });
 
   const hookConfig = registerHookConfiguration(context, { log, apply: (config, trust) => controller.runtime.applyConfig(config, trust) });
   // Agent files are watched with the hook configuration: their definitions reload with their hooks, for the next session.
@@ -120,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { hooks: controller.runtime.hooks, log, controller, hookConfig };
+  return { hooks: controller.runtime.hooks, log, controller, hookConfig, hookRuns: runs.provider, activationMs: performance.now() - activationStarted };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */
