@@ -25,6 +25,8 @@ export interface HookwiseApi {
   readonly log: vscode.LogOutputChannel;
   readonly controller: AgentController;
   readonly hookConfig: HookConfigService;
+  /** The chat view's provider (benchmarks and tests: `isReady` once the webview rendered). */
+  readonly chat: ChatViewProvider;
   /** The Hook Runs tree's provider (benchmarks and tests read its nodes and refreshes). */
   readonly hookRuns: HookRunsTreeProvider;
   /** Wall time of `activate()` itself, in ms (module loading not included). */
@@ -143,7 +145,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { hooks: controller.runtime.hooks, log, controller, hookConfig, hookRuns: runs.provider, activationMs: performance.now() - activationStarted };
+  return { hooks: controller.runtime.hooks, log, controller, hookConfig, chat, hookRuns: runs.provider, activationMs: performance.now() - activationStarted };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */

@@ -23,7 +23,7 @@ import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
 import type { HookRunsNode } from '../../src/vscode/tree/hookRunsModel';
 import { TranscriptWriter, type TranscriptEntry } from '../../src/agent/transcript';
-import { startOpenAiTestServer, textReply, toolCallsReply, type ScriptedReply } from '../../test/support/openAiTestServer';
+import type { ModelServerStats } from './modelServer';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -127,37 +127,25 @@ export async function run(): Promise<void> {
     fig.activationMs = api.activationMs;
     say(`activate() ${api.activationMs.toFixed(1)} ms${wasActive ? ' (already active)' : `, load + activate ${fig.loadAndActivateMs?.toFixed(1)} ms`}`);
 
-    // --- the model: an OpenAI test server in this host; `remaining` Bash calls, `perReply` per reply ---
-    let remaining = 0;
-    let perReply = 1;
-    let maxRequestBytes = 0;
-    let compactions = 0;
-    let onToolReply: ((left: number) => void) | undefined;
-    let callNo = 0;
-    const server = await startOpenAiTestServer({
-      script: (request): ScriptedReply => {
-        // The server records every request; a long session must not grow this host's memory through it.
-        server.requests.splice(0);
-        maxRequestBytes = Math.max(maxRequestBytes, request.rawBody.length);
-        const usage = { promptTokens: 10, completionTokens: 5 };
-        if (!request.body.tools?.length) {
-          compactions++;
-          return textReply('Summary: the user asked for many `true` runs; all succeeded.', { usage });
-        }
-        if (remaining <= 0) return textReply('done', { usage });
-        const n = Math.min(perReply, remaining);
-        remaining -= n;
-        onToolReply?.(remaining);
-        return toolCallsReply(
-          Array.from({ length: n }, () => ({ id: `call_${++callNo}`, name: 'Bash', arguments: { command: 'true' } })),
-          { usage },
-        );
-      },
-    });
+    // --- first chat render: the view opens, its webview loads the bundle and answers `ready` ---
+    const chatStarted = performance.now();
+    await vscode.commands.executeCommand('hookwise.openChat');
+    while (!api.chat.isReady && performance.now() - chatStarted < 30_000) await new Promise((r) => setTimeout(r, 5));
+    if (api.chat.isReady) fig.firstChatRenderMs = performance.now() - chatStarted;
+    else report.notes.push('the chat webview never answered ready within 30 s');
+
+    // --- the model: bench/host/modelServer.ts in its own process (the runner started it) ---
+    const modelUrl = process.env.HOOKWISE_BENCH_MODEL_URL;
+    const controlUrl = process.env.HOOKWISE_BENCH_CONTROL_URL;
+    if (!modelUrl || !controlUrl) throw new Error('HOOKWISE_BENCH_MODEL_URL / HOOKWISE_BENCH_CONTROL_URL are not set');
+    const controlModel = async (change: object = {}): Promise<ModelServerStats> => {
+      const res = await fetch(`${controlUrl}/control`, { method: 'POST', body: JSON.stringify(change), signal: AbortSignal.timeout(10_000) });
+      return (await res.json()) as ModelServerStats;
+    };
     const model = vscode.workspace.getConfiguration('hookwise.model');
     await model.update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);
     await model.update('name', 'bench', vscode.ConfigurationTarget.Global);
-    await model.update('baseUrl', server.url, vscode.ConfigurationTarget.Global);
+    await model.update('baseUrl', modelUrl, vscode.ConfigurationTarget.Global);
     await api.controller.reloadModel();
     if (!api.controller.model.configured) throw new Error(`no model: ${api.controller.model.configurationProblem}`);
 
@@ -178,13 +166,13 @@ export async function run(): Promise<void> {
       }
     });
 
-    const session = async (calls: number, each = 1): Promise<number> => {
+    const session = async (calls: number, each = 1, command = 'true'): Promise<number> => {
       await api.controller.newSession();
-      remaining = calls;
-      perReply = each;
+      await controlModel({ remaining: calls, perReply: each, command });
       const t = performance.now();
       await api.controller.submit('bench');
       const ms = performance.now() - t;
+      const { remaining } = await controlModel();
       if (remaining !== 0) throw new Error(`the session stopped with ${remaining} calls left (see the Hookwise log)`);
       return ms;
     };
@@ -232,17 +220,17 @@ export async function run(): Promise<void> {
     let runsSeen = 0;
     const allRuns = api.hookRuns.onDidChangeRun(() => runsSeen++);
     const before = settledMemory();
-    const samples: { left: number; heapMiB: number; rssMiB: number }[] = [];
-    onToolReply = (left) => {
-      if (left % (LONG_CALLS / 4) === 0) {
-        const m = process.memoryUsage();
-        samples.push({ left, heapMiB: m.heapUsed / MiB, rssMiB: m.rss / MiB });
-      }
-    };
-    maxRequestBytes = 0;
-    compactions = 0;
-    const longMs = await session(LONG_CALLS, 2);
-    onToolReply = undefined;
+    const samples: { s: number; heapMiB: number; rssMiB: number }[] = [];
+    const longStarted = performance.now();
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      samples.push({ s: (performance.now() - longStarted) / 1000, heapMiB: m.heapUsed / MiB, rssMiB: m.rss / MiB });
+    }, 5000);
+    await controlModel({ resetStats: true });
+    // Each call prints ~600 bytes, like a short listing or test summary.
+    const longMs = await session(LONG_CALLS, 2, 'seq 1000 1150');
+    clearInterval(sampler);
+    const modelStats = await controlModel();
     const after = settledMemory();
     refreshing.dispose();
     allRuns.dispose();
@@ -250,8 +238,8 @@ export async function run(): Promise<void> {
     fig.longSessionHookRuns = runsSeen;
     fig.longSessionRssGrowthMiB = (after.rss - before.rss) / MiB;
     fig.hostHeapGrowthMiB = (after.heapUsed - before.heapUsed) / MiB;
-    fig.maxRequestKiB = maxRequestBytes / 1024;
-    fig.compactions = compactions;
+    fig.maxRequestKiB = modelStats.maxRequestBytes / 1024;
+    fig.compactions = modelStats.compactions;
     // The busiest second of the session.
     let peak = 0;
     for (let i = 0, j = 0; i < refreshes.length; i++) {
@@ -260,9 +248,7 @@ export async function run(): Promise<void> {
     }
     fig.treeRefreshPerSec = peak;
     fig.treeRefreshes = refreshes.length;
-    report.notes.push(
-      `heap/RSS while running (MiB, calls left): ${samples.map((s) => `${s.left}: ${s.heapMiB.toFixed(0)}/${s.rssMiB.toFixed(0)}`).join(', ')}`,
-    );
+    report.notes.push(`heap/RSS while running (MiB, every 5 s): ${samples.map((m) => `${m.heapMiB.toFixed(0)}/${m.rssMiB.toFixed(0)}`).join(', ')}`);
     say(`long session: ${LONG_CALLS} calls in ${(longMs / 1000).toFixed(1)} s, ${runsSeen} hook runs, RSS +${fig.longSessionRssGrowthMiB.toFixed(1)} MiB`);
 
     // --- expanding the biggest agent node, as VS Code does: children, then an item for each ---
@@ -306,9 +292,14 @@ export async function run(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     } else report.notes.push(`no transcript found under ${dir}`);
 
-    counting.dispose();
+    // Who holds the growth: the Hook Runs tree, then the session (conversation, chat log).
+    api.hookRuns.clear();
+    const withoutTree = settledMemory();
     await api.controller.newSession();
-    await server.close();
+    const withoutSession = settledMemory();
+    fig.treeRetainedMiB = (after.heapUsed - withoutTree.heapUsed) / MiB;
+    fig.sessionRetainedMiB = (withoutTree.heapUsed - withoutSession.heapUsed) / MiB;
+    counting.dispose();
   } catch (e) {
     report.fatal = e instanceof Error ? (e.stack ?? e.message) : String(e);
   }

@@ -8,12 +8,14 @@
  * gathers into its final JSON line. Exits non-zero when the benchmark could not run.
  */
 import * as esbuild from 'esbuild';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
 import { launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
 
 const ENTRY = path.join(REPO_ROOT, 'out', 'bench', 'host', 'index.js');
+const MODEL_SERVER = path.join(REPO_ROOT, 'out', 'bench', 'host', 'modelServer.js');
 const TIMEOUT_MS = Number(process.env.HOOKWISE_BENCH_TIMEOUT_MS ?? 15 * 60_000);
 
 /** @param {string} msg */
@@ -21,9 +23,7 @@ const say = (msg) => console.log(`[host bench] ${msg}`);
 
 async function main() {
   if (!existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `node esbuild.mjs --production` first');
-  await esbuild.build({
-    entryPoints: [path.join(REPO_ROOT, 'bench', 'host', 'hostBench.ts')],
-    outfile: ENTRY,
+  const bundle = {
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -33,8 +33,11 @@ async function main() {
     mainFields: ['module', 'main'],
     define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
     banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
-  });
+  };
+  await esbuild.build({ ...bundle, entryPoints: [path.join(REPO_ROOT, 'bench', 'host', 'hostBench.ts')], outfile: ENTRY });
+  await esbuild.build({ ...bundle, entryPoints: [path.join(REPO_ROOT, 'bench', 'host', 'modelServer.ts')], outfile: MODEL_SERVER });
   await ensureHost();
+  const model = await startModelServer();
   const scratch = tempDir('bench');
   const workspace = path.join(scratch, 'workspace');
   const resultsFile = path.join(scratch, 'results.json');
@@ -48,7 +51,12 @@ async function main() {
       folder: workspace,
       smokeTestDriver: true,
       disableWorkspaceTrust: true,
-      env: { HOOKWISE_BENCH_RESULTS: resultsFile, HOOKWISE_HOME: path.join(scratch, 'hookwise-home') },
+      env: {
+        HOOKWISE_BENCH_RESULTS: resultsFile,
+        HOOKWISE_HOME: path.join(scratch, 'hookwise-home'),
+        HOOKWISE_BENCH_MODEL_URL: model.modelUrl,
+        HOOKWISE_BENCH_CONTROL_URL: model.controlUrl,
+      },
       settings: {
         ...QUIET_SETTINGS,
         'hookwise.permissions.mode': 'bypassPermissions',
@@ -77,8 +85,28 @@ async function main() {
   } finally {
     await browser?.close();
     await server?.stop();
+    model.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Starts bench/host/modelServer.ts (bundled) in its own Node process; it exits when we close its stdin.
+ * @returns {Promise<{modelUrl: string, controlUrl: string, stop: () => void}>}
+ */
+function startModelServer() {
+  const child = spawn(process.execPath, [MODEL_SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the model server exited (${code}) before it was ready`)));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      out += text;
+      const m = /READY (\S+) (\S+)/.exec(out);
+      if (m) resolve({ modelUrl: /** @type {string} */ (m[1]), controlUrl: /** @type {string} */ (m[2]), stop: () => child.stdin.end() });
+    });
+  });
 }
 
 /** @param {import('../../bench/host/hostBench').HostBenchReport} report */
@@ -94,6 +122,7 @@ function print(report) {
   };
   row('activate() wall time', f.activationMs, 'ms', 30);
   row('load + activate (from the bench)', f.loadAndActivateMs, 'ms');
+  row('first chat render (open the view → webview ready)', f.firstChatRenderMs, 'ms');
   row('floor (a): fresh node -e, 5 × sh -c true at once', f.floorAMs, 'ms');
   row('floor (b): the extension host, 5 × sh -c true at once', f.floorBMs, 'ms');
   row('hostFloorRatio (b / a)', f.hostFloorRatio, '×');
@@ -103,6 +132,8 @@ function print(report) {
   row(`long session: ${f.longSessionHookRuns} hook runs, wall time`, f.longSessionMs !== undefined ? f.longSessionMs / 1000 : undefined, 's');
   row('long session: host RSS growth', f.longSessionRssGrowthMiB, 'MiB', 50);
   row('long session: host heap growth', f.hostHeapGrowthMiB, 'MiB', 50);
+  row('  of which the Hook Runs tree holds', f.treeRetainedMiB, 'MiB');
+  row('  of which the ended session held (conversation, chat log)', f.sessionRetainedMiB, 'MiB');
   row('Hook Runs tree refreshes, busiest second', f.treeRefreshPerSec, '/s', 10);
   row(`expand the biggest agent node (${f.treeExpandChildren} children)`, f.treeExpandMs, 'ms', 100);
   row(`biggest model request (${f.compactions} compactions)`, f.maxRequestKiB, 'KiB');
