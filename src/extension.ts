@@ -5,6 +5,9 @@ import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
+import { setProcessSpawner } from './shared/processRunner';
+import type { SpawnHelper } from './shared/spawnHelper';
+import { startSpawnHelper } from './shared/spawnHelper';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { EditReview } from './vscode/chat/editReview';
@@ -16,6 +19,7 @@ import { ProposedChangeDiff } from './vscode/permissions/proposedChangeDiff';
 import { AgentStatusBar } from './vscode/statusBar';
 import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
+import type { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
 import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
 import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
@@ -29,10 +33,17 @@ export interface HookwiseApi {
   readonly log: vscode.LogOutputChannel;
   readonly controller: AgentController;
   readonly hookConfig: HookConfigService;
+  /** The chat view's provider (benchmarks and tests: `isReady` once the webview rendered). */
+  readonly chat: ChatViewProvider;
+  /** The Hook Runs tree's provider (benchmarks and tests read its nodes and refreshes). */
+  readonly hookRuns: HookRunsTreeProvider;
+  /** Wall time of `activate()` itself, in ms (module loading not included). */
+  readonly activationMs: number;
 }
 
 /** Wires the services and registers views and commands. Holds no logic of its own. */
 export function activate(context: vscode.ExtensionContext): HookwiseApi {
+  const activationStarted = performance.now();
   const log = vscode.window.createOutputChannel('Hookwise', { log: true });
   context.subscriptions.push(log);
 
@@ -120,8 +131,22 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // Hook and Bash process groups die with this extension host even when it is killed without
   // running its exit hook (a crash, a force-quit window). Started after activation returns.
   let watchdog: ProcessGroupWatchdog | undefined;
-  const watchdogTimer = setTimeout(() => (watchdog = startProcessGroupWatchdog()), 0);
-  context.subscriptions.push({ dispose: () => (clearTimeout(watchdogTimer), watchdog?.close()) });
+  // Shells are forked by a small helper process: forking this big host blocks its thread ~3× longer
+  // (bench/host measures both). HOOKWISE_SPAWN_HELPER=0 spawns directly, as does a dead helper.
+  let spawnHelper: SpawnHelper | undefined;
+  const watchdogTimer = setTimeout(() => {
+    watchdog = startProcessGroupWatchdog();
+    if (process.env.HOOKWISE_SPAWN_HELPER !== '0') spawnHelper = startSpawnHelper();
+    if (spawnHelper) setProcessSpawner(spawnHelper.spawner);
+  }, 0);
+  context.subscriptions.push({
+    dispose: () => {
+      clearTimeout(watchdogTimer);
+      setProcessSpawner(undefined);
+      spawnHelper?.close();
+      watchdog?.close();
+    },
+  });
 
   const hookConfig = registerHookConfiguration(context, {
     log,
@@ -181,7 +206,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { hooks: controller.runtime.hooks, log, controller, hookConfig };
+  return { hooks: controller.runtime.hooks, log, controller, hookConfig, chat, hookRuns: runs.provider, activationMs: performance.now() - activationStarted };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */

@@ -142,6 +142,45 @@ class CappedCollector {
   }
 }
 
+/**
+ * The part of a started process {@link runShellCommand} uses: node's ChildProcess has it, and so
+ * has a process started by the spawn helper (src/shared/spawnHelper.ts), whose `pid` arrives
+ * later, with a 'spawn' event.
+ */
+export interface SpawnedProcess {
+  readonly pid: number | undefined;
+  readonly stdout: NodeJS.ReadableStream & { destroy(): void };
+  readonly stderr: NodeJS.ReadableStream & { destroy(): void };
+  readonly stdin: NodeJS.WritableStream & { on(event: 'error', fn: () => void): unknown };
+  on(event: 'error', fn: (error: Error) => void): unknown;
+  once(event: 'spawn', fn: () => void): unknown;
+  once(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  once(event: 'close', fn: () => void): unknown;
+  /** Tells the spawner the run is over (the helper drops its pipes). */
+  release?(): void;
+}
+
+/**
+ * Starts a shell detached with pipes; undefined = not available now (spawn directly instead).
+ * `maxOutputBytes` lets it drop output past the run's cap at the source.
+ */
+export type ProcessSpawner = (
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly maxOutputBytes: number },
+) => SpawnedProcess | undefined;
+
+let spawner: ProcessSpawner | undefined;
+
+/**
+ * Installs the one alternative spawner for shells (POSIX only; undefined removes it). The
+ * extension host installs the spawn helper's; whenever it returns undefined (helper gone),
+ * shells are spawned directly.
+ */
+export function setProcessSpawner(next: ProcessSpawner | undefined): void {
+  spawner = next;
+}
+
 /** Process groups still alive, killed if the host process exits first (detached children outlive their parent otherwise). */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -263,22 +302,39 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, 
     let graceTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    let child: ChildProcess;
+    let child: ChildProcess | SpawnedProcess;
+    const env = groupListener?.childEnv ? { ...(options.env ?? process.env), ...groupListener.childEnv } : (options.env ?? process.env);
     try {
-      child = spawn(invocation.file, [...invocation.args], {
-        cwd: options.cwd,
-        env: groupListener?.childEnv ? { ...(options.env ?? process.env), ...groupListener.childEnv } : (options.env ?? process.env),
-        stdio: 'pipe',
-        detached: !IS_WINDOWS,
-        windowsHide: true,
-        windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
-      });
+      child =
+        (!IS_WINDOWS && spawner?.(invocation.file, invocation.args, { cwd: options.cwd, env, maxOutputBytes: cap })) ||
+        spawn(invocation.file, [...invocation.args], {
+          cwd: options.cwd,
+          env,
+          stdio: 'pipe',
+          detached: !IS_WINDOWS,
+          windowsHide: true,
+          windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
+        });
     } catch (error) {
       resolve(result(describeSpawnError(error, invocation.file, options.cwd, what)));
       return;
     }
-    const pid = child.pid;
+    let pid = child.pid;
     if (pid !== undefined && !IS_WINDOWS) trackGroup(pid);
+    else if (pid === undefined) {
+      // A helper-started shell: its pid comes with 'spawn'. An abort that came first applies now.
+      child.once('spawn', () => {
+        pid = child.pid;
+        if (pid === undefined) return;
+        trackGroup(pid);
+        if (finished || (aborted && exited)) killTree(pid, 'SIGKILL');
+        else if (aborted) {
+          const group = pid;
+          killTree(group, 'SIGTERM');
+          graceTimer = setTimeout(() => killTree(group, 'SIGKILL'), options.killGraceMs ?? 500);
+        }
+      });
+    }
 
     function result(spawnFailure?: string): ProcessRunResult {
       const base = {
@@ -308,6 +364,7 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, 
       }
       child.stdout?.destroy();
       child.stderr?.destroy();
+      (child as SpawnedProcess).release?.();
       resolve(result(spawnError));
     }
 
@@ -321,7 +378,7 @@ function runInvocation(invocation: ShellInvocation, options: ProcessRunOptions, 
         return;
       }
       killTree(pid, 'SIGTERM');
-      graceTimer = setTimeout(() => killTree(pid, 'SIGKILL'), options.killGraceMs ?? 500);
+      graceTimer = setTimeout(() => pid !== undefined && killTree(pid, 'SIGKILL'), options.killGraceMs ?? 500);
     }
 
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -1,8 +1,9 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { resolveShell, runShellCommand, withShellPrefix } from '../../../src/shared/processRunner';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveShell, runShellCommand, setProcessSpawner, withShellPrefix } from '../../../src/shared/processRunner';
+import { startSpawnHelper, type SpawnHelper } from '../../../src/shared/spawnHelper';
 import { PidFile, survivors } from '../../support/processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-runner-')));
@@ -39,8 +40,38 @@ describe('withShellPrefix (CLAUDE_CODE_SHELL_PREFIX)', () => {
 });
 
 // Hooks and the Bash tool start the shell the same way (node's spawn).
-describe('runShellCommand', () => {
+// The same behaviour whether the shell is spawned here or by the spawn helper (the extension host's path).
+describe.each(['direct spawn', 'spawn helper'] as const)('runShellCommand (%s)', (mode) => {
   const run = runShellCommand;
+  let helper: SpawnHelper | undefined;
+  beforeAll(() => {
+    if (mode !== 'spawn helper') return;
+    helper = startSpawnHelper();
+    if (!helper) throw new Error('the spawn helper did not start');
+    setProcessSpawner(helper.spawner);
+  });
+  afterAll(() => {
+    setProcessSpawner(undefined);
+    helper?.close();
+  });
+
+  it('the shell is started by the expected parent', async () => {
+    const r = await run('echo $PPID', { cwd });
+    expect(Number(r.stdout)).toBe(mode === 'spawn helper' ? helper?.pid : process.pid);
+  });
+  it('an exit by a signal is recorded as such', async () => {
+    expect(await run('echo x; kill -TERM $$', { cwd })).toMatchObject({ stdout: 'x\n', exitCode: null, signal: 'SIGTERM', aborted: false });
+  });
+  it('output past the cap is dropped, however much there is', async () => {
+    const r = await run('head -c 5000000 /dev/zero | tr "\\0" a; echo done >&2', { cwd, maxOutputBytes: 1024 });
+    expect(r).toMatchObject({ stdout: 'a'.repeat(1024), stdoutTruncated: true, stderr: 'done\n', exitCode: 0 });
+  });
+  it('an abort right after the start still kills the shell', async () => {
+    const controller = new AbortController();
+    const pending = run('sleep 100', { cwd, signal: controller.signal });
+    controller.abort();
+    expect(await pending).toMatchObject({ aborted: true });
+  });
 
   it('passes stdin then EOF, env and cwd; captures both streams and the exit code', async () => {
     const r = await run('read line; echo "got:$line:$FOO:$(pwd)"; echo warn >&2; exit 7', { cwd, env: { ...process.env, FOO: 'bar' }, stdin: 'hello' });

@@ -118,4 +118,23 @@ describe('ChangeThrottle', () => {
     throttle.flush();
     expect(fired).toEqual([]);
   });
+
+  it('a timer that fires early waits out the rest of the interval', () => {
+    const timers = fakeTimers();
+    const early: ThrottleTimers = { ...timers, setTimeout: (fn, ms) => timers.setTimeout(fn, ms >= 1 ? ms - 0.5 : ms) };
+    const fired: (string[] | undefined)[] = [];
+    const throttle = new ChangeThrottle<Node>(
+      (nodes) => fired.push(nodes?.map((n) => n.name)),
+      (n) => n.parent,
+      100,
+      early,
+    );
+    throttle.add(run1);
+    timers.advance(0);
+    throttle.add(run2);
+    timers.advance(99.6);
+    expect(fired).toEqual([['run1']]);
+    timers.advance(0.4);
+    expect(fired).toEqual([['run1'], ['run2']]);
+  });
 });

@@ -1,0 +1,255 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
+import type { ProcessSpawner, SpawnedProcess } from './processRunner';
+
+/**
+ * A small long-lived Node process that starts hook and Bash shells for a big host process.
+ *
+ * Why: `fork` costs time in proportion to the parent's memory, and Node forks on its main
+ * thread. In the VS Code extension host (hundreds of MiB) a spawn blocks it ~3× longer than a
+ * small Node process does (bench/host: floor b vs floor a). The helper is small, so it forks
+ * cheaply and off the host's thread.
+ *
+ * What stays in the host: everything {@link runShellCommand} does (output caps, timeouts and
+ * aborts, the drain timer, killing the process group — the host signals the group itself,
+ * it is the same user — and reporting groups to the watchdog). The helper only spawns
+ * detached with pipes, forwards stdin/stdout/stderr (each stream at most `cap + 1` bytes,
+ * the rest read and dropped) and reports spawn, exit and close. When the host goes away
+ * (its pipe to the helper closes) the helper SIGKILLs every group it started, then exits.
+ *
+ * Protocol: one JSON object per line each way. Host → helper `{op:'run',id,file,args,cwd,env,cap}`,
+ * `{op:'stdin',id,data}` (base64), `{op:'end',id}`, `{op:'release',id}`. Helper → host
+ * `{id,ev:'spawn',pid}`, `{id,ev:'out'|'err',data}` (base64), `{id,ev:'exit',code,signal}`,
+ * `{id,ev:'close'}`, `{id,ev:'error',code,message}`.
+ */
+const HELPER_SCRIPT = `
+'use strict';
+const { spawn } = require('node:child_process');
+const kids = new Map();
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+function forward(id, stream, ev, cap) {
+  let sent = 0;
+  stream.on('data', (d) => {
+    if (sent > cap) return;
+    const part = d.length > cap + 1 - sent ? d.subarray(0, cap + 1 - sent) : d;
+    sent += part.length;
+    send({ id, ev, data: part.toString('base64') });
+  });
+  stream.on('error', () => {});
+}
+function run(m) {
+  let c;
+  try {
+    c = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: 'pipe', detached: true });
+  } catch (e) {
+    return send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) });
+  }
+  kids.set(m.id, c);
+  c.on('error', (e) => send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) }));
+  if (c.pid === undefined) return;
+  send({ id: m.id, ev: 'spawn', pid: c.pid });
+  forward(m.id, c.stdout, 'out', m.cap);
+  forward(m.id, c.stderr, 'err', m.cap);
+  c.stdin.on('error', () => {});
+  c.on('exit', (code, signal) => send({ id: m.id, ev: 'exit', code, signal }));
+  c.on('close', () => { kids.delete(m.id); send({ id: m.id, ev: 'close' }); });
+}
+let buf = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => {
+  buf += d;
+  for (let i = buf.indexOf('\\n'); i >= 0; i = buf.indexOf('\\n')) {
+    const m = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    const c = kids.get(m.id);
+    if (m.op === 'run') run(m);
+    else if (m.op === 'stdin' && c) c.stdin.write(Buffer.from(m.data, 'base64'));
+    else if (m.op === 'end' && c) c.stdin.end();
+    else if (m.op === 'release' && c) { kids.delete(m.id); c.stdout.destroy(); c.stderr.destroy(); }
+  }
+});
+process.stdin.on('end', () => {
+  for (const c of kids.values()) { try { process.kill(-c.pid, 'SIGKILL'); } catch {} }
+  process.exit(0);
+});
+process.stdout.on('error', () => process.exit(0));
+`;
+
+type HelperEvent =
+  | { id: number; ev: 'spawn'; pid: number }
+  | { id: number; ev: 'out' | 'err'; data: string }
+  | { id: number; ev: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { id: number; ev: 'close' }
+  | { id: number; ev: 'error'; code?: string; message: string };
+
+/** The host side of one shell started by the helper; looks like the part of a ChildProcess {@link runShellCommand} uses. */
+class RemoteProcess extends EventEmitter implements SpawnedProcess {
+  pid: number | undefined;
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+  readonly stdin: Writable;
+
+  constructor(
+    private readonly id: number,
+    private readonly post: (message: object) => void,
+    private readonly forget: () => void,
+  ) {
+    super();
+    this.stdin = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        post({ op: 'stdin', id, data: Buffer.from(chunk).toString('base64') });
+        done();
+      },
+      final: (done) => {
+        post({ op: 'end', id });
+        done();
+      },
+    });
+  }
+
+  accept(event: HelperEvent): void {
+    switch (event.ev) {
+      case 'spawn':
+        this.pid = event.pid;
+        this.emit('spawn');
+        break;
+      case 'out':
+        this.stdout.write(Buffer.from(event.data, 'base64'));
+        break;
+      case 'err':
+        this.stderr.write(Buffer.from(event.data, 'base64'));
+        break;
+      case 'exit':
+        this.emit('exit', event.code, event.signal);
+        break;
+      case 'close':
+        this.stdout.end();
+        this.stderr.end();
+        // Let the stream ends reach their listeners first, as node's ChildProcess does.
+        setImmediate(() => this.emit('close', null, null));
+        break;
+      case 'error':
+        this.emit('error', Object.assign(new Error(event.message), { code: event.code }));
+        break;
+    }
+  }
+
+  /** The host is done with it (finished, perhaps with a straggler still holding the pipes). */
+  release(): void {
+    this.forget();
+    this.post({ op: 'release', id: this.id });
+  }
+
+  /** The helper died: the shell's fate is unknown; report it as ended so the run finishes (its group is killed by the run). */
+  lost(): void {
+    this.stdout.end();
+    this.stderr.end();
+    if (this.pid === undefined) this.emit('error', Object.assign(new Error('the spawn helper exited'), { code: 'EHELPER' }));
+    else {
+      this.emit('exit', null, 'SIGKILL');
+      setImmediate(() => this.emit('close', null, 'SIGKILL'));
+    }
+  }
+}
+
+/** A running spawn helper. */
+export interface SpawnHelper {
+  /** The helper's pid (tests, diagnostics). */
+  readonly pid: number;
+  /** False once the helper died or was closed: callers spawn directly then. */
+  readonly alive: boolean;
+  /** The spawner to install with `setProcessSpawner`. */
+  readonly spawner: ProcessSpawner;
+  /** Ends the helper (it kills the groups it still runs). */
+  close(): void;
+}
+
+/**
+ * Starts the helper with `nodePath` (default: this process's own executable, run as Node —
+ * `ELECTRON_RUN_AS_NODE` covers Electron hosts). Returns undefined where it cannot run
+ * (Windows: no process groups; or the executable would not start). Never keeps the host's
+ * event loop alive.
+ */
+export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | undefined {
+  if (process.platform === 'win32') return undefined;
+  let child: ChildProcess;
+  try {
+    child = spawn(nodePath, ['-e', HELPER_SCRIPT], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
+      // Its own group: Ctrl+C in a terminal reaches the host, which then ends the helper.
+      detached: true,
+    });
+  } catch {
+    return undefined;
+  }
+  const { stdin, stdout, pid } = child;
+  if (pid === undefined || !stdin || !stdout) return undefined;
+  let alive = true;
+  let nextId = 1;
+  const running = new Map<number, RemoteProcess>();
+  // The pipe from the helper holds the event loop only while a run waits on it.
+  const pipe = stdout as unknown as { ref?: () => void; unref?: () => void };
+  const track = (id: number, remote: RemoteProcess | undefined): void => {
+    if (remote) running.set(id, remote);
+    else running.delete(id);
+    if (running.size === 0) pipe.unref?.();
+    else pipe.ref?.();
+  };
+  const post = (message: object): void => {
+    if (alive) stdin.write(`${JSON.stringify(message)}\n`);
+  };
+  const die = (): void => {
+    if (!alive) return;
+    alive = false;
+    const lost = [...running.values()];
+    running.clear();
+    pipe.unref?.();
+    for (const remote of lost) remote.lost();
+  };
+  stdin.on('error', die);
+  child.on('error', die);
+  child.on('exit', die);
+  let buffer = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (text: string) => {
+    buffer += text;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const event = JSON.parse(buffer.slice(0, i)) as HelperEvent;
+      buffer = buffer.slice(i + 1);
+      const remote = running.get(event.id);
+      if (!remote) continue;
+      if (event.ev === 'close' || (event.ev === 'error' && remote.pid === undefined)) track(event.id, undefined);
+      remote.accept(event);
+    }
+  });
+  // Unreferenced while idle; each run holds the loop through its own streams and promise.
+  child.unref();
+  (stdin as unknown as { unref?: () => void }).unref?.();
+  pipe.unref?.();
+
+  const spawner: ProcessSpawner = (file, args, options) => {
+    const id = nextId++;
+    const remote = new RemoteProcess(id, post, () => track(id, undefined));
+    track(id, remote);
+    post({ op: 'run', id, file, args, cwd: options.cwd, env: options.env, cap: options.maxOutputBytes });
+    return remote;
+  };
+  return {
+    pid,
+    get alive() {
+      return alive;
+    },
+    spawner: (file, args, options) => (alive ? spawner(file, args, options) : undefined),
+    close() {
+      if (!alive) return;
+      alive = false;
+      stdin.end();
+      const lost = [...running.values()];
+      running.clear();
+      pipe.unref?.();
+      for (const remote of lost) remote.lost();
+    },
+  };
+}
