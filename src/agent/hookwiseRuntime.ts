@@ -18,6 +18,7 @@ import type { AgentEventListener } from './agentEvents';
 import { ConfigPermissionRules } from './configPermissionRules';
 import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import { loadMemory } from './memory/memoryFiles';
+import { loadSlashCommands } from './commands/slashCommands';
 import { environmentBlock, memoryBlock } from './memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import type { PromptContext } from './session';
@@ -257,6 +258,7 @@ export class HookwiseRuntime {
       fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: () => this.promptContext(cwd),
+      slashCommands: () => loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }),
       ...(options.history ? { history: options.history } : {}),
     });
   }

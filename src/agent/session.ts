@@ -1,4 +1,6 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
+import { expandPrompt } from './commands/promptExpansion';
+import type { SlashCommandSet } from './commands/slashCommands';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { HookEventResult } from '../hooks/hookRunTypes';
@@ -77,6 +79,8 @@ export interface SessionOptions {
    * system prompt. Absent = the system prompt alone.
    */
   readonly promptContext?: () => Promise<PromptContext>;
+  /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
+  readonly slashCommands?: () => Promise<SlashCommandSet>;
 }
 
 /** What a session appends to its system prompt, and the memory it came from. */
@@ -251,6 +255,7 @@ export class Session {
       this.context = await this.o.promptContext?.();
       for (const problem of this.context?.memory?.problems ?? [])
         this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
+      await this.instructionsLoaded(source === 'compact' ? 'compact' : undefined, signal);
     }
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
     const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, {
@@ -262,6 +267,21 @@ export class Session {
     const named = this.o.fileChangedNames?.() ?? [];
     this.fileWatch.add([...named.map((name) => path.join(this.o.cwd, name)), ...hookSpecificValues(result, 'watchPaths').flat()]);
     return result;
+  }
+
+  /** InstructionsLoaded for each memory file the session loaded (observation only, as in Claude Code). */
+  private async instructionsLoaded(reason: 'compact' | undefined, signal?: AbortSignal): Promise<void> {
+    const files = this.context?.memory?.files ?? [];
+    if (files.length === 0 || this.o.hooks.hasHooks?.('InstructionsLoaded') === false) return;
+    for (const file of files) {
+      const input = forEvent('InstructionsLoaded', this.envelope(), {
+        file_path: file.path,
+        memory_type: file.memoryType,
+        load_reason: reason ?? file.loadReason,
+        ...(file.parentPath ? { parent_file_path: file.parentPath } : {}),
+      });
+      emitSystemMessages(this.o.emit, MAIN, await this.runHooks('InstructionsLoaded', input, signal));
+    }
   }
 
   /**
@@ -354,7 +374,24 @@ export class Session {
       return { status: 'blocked', reason };
     }
     const rewritten = submitted.updatedInput?.prompt;
-    const finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+    let finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+    if (this.o.slashCommands && finalPrompt.trimStart().startsWith('/')) {
+      const expanded = await expandPrompt(finalPrompt, {
+        ctx: this.ctx,
+        agent: MAIN,
+        envelope: this.envelope(),
+        tools: this.tools,
+        commands: this.o.slashCommands,
+        runHooks: (event, input, s) => this.runHooks(event, input, s),
+        signal,
+      });
+      if (expanded.kind === 'refused') {
+        this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason: expanded.reason });
+        this.o.emit({ type: 'systemMessage', agent: MAIN, text: expanded.reason, source: 'UserPromptExpansion' });
+        return { status: 'blocked', reason: expanded.reason };
+      }
+      if (expanded.kind === 'expanded') finalPrompt = expanded.prompt;
+    }
     // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
     this.checkpoints.beginTurn(finalPrompt, {
       length: this.conversation.length,
