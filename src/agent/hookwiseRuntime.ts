@@ -19,6 +19,7 @@ import { ConfigPermissionRules } from './configPermissionRules';
 import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import { loadMemory } from './memory/memoryFiles';
 import { loadSlashCommands } from './commands/slashCommands';
+import { hookedElicitation } from './elicitationHooks';
 import { environmentBlock, memoryBlock } from './memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import type { PromptContext } from './session';
@@ -103,12 +104,20 @@ export class HookwiseRuntime {
   private hookScripts: ReadonlySet<string> = new Set();
   /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
   private configFiles: ReadonlySet<string>;
+  /** The newest session: an MCP elicitation's hook input carries its ids. */
+  private lastSession: Session | undefined;
 
   constructor(private readonly o: RuntimeOptions) {
     this.configFiles = configFilePaths([], o.protectedFiles);
     this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, ...(o.observers ? { observers: o.observers } : {}) });
     this.asks = askPolicy(o.permissionProvider, o.askFallback);
-    this.mcp = new McpServerManager({ cwd: o.projectDir, env: process.env, ...o.mcp });
+    // Elicitation hooks answer first, then the person (o.mcp.elicit), then ElicitationResult hooks may change the answer.
+    this.mcp = new McpServerManager({
+      cwd: o.projectDir,
+      env: process.env,
+      ...o.mcp,
+      elicit: hookedElicitation(this.runner, () => this.lastSession?.envelope(), o.mcp?.elicit),
+    });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
     registerDefaultLimits(createHooksApi(this.registry, { source: { kind: 'code', label: 'built-in limits' } }), o.limits ?? (() => DEFAULT_AGENT_LIMITS));
   }
@@ -236,7 +245,7 @@ export class HookwiseRuntime {
   }): Session {
     const cwd = options.cwd ?? this.o.projectDir;
     const rules = this.permissionRules(cwd, options.trusted);
-    return new Session({
+    const session = new Session({
       cwd,
       projectDir: this.o.projectDir,
       transcriptDir: this.o.transcriptDir,
@@ -261,6 +270,8 @@ export class HookwiseRuntime {
       slashCommands: () => loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }),
       ...(options.history ? { history: options.history } : {}),
     });
+    this.lastSession = session;
+    return session;
   }
 }
 

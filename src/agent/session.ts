@@ -595,7 +595,8 @@ export class Session {
     this.idleTimer = undefined;
   }
 
-  private envelope(): HookEnvelope {
+  /** The fields every hook input of the main agent shares (MCP elicitations use them too). */
+  envelope(): HookEnvelope {
     return {
       session_id: this.id,
       transcript_path: this.transcriptPath,

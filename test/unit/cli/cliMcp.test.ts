@@ -185,6 +185,35 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
     expect(mcpLog()).toContainEqual(expect.objectContaining({ event: 'elicited', answer: { action: 'decline' } }));
   });
 
+  it('an Elicitation hook answers for the user (Claude Code input fields); ElicitationResult sees the answer', async () => {
+    await mcpJson();
+    const answer = `cat > "$CLAUDE_PROJECT_DIR/elicitation.json"; echo '{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"name":"Ada"}}}'`;
+    await suite.w.settings({
+      permissions: { allow: ['mcp__fixture'] },
+      hooks: {
+        Elicitation: [{ matcher: 'fixture', hooks: [{ type: 'command', command: answer }] }],
+        ElicitationResult: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/elicitation-result.json"' }] }],
+      },
+    });
+    const s = await serve([toolCallsReply([{ name: 'mcp__fixture__ask_user', arguments: {} }]), textReply('ok')]);
+
+    await run(s);
+
+    expect(toolResult(s)).toBe('hello Ada');
+    expect(JSON.parse(suite.w.read('elicitation.json'))).toMatchObject({
+      hook_event_name: 'Elicitation',
+      mcp_server_name: 'fixture',
+      message: 'What is your name?',
+      mode: 'form',
+      requested_schema: { properties: { name: { type: 'string' } } },
+    });
+    expect(JSON.parse(suite.w.read('elicitation-result.json'))).toMatchObject({
+      hook_event_name: 'ElicitationResult',
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
+  });
+
   it('a subagent gets the MCP tools too, and its call goes through the same hooks', async () => {
     await mcpJson();
     const record = path.join(suite.w.base, 'sub.jsonl');
