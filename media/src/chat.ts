@@ -3,7 +3,7 @@ import { createContextBar } from './contextBar';
 import { assistantActions, createAnnouncer, enableKeyboardNavigation, reasoningBlock, userMessage } from './conversation';
 import { renderMarkdown } from './markdown';
 import { createMentions } from './mentions';
-import { createToolCard, updateToolCard, type ToolCard } from './toolCard';
+import { createToolCard, setToolCardHookStatus, updateToolCard, type ToolCard } from './toolCard';
 import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
 
 /**
@@ -215,6 +215,12 @@ function applyEvent(event: ChatEvent): void {
       updateToolCard(card, event);
       if (live && before !== event.status && ANNOUNCED.has(event.status))
         announce(`${card.toolName}: ${event.status.replace('-', ' ')}${event.verdict ? `. ${event.verdict}` : ''}`);
+      return;
+    }
+    case 'hookStatus': {
+      // Only for a card already shown; a status for an unknown call is dropped, not a new card.
+      const card = cards.get(event.toolUseId);
+      if (card) setToolCardHookStatus(card, event.text);
       return;
     }
     case 'systemMessage': {

@@ -80,6 +80,8 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     verdictBlocks: z.boolean().optional(),
   }),
   z.object({ type: z.literal('systemMessage'), agentId: z.string(), text: z.string(), source: z.string().optional() }),
+  /** A hook's `statusMessage` while it runs for this tool call; no text = none running any more. Live only: never replayed. */
+  z.object({ type: z.literal('hookStatus'), agentId: z.string(), toolUseId: z.string(), text: z.string().optional() }),
   z.object({ type: z.literal('usage'), agentId: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
   /** The change one Write/Edit call made, shown inline in its card. */
   z.object({

@@ -17,6 +17,7 @@ import { ChatContext, resolveContext, toAttachment, type EditorSelectionSnapshot
 export type EditReviewRequest = Extract<FromWebviewMessage, { type: 'openDiff' | 'reviewEdits' | 'restoreCheckpoint' }>;
 import { ChatEventLog } from './chatEventLog';
 import { projectAgentEvent } from './chatEventProjection';
+import type { ToolHookStatusUpdate } from './toolHookStatus';
 import type { ContextItem } from './contextAttachment';
 import { MENTION_WORDS, parseMentions } from './promptMentions';
 import type { TerminalOutputRecorder } from './terminalOutput';
@@ -153,6 +154,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const budget = vscode.workspace.getConfiguration('hookwise').get<number>('compaction.contextBudgetTokens', 100_000);
       this.setContextUsage(event.inputTokens + event.outputTokens, budget);
     }
+  }
+
+  /**
+   * Shows (or clears) a running hook's statusMessage on its tool card. Not kept in the event
+   * log: a chat reopened later must not show a hook as still running.
+   */
+  postHookStatus(update: ToolHookStatusUpdate): void {
+    this.post({ type: 'agentEvent', event: { type: 'hookStatus', ...update } });
   }
 
   /** Adds an attachment to the next prompt (Add Selection to Chat, Add Context…) and shows its chip. */
