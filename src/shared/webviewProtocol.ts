@@ -199,7 +199,17 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
     checkpointId: z.number().int().positive(),
     path: z.string().max(4096).optional(),
   }),
-  z.object({ type: z.literal('restoreCheckpoint'), checkpointId: z.number().int().positive() }),
+  /**
+   * Restore Checkpoint; also Edit (`then: 'edit'`: the prompt back in the input) and Retry
+   * (`then: 'retry'`: sent again) of a prompt that has a checkpoint, which cut the conversation
+   * back to before it first. `prompt` is the message as shown (what the user typed).
+   */
+  z.object({
+    type: z.literal('restoreCheckpoint'),
+    checkpointId: z.number().int().positive(),
+    then: z.enum(['edit', 'retry']).optional(),
+    prompt: z.string().min(1).max(1_000_000).optional(),
+  }),
 ]);
 
 export type ChatAttachment = z.infer<typeof chatAttachmentSchema>;

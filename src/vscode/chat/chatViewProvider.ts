@@ -230,6 +230,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postChatEvent(event);
   }
 
+  /** Sends `text` as the next prompt, without the attachments staged for the next one (Retry after a rewind). */
+  resubmit(text: string): void {
+    this.postChatEvent({ type: 'userPrompt', text });
+    this.submitted.fire({ prompt: text, context: [] });
+  }
+
   /** Puts `text` in the prompt box (the prompt a Restore Checkpoint took back). */
   setDraft(text: string): void {
     this.post({ type: 'setDraft', text });
