@@ -5,6 +5,7 @@ import type { HookRunsNode, RunNode } from './hookRunsModel';
 import { renderHookRun } from './hookRunText';
 import { FILTER_CONTEXT_KEY, HookRunsTreeProvider, OPEN_RUN_COMMAND, RUN_SCHEME, runDocumentUri } from './hookRunsTreeProvider';
 import { thrownMessage } from '../../shared/describeThrown';
+import { SAVE_TEST_CASE_COMMAND, saveTestCase, type SaveTestCaseOptions } from '../hookTests/saveTestCase';
 
 /** Command ids of the Hook Runs view (declared in package.json). */
 export const HookRunsCommands = {
@@ -19,6 +20,7 @@ export const HookRunsCommands = {
   hideBuiltin: 'hookwise.hookRuns.hideBuiltin',
   groupQuiet: 'hookwise.hookRuns.groupQuiet',
   ungroupQuiet: 'hookwise.hookRuns.ungroupQuiet',
+  saveAsTestCase: SAVE_TEST_CASE_COMMAND,
 } as const;
 
 /** Memento key of the "Collapse Undecided Events into Steps" toggle. */
@@ -104,6 +106,16 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
       if (!target) return;
       await vscode.env.clipboard.writeText(JSON.stringify(target.record.input, null, 2));
       vscode.window.setStatusBarMessage('Hookwise: hook input copied', 2000);
+    }),
+    // On an event (or one of its runs): the whole occurrence becomes the case, its merged decision the expectation.
+    vscode.commands.registerCommand(HookRunsCommands.saveAsTestCase, async (node?: unknown, options?: SaveTestCaseOptions) => {
+      const candidate = (node ?? treeView.selection[0]) as HookRunsNode | undefined;
+      const occurrence = candidate?.kind === 'occurrence' ? candidate : candidate?.kind === 'run' ? candidate.occurrence : undefined;
+      if (!occurrence) return undefined;
+      return saveTestCase(
+        occurrence.runs.map((r) => r.record),
+        options,
+      );
     }),
     vscode.commands.registerCommand(HookRunsCommands.filterAttention, () => provider.setFilter('attention')),
     vscode.commands.registerCommand(HookRunsCommands.showAll, () => provider.setFilter('all')),
