@@ -22,6 +22,15 @@ export interface HookTestControllerOptions {
   /** The model prompt and agent hooks use (the agent's). */
   readonly model: () => ModelClient;
   readonly log?: vscode.LogOutputChannel;
+  /** TestController id (default `hookwise.hookTests`; tests use another so both can live in one host). */
+  readonly id?: string;
+}
+
+/** How one case ended in its last run. */
+export interface HookTestResult {
+  readonly state: 'passed' | 'failed' | 'errored';
+  /** The problems (failed) or what kept the case from running (errored); empty when passed. */
+  readonly message: string;
 }
 
 /**
@@ -39,15 +48,21 @@ export class HookTestController implements vscode.Disposable {
   /** Items run at least once: re-run when hooks change. */
   private readonly ranOnce = new Set<string>();
   private rerunTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly finished = new vscode.EventEmitter<{ readonly item: vscode.TestItem; readonly result: HookTestResult }>();
+  /** Fires as each case ends (Test Explorer shows the same; this is for callers and tests). */
+  readonly onDidFinishCase = this.finished.event;
+  /** The last result of each case, by test item id (the case file's URI). */
+  readonly results = new Map<string, HookTestResult>();
 
   constructor(private readonly o: HookTestControllerOptions) {
-    this.controller = vscode.tests.createTestController('hookwise.hookTests', 'Hookwise Hook Tests');
+    this.controller = vscode.tests.createTestController(o.id ?? 'hookwise.hookTests', 'Hookwise Hook Tests');
     this.controller.resolveHandler = () => this.discover();
     this.controller.refreshHandler = () => this.discover();
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${HOOK_TESTS_GLOB}`);
     this.disposables.push(
       this.controller,
+      this.finished,
       watcher,
       watcher.onDidCreate((uri) => void this.addItem(uri)),
       watcher.onDidChange((uri) => void this.addItem(uri).then((item) => this.scheduleRerun(item))),
@@ -143,6 +158,7 @@ export class HookTestController implements vscode.Disposable {
     if (typeof loaded === 'string') {
       item.error = loaded;
       run.errored(item, new vscode.TestMessage(loaded));
+      this.report(item, { state: 'errored', message: loaded });
       return;
     }
     item.error = undefined;
@@ -155,15 +171,25 @@ export class HookTestController implements vscode.Disposable {
       });
       const problems = checkExpectations(loaded, result);
       const duration = Date.now() - started;
-      if (problems.length === 0) run.passed(item, duration);
-      else {
+      if (problems.length === 0) {
+        run.passed(item, duration);
+        this.report(item, { state: 'passed', message: '' });
+      } else {
         run.appendOutput(`✗ ${loaded.name} (decision: ${observedDecision(result)})\r\n    ${problems.join('\r\n    ')}\r\n`, undefined, item);
         run.failed(item, new vscode.TestMessage(problems.join('\n')), duration);
+        this.report(item, { state: 'failed', message: problems.join('\n') });
       }
     } catch (error) {
-      this.o.log?.warn(`hook test ${uri.fsPath} could not run: ${thrownMessage(error)}`);
-      run.errored(item, new vscode.TestMessage(`${uri.fsPath}: ${thrownMessage(error)}`));
+      const message = `${uri.fsPath}: ${thrownMessage(error)}`;
+      this.o.log?.warn(`hook test could not run: ${message}`);
+      run.errored(item, new vscode.TestMessage(message));
+      this.report(item, { state: 'errored', message });
     }
+  }
+
+  private report(item: vscode.TestItem, result: HookTestResult): void {
+    this.results.set(item.id, result);
+    this.finished.fire({ item, result });
   }
 
   dispose(): void {
