@@ -62,7 +62,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   // The tree's rerun goes through the controller, created a few lines below (called only later).
-  const runs = registerHookRunsView({ log, state: context.globalState, rerun: (record) => controller.rerunHook(record) });
+  const runs = registerHookRunsView({
+    log,
+    state: context.globalState,
+    rerun: (record) => controller.rerunHook(record),
+    onClear: () => history.clear(),
+  });
   context.subscriptions.push(runs.disposable);
   // Runs of earlier windows come back into the tree; every finished run is kept (10,000 / 7 days).
   const history = new HookRunHistory(context.storageUri, log);

@@ -41,6 +41,11 @@ export class HookRunHistory implements HookRunObserver, vscode.Disposable {
     return records.length;
   }
 
+  /** Forgets every kept run ("Clear" in Hook Runs: cleared runs must not come back after a reload). */
+  async clear(): Promise<void> {
+    await this.store?.clear();
+  }
+
   /** Writes every kept run to `file`, one JSON object per line; returns how many. */
   async exportTo(file: string): Promise<number> {
     await this.store?.flush();

@@ -114,6 +114,18 @@ export class HookRunStore {
     return all.length > this.maxRuns ? all.slice(all.length - this.maxRuns) : all;
   }
 
+  /** Deletes every kept run, queued ones included. */
+  async clear(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = [];
+    this.writing = this.writing.then(async () => {
+      for (const file of await this.segments()) await unlink(path.join(this.dir, file)).catch(() => undefined);
+      this.segment = undefined;
+    });
+    await this.writing;
+  }
+
   /** Writes what is queued synchronously (the window is closing) and stops accepting runs. */
   dispose(): void {
     if (this.disposed) return;

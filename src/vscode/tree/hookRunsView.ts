@@ -35,6 +35,8 @@ export interface HookRunsViewOptions {
   readonly log?: vscode.LogOutputChannel;
   /** Where the "Show Built-in Hooks" toggle is remembered (the extension's global state). */
   readonly state?: vscode.Memento;
+  /** "Clear" also forgets the kept history (wired by the composition root). */
+  readonly onClear?: () => unknown;
 }
 
 /** What `registerHookRunsView` creates; `disposable` owns all of it. */
@@ -119,7 +121,7 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
     }),
     vscode.commands.registerCommand(HookRunsCommands.filterAttention, () => provider.setFilter('attention')),
     vscode.commands.registerCommand(HookRunsCommands.showAll, () => provider.setFilter('all')),
-    vscode.commands.registerCommand(HookRunsCommands.clear, () => provider.clear()),
+    vscode.commands.registerCommand(HookRunsCommands.clear, () => (provider.clear(), options.onClear?.())),
     vscode.commands.registerCommand(HookRunsCommands.showBuiltin, () => setShowBuiltin(true)),
     vscode.commands.registerCommand(HookRunsCommands.hideBuiltin, () => setShowBuiltin(false)),
     vscode.commands.registerCommand(HookRunsCommands.groupQuiet, () => setGroupQuiet(true)),

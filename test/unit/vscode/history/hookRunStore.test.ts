@@ -75,4 +75,16 @@ describe('HookRunStore', () => {
     expect(kept?.input).toMatchObject({ note: expect.stringContaining('too large') });
     expect(kept?.status).toBe('blocked');
   });
+
+  it('clear forgets written and queued runs; later runs are kept again', async () => {
+    const dir = tempDir();
+    const store = new HookRunStore({ dir, now: () => NOW });
+    store.add(record({ runId: 'old', status: 'ok', startedAt: NOW }));
+    await store.flush();
+    store.add(record({ runId: 'queued', status: 'ok', startedAt: NOW }));
+    await store.clear();
+    store.add(record({ runId: 'new', status: 'ok', startedAt: NOW }));
+    await store.flush();
+    expect((await new HookRunStore({ dir, now: () => NOW }).load()).map((r) => r.runId)).toEqual(['new']);
+  });
 });
