@@ -2,7 +2,7 @@
  * Hook tests and lasting Hook Runs inside the real extension host: a real command hook denies
  * a Bash call, "Save as Test Case" on that event in the extension's Hook Runs tree writes the
  * case, a TestController finds it and runs it through the real runner (pass), editing the hook
- * re-runs it (fail); finished runs written by one history come back in a new one, and export.
+ * re-runs it (fail); the view's search finds the run; finished runs written by one history come back in a new one, and export.
  */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,6 +103,18 @@ suite('Hook tests and history', () => {
 
     const occurrence = findOccurrence(api.hookRuns, sessionId);
     assert.ok(occurrence, 'the run is in the Hook Runs tree');
+    // The view's search keeps only matching runs (here: this session's deny).
+    await vscode.commands.executeCommand('hookwise.hookRuns.search', `session:${sessionId} decision:deny rm`);
+    try {
+      assert.deepEqual(
+        api.hookRuns.getChildren().map((n) => (n.kind === 'session' ? n.sessionId : n.kind)),
+        [sessionId],
+      );
+      await vscode.commands.executeCommand('hookwise.hookRuns.search', `session:${sessionId} decision:allow`);
+      assert.deepEqual(api.hookRuns.getChildren(), []);
+    } finally {
+      await vscode.commands.executeCommand('hookwise.hookRuns.showAll');
+    }
     const name = `it no rm ${Date.now()}`;
     const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('hookwise.hookRuns.saveAsTestCase', occurrence, { name, overwrite: true });
     assert.ok(uri, 'Save as Test Case wrote nothing');

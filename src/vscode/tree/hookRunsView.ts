@@ -21,6 +21,7 @@ export const HookRunsCommands = {
   groupQuiet: 'hookwise.hookRuns.groupQuiet',
   ungroupQuiet: 'hookwise.hookRuns.ungroupQuiet',
   saveAsTestCase: SAVE_TEST_CASE_COMMAND,
+  search: 'hookwise.hookRuns.search',
 } as const;
 
 /** Memento key of the "Collapse Undecided Events into Steps" toggle. */
@@ -68,6 +69,12 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
   const setGroupQuiet = (group: boolean): void => {
     provider.setGroupQuiet(group);
     void options.state?.update(GROUP_QUIET_KEY, group);
+  };
+
+  const setQuery = (query: string): void => {
+    provider.model.query = query.trim();
+    treeView.description = provider.model.query ? `“${provider.model.query}”` : undefined;
+    void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, provider.model.query !== '' || provider.model.filter === 'attention');
   };
 
   const run = (node: unknown): RunNode | undefined => {
@@ -120,7 +127,19 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
       );
     }),
     vscode.commands.registerCommand(HookRunsCommands.filterAttention, () => provider.setFilter('attention')),
-    vscode.commands.registerCommand(HookRunsCommands.showAll, () => provider.setFilter('all')),
+    vscode.commands.registerCommand(HookRunsCommands.showAll, () => (setQuery(''), provider.setFilter('all'))),
+    // Text, event:, decision:, hook:, agent:, session: (hookRunQuery.ts); also searches the runs restored from the history.
+    vscode.commands.registerCommand(HookRunsCommands.search, async (text?: unknown) => {
+      const query =
+        typeof text === 'string'
+          ? text
+          : await vscode.window.showInputBox({
+              title: 'Search Hook Runs',
+              prompt: 'Words to find, and event:, decision:, hook:, agent:, session: (e.g. event:PreToolUse decision:deny rm)',
+              value: provider.model.query,
+            });
+      if (query !== undefined) setQuery(query);
+    }),
     vscode.commands.registerCommand(HookRunsCommands.clear, () => (provider.clear(), options.onClear?.())),
     vscode.commands.registerCommand(HookRunsCommands.showBuiltin, () => setShowBuiltin(true)),
     vscode.commands.registerCommand(HookRunsCommands.hideBuiltin, () => setShowBuiltin(false)),
