@@ -25,6 +25,8 @@ import { registerHookRunsView } from './vscode/tree/hookRunsView';
 import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
 import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
 import { McpService } from './vscode/mcp/mcpService';
+import { HookRunHistory } from './vscode/history/hookRunHistory';
+import { HookTestController } from './vscode/hookTests/hookTestController';
 import { registerMcpServersView } from './vscode/mcp/mcpServersView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
@@ -38,6 +40,10 @@ export interface HookwiseApi {
   readonly chat: ChatViewProvider;
   /** The Hook Runs tree's provider (benchmarks and tests read its nodes and refreshes). */
   readonly hookRuns: HookRunsTreeProvider;
+  /** The Hook Runs history kept across reloads (restore, export). */
+  readonly history: HookRunHistory;
+  /** The Test Explorer controller of `.hookwise/hook-tests`. */
+  readonly hookTests: HookTestController;
   /** Wall time of `activate()` itself, in ms (module loading not included). */
   readonly activationMs: number;
 }
@@ -57,8 +63,20 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   // The tree's rerun goes through the controller, created a few lines below (called only later).
-  const runs = registerHookRunsView({ log, state: context.globalState, rerun: (record) => controller.rerunHook(record) });
+  const runs = registerHookRunsView({
+    log,
+    state: context.globalState,
+    rerun: (record) => controller.rerunHook(record),
+    onClear: () => history.clear(),
+  });
   context.subscriptions.push(runs.disposable);
+  // Runs of earlier windows come back into the tree; every finished run is kept (10,000 / 7 days).
+  const history = new HookRunHistory(context.storageUri, log);
+  context.subscriptions.push(history, history.registerExportCommand());
+  void history.restore(runs.provider).then(
+    (count) => count > 0 && log.info(`restored ${count} hook runs from the history`),
+    (error: unknown) => log.warn(`hook run history not read: ${String(error)}`),
+  );
 
   const status = new AgentStatusBar();
   const permissions = new ModalPermissionProvider({ log, onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting) });
@@ -93,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     log,
     permissionProvider: permissions,
     // A hook's statusMessage on its tool card while it runs (the status bar shows it too).
-    observers: [runs.provider, status, recentRuns, new ToolHookStatus((update) => chat.postHookStatus(update))],
+    observers: [runs.provider, status, recentRuns, history, new ToolHookStatus((update) => chat.postHookStatus(update))],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),
@@ -163,6 +181,13 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   void loadAgents();
   context.subscriptions.push(hookConfig.onDidChange(() => (markConfigReady(), void loadAgents())));
   if (hookConfig.current) markConfigReady();
+  const hookTests = new HookTestController({
+    config: () => hookConfig.current,
+    onDidChangeConfig: hookConfig.onDidChange,
+    model: () => controller.runtime.model,
+    log,
+  });
+  context.subscriptions.push(hookTests);
 
   const offerSetup = async (): Promise<void> => {
     const pick = await chat.showNotice(controller.model.configurationProblem, [
@@ -208,7 +233,17 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { hooks: controller.runtime.hooks, log, controller, hookConfig, chat, hookRuns: runs.provider, activationMs: performance.now() - activationStarted };
+  return {
+    hooks: controller.runtime.hooks,
+    log,
+    controller,
+    hookConfig,
+    chat,
+    hookRuns: runs.provider,
+    history,
+    hookTests,
+    activationMs: performance.now() - activationStarted,
+  };
 }
 
 /** Everything is owned by `context.subscriptions`; nothing else to release. */

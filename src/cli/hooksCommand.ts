@@ -5,19 +5,18 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
-import { readBoundedTextFile } from '../hooks/config/configFileSystem';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import { loadCliConfig } from './cliConfig';
 import { hooksForCwd } from '../hooks/config/loadedHook';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
-import { checkExpectations, fillTestInput, hookTestCaseSchema, observedDecision, type HookTestCase } from '../hooks/explain/hookTestCase';
+import { checkExpectations, fillTestInput, observedDecision } from '../hooks/explain/hookTestCase';
+import { loadHookTestCase } from '../hooks/explain/loadHookTestCase';
 import { isHookEvent } from '../hooks/hookEvent';
 import { describeSource } from '../hooks/hookSource';
 import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { killLiveProcessGroups } from '../shared/processRunner';
 import { thrownMessage } from '../shared/describeThrown';
-import { parseBoundedJson } from '../shared/boundedJson';
 import type { CliIo } from './runCli';
 
 /** `hookwise hooks …` usage. */
@@ -138,7 +137,7 @@ async function runTests(config: HookConfig, cwd: string, homeDir: string, paths:
   const results: { name: string; file: string; passed: boolean; decision?: string; problems: string[] }[] = [];
   try {
     for (const file of files) {
-      const loaded = await loadCase(file);
+      const loaded = await loadHookTestCase(file);
       if (typeof loaded === 'string') {
         failed++;
         results.push({ name: path.basename(file), file, passed: false, problems: [loaded] });
@@ -172,25 +171,6 @@ async function defaultTestFiles(cwd: string): Promise<string[]> {
   } catch {
     return [];
   }
-}
-
-/** One case file, parsed and checked; a string says what is wrong with it, naming the file. */
-async function loadCase(file: string): Promise<HookTestCase | string> {
-  let text: string | undefined;
-  try {
-    text = await readBoundedTextFile(file);
-  } catch (error) {
-    return `${file}: ${thrownMessage(error)}`;
-  }
-  if (text === undefined) return `${file}: no such file`;
-  const read = parseBoundedJson(text);
-  if (!read.ok) return `${file}: not valid JSON (${read.error})`;
-  const parsed = hookTestCaseSchema.safeParse(read.value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return `${file}: ${issue ? `${issue.path.join('.') || '(top level)'}: ${issue.message}` : 'invalid test case'}`;
-  }
-  return parsed.data as HookTestCase;
 }
 
 /** Prompt and agent hooks in a test use HOOKWISE_MODEL at OPENAI_BASE_URL; without one they fail with a clear message. */

@@ -1,6 +1,7 @@
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
 import { isQuietBuiltinRun, runDecidedSomething } from './builtinHooks';
 import { needsAttention } from './hookRunLabels';
+import { parseHookRunQuery, runMatchesQuery, type HookRunQuery } from './hookRunQuery';
 
 /**
  * The Hook Runs tree as data, without vscode: sessions → agents (subagents nested under
@@ -87,6 +88,8 @@ export class HookRunsModel implements HookRunObserver {
   /** Subagent descriptions announced before their first hook ran (agentId → description). */
   private readonly descriptions = new Map<string, string>();
   private filterValue: HookRunsFilter = 'all';
+  private queryText = '';
+  private queryValue: HookRunQuery | undefined;
   private showBuiltinValue = false;
   private groupQuietValue = false;
   /** Step nodes, stable per agent and step so the tree keeps their expansion state. */
@@ -137,6 +140,18 @@ export class HookRunsModel implements HookRunObserver {
   set filter(value: HookRunsFilter) {
     if (value === this.filterValue) return;
     this.filterValue = value;
+    this.emit(undefined);
+  }
+
+  /** The search text (see hookRunQuery.ts); '' shows every run. */
+  get query(): string {
+    return this.queryText;
+  }
+
+  set query(text: string) {
+    if (text === this.queryText) return;
+    this.queryText = text;
+    this.queryValue = parseHookRunQuery(text);
     this.emit(undefined);
   }
 
@@ -261,7 +276,7 @@ export class HookRunsModel implements HookRunObserver {
 
   /** No filter and built-ins shown: every node is shown, no check needed. */
   private showsEverything(): boolean {
-    return this.filterValue === 'all' && this.showBuiltinValue;
+    return this.filterValue === 'all' && this.showBuiltinValue && !this.queryValue;
   }
 
   /** True when the node is, or contains, a run the filter and the built-in toggle keep. */
@@ -269,6 +284,7 @@ export class HookRunsModel implements HookRunObserver {
     switch (node.kind) {
       case 'run':
         if (!this.showBuiltinValue && isQuietBuiltinRun(node.record)) return false;
+        if (this.queryValue && !runMatchesQuery(node.record, this.queryValue)) return false;
         return this.filterValue === 'all' || needsAttention(node.record.status, node.record);
       case 'occurrence':
         return node.runs.some((r) => this.matches(r));
@@ -418,7 +434,7 @@ export class HookRunsModel implements HookRunObserver {
     // Filtered, a status change can show or hide whole branches: refresh from the root
     // (still throttled by the provider).
     // Grouped, an occurrence moves into its step when its last hook finishes: same.
-    const target = this.filterValue === 'all' && !this.groupQuietValue ? node : undefined;
+    const target = this.filterValue === 'all' && !this.groupQuietValue && !this.queryValue ? node : undefined;
     for (const listener of this.listeners) listener(target);
   }
 }

@@ -5,6 +5,7 @@ import type { HookRunsNode, RunNode } from './hookRunsModel';
 import { renderHookRun } from './hookRunText';
 import { FILTER_CONTEXT_KEY, HookRunsTreeProvider, OPEN_RUN_COMMAND, RUN_SCHEME, runDocumentUri } from './hookRunsTreeProvider';
 import { thrownMessage } from '../../shared/describeThrown';
+import { SAVE_TEST_CASE_COMMAND, saveTestCase, type SaveTestCaseOptions } from '../hookTests/saveTestCase';
 
 /** Command ids of the Hook Runs view (declared in package.json). */
 export const HookRunsCommands = {
@@ -19,6 +20,8 @@ export const HookRunsCommands = {
   hideBuiltin: 'hookwise.hookRuns.hideBuiltin',
   groupQuiet: 'hookwise.hookRuns.groupQuiet',
   ungroupQuiet: 'hookwise.hookRuns.ungroupQuiet',
+  saveAsTestCase: SAVE_TEST_CASE_COMMAND,
+  search: 'hookwise.hookRuns.search',
 } as const;
 
 /** Memento key of the "Collapse Undecided Events into Steps" toggle. */
@@ -33,6 +36,8 @@ export interface HookRunsViewOptions {
   readonly log?: vscode.LogOutputChannel;
   /** Where the "Show Built-in Hooks" toggle is remembered (the extension's global state). */
   readonly state?: vscode.Memento;
+  /** "Clear" also forgets the kept history (wired by the composition root). */
+  readonly onClear?: () => unknown;
 }
 
 /** What `registerHookRunsView` creates; `disposable` owns all of it. */
@@ -64,6 +69,12 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
   const setGroupQuiet = (group: boolean): void => {
     provider.setGroupQuiet(group);
     void options.state?.update(GROUP_QUIET_KEY, group);
+  };
+
+  const setQuery = (query: string): void => {
+    provider.model.query = query.trim();
+    treeView.description = provider.model.query ? `“${provider.model.query}”` : undefined;
+    void vscode.commands.executeCommand('setContext', FILTER_CONTEXT_KEY, provider.model.query !== '' || provider.model.filter === 'attention');
   };
 
   const run = (node: unknown): RunNode | undefined => {
@@ -105,9 +116,31 @@ export function registerHookRunsView(options: HookRunsViewOptions): HookRunsView
       await vscode.env.clipboard.writeText(JSON.stringify(target.record.input, null, 2));
       vscode.window.setStatusBarMessage('Hookwise: hook input copied', 2000);
     }),
+    // On an event (or one of its runs): the whole occurrence becomes the case, its merged decision the expectation.
+    vscode.commands.registerCommand(HookRunsCommands.saveAsTestCase, async (node?: unknown, options?: SaveTestCaseOptions) => {
+      const candidate = (node ?? treeView.selection[0]) as HookRunsNode | undefined;
+      const occurrence = candidate?.kind === 'occurrence' ? candidate : candidate?.kind === 'run' ? candidate.occurrence : undefined;
+      if (!occurrence) return undefined;
+      return saveTestCase(
+        occurrence.runs.map((r) => r.record),
+        options,
+      );
+    }),
     vscode.commands.registerCommand(HookRunsCommands.filterAttention, () => provider.setFilter('attention')),
-    vscode.commands.registerCommand(HookRunsCommands.showAll, () => provider.setFilter('all')),
-    vscode.commands.registerCommand(HookRunsCommands.clear, () => provider.clear()),
+    vscode.commands.registerCommand(HookRunsCommands.showAll, () => (setQuery(''), provider.setFilter('all'))),
+    // Text, event:, decision:, hook:, agent:, session: (hookRunQuery.ts); also searches the runs restored from the history.
+    vscode.commands.registerCommand(HookRunsCommands.search, async (text?: unknown) => {
+      const query =
+        typeof text === 'string'
+          ? text
+          : await vscode.window.showInputBox({
+              title: 'Search Hook Runs',
+              prompt: 'Words to find, and event:, decision:, hook:, agent:, session: (e.g. event:PreToolUse decision:deny rm)',
+              value: provider.model.query,
+            });
+      if (query !== undefined) setQuery(query);
+    }),
+    vscode.commands.registerCommand(HookRunsCommands.clear, () => (provider.clear(), options.onClear?.())),
     vscode.commands.registerCommand(HookRunsCommands.showBuiltin, () => setShowBuiltin(true)),
     vscode.commands.registerCommand(HookRunsCommands.hideBuiltin, () => setShowBuiltin(false)),
     vscode.commands.registerCommand(HookRunsCommands.groupQuiet, () => setGroupQuiet(true)),

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { hookTestCaseSchema } from '../../../../src/hooks/explain/hookTestCase';
+import { defaultTestCaseName, testCaseFileName, testCaseFromRuns } from '../../../../src/vscode/hookTests/testCaseFromRuns';
+import { record } from '../../../support/hookRunFixtures';
+
+const input = {
+  session_id: 'sess-123',
+  transcript_path: '/home/u/.hookwise/t.jsonl',
+  cwd: '/ws',
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf build' },
+  tool_use_id: 'toolu_1',
+};
+
+describe('testCaseFromRuns', () => {
+  it('keeps the input without session fields and expects the strongest decision with its reason', () => {
+    const runs = [
+      record({ runId: 'a', input, status: 'ok', outcome: { decision: 'allow' } }),
+      record({ runId: 'b', input, status: 'blocked', outcome: { decision: 'deny', reason: 'rm is not allowed here\nsecond line' } }),
+      record({ runId: 'c', input, status: 'asked', outcome: { decision: 'ask', reason: 'sure?' }, permission: { decision: 'allow', decidedBy: 'user' } }),
+    ];
+    const testCase = testCaseFromRuns('no rm', runs);
+    expect(testCase).toEqual({
+      name: 'no rm',
+      event: 'PreToolUse',
+      input: { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } },
+      expect: { decision: 'deny', reason: 'rm is not allowed here' },
+    });
+    expect(hookTestCaseSchema.safeParse(testCase).success).toBe(true);
+  });
+
+  it('says none when no hook decided, ignores failed runs, and maps a Stop continue to block', () => {
+    expect(testCaseFromRuns('quiet', [record({ status: 'ok', outcome: {} }), record({ runId: 'x', status: 'failed', error: 'boom' })]).expect).toEqual({
+      decision: 'none',
+    });
+    const stop = record({
+      event: 'Stop',
+      input: { hook_event_name: 'Stop', stop_hook_active: false },
+      status: 'ok',
+      outcome: { decision: 'continue', reason: 'tests fail' },
+    });
+    expect(testCaseFromRuns('stop', [stop])).toMatchObject({
+      event: 'Stop',
+      input: { stop_hook_active: false },
+      expect: { decision: 'block', reason: 'tests fail' },
+    });
+  });
+
+  it('names files safely and proposes a readable name', () => {
+    expect(testCaseFileName('../../etc/passwd')).toBe('etc-passwd');
+    expect(testCaseFileName('  ')).toBe('hook-test');
+    expect(defaultTestCaseName([record({ status: 'blocked', outcome: { decision: 'deny' } })])).toBe('PreToolUse Bash deny');
+  });
+});
