@@ -138,7 +138,8 @@ export function select(
       continue;
     }
     // Identical commands/prompts from several sources run once (as in Claude Code); the first in run order is kept.
-    const key = registration.background === true ? undefined : registration.action.dedupKey;
+    // A skill's copy of a settings hook stays separate (Claude Code runs both).
+    const key = registration.background === true || registration.skill !== undefined ? undefined : registration.action.dedupKey;
     if (key !== undefined) {
       dedup ??= new Set();
       const scoped = `${registration.action.kind}\u0000${key}`;
