@@ -35,7 +35,8 @@ describe('Chat: slash commands and memory files (issue 16)', function () {
     await shot('e2e-skills-1-slash-list');
 
     await prompt.pressSequentially('rev');
-    await list.getByRole('option', { name: /\/hooks/ }).waitFor({ state: 'detached' });
+    // Each key sends a query; the answer for "/rev" is the one without /resume.
+    await list.getByRole('option', { name: /\/resume/ }).waitFor({ state: 'detached' });
     assert.equal(await list.getByRole('option').count(), 1, 'only /review matches /rev');
     await prompt.press('Enter');
     assert.equal(await prompt.inputValue(), '/review ', 'Enter completes the command (and does not send)');

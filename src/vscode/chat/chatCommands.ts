@@ -21,7 +21,8 @@ export async function slashCommandItems(projectDir: string, homeDir: string): Pr
     .filter((c) => !builtinNames.has(c.name))
     .map((c) => ({
       label: `/${c.name}`,
-      detail: `${c.description}${c.argumentHint ? ` ${c.argumentHint}` : ''} (${c.scope}${c.namespace ? `:${c.namespace}` : ''})`,
+      // The description already says where the command comes from, e.g. "(project)".
+      detail: `${c.description}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
       insert: `/${c.name} `,
     }));
   return [...builtins, ...custom];
