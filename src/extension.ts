@@ -27,6 +27,7 @@ import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
 import { McpService } from './vscode/mcp/mcpService';
 import { HookRunHistory } from './vscode/history/hookRunHistory';
 import { HookTestController } from './vscode/hookTests/hookTestController';
+import { memoryFileItems, slashCommandItems } from './vscode/chat/chatCommands';
 import { registerMcpServersView } from './vscode/mcp/mcpServersView';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
@@ -131,6 +132,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     }
     return controller.runtime.permissionRules(attachmentRoot, true).readDeniedBy(file, real, attachmentRoot);
   });
+  chat.setCommandSource(() => slashCommandItems(controller.projectDir, os.homedir()));
+  const showMemory = (): void => chat.setMemoryFiles(memoryFileItems(controller.sessions.current?.memory, controller.projectDir, os.homedir()));
   registerModelCommands(context, { log });
   // MCP servers: read and trust-filtered now, started when a session first needs them.
   const mcp = new McpService({ runtime: controller.runtime, log, workspaceState: context.workspaceState, projectDir: controller.projectDir });
@@ -206,12 +209,14 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   context.subscriptions.push(
     chat.onDidSubmit(async ({ prompt, context: attachments }) => {
       if (!(await controller.submit(prompt, attachments))) await offerSetup();
+      showMemory();
     }),
     chat.onDidRequestModelPick(() => vscode.commands.executeCommand('hookwise.selectModel')),
     chat.onDidStop(() => controller.stop()),
     chat.onDidRequestNewChat(async () => {
       await controller.newSession();
       chat.resetSession();
+      showMemory();
     }),
     chat.onDidRequestHistory(() => chat.showHistory(controller.listSessions())),
     chat.onDidResumeSession(async (id) => {

@@ -3,6 +3,8 @@ import { createContextBar } from './contextBar';
 import { assistantActions, createAnnouncer, enableKeyboardNavigation, reasoningBlock, userMessage } from './conversation';
 import { renderMarkdown } from './markdown';
 import { createMentions } from './mentions';
+import { renderMemoryFiles } from './memoryFilesLine';
+import { createSlashCompletion } from './slashCompletion';
 import { createToolCard, setToolCardHookStatus, updateToolCard, type ToolCard } from './toolCard';
 import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
 
@@ -34,6 +36,7 @@ const meter = $<HTMLElement>('context-meter');
 const announce = createAnnouncer($<HTMLElement>('status'));
 const contextBar = createContextBar($<HTMLElement>('attachments'), document.body, (m) => send(m));
 const mentions = createMentions(prompt, $<HTMLElement>('mention-list'), (m) => send(m));
+const commands = createSlashCompletion(prompt, $<HTMLElement>('command-list'), (m) => send(m));
 
 /** Per-agent rendering state: where its work goes and the assistant text streaming in. */
 interface AgentView {
@@ -440,6 +443,12 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
     case 'mentionResults':
       mentions.showResults(message.requestId, message.items);
       return;
+    case 'commandResults':
+      commands.showResults(message.requestId, message.items);
+      return;
+    case 'memoryFiles':
+      renderMemoryFiles($<HTMLElement>('memory-files'), message.files, send);
+      return;
     case 'contextUsage':
       setUsage(message.usedTokens, message.windowTokens);
       return;
@@ -451,7 +460,7 @@ composer.addEventListener('submit', (e) => {
   submit();
 });
 prompt.addEventListener('keydown', (e) => {
-  if (mentions.handleKey(e)) return;
+  if (commands.handleKey(e) || mentions.handleKey(e)) return;
   // Enter sends; Shift+Enter is a new line; never send mid-IME composition.
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();

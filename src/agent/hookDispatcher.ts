@@ -28,4 +28,6 @@ export interface HookDispatcher {
   takeBackgroundOutput?(sessionId: string): readonly BackgroundHookOutput[];
   /** Records how the permission gate answered a result's ask (the runner reports it to its observers). */
   recordAskAnswer?(result: HookEventResult, answer: AskAnswer): HookEventResult;
+  /** Turns on a skill's SKILL.md hooks for the rest of the session (the Skill tool calls it). */
+  activateSkill?(sessionId: string, skill: string): void;
 }

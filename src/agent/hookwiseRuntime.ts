@@ -36,6 +36,8 @@ import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import type { AnyAgentTool } from './tools/tool';
 import { McpServerManager } from '../mcp/mcpServerManager';
 import type { McpServerManagerOptions } from '../mcp/mcpServerManager';
+import { loadSkills } from './skills/skillDefinitions';
+import type { SkillDefinition, SkillProblem } from './skills/skillDefinitions';
 
 /** The system prompt of the main agent. */
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -100,6 +102,8 @@ export class HookwiseRuntime {
   private agents: readonly AgentDefinition[] = BUILTIN_AGENTS;
   /** Counts agent loads, so a slow earlier load cannot overwrite a newer one. */
   private agentLoads = 0;
+  private skills: readonly SkillDefinition[] = [];
+  private skillLoads = 0;
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
   /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
@@ -163,6 +167,14 @@ export class HookwiseRuntime {
     const load = ++this.agentLoads;
     const { agents, problems } = await loadAgentDefinitions(dirs);
     if (load === this.agentLoads) this.agents = agents;
+    return problems;
+  }
+
+  /** Loads skills (`~/.claude/skills`, `.claude/skills`) for the next sessions; returns the SKILL.md files it ignored. */
+  async loadSkills(dirs: Parameters<typeof loadSkills>[0]): Promise<SkillProblem[]> {
+    const load = ++this.skillLoads;
+    const { skills, problems } = await loadSkills(dirs);
+    if (load === this.skillLoads) this.skills = skills;
     return problems;
   }
 
@@ -265,6 +277,8 @@ export class HookwiseRuntime {
       systemPrompt: this.o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       emit: options.emit,
       agents: this.agents,
+      // An untrusted workspace's skills still load, but their allowed-tools cannot widen permissions.
+      skills: options.trusted ? this.skills : this.skills.map((s) => (s.scope === 'project' ? { ...s, allowedTools: [] } : s)),
       ...(options.compactionBudgetTokens ? { compactionBudgetTokens: options.compactionBudgetTokens } : {}),
       ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,

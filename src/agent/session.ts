@@ -1,6 +1,8 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
 import { expandPrompt } from './commands/promptExpansion';
 import type { SlashCommandSet } from './commands/slashCommands';
+import type { SkillDefinition } from './skills/skillDefinitions';
+import { createSkillTool } from './skills/skillTool';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { HookEventResult } from '../hooks/hookRunTypes';
@@ -81,6 +83,8 @@ export interface SessionOptions {
   readonly promptContext?: () => Promise<PromptContext>;
   /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
   readonly slashCommands?: () => Promise<SlashCommandSet>;
+  /** Skills the main agent can load with the Skill tool; none = no Skill tool. */
+  readonly skills?: readonly SkillDefinition[];
 }
 
 /** What a session appends to its system prompt, and the memory it came from. */
@@ -408,7 +412,8 @@ export class Session {
     this.conversation.append({ role: 'user', content: finalPrompt });
 
     const maxDepth = this.ctx.subagents.maxDepth;
-    const tools = maxDepth > 0 ? [...this.tools, createAgentTool(this.ctx, MAIN, 0)] : this.tools;
+    const skill = createSkillTool(this.ctx, this.o.skills ?? []);
+    const tools = [...this.tools, ...(skill ? [skill] : []), ...(maxDepth > 0 ? [createAgentTool(this.ctx, MAIN, 0)] : [])];
     const mcp = this.o.mcp;
     if (mcp?.hasServers) await mcp.ensureStarted(signal);
     return runAgent({

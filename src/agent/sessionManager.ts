@@ -69,12 +69,22 @@ export class SessionManager {
     return this.session;
   }
 
-  /** Loads subagent types from `~/.claude/agents` and the project's `.claude/agents`; returns the files it ignored. */
-  loadAgents(): Promise<AgentDefinitionProblem[]> {
-    return this.o.runtime.loadAgents([
-      { dir: path.join(this.o.homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' },
-      { dir: path.join(this.o.projectDir, '.claude', 'agents'), displayDir: '.claude/agents' },
+  /**
+   * Loads subagent types from `~/.claude/agents` and the project's `.claude/agents`, and skills
+   * from `~/.claude/skills` and `.claude/skills`; returns the files it ignored.
+   */
+  async loadAgents(): Promise<AgentDefinitionProblem[]> {
+    const [agents, skills] = await Promise.all([
+      this.o.runtime.loadAgents([
+        { dir: path.join(this.o.homeDir, '.claude', 'agents'), displayDir: '~/.claude/agents' },
+        { dir: path.join(this.o.projectDir, '.claude', 'agents'), displayDir: '.claude/agents' },
+      ]),
+      this.o.runtime.loadSkills([
+        { dir: path.join(this.o.homeDir, '.claude', 'skills'), displayDir: '~/.claude/skills', scope: 'user' },
+        { dir: path.join(this.o.projectDir, '.claude', 'skills'), displayDir: '.claude/skills', scope: 'project' },
+      ]),
     ]);
+    return [...agents, ...skills];
   }
 
   /**

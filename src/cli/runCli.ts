@@ -17,6 +17,8 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
+import { parseBuiltinCommand } from '../agent/commands/builtinCommands';
+import { runCliBuiltin } from './cliBuiltin';
 import { hookRunLine, streamLine, toCliHookRun } from './cliOutput';
 import type { CliHookRun } from './cliOutput';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
@@ -131,17 +133,30 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     for (const notice of resumed.notices) io.stderr(`hookwise: ${notice}\n`);
   }
 
+  const shutdown = async (): Promise<void> => {
+    await sessions.end('other');
+    stopReporting();
+    await runtime.dispose();
+    await settleBackgroundHooks(runtime.runner, io.signal);
+    prompter?.close();
+  };
+  // Built-ins (/hooks, /compact…) come before custom commands and never reach the model.
+  const builtin = parseBuiltinCommand(args.prompt);
+  if (builtin) {
+    try {
+      if (args.setup) await sessions.ensureStarted(io.signal, args.setup);
+      return await runCliBuiltin(builtin, { sessions, runtime }, args, io, () => [...hookRuns.values()]);
+    } finally {
+      await shutdown();
+    }
+  }
   let result: SubmitResult;
   let session: Session;
   try {
     session = await sessions.ensureStarted(io.signal, args.setup);
     result = await session.submit(args.prompt, io.signal);
   } finally {
-    await sessions.end('other');
-    stopReporting();
-    await runtime.dispose();
-    await settleBackgroundHooks(runtime.runner, io.signal);
-    prompter?.close();
+    await shutdown();
   }
 
   const isError = result.status !== 'completed';

@@ -81,6 +81,7 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
       ...(handler.statusMessage !== undefined ? { statusMessage: handler.statusMessage } : {}),
       ...(condition !== undefined ? { condition } : {}),
       ...(handler.once === true ? { once: true } : {}),
+      ...(hook.skill !== undefined ? { skill: hook.skill } : {}),
     });
   }
   return { inits, problems };

@@ -41,6 +41,8 @@ export interface HookRegistrationInit {
   readonly condition?: HookCondition;
   /** Claude Code's `once`: at most one run per session. */
   readonly once?: boolean;
+  /** Skill-scoped: runs only in sessions that loaded this skill (HookRunner.activateSkill). */
+  readonly skill?: string;
 }
 
 /** One registered hook, as the runner sees it. Immutable. */
@@ -62,6 +64,8 @@ export interface HookRegistration {
   readonly condition?: HookCondition;
   /** See {@link HookRegistrationInit.once}. */
   readonly once?: boolean;
+  /** See {@link HookRegistrationInit.skill}. */
+  readonly skill?: string;
   /** Set on config-sourced hooks: the generation they were loaded in. */
   readonly configGeneration?: number;
   /** `config` hooks come from setConfigHooks, `code` hooks from register(). */
@@ -194,6 +198,7 @@ export class HookRegistry {
       ...(init.statusMessage !== undefined ? { statusMessage: init.statusMessage } : {}),
       ...(init.condition !== undefined ? { condition: init.condition } : {}),
       ...(init.once === true ? { once: true } : {}),
+      ...(init.skill !== undefined ? { skill: init.skill } : {}),
       ...(configGeneration !== undefined ? { configGeneration } : {}),
       origin,
       sequence,

@@ -89,6 +89,11 @@ export interface SkippedHook {
  * whose `if` is false or whose `once` run is spent (`onceRan` holds `session\0hookId`) are
  * added to `skipped`; a `once` hook is marked spent as it is selected.
  */
+/** Key of one skill activated in one session (`session\0skill`). */
+export function skillKey(sessionId: string, skill: string): string {
+  return `${sessionId}\u0000${skill}`;
+}
+
 export function select(
   event: HookEvent,
   input: Input,
@@ -96,6 +101,7 @@ export function select(
   metadata: Input | undefined,
   skipped?: SkippedHook[],
   onceRan?: Set<string>,
+  activeSkills?: ReadonlySet<string>,
 ): Selected[] | undefined {
   const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
   // The main agent has no `agent_type` in Claude's fields: the scope is Hookwise's own.
@@ -104,6 +110,8 @@ export function select(
   let dedup: Set<string> | undefined;
   for (const registration of registrations) {
     if (registration.agentType !== undefined && registration.agentType !== agentType) continue;
+    // A skill's hooks wait for its Skill call in this session (HookRunner.activateSkill).
+    if (registration.skill !== undefined && activeSkills?.has(skillKey(str(input['session_id']) ?? '', registration.skill)) !== true) continue;
     let matchError: string | undefined;
     try {
       if (!registration.matcher.matches(target)) continue;
@@ -130,7 +138,8 @@ export function select(
       continue;
     }
     // Identical commands/prompts from several sources run once (as in Claude Code); the first in run order is kept.
-    const key = registration.background === true ? undefined : registration.action.dedupKey;
+    // A skill's copy of a settings hook stays separate (Claude Code runs both).
+    const key = registration.background === true || registration.skill !== undefined ? undefined : registration.action.dedupKey;
     if (key !== undefined) {
       dedup ??= new Set();
       const scoped = `${registration.action.kind}\u0000${key}`;

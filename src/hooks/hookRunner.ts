@@ -13,6 +13,7 @@ import {
   nextOccurrenceId,
   refusedByFailClosed,
   select,
+  skillKey,
   startedRecord,
   str,
   withAskAnswer,
@@ -83,6 +84,8 @@ export class HookRunner {
   private readonly backgroundRuns = new Set<Promise<void>>();
   /** `session\0hookId` of every `once` hook that ran (bounded by sessions × once hooks). */
   private readonly onceRan = new Set<string>();
+  /** `session\0skill` of every skill a session loaded: its SKILL.md hooks run from then on. */
+  private readonly activeSkills = new Set<string>();
 
   constructor(
     private readonly registry: HookRegistry,
@@ -131,6 +134,14 @@ export class HookRunner {
     onAskResolved: (record) => this.notify('onAskResolved', record),
   };
 
+  /**
+   * Turns on the hooks of skill `skill` (its SKILL.md `hooks:`) for session `sessionId`, for
+   * the rest of that session, as Claude Code does from the Skill call on.
+   */
+  activateSkill(sessionId: string, skill: string): void {
+    this.activeSkills.add(skillKey(sessionId, skill));
+  }
+
   /** True when some registration listens to `event` (lets callers skip building an input). */
   hasHooks(event: HookEvent): boolean {
     return this.registry.select(event).length > 0;
@@ -143,7 +154,7 @@ export class HookRunner {
     try {
       // select() is synchronous: one scratch array serves every run (no allocation when nothing is skipped).
       SKIP_SCRATCH.length = 0;
-      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan);
+      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan, this.activeSkills);
       const skipped = SKIP_SCRATCH.length === 0 ? NONE : SKIP_SCRATCH.slice();
       if (selected === undefined) return skipped.length === 0 ? emptyResult(event) : emptyResult(event).then((empty) => ({ ...empty, skipped }));
       return this.execute(event, input, selected, options).then(

@@ -17,6 +17,8 @@ export type HookSource =
       readonly displayFile: string;
       /** JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`. */
       readonly jsonPath: string;
+      /** The skill whose SKILL.md frontmatter defines the hook (scopes userSkill/projectSkill). */
+      readonly skill?: string;
     }
   | {
       readonly kind: 'settings';
@@ -37,7 +39,7 @@ export type HookSource =
  * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
  * `.claude/agents` (docs/security.md).
  */
-export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent';
+export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent' | 'userSkill' | 'projectSkill';
 
 /**
  * Per file scope, whether it lives in the workspace. A Record, so a new scope cannot be added
@@ -46,11 +48,13 @@ export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' 
 const FILE_SCOPE_IS_PROJECT: Readonly<Record<HookSourceScope, boolean>> = {
   user: false,
   userAgent: false,
+  userSkill: false,
   flag: false,
   managed: false,
   project: true,
   local: true,
   projectAgent: true,
+  projectSkill: true,
 };
 
 /**
@@ -71,7 +75,7 @@ export function isProjectSource(source: HookSource): boolean {
 export function describeSource(source: HookSource): string {
   switch (source.kind) {
     case 'file':
-      return `${source.displayFile} › ${source.jsonPath}`;
+      return source.skill !== undefined ? `skill ${source.skill} › SKILL.md › ${source.jsonPath}` : `${source.displayFile} › ${source.jsonPath}`;
     case 'settings': {
       const layer = source.scope === 'user' ? 'user settings' : source.scope === 'workspace' ? 'workspace settings' : 'folder settings';
       return `${layer} › ${source.jsonPath}`;

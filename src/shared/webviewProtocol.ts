@@ -158,6 +158,10 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('editorSelection'), attachment: chatAttachmentSchema.optional() }),
   /** Answer to `mentionQuery`. */
   z.object({ type: z.literal('mentionResults'), requestId: z.number(), items: z.array(mentionItemSchema) }),
+  /** Answer to `commandQuery`: the slash commands whose name starts with the query (built-in, custom, plugin). */
+  z.object({ type: z.literal('commandResults'), requestId: z.number(), items: z.array(mentionItemSchema) }),
+  /** The memory files the session uses (CLAUDE.md…), shown under the model label, each a link. */
+  z.object({ type: z.literal('memoryFiles'), files: z.array(z.object({ path: z.string(), label: z.string() })) }),
   /** Context window use for the header meter: tokens of the last model call / the window (0 = unknown). */
   z.object({ type: z.literal('contextUsage'), usedTokens: z.number(), windowTokens: z.number() }),
 ]);
@@ -176,6 +180,9 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   /** Files dropped on the chat (from the explorer or the OS), as URIs. */
   z.object({ type: z.literal('dropUris'), uris: z.array(z.string().max(4096)).max(50) }),
   z.object({ type: z.literal('mentionQuery'), requestId: z.number().int(), query: z.string().max(500) }),
+  z.object({ type: z.literal('commandQuery'), requestId: z.number().int(), query: z.string().max(200) }),
+  /** Opens one of the memory files last sent in `memoryFiles` (any other path is ignored). */
+  z.object({ type: z.literal('openMemoryFile'), path: z.string().max(4096) }),
   z.object({ type: z.literal('insertCode'), text: z.string().max(10_000_000) }),
   z.object({ type: z.literal('pickModel') }),
   z.object({ type: z.literal('stop') }),

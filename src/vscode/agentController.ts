@@ -15,6 +15,7 @@ import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
 import { createBuiltinTools } from '../agent/tools/builtinTools';
+import { parseBuiltinCommand, runBuiltinCommand, type BuiltinInvocation } from '../agent/commands/builtinCommands';
 import type { AnyAgentTool } from '../agent/tools/tool';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
@@ -97,6 +98,9 @@ export class AgentController implements vscode.Disposable {
       void vscode.window.showInformationMessage('Hookwise is still working on the last prompt. Press Stop first.');
       return true;
     }
+    // Built-ins (/hooks, /mcp…) come before custom commands; only /compact needs the model.
+    const builtin = parseBuiltinCommand(prompt);
+    if (builtin && (this.model.configured || builtin.name !== 'compact')) return this.runBuiltin(builtin);
     if (!this.model.configured) return false;
     const controller = (this.running = new AbortController());
     this.deps.onBusyChanged(true);
@@ -109,6 +113,23 @@ export class AgentController implements vscode.Disposable {
     } catch (error) {
       this.deps.log.error(`prompt failed: ${thrownStack(error)}`);
       this.say(`Hookwise hit an internal error: ${describeThrown(error)}`);
+    } finally {
+      this.running = undefined;
+      this.deps.onBusyChanged(false);
+    }
+    return true;
+  }
+
+  /** Runs a built-in slash command and shows its text in the chat as a notice. */
+  private async runBuiltin(builtin: BuiltinInvocation): Promise<boolean> {
+    const controller = (this.running = new AbortController());
+    this.deps.onBusyChanged(true);
+    try {
+      await waitForConfig(this.deps.configReady, this.deps.log);
+      this.say((await runBuiltinCommand(builtin, this, controller.signal)).text);
+    } catch (error) {
+      this.deps.log.error(`/${builtin.name} failed: ${thrownStack(error)}`);
+      this.say(`/${builtin.name} failed: ${describeThrown(error)}`);
     } finally {
       this.running = undefined;
       this.deps.onBusyChanged(false);

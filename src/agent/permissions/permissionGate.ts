@@ -1,3 +1,4 @@
+import type { HookSource } from '../../hooks/hookSource';
 import type { HookEvent } from '../../hooks/hookEvent';
 import { TOOL_EVENTS } from '../../hooks/hookEvent';
 import type { AgentRef, DecidedBy, HookEventResult, PermissionAnswer, PermissionProvider, PermissionRequest } from '../../hooks/hookRunTypes';
@@ -27,7 +28,7 @@ export function askPolicy(provider: PermissionProvider | undefined, askFallback:
 }
 
 /** Rules granted with "Allow for This Session". */
-export type SessionRules = PermissionRules & { grant(rule: string): void };
+export type SessionRules = PermissionRules & { grant(rule: string, source?: HookSource): void };
 
 /** What one agent's gate is built from: the run context (rules, mode, asks) and the agent's own parts. */
 export interface PermissionGateOptions {

@@ -41,6 +41,26 @@ export interface AgentFileInput {
   readonly folder?: string;
 }
 
+/** A directory of skills (`~/.claude/skills`, `.claude/skills`): every `<name>/SKILL.md` in it is read, sorted by name. */
+export interface SkillsDirectoryInput {
+  readonly kind: 'skillsDirectory';
+  readonly scope: 'user' | 'project';
+  readonly dir: string;
+  /** Display prefix, e.g. `.claude/skills`; display only, trust comes from `scope`. */
+  readonly displayDir: string;
+  readonly folder?: string;
+}
+
+/** One SKILL.md; `skill` is its folder's name (the frontmatter `name` wins when set). */
+export interface SkillFileInput {
+  readonly kind: 'skillFile';
+  readonly scope: 'user' | 'project';
+  readonly file: string;
+  readonly displayFile: string;
+  readonly skill: string;
+  readonly folder?: string;
+}
+
 /** One VS Code settings layer of `hookwise.hooks`. */
 export interface SettingsValueInput {
   readonly kind: 'settingsValue';
@@ -57,7 +77,7 @@ export interface SettingsValueInput {
 }
 
 /** Any loader input. */
-export type ConfigSourceInput = ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SettingsValueInput;
+export type ConfigSourceInput = ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SkillsDirectoryInput | SkillFileInput | SettingsValueInput;
 
 /** Merge rank of an input (docs/hooks.md §6 order); the loader sorts inputs by it, stably. */
 export function sourceRank(input: ConfigSourceInput): number {
@@ -70,6 +90,9 @@ export function sourceRank(input: ConfigSourceInput): number {
     case 'agentsDirectory':
     case 'agentFile':
       return input.scope === 'user' ? 7 : 8;
+    case 'skillsDirectory':
+    case 'skillFile':
+      return input.scope === 'user' ? 9 : 10;
   }
 }
 
@@ -83,6 +106,9 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
       return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' || input.scope === 'managed' ? undefined : input.scope;
     case 'agentsDirectory':
     case 'agentFile':
+    case 'skillsDirectory':
+    case 'skillFile':
+      // A skill's frontmatter hooks, like an agent file's: the same switch governs them.
       return 'agents';
   }
 }
@@ -162,6 +188,17 @@ export function standardConfigSources(options: StandardSourcesOptions): ConfigSo
       scope: 'project',
       dir: path.join(folder.root, '.claude', 'agents'),
       displayDir: `${prefix}.claude/agents`,
+      folder: folder.root,
+    });
+  }
+  inputs.push({ kind: 'skillsDirectory', scope: 'user', dir: path.join(homeDir, '.claude', 'skills'), displayDir: '~/.claude/skills' });
+  for (const folder of folders) {
+    const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
+    inputs.push({
+      kind: 'skillsDirectory',
+      scope: 'project',
+      dir: path.join(folder.root, '.claude', 'skills'),
+      displayDir: `${prefix}.claude/skills`,
       folder: folder.root,
     });
   }

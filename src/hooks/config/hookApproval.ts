@@ -20,6 +20,7 @@ export interface ApprovalSubject {
   readonly matcher?: string;
   readonly handler: HookHandlerConfig;
   readonly agentType?: string;
+  readonly skill?: string;
   /** Pinned scripts (loadHookConfig fills these for project hooks); absent = none pinned. */
   readonly scripts?: readonly ScriptPin[];
 }
@@ -35,7 +36,15 @@ export function canonicalJson(value: unknown): string {
 export function hookApprovalKey(hook: ApprovalSubject): string {
   // JSON array, so no field can bleed into the next (`a|b` + `c` ≠ `a` + `b|c`).
   const scripts = (hook.scripts ?? []).map((p) => [p.path, p.digest, p.target ?? '']);
-  const canonical = canonicalJson(['v2', hook.event, hook.matcher ?? '', hook.agentType ?? '', hook.handler, scripts]);
+  const canonical = canonicalJson([
+    'v2',
+    hook.event,
+    hook.matcher ?? '',
+    hook.agentType ?? '',
+    hook.handler,
+    scripts,
+    ...(hook.skill !== undefined ? [hook.skill] : []),
+  ]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 

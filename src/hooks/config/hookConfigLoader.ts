@@ -2,11 +2,20 @@ import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import { isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
+import { readSkillFileText } from './skillFileReader';
 import { readClaudeSettingsText, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
-import { sourceKeyOf, sourceRank, type AgentFileInput, type ConfigSourceInput, type SettingsValueInput } from './configSources';
+import {
+  sourceKeyOf,
+  sourceRank,
+  type AgentFileInput,
+  type ConfigSourceInput,
+  type SettingsValueInput,
+  type SkillFileInput,
+  type SkillsDirectoryInput,
+} from './configSources';
 import { DiagnosticSink } from './diagnosticSink';
 import { hookApprovalKey } from './hookApproval';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
@@ -64,7 +73,10 @@ export interface HookConfig {
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
 export type ConfigDocument =
-  | { readonly input: Exclude<ConfigSourceInput, { kind: 'agentsDirectory' } | { kind: 'settingsValue' }>; readonly text: string | undefined }
+  | {
+      readonly input: Exclude<ConfigSourceInput, { kind: 'agentsDirectory' } | { kind: 'skillsDirectory' } | { kind: 'settingsValue' }>;
+      readonly text: string | undefined;
+    }
   | { readonly input: SettingsValueInput };
 
 const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources']);
@@ -141,6 +153,8 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
         };
         documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
       }
+    } else if (input.kind === 'skillsDirectory') {
+      for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push({ input: skill, text: await readText(skill.file, skill.displayFile) });
     } else {
       documents.push({ input, text: await readText(input.file, input.displayFile) });
     }
@@ -166,6 +180,38 @@ async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[
   const scripts = perRoot.flat();
   if (scripts.length === 0) return hook;
   return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
+}
+
+/**
+ * The `<name>/SKILL.md` files of a skills directory, sorted, at most MAX_AGENT_FILES; a missing
+ * directory is none, an unlistable one a diagnostic. A folder without SKILL.md is skipped by the read.
+ */
+async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<SkillFileInput[]> {
+  let names: string[];
+  try {
+    names = (await fs.listDirectory(input.dir)).sort();
+  } catch {
+    return [];
+  }
+  if (names.length > MAX_AGENT_FILES) {
+    diagnostics.push({
+      file: input.dir,
+      displayFile: input.displayDir,
+      jsonPath: '',
+      severity: 'error',
+      code: 'tooLarge',
+      message: `${names.length} skills; only the first ${MAX_AGENT_FILES} (by name) are read`,
+    });
+    names = names.slice(0, MAX_AGENT_FILES);
+  }
+  return names.map((name) => ({
+    kind: 'skillFile',
+    scope: input.scope,
+    file: path.join(input.dir, name, 'SKILL.md'),
+    displayFile: `${input.displayDir}/${name}/SKILL.md`,
+    skill: name,
+    ...(input.folder !== undefined ? { folder: input.folder } : {}),
+  }));
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
@@ -236,12 +282,24 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       return;
     }
     if (!('text' in doc) || doc.text === undefined) return;
+    const skillContent = input.kind === 'skillFile' ? readSkillFileText(doc.text, input) : undefined;
+    const skillName = input.kind === 'skillFile' ? (skillContent?.name ?? input.skill) : undefined;
     const fileSource = (jsonPath: string): HookSource => ({
       kind: 'file',
-      scope: input.kind === 'agentFile' ? (input.scope === 'user' ? 'userAgent' : 'projectAgent') : input.scope,
+      scope:
+        input.kind === 'agentFile'
+          ? input.scope === 'user'
+            ? 'userAgent'
+            : 'projectAgent'
+          : input.kind === 'skillFile'
+            ? input.scope === 'user'
+              ? 'userSkill'
+              : 'projectSkill'
+            : input.scope,
       file: input.file,
       displayFile: input.displayFile,
       jsonPath,
+      ...(skillName !== undefined ? { skill: skillName } : {}),
     });
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
@@ -251,6 +309,13 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       all.push(...hooks);
       return;
     }
+    if (skillContent !== undefined) {
+      const skill = { skill: skillName ?? '' };
+      all.push(...skillContent.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...skill })));
+      diagnostics.push(...skillContent.diagnostics);
+      return;
+    }
+    if (input.kind === 'skillFile') return;
     const content = readClaudeSettingsText(doc.text, input);
     const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), folder));
     const fileRules = content.permissionRules.map((r) => ({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder }));
@@ -360,7 +425,7 @@ function applyManagedPolicy(
   return { hooks: kept, rules: keptRules, diagnostics };
 }
 
-function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string }): LoadedHook {
+function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string; skill?: string }): LoadedHook {
   return {
     event: entry.event,
     ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),

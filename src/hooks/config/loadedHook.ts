@@ -18,6 +18,8 @@ export interface LoadedHook {
   readonly source: HookSource;
   /** Scoped to one subagent type (from `.claude/agents/*.md`); undefined = every agent. */
   readonly agentType?: string;
+  /** Scoped to one skill (SKILL.md `hooks:`): runs only in a session that has loaded that skill. */
+  readonly skill?: string;
   /** Workspace folder root the hook belongs to; undefined = applies everywhere (user level, workspace settings). */
   readonly folder?: string;
   /** Workspace scripts the command names, pinned at load (project command hooks only; see scriptPins.ts). */
@@ -67,7 +69,7 @@ export function hooksForCwd(hooks: readonly LoadedHook[], cwd: string): LoadedHo
  */
 export function describeLoadedHook(hook: LoadedHook): string {
   const { handler } = hook;
-  const scope = hook.agentType !== undefined ? ` (agent ${hook.agentType})` : '';
+  const scope = hook.agentType !== undefined ? ` (agent ${hook.agentType})` : hook.skill !== undefined ? ` (skill ${hook.skill})` : '';
   const matcher = hook.matcher === undefined || hook.matcher === '' ? '' : ` [${hook.matcher}]`;
   const full = handlerBody(handler);
   const body = handler.type === 'prompt' || handler.type === 'agent' ? (full.length > 60 ? `${full.slice(0, 60)}…` : full) : full;

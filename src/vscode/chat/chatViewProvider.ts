@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeThrown } from '../../shared/describeThrown';
 import { randomBytes } from 'node:crypto';
 import type { AgentEvent } from '../../agent/agentEvents';
 import {
@@ -71,6 +72,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private usage: { usedTokens: number; windowTokens: number } | undefined;
   private readPolicy: ReadPolicy | undefined;
   private modelLabel = '';
+  /** Every slash command for `/` completion (built-in, custom, plugin); absent = none offered. */
+  private commandSource: (() => Promise<readonly MentionItem[]>) | undefined;
+  /** The memory files shown under the model label; only these may be opened from the chat. */
+  private memoryFiles: readonly { readonly path: string; readonly label: string }[] = [];
   private busy = false;
   private notice: { readonly notice: Notice; readonly resolve: (actionId: string | undefined) => void } | undefined;
   private noticeCounter = 0;
@@ -253,6 +258,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'history', sessions: [...sessions] }, this.historyTarget);
   }
 
+  /** Where `/` completion gets the commands (label `/name`, detail its description, insert `/name `). */
+  setCommandSource(source: () => Promise<readonly MentionItem[]>): void {
+    this.commandSource = source;
+  }
+
+  /** The memory files the session uses (CLAUDE.md, rules…): a line of links under the model label; [] hides it. */
+  setMemoryFiles(files: readonly { readonly path: string; readonly label: string }[]): void {
+    this.memoryFiles = files;
+    this.post({ type: 'memoryFiles', files: [...files] });
+  }
+
   /** Sets the label in the header, e.g. `gpt-4.1 · openai-compatible` or `Playground (scripted)`. */
   setModelLabel(label: string): void {
     this.modelLabel = label;
@@ -366,6 +382,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           ...(offered ? { editorSelection: offered } : {}),
           ...(this.usage ? { contextUsage: this.usage } : {}),
         } satisfies ToWebviewMessage);
+        if (this.memoryFiles.length > 0) void surface.webview.postMessage({ type: 'memoryFiles', files: [...this.memoryFiles] } satisfies ToWebviewMessage);
         for (const queued of surface.queue.splice(0)) void surface.webview.postMessage(queued);
         return;
       }
@@ -384,6 +401,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'mentionQuery':
         void this.answerMention(surface, message.requestId, message.query);
+        return;
+      case 'commandQuery':
+        void this.answerCommands(surface, message.requestId, message.query);
+        return;
+      case 'openMemoryFile':
+        // Only a file the chat listed: a webview message must not open arbitrary paths.
+        if (this.memoryFiles.some((f) => f.path === message.path)) void vscode.window.showTextDocument(vscode.Uri.file(message.path));
         return;
       case 'insertCode':
         void this.insertCode(message.text);
@@ -474,6 +498,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       if (item) this.addContext(item);
       else this.log?.warn(`chat: dropped ${raw} cannot be attached (not found)`);
     }
+  }
+
+  private async answerCommands(surface: Surface, requestId: number, query: string): Promise<void> {
+    let all: readonly MentionItem[] = [];
+    try {
+      all = (await this.commandSource?.()) ?? [];
+    } catch (error) {
+      this.log?.warn(`chat: slash commands could not be listed (${describeThrown(error)})`);
+    }
+    const q = query.toLowerCase();
+    const items = all.filter((c) => c.label.slice(1).toLowerCase().startsWith(q)).slice(0, MAX_MENTION_RESULTS);
+    this.post({ type: 'commandResults', requestId, items }, surface);
   }
 
   private async answerMention(surface: Surface, requestId: number, query: string): Promise<void> {
@@ -611,6 +647,7 @@ function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMedia: vsc
   <button id="history" class="icon-button" type="button" aria-label="History: past sessions" title="History">History</button>
   <button id="new-chat" class="icon-button" type="button" aria-label="New Chat" title="New Chat">New Chat</button>
 </header>
+<nav id="memory-files" class="memory-files" aria-label="Memory files in use" hidden></nav>
 <div id="history-panel" class="history-panel" hidden role="dialog" aria-label="Past sessions"></div>
 <main id="messages" class="messages" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation" tabindex="-1">
   <div id="empty" class="empty">
@@ -624,6 +661,7 @@ function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMedia: vsc
 <form id="composer" class="composer" aria-label="Send a prompt">
   <div id="attachments" class="attachments" role="list" aria-label="Attached context" hidden></div>
   <div id="mention-list" class="mention-list" role="listbox" aria-label="Mentions" hidden></div>
+  <div id="command-list" class="mention-list" role="listbox" aria-label="Slash commands" hidden></div>
   <textarea id="prompt" rows="3" placeholder="Ask Hookwise…" aria-label="Prompt (Enter sends, Shift+Enter adds a line, # mentions context)" aria-autocomplete="list" aria-controls="mention-list"></textarea>
   <div class="composer-buttons">
     <button id="add-context" type="button" class="secondary" aria-label="Add Context: files, folders, selection, problems, terminal output" title="Add Context…">Add Context…</button>

@@ -1,0 +1,59 @@
+// @ts-check
+/**
+ * E2E of slash commands and memory in the real chat (issue 16 §3-4): typing `/` in the prompt
+ * lists every command (built-in and the project's `.claude/commands`) with its description,
+ * narrows as the name is typed and completes with Enter; a built-in (`/hooks`) answers in the
+ * chat without the model; the memory files the session uses show under the model label as
+ * links. Sorts after scenariosChat.test.mjs. Screenshots: test-results/e2e-skills-*.png.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'mocha';
+import { chatFrame, chatPrompt, e2e, screenshot, sendPrompt, startScenario, waitForAssistantText, waitForIdle } from './harness.mjs';
+
+/** @param {string} name */
+async function shot(name) {
+  console.log(`      screenshot: ${await screenshot(name)}`);
+}
+
+describe('Chat: slash commands and memory files (issue 16)', function () {
+  it('/ lists built-in and custom commands with descriptions, narrows and completes; the memory line links CLAUDE.md', async function () {
+    const ws = e2e().workspace;
+    mkdirSync(path.join(ws, '.claude', 'commands'), { recursive: true });
+    writeFileSync(path.join(ws, '.claude', 'commands', 'review.md'), '---\ndescription: Review the open PR\n---\nReview it.');
+    writeFileSync(path.join(ws, 'CLAUDE.md'), 'Answer briefly.');
+    await startScenario({ name: 'slash commands', turns: [{ text: 'Hello from the playground.' }] });
+
+    const prompt = chatPrompt();
+    await prompt.click();
+    await prompt.pressSequentially('/');
+    const list = chatFrame().getByRole('listbox', { name: 'Slash commands' });
+    await list.getByRole('option', { name: /\/hooks/ }).waitFor({ state: 'visible' });
+    assert.match((await list.getByRole('option', { name: /\/hooks/ }).textContent()) ?? '', /List the hooks in effect/);
+    assert.match((await list.getByRole('option', { name: /\/review/ }).textContent()) ?? '', /Review the open PR/);
+    await shot('e2e-skills-1-slash-list');
+
+    await prompt.pressSequentially('rev');
+    // Each key sends a query; the answer for "/rev" is the one without /resume.
+    await list.getByRole('option', { name: /\/resume/ }).waitFor({ state: 'detached' });
+    assert.equal(await list.getByRole('option').count(), 1, 'only /review matches /rev');
+    await prompt.press('Enter');
+    assert.equal(await prompt.inputValue(), '/review ', 'Enter completes the command (and does not send)');
+    await prompt.fill('');
+
+    await sendPrompt('/hooks');
+    await chatFrame()
+      .getByText(/No hooks are in effect|PreToolUse:|Stop:|built-in limits/)
+      .first()
+      .waitFor({ state: 'visible' });
+    await waitForIdle();
+
+    await sendPrompt('Say hello');
+    await waitForAssistantText('Hello from the playground.');
+    await waitForIdle();
+    const memory = chatFrame().getByRole('navigation', { name: 'Memory files in use' });
+    await memory.getByRole('link', { name: 'CLAUDE.md' }).waitFor({ state: 'visible' });
+    await shot('e2e-skills-2-memory-line');
+  });
+});
