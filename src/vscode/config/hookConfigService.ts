@@ -295,6 +295,7 @@ export class HookConfigService implements vscode.Disposable {
       fs: recording,
       enabled: settings['hookwise.hooks.enabled'],
       sources: settings['hookwise.hooks.sources'],
+      disabledHooks: settings['hookwise.hooks.disabled'],
       projectDirs: options.folders.map((f) => f.root),
     });
     return { config, texts };
