@@ -30,8 +30,6 @@ async function lint(hooks: Record<string, unknown>) {
   return { diagnostics: await lintHooks(config.hooks, { projectDir: dir, homeDir: home, textOf: (f) => (f === file ? text : undefined) }), text };
 }
 
-const pre = (matcher: string, command: string) => ({ PreToolUse: [{ matcher, hooks: [{ type: 'command', command }] }] });
-
 describe('lintHooks', () => {
   it('a script that is missing, not executable, or has no shebang — each named, at the command', async () => {
     await writeFile(path.join(dir, '.claude/hooks/noexec.sh'), '#!/bin/sh\nexit 0\n');
