@@ -44,3 +44,9 @@ export function applyHookSwitches<T extends Pick<LoadedHook, 'source'>>(hooks: r
   for (const hook of hooks) (isSwitchedOff(hook, disabled) ? off : on).push(hook);
   return { on, off };
 }
+
+/** The new `hookwise.hooks.disabled` value after switching `id` off (`off` true) or back on; order kept, no duplicates. */
+export function withSwitch(current: readonly unknown[] | undefined, id: string, off: boolean): string[] {
+  const ids = (current ?? []).filter((v): v is string => typeof v === 'string' && v !== id);
+  return off ? [...ids, id] : ids;
+}
