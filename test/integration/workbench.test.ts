@@ -1,0 +1,68 @@
+/**
+ * The hook workbench in the real extension host: Disable Hook writes `hookwise.hooks.disabled`
+ * (never the `.claude` file), the extension reloads with the hook switched off, "Why These
+ * Hooks?" says so in its document, and Enable Hook puts it back.
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { HookConfigService } from '../../src/vscode/config/hookConfigService';
+import { workspaceRoot } from './configSupport';
+
+const EXTENSION_ID = 'hookwise.hookwise';
+const HOOK_ID = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
+
+interface HookwiseApi {
+  readonly hookConfig: HookConfigService;
+}
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+suite('Hook workbench', () => {
+  let api: HookwiseApi;
+  suiteSetup(async () => {
+    api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
+    await until('the first hook configuration', () => api.hookConfig.current !== undefined);
+  });
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration().update('hookwise.hooks.disabled', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Disable Hook switches a hook off in settings, Why These Hooks? says so, Enable Hook turns it back on', async () => {
+    const claudeFile = path.join(workspaceRoot(), '.claude', 'settings.json');
+    const before = readFileSync(claudeFile, 'utf8');
+    const hook = api.hookConfig.current!.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');
+    assert.ok(hook, 'the fixture hook is loaded');
+    const record = {
+      event: 'PreToolUse',
+      matchValue: 'Bash',
+      source: hook.source,
+      input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } },
+    };
+    const runNode = { kind: 'run', record };
+
+    await vscode.commands.executeCommand('hookwise.hooks.disableHook', runNode);
+    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), [HOOK_ID]);
+    await until('the reload with the hook switched off', () => api.hookConfig.current?.config.disabledHookIds?.has(HOOK_ID) === true);
+    assert.equal(readFileSync(claudeFile, 'utf8'), before, "Claude Code's file is never edited");
+    assert.ok(!api.hookConfig.current!.applied.active.some((h) => h.source === hook.source || JSON.stringify(h.source) === JSON.stringify(hook.source)));
+
+    await vscode.commands.executeCommand('hookwise.hooks.whyTheseHooks', { kind: 'occurrence', first: record });
+    await until('the explanation document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'hookwise-explain');
+    const text = vscode.window.activeTextEditor!.document.getText();
+    assert.match(text, /\*\*skipped\*\* — `echo .*permissionDecision.*`/);
+    assert.match(text, /disabled by hookwise\.hooks\.disabled/);
+
+    await vscode.commands.executeCommand('hookwise.hooks.enableHook', runNode);
+    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), []);
+    await until('the reload with the hook on again', () => api.hookConfig.current?.config.disabledHookIds === undefined);
+  });
+});
