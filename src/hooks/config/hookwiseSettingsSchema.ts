@@ -46,7 +46,7 @@ export const HOOKWISE_SETTINGS = {
     scope: 'resource',
     schema: z.array(z.string().max(1000)).max(1000).default([]).meta({
       markdownDescription:
-        'Hooks switched off, by the id Hook Runs shows: `source › json path`, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`. Set by **Disable Hook** / **Enable Hook**; never edits the `.claude` files. Managed policy hooks cannot be switched off. The CLI has no VS Code settings: it runs every hook.',
+        'Hooks switched off, by the id Hook Runs shows: `source › json path`, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`. Set by **Disable Hook** / **Enable Hook**; never edits the `.claude` files. Managed policy hooks cannot be switched off. In an untrusted workspace the workspace value is ignored, so a cloned repository cannot silence your hooks. The CLI has no VS Code settings: it runs every hook.',
     }),
   },
   'hookwise.hooks.sources': {
