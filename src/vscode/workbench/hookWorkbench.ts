@@ -7,6 +7,7 @@ import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEven
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
 import type { HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
+import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';
 
 /** Command ids of the hook workbench (declared in package.json). */
@@ -111,7 +112,13 @@ export async function setSwitch(source: HookSource | undefined, off: boolean): P
   const effective = config.get<unknown[]>(SETTING) ?? [];
   if (!off && !effective.includes(id)) return true;
   if (off && effective.includes(id)) return true;
-  await config.update(SETTING, withSwitch(current, id, off), target);
+  try {
+    await config.update(SETTING, withSwitch(current, id, off), target);
+  } catch (error) {
+    // E.g. the settings file is open with unsaved changes: say so, the user saves and tries again.
+    void vscode.window.showErrorMessage(`Hookwise: could not ${off ? 'disable' : 'enable'} ${id}: ${thrownMessage(error)}`);
+    return false;
+  }
   vscode.window.setStatusBarMessage(`Hookwise: ${id} ${off ? 'disabled' : 'enabled'} (hookwise.hooks.disabled)`, 4000);
   return true;
 }
