@@ -22,6 +22,7 @@ import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import type { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
+import { registerHookWorkbench } from './vscode/workbench/hookWorkbench';
 import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
 import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
 import { McpService } from './vscode/mcp/mcpService';
@@ -183,6 +184,9 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
   void loadAgents();
   context.subscriptions.push(hookConfig.onDidChange(() => (markConfigReady(), void loadAgents())));
+  context.subscriptions.push(
+    registerHookWorkbench({ current: () => hookConfig.current, selection: () => runs.treeView.selection, projectDir: controller.projectDir, log }),
+  );
   if (hookConfig.current) markConfigReady();
   const hookTests = new HookTestController({
     config: () => hookConfig.current,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../hooks/config/loadedHook';
 import { hooksForCwd, scopeToCwd } from '../hooks/config/loadedHook';
+import { applyHookSwitches } from '../hooks/config/hookSwitches';
 import { filterByTrust, type HeldHook, type TrustPolicy } from '../hooks/config/hookApproval';
 import type { PermissionRuleEntry } from '../hooks/config/permissionRules';
 import type { BindProblem } from '../hooks/hookBinder';
@@ -140,7 +141,9 @@ export class HookwiseRuntime {
     this.config = config;
     this.hookScripts = hookScriptPaths(config.hooks);
     this.configFiles = configFilePaths([...config.hooks.map((h) => h.source), ...config.permissions.rules.map((r) => r.source)], this.o.protectedFiles);
-    const { runnable: active, held } = filterByTrust(hooksForCwd(config.hooks, cwd), trust);
+    // Switched-off hooks stay in config.hooks (their scripts stay protected) but are never registered.
+    const switchedOn = config.disabledHookIds === undefined ? config.hooks : applyHookSwitches(config.hooks, config.disabledHookIds).on;
+    const { runnable: active, held } = filterByTrust(hooksForCwd(switchedOn, cwd), trust);
     const { inits, problems } = bindLoadedHooks(active, {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
       // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
+import { readBoundedTextFile } from '../hooks/config/configFileSystem';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import { loadCliConfig } from './cliConfig';
-import { hooksForCwd } from '../hooks/config/loadedHook';
+import { hooksForCwd, type LoadedHook } from '../hooks/config/loadedHook';
+import { lintHooks } from '../hooks/lint/hookLint';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
 import { checkExpectations, fillTestInput, observedDecision } from '../hooks/explain/hookTestCase';
 import { loadHookTestCase } from '../hooks/explain/loadHookTestCase';
@@ -63,7 +65,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
   switch (sub) {
     case 'list':
       if (paths.length > 0) return usage(io, `hooks list takes no arguments, got ${paths.join(' ')}`);
-      return list(config, cwd, values.json === true, io);
+      return list(config, cwd, homeDir, values.json === true, io);
     case 'explain':
       return explain(config, cwd, values, io);
     case 'test':
@@ -78,9 +80,13 @@ function usage(io: CliIo, message: string): number {
   return 2;
 }
 
-function list(config: HookConfig, cwd: string, json: boolean, io: CliIo): number {
+async function list(config: HookConfig, cwd: string, homeDir: string, json: boolean, io: CliIo): Promise<number> {
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
-  const hooks = hooksForCwd(config.hooks, cwd).map((h) => ({
+  const effective = hooksForCwd(config.hooks, cwd);
+  // Lint goes to stderr with the load diagnostics, so `--json` stdout stays JSON only.
+  for (const d of await lintHooks(effective, { projectDir: cwd, homeDir, textOf: await readSourceTexts(effective) }))
+    io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
+  const hooks = effective.map((h) => ({
     event: h.event,
     ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
     type: h.handler.type,
@@ -97,6 +103,17 @@ function list(config: HookConfig, cwd: string, json: boolean, io: CliIo): number
   for (const h of hooks)
     io.stdout(`${h.event}${h.matcher ? ` [${h.matcher}]` : ''}${h.agentType ? ` (agent ${h.agentType})` : ''} ${h.type}: ${h.command} — ${h.source}\n`);
   return 0;
+}
+
+/** The texts of the files `hooks` come from, so lint warnings carry a line. */
+async function readSourceTexts(hooks: readonly LoadedHook[]): Promise<(file: string) => string | undefined> {
+  const texts = new Map<string, string>();
+  for (const h of hooks) {
+    if (h.source.kind !== 'file' || texts.has(h.source.file)) continue;
+    const text = await readBoundedTextFile(h.source.file).catch(() => undefined);
+    if (text !== undefined) texts.set(h.source.file, text);
+  }
+  return (file) => texts.get(file);
 }
 
 function explain(config: HookConfig, cwd: string, values: { event?: string; tool?: string; input?: string; json?: boolean }, io: CliIo): number {

@@ -29,7 +29,14 @@ export type ConfigDiagnosticCode =
   /** The source threw while loading; it contributes nothing, the others still load. */
   | 'loadFailed'
   /** The managed policy overrides this file's hooks, rules or switches. */
-  | 'overriddenByPolicy';
+  | 'overriddenByPolicy'
+  /** Hook lint (src/hooks/lint/hookLint.ts): likely mistakes in a hook that loads fine. */
+  | 'scriptMissing'
+  | 'scriptNotExecutable'
+  | 'scriptNoShebang'
+  | 'unquotedProjectDir'
+  | 'unknownTool'
+  | 'riskyCommand';
 
 /** One diagnostic. Positions are 1-based and point at the offending key or value. */
 export interface ConfigDiagnostic {

@@ -25,6 +25,7 @@ import type { LoadedHook } from './loadedHook';
 import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { jsoncLocator } from './nodeLocator';
 import { pinScripts } from './scriptPins';
+import { normaliseDisabledIds } from './hookSwitches';
 import type { PermissionRuleEntry } from './permissionRules';
 import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
@@ -37,6 +38,8 @@ export interface LoadHookConfigOptions {
   readonly enabled?: boolean;
   /** `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
+  /** `hookwise.hooks.disabled`: hook ids (`source › json path`) switched off; managed hooks ignore it. */
+  readonly disabledHooks?: readonly string[];
   /** Workspace folder roots, to pin the scripts of project hooks that belong to no one folder (multi-root workspace settings). */
   readonly projectDirs?: readonly string[];
 }
@@ -69,6 +72,11 @@ export interface HookConfig {
   readonly duplicates: DroppedDuplicate[];
   /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, concatenated across settings files. */
   readonly httpPolicy?: HttpHookPolicy;
+  /**
+   * `hookwise.hooks.disabled`: ids of hooks switched off. They stay in `hooks` (their scripts stay
+   * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
+   */
+  readonly disabledHookIds?: ReadonlySet<string>;
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -79,7 +87,7 @@ export type ConfigDocument =
     }
   | { readonly input: SettingsValueInput };
 
-const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources']);
+const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources', 'disabled']);
 
 function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] | undefined): boolean {
   const key = sourceKeyOf(input);
@@ -222,7 +230,10 @@ function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
 }
 
 /** Pure core of the loader: texts in, configuration out. Documents are merged in docs/hooks.md §6 order. */
-export function buildHookConfig(documents: readonly ConfigDocument[], options: Pick<LoadHookConfigOptions, 'enabled' | 'sources'> = {}): HookConfig {
+export function buildHookConfig(
+  documents: readonly ConfigDocument[],
+  options: Pick<LoadHookConfigOptions, 'enabled' | 'sources' | 'disabledHooks'> = {},
+): HookConfig {
   const ordered = documents
     .map((doc, index) => ({ doc, index }))
     .filter(({ doc }) => isSelected(doc.input, options.sources))
@@ -351,6 +362,7 @@ export function buildHookConfig(documents: readonly ConfigDocument[], options: P
       additionalDirectories,
     },
     duplicates,
+    ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
   };
 }

@@ -42,6 +42,13 @@ export const HOOKWISE_SETTINGS = {
         'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.',
     }),
   },
+  'hookwise.hooks.disabled': {
+    scope: 'resource',
+    schema: z.array(z.string().max(1000)).max(1000).default([]).meta({
+      markdownDescription:
+        'Hooks switched off, by the id Hook Runs shows: `source › json path`, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`. Set by **Disable Hook** / **Enable Hook**; never edits the `.claude` files. Managed policy hooks cannot be switched off. In an untrusted workspace the workspace value is ignored, so a cloned repository cannot silence your hooks. The CLI has no VS Code settings: it runs every hook.',
+    }),
+  },
   'hookwise.hooks.sources': {
     scope: 'window',
     schema: z

@@ -3,6 +3,8 @@ import { filterByTrust, type HeldHook, type TrustPolicy } from '../config/hookAp
 import { folderContains, type LoadedHook } from '../config/loadedHook';
 import { MATCHER_FIELD, type HookEvent } from '../hookEvent';
 import { describeSource } from '../hookSource';
+import { isSwitchedOff } from '../config/hookSwitches';
+import { compileHookCondition, TOOL_EVENTS } from '../hookCondition';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from '../matchers/claudeMatcher';
 
 /** What would happen to one configured hook for one event occurrence. */
@@ -28,6 +30,10 @@ export interface ExplainQuery {
   readonly trust: TrustPolicy;
   /** The subagent type the occurrence is in; undefined = the main agent. */
   readonly agentType?: string;
+  /** Home directory, for `~/` patterns in a handler's `if`. */
+  readonly homeDir?: string;
+  /** `hookwise.hooks.disabled` ids; default: the config's own (`disabledHookIds`). */
+  readonly disabled?: ReadonlySet<string>;
 }
 
 /**
@@ -56,7 +62,8 @@ export function explainHooks(config: HookConfig, query: ExplainQuery): HookExpla
   const field = MATCHER_FIELD[query.event];
   const raw = field === undefined ? undefined : query.input[field];
   const value = typeof raw === 'string' ? raw : '';
-  const out: HookExplanation[] = off.concat(ofEvent.map((hook) => explainOne(hook, query, heldWhy.get(hook), field, value)));
+  const q = query.disabled === undefined && config.disabledHookIds !== undefined ? { ...query, disabled: config.disabledHookIds } : query;
+  const out: HookExplanation[] = off.concat(ofEvent.map((hook) => explainOne(hook, q, heldWhy.get(hook), field, value)));
   for (const dup of config.duplicates) {
     if (dup.dropped.event !== query.event) continue;
     out.push({
@@ -77,6 +84,7 @@ function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | 
   const base = describe(hook);
   const skip = (reason: string): HookExplanation => ({ ...base, outcome: 'skipped', reason });
   if (hook.folder !== undefined && !folderContains(hook.folder, query.cwd)) return skip(`belongs to the workspace folder ${hook.folder}, not ${query.cwd}`);
+  if (query.disabled !== undefined && isSwitchedOff(hook, query.disabled)) return skip('disabled by hookwise.hooks.disabled');
   if (heldReason !== undefined) return skip(heldReason);
   if (hook.agentType !== undefined && hook.agentType !== query.agentType)
     return skip(`scoped to the ${hook.agentType} agent; this occurrence is in ${query.agentType ?? 'the main agent'}`);
@@ -84,6 +92,17 @@ function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | 
   if (!compiled.ok) return skip(`is off: ${compiled.error.message}`);
   if (field !== undefined && !compiled.matcher.matches({ event: query.event, input: query.input }))
     return skip(`matcher \`${hook.matcher ?? ''}\` does not match ${field} \`${value}\``);
+  const condition = (hook.handler as { readonly if?: unknown }).if;
+  if (typeof condition === 'string' && condition !== '') {
+    const compiled = compileHookCondition(condition, {
+      projectRoot: query.cwd,
+      cwd: query.cwd,
+      ...(query.homeDir !== undefined ? { homeDir: query.homeDir } : {}),
+    });
+    if (typeof compiled === 'string') return skip(`is off: ${compiled}`);
+    if (!TOOL_EVENTS.has(query.event) || !compiled.test(query.input))
+      return skip(`\`if\` \`${condition}\` is false for this ${TOOL_EVENTS.has(query.event) ? 'tool call' : 'event (it tests tool calls only)'}`);
+  }
   const why =
     field === undefined
       ? `${query.event} ignores matchers: every hook of it runs`

@@ -30,7 +30,7 @@ export interface AddHookWriteResult {
 }
 
 /** Settings keys VS Code folds into `hookwise.hooks` from sibling settings; not written back. */
-const SIBLING_KEYS = ['enabled', 'sources'];
+const SIBLING_KEYS = ['enabled', 'sources', 'disabled'];
 
 /** Resolves the file and the JSON path of the hooks object for `target`; undefined when there is no such file (no folder open). */
 export async function resolveTargetFile(

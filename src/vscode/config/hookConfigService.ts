@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { lintHooks } from '../../hooks/lint/hookLint';
 import type { AppliedConfig } from '../../agent/hookwiseRuntime';
 import { configChangeSource, type ConfigChange, type ConfigChangeVerdict } from '../../agent/configChange';
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
@@ -295,9 +296,23 @@ export class HookConfigService implements vscode.Disposable {
       fs: recording,
       enabled: settings['hookwise.hooks.enabled'],
       sources: settings['hookwise.hooks.sources'],
+      disabledHooks: settings['hookwise.hooks.disabled'],
       projectDirs: options.folders.map((f) => f.root),
     });
-    return { config, texts };
+    return { config: await this.withLint(config, options, texts), texts };
+  }
+
+  /** Adds hook lint warnings (src/hooks/lint) to the load's diagnostics; a lint failure is logged and never blocks the load. */
+  private async withLint(config: HookConfig, options: StandardSourcesOptions, texts: ReadonlyMap<string, string>): Promise<HookConfig> {
+    const projectDir = options.folders[0]?.root;
+    if (projectDir === undefined) return config;
+    try {
+      const warnings = await lintHooks(config.hooks, { projectDir, homeDir: this.homeDir, textOf: (file) => texts.get(file) });
+      return warnings.length === 0 ? config : { ...config, diagnostics: [...config.diagnostics, ...warnings] };
+    } catch (error) {
+      this.o.log.warn(`hook lint failed (${thrownMessage(error)}); hooks load without it`);
+      return config;
+    }
   }
 
   private applyLoaded(config: HookConfig, texts: ReadonlyMap<string, string>): void {

@@ -12,7 +12,7 @@ import type { SettingsLayer, StandardSourcesOptions } from '../../hooks/config/c
  */
 
 /** Keys VS Code folds into the `hookwise.hooks` object from the sibling settings `hookwise.hooks.enabled`/`.sources`. */
-const SIBLING_KEYS = ['enabled', 'sources'];
+const SIBLING_KEYS = ['enabled', 'sources', 'disabled'];
 
 /** A settings file that was found, with its text and where `hookwise.hooks` sits in it. */
 export interface LocatedSettingsFile {

@@ -46,6 +46,19 @@ describe('hookwise hooks list', () => {
   });
 });
 
+describe('hookwise hooks list lint', () => {
+  it('warns on stderr about a missing script and a matcher naming no tool, with file and line; --json stdout stays JSON', async () => {
+    await suite.w.settings({
+      hooks: { PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.sh' }] }] },
+    });
+    const run = await runCliProcess(suite.cli, suite.w, ['hooks', 'list', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveLength(1);
+    expect(run.stderr).toMatch(/\.claude\/settings\.json:\d+:\d+ warning hooks\.PreToolUse\[0\]\.matcher: matcher names `bash`.*did you mean `Bash`\?/);
+    expect(run.stderr).toMatch(/\.claude\/settings\.json:\d+:\d+ warning hooks\.PreToolUse\[0\]\.hooks\[0\]\.command: script .*gone\.sh does not exist/);
+  });
+});
+
 describe('hookwise hooks explain', () => {
   it('says which hooks would run for a tool call and why the others would not, without running any', async () => {
     await policyWorkspace();

@@ -69,4 +69,12 @@ describe('explainHooks', () => {
     });
     expect(off).toEqual([expect.objectContaining({ outcome: 'skipped', reason: 'hooks are turned off by .claude/settings.local.json' })]);
   });
+
+  it('a handler whose `if` is false for the call is skipped, naming the condition; when true it would run', () => {
+    const guarded = hook({ jsonPath: 'g', matcher: 'Bash', handler: { type: 'command', command: 'guard', if: 'Bash(git push:*)' } as LoadedHook['handler'] });
+    const ls = explainHooks(config([guarded]), { event: 'PreToolUse', input: bash, cwd: '/p', trust: { trusted: true } });
+    expect(ls[0]).toMatchObject({ outcome: 'skipped', reason: '`if` `Bash(git push:*)` is false for this tool call' });
+    const push = { tool_name: 'Bash', tool_input: { command: 'git push origin main' } };
+    expect(explainHooks(config([guarded]), { event: 'PreToolUse', input: push, cwd: '/p', trust: { trusted: true } })[0]?.outcome).toBe('would run');
+  });
 });

@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import type { TrustPolicy } from '../../hooks/config/hookApproval';
+import { canSwitchOff, hookSwitchId, withSwitch } from '../../hooks/config/hookSwitches';
+import { explainHooks, handlerText } from '../../hooks/explain/explainHooks';
+import { renderExplanation } from '../../hooks/explain/explainReport';
+import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEvent';
+import type { HookRunRecord } from '../../hooks/hookRunTypes';
+import type { HookSource } from '../../hooks/hookSource';
+import type { HookConfigChange } from '../config/hookConfigService';
+import { thrownMessage } from '../../shared/describeThrown';
+import type { HookRunsNode } from '../tree/hookRunsModel';
+
+/** Command ids of the hook workbench (declared in package.json). */
+export const WorkbenchCommands = {
+  whyTheseHooks: 'hookwise.hooks.whyTheseHooks',
+  explain: 'hookwise.hooks.explain',
+  disableHook: 'hookwise.hooks.disableHook',
+  enableHook: 'hookwise.hooks.enableHook',
+  switchHooks: 'hookwise.hooks.switchHooks',
+} as const;
+
+/** Scheme of the read-only "Why these hooks?" documents. */
+export const EXPLAIN_SCHEME = 'hookwise-explain';
+/** Documents kept for re-opening; older ones are dropped (each is small, but a long session makes many). */
+const MAX_DOCUMENTS = 50;
+const SETTING = 'hookwise.hooks.disabled';
+
+export interface HookWorkbenchOptions {
+  /** The configuration as last applied (undefined before the first load). */
+  readonly current: () => HookConfigChange | undefined;
+  /** The Hook Runs selection, when a command comes from the palette. */
+  readonly selection: () => readonly HookRunsNode[];
+  /** Where a session runs when the occurrence does not say (the first workspace folder). */
+  readonly projectDir: string;
+  readonly log?: vscode.LogOutputChannel;
+}
+
+/**
+ * Registers "Why these hooks?" (Hook Runs context menu), **Hookwise: Explain Hooks…**, and
+ * Disable / Enable Hook (`hookwise.hooks.disabled`, written to workspace settings; the `.claude`
+ * files are never edited). The returned disposable owns everything.
+ */
+export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposable {
+  const documents = new Map<string, string>();
+  let next = 0;
+  const show = async (title: string, event: HookEvent, input: Readonly<Record<string, unknown>>): Promise<void> => {
+    const change = o.current();
+    if (!change) {
+      void vscode.window.showInformationMessage('Hookwise: the hook configuration is still loading; try again in a moment.');
+      return;
+    }
+    const cwd = typeof input.cwd === 'string' ? input.cwd : o.projectDir;
+    const agentType = typeof input.agent_type === 'string' && input.agent_type !== 'main' ? input.agent_type : undefined;
+    const rows = explainHooks(change.config, { event, input, cwd, trust: trustOf(change), ...(agentType !== undefined ? { agentType } : {}) });
+    const id = String(++next);
+    documents.set(id, renderExplanation(title, input, rows));
+    for (const key of documents.keys()) if (documents.size > MAX_DOCUMENTS) documents.delete(key);
+    const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/Why these hooks - ${event}.md`, query: id });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  };
+  const recordOf = (node: unknown): HookRunRecord | undefined => {
+    const n = (node ?? o.selection()[0]) as HookRunsNode | undefined;
+    return n?.kind === 'run' ? n.record : n?.kind === 'occurrence' ? n.first : undefined;
+  };
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {
+      provideTextDocumentContent: (uri) => documents.get(uri.query) ?? '# Gone\n\nThis explanation is no longer kept; ask again from Hook Runs.',
+    }),
+    vscode.commands.registerCommand(WorkbenchCommands.whyTheseHooks, async (node?: unknown) => {
+      const record = recordOf(node);
+      if (!record) return;
+      await show(`Why these hooks? ${record.event}${record.matchValue ? ` (${record.matchValue})` : ''}`, record.event, record.input);
+    }),
+    vscode.commands.registerCommand(WorkbenchCommands.explain, async (node?: unknown) => {
+      const asked = await askQuery(recordOf(node));
+      if (asked) await show(`Explain Hooks: ${asked.event}${asked.tool ? ` (${asked.tool})` : ''}`, asked.event, asked.input);
+    }),
+    vscode.commands.registerCommand(WorkbenchCommands.disableHook, (node?: unknown) => setSwitch(recordOf(node)?.source, true)),
+    vscode.commands.registerCommand(WorkbenchCommands.enableHook, (node?: unknown) => setSwitch(recordOf(node)?.source, false)),
+    vscode.commands.registerCommand(WorkbenchCommands.switchHooks, () => switchHooks(o.current())),
+  );
+}
+
+/** The trust the service applied: project hooks it held back are held here too, for the same reason. */
+function trustOf(change: HookConfigChange): TrustPolicy {
+  const unapproved = new Set(change.applied.held.filter((h) => h.why === 'unapproved').map((h) => h.hook.hash));
+  return { trusted: vscode.workspace.isTrusted, isApproved: (hook) => !unapproved.has(hook.hash) };
+}
+
+/**
+ * Switches one hook off or back on in `hookwise.hooks.disabled`. Written to the workspace
+ * settings when a folder is open (the switch belongs to this project), else user settings.
+ */
+export async function setSwitch(source: HookSource | undefined, off: boolean): Promise<boolean> {
+  if (source === undefined) return false;
+  if (source.kind === 'code') {
+    void vscode.window.showInformationMessage(`"${source.label}" is registered by code; it has no switch.`);
+    return false;
+  }
+  if (off && !canSwitchOff({ source })) {
+    void vscode.window.showWarningMessage(
+      'This hook comes from the managed policy (managed-settings.json): your organisation requires it, so it cannot be switched off here.',
+    );
+    return false;
+  }
+  const id = hookSwitchId({ source });
+  const config = vscode.workspace.getConfiguration();
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const inspected = config.inspect<unknown[]>(SETTING);
+  const current = target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue;
+  const effective = config.get<unknown[]>(SETTING) ?? [];
+  if (!off && !effective.includes(id)) return true;
+  if (off && effective.includes(id)) return true;
+  try {
+    await config.update(SETTING, withSwitch(current, id, off), target);
+  } catch (error) {
+    // E.g. the settings file is open with unsaved changes: say so, the user saves and tries again.
+    void vscode.window.showErrorMessage(`Hookwise: could not ${off ? 'disable' : 'enable'} ${id}: ${thrownMessage(error)}`);
+    return false;
+  }
+  vscode.window.setStatusBarMessage(`Hookwise: ${id} ${off ? 'disabled' : 'enabled'} (hookwise.hooks.disabled)`, 4000);
+  return true;
+}
+
+/** "Switch Hooks On/Off…": every configured hook, ticked when on; managed policy hooks are not listed (they cannot be switched off). */
+async function switchHooks(change: HookConfigChange | undefined): Promise<void> {
+  if (!change) return;
+  const disabled = new Set(vscode.workspace.getConfiguration().get<unknown[]>(SETTING) ?? []);
+  const items = change.config.hooks
+    .filter((h) => canSwitchOff(h))
+    .map((h) => {
+      const id = hookSwitchId(h);
+      return { label: `${h.event}${h.matcher ? ` [${h.matcher}]` : ''} ${handlerText(h)}`, description: id, id, picked: !disabled.has(id) };
+    });
+  const unique = [...new Map(items.map((i) => [i.id, i])).values()];
+  const picked = await vscode.window.showQuickPick(unique, {
+    canPickMany: true,
+    title: 'Hooks that run (untick to switch off; managed policy hooks always run and are not listed)',
+  });
+  if (!picked) return;
+  const on = new Set(picked.map((p) => p.id));
+  for (const item of unique) if (on.has(item.id) === disabled.has(item.id)) await setSwitch(sourceOf(change, item.id), !on.has(item.id));
+}
+
+function sourceOf(change: HookConfigChange, id: string): HookSource | undefined {
+  return change.config.hooks.find((h) => hookSwitchId(h) === id)?.source;
+}
+
+/** Asks event, tool and tool_input (prefilled from the selected run, else a sample); undefined when cancelled or invalid. */
+async function askQuery(
+  from: HookRunRecord | undefined,
+): Promise<{ readonly event: HookEvent; readonly tool?: string; readonly input: Record<string, unknown> } | undefined> {
+  const items = HOOK_EVENTS.map((e) => ({ label: e, ...(from?.event === e ? { description: 'selected run' } : {}) }));
+  if (from) items.sort((a, b) => Number(b.label === from.event) - Number(a.label === from.event));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Explain Hooks: event', placeHolder: 'Which event?' });
+  if (!picked) return undefined;
+  const event = picked.label;
+  const base: Record<string, unknown> = from?.event === event ? { ...from.input } : { hook_event_name: event };
+  if (MATCHER_FIELD[event] !== 'tool_name') return { event, input: base };
+  const prevTool = typeof base.tool_name === 'string' ? base.tool_name : 'Bash';
+  const tool = await vscode.window.showInputBox({ title: 'Explain Hooks: tool', prompt: 'Tool name (tool_name)', value: prevTool });
+  if (tool === undefined) return undefined;
+  const sample = tool === prevTool && base.tool_input !== undefined ? base.tool_input : tool === 'Bash' ? { command: 'npm test' } : {};
+  const text = await vscode.window.showInputBox({
+    title: 'Explain Hooks: tool_input',
+    prompt: 'The tool input as JSON',
+    value: JSON.stringify(sample),
+    validateInput: (v) => (parseObject(v) === undefined ? 'A JSON object, e.g. {"command": "ls"}' : undefined),
+  });
+  if (text === undefined) return undefined;
+  const toolInput = parseObject(text);
+  if (toolInput === undefined) return undefined;
+  return { event, tool, input: { ...base, tool_name: tool, tool_input: toolInput } };
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  if (text.length > 100_000) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
