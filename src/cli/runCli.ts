@@ -25,6 +25,8 @@ import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
+import { discoverPlugins } from '../plugins/pluginLoader';
+import { pluginHookSources } from '../plugins/pluginHookSources';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -56,6 +58,9 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const homeDir = io.env.HOME ?? os.homedir();
   const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
   if (args.settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(args.settingsFile), displayFile: args.settingsFile });
+  const plugins = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: args.pluginDirs.map((dir) => path.resolve(dir)) });
+  for (const p of plugins.problems) io.stderr(`hookwise: ${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
+  sources.push(...pluginHookSources(plugins.plugins));
   const config = await loadHookConfig(sources);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
@@ -98,6 +103,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
+  runtime.setPlugins(plugins.plugins);
   const sessions = new SessionManager({
     runtime,
     projectDir: cwd,
@@ -113,6 +119,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     cwd: process.cwd(),
     flagConfigs: args.mcpConfigs,
     strict: args.strictMcpConfig,
+    plugins: plugins.plugins,
   });
   for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
   const stopReporting = reportMcpProblems(runtime, io);

@@ -17,6 +17,8 @@ export type HookSource =
       readonly displayFile: string;
       /** JSON path of the handler, e.g. `hooks.PreToolUse[0].hooks[1]`. */
       readonly jsonPath: string;
+      /** Set for a plugin's hooks: its root and data directory are given to its command hooks. */
+      readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string };
     }
   | {
       readonly kind: 'settings';
@@ -37,7 +39,7 @@ export type HookSource =
  * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
  * `.claude/agents` (docs/security.md).
  */
-export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent';
+export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent' | 'plugin' | 'projectPlugin';
 
 /**
  * Per file scope, whether it lives in the workspace. A Record, so a new scope cannot be added
@@ -51,6 +53,9 @@ const FILE_SCOPE_IS_PROJECT: Readonly<Record<HookSourceScope, boolean>> = {
   project: true,
   local: true,
   projectAgent: true,
+  // A plugin installed by the user or named with --plugin-dir; one inside the workspace is projectPlugin.
+  plugin: false,
+  projectPlugin: true,
 };
 
 /**
