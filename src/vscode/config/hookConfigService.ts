@@ -21,6 +21,9 @@ import {
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
+import { pluginAndExtensionSources } from '../extensionHooks';
+import type { PluginRoot } from '../../plugins/pluginLoader';
+import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import { readSourceOptions } from './settingsLayers';
 import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
@@ -53,6 +56,10 @@ export interface HookConfigServiceOptions {
   readonly confirmChange?: (changes: readonly ConfigChange[]) => Promise<ConfigChangeVerdict>;
   /** A folder was added to the workspace (DirectoryAdded). */
   readonly onFolderAdded?: (dir: string) => void;
+  /** The Claude Code plugins found at each load (their commands, agents and MCP servers). */
+  readonly onPlugins?: (plugins: readonly PluginRoot[]) => void;
+  /** The installed extensions whose `contributes.hookwise` hooks load; default `vscode.extensions.all`. */
+  readonly extensions?: () => readonly ExtensionLike[];
 }
 
 /**
@@ -123,6 +130,8 @@ export class HookConfigService implements vscode.Disposable {
         for (const folder of e.added) if (folder.uri.scheme === 'file') this.o.onFolderAdded?.(folder.uri.fsPath);
       }),
       this.trust.onDidGrantWorkspaceTrust(() => this.scheduleReload()),
+      // Extensions that contribute hooks come and go live.
+      vscode.extensions.onDidChange(() => this.scheduleReload()),
     );
     this.watchFolders();
   }
@@ -291,7 +300,16 @@ export class HookConfigService implements vscode.Disposable {
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
     };
-    const config = await loadHookConfig(standardConfigSources(options), {
+    const extra = await pluginAndExtensionSources({
+      homeDir: this.homeDir,
+      projectDirs: options.folders.map((f) => f.root),
+      settingDirs: settings['hookwise.plugins.directories'],
+      dataRoot: this.o.globalStorageUri.fsPath,
+      warn: (message) => this.o.log.warn(`plugins: ${message}`),
+      ...(this.o.extensions ? { extensions: this.o.extensions() } : {}),
+    });
+    this.o.onPlugins?.(extra.plugins);
+    const config = await loadHookConfig([...standardConfigSources(options), ...extra.inputs], {
       fs: recording,
       enabled: settings['hookwise.hooks.enabled'],
       sources: settings['hookwise.hooks.sources'],
