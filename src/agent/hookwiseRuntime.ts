@@ -166,9 +166,17 @@ export class HookwiseRuntime {
     return problems;
   }
 
-  /** Sets the plugins whose commands and agents sessions see (call loadAgents after, to reload agents). */
-  setPlugins(plugins: readonly PluginRoot[]): void {
+  /** Sets the plugins whose commands and agents sessions see (call loadAgents after, to reload agents); true when the set changed. */
+  setPlugins(plugins: readonly PluginRoot[]): boolean {
+    const key = (list: readonly PluginRoot[]): string => JSON.stringify(list);
+    const changed = key(plugins) !== key(this.plugins);
     this.plugins = plugins;
+    return changed;
+  }
+
+  /** The plugins last set: their MCP servers join the configured ones. */
+  get pluginRoots(): readonly PluginRoot[] {
+    return this.plugins;
   }
 
   /** The subagent types sessions can spawn. */

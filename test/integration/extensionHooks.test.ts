@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { describeSource, isProjectSource } from '../../src/hooks/hookSource';
-import { createHarness, waitForChange, type ServiceHarness } from './configSupport';
+import { createHarness, type ServiceHarness } from './configSupport';
 
 const FIXTURE_ID = 'hookwise-test.lm-provider';
 
@@ -24,9 +24,13 @@ suite('hooks contributed by VS Code extensions', () => {
     // Untrusted workspace: a hook from an installed extension is user-level, so it still runs.
     harness = createHarness({ trusted: false, approve: () => 'cancel', extensionHooks: true });
     const from = (h: { source: Parameters<typeof describeSource>[0] }): boolean => describeSource(h.source).startsWith(`extension ${FIXTURE_ID} ›`);
-    const change = await waitForChange(harness.service, (c) => c.applied.active.some(from), 15_000, 'the extension hook to be active');
+    const change = await harness.service.reload();
+    assert.ok(change);
     const hook = change.applied.active.find(from);
-    assert.ok(hook);
+    assert.ok(
+      hook,
+      `no active hook from ${FIXTURE_ID}; hookwise contribution: ${JSON.stringify((fixture.packageJSON as { contributes?: { hookwise?: unknown } }).contributes?.hookwise)}; hooks: ${change.config.hooks.map((h) => describeSource(h.source)).join(', ')}; diagnostics: ${change.config.diagnostics.map((d) => `${d.displayFile}: ${d.message}`).join('; ')}`,
+    );
     assert.equal(describeSource(hook.source), `extension ${FIXTURE_ID} › hooks/hooks.json › hooks.PreToolUse[0].hooks[0]`);
     assert.equal(hook.matcher, 'hookwise_test_never');
     assert.equal(isProjectSource(hook.source), false);
