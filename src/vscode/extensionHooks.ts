@@ -31,3 +31,14 @@ export async function pluginAndExtensionSources(o: PluginSourceOptions): Promise
   for (const p of [...found.problems, ...contributed.problems]) o.warn(`${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`);
   return { inputs: [...pluginHookSources(found.plugins), ...contributed.inputs], plugins: found.plugins };
 }
+
+/**
+ * Which installed extensions contribute hooks, as one string: `vscode.extensions.onDidChange`
+ * fires for any extension change, and only a change of this set needs a reload.
+ */
+export function contributingExtensionsKey(extensions: readonly ExtensionLike[] = vscode.extensions.all): string {
+  return extensions
+    .filter((e) => (e.packageJSON as { contributes?: { hookwise?: unknown } } | undefined)?.contributes?.hookwise !== undefined)
+    .map((e) => `${e.id}@${e.extensionPath}`)
+    .join('|');
+}

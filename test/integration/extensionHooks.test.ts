@@ -4,9 +4,13 @@
  * extension is installed beside Hookwise and contributes one.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { describeSource, isProjectSource } from '../../src/hooks/hookSource';
+import { pluginAndExtensionSources } from '../../src/vscode/extensionHooks';
 import { createHarness, type ServiceHarness } from './configSupport';
 
 const FIXTURE_ID = 'hookwise-test.lm-provider';
@@ -16,6 +20,27 @@ suite('hooks contributed by VS Code extensions', () => {
   teardown(() => {
     harness?.dispose();
     harness = undefined;
+  });
+
+  test('vscode.extensions.all yields the fixture’s hooks file as a source the loader reads', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-ext-hooks-'));
+    try {
+      const within = <T>(p: Promise<T>, what: string): Promise<T> =>
+        Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish in 5 s`)), 5_000))]);
+      const warnings: string[] = [];
+      const { inputs } = await within(
+        pluginAndExtensionSources({ homeDir: home, projectDirs: [], settingDirs: [], dataRoot: home, warn: (m) => warnings.push(m) }),
+        'finding sources',
+      );
+      const config = await within(loadHookConfig(inputs), 'loading');
+      assert.deepEqual(
+        config.hooks.map((h) => describeSource(h.source)),
+        [`extension ${FIXTURE_ID} › hooks/hooks.json › hooks.PreToolUse[0].hooks[0]`],
+        `warnings: ${warnings.join('; ')}; diagnostics: ${config.diagnostics.map((d) => d.message).join('; ')}`,
+      );
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   test('an installed extension’s contributes.hookwise hooks load, labelled with its id, trusted, with CLAUDE_PLUGIN_ROOT = its folder', async () => {

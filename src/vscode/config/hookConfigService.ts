@@ -21,7 +21,7 @@ import {
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
-import { pluginAndExtensionSources } from '../extensionHooks';
+import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
 import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import { readSourceOptions } from './settingsLayers';
@@ -100,6 +100,8 @@ export class HookConfigService implements vscode.Disposable {
   private recheckAfterPrompt = false;
   private untrustedNoticeShown = false;
   private disposed = false;
+  /** The extensions contributing hooks at the last check (see contributingExtensionsKey). */
+  private contributingKey = '';
   /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
   private readonly changedFiles = new Set<string>();
 
@@ -111,6 +113,7 @@ export class HookConfigService implements vscode.Disposable {
     this.diagnostics = new ConfigDiagnosticsPublisher(o.log, o.notJsonWarning);
     this.fs = o.fs ?? nodeConfigFileSystem;
     this.disposables.push(this.onDidChangeEmitter, this.diagnostics);
+    this.contributingKey = contributingExtensionsKey(o.extensions?.());
 
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
@@ -130,8 +133,13 @@ export class HookConfigService implements vscode.Disposable {
         for (const folder of e.added) if (folder.uri.scheme === 'file') this.o.onFolderAdded?.(folder.uri.fsPath);
       }),
       this.trust.onDidGrantWorkspaceTrust(() => this.scheduleReload()),
-      // Extensions that contribute hooks come and go live.
-      vscode.extensions.onDidChange(() => this.scheduleReload()),
+      // Extensions that contribute hooks come and go live; other extension changes cost no reload.
+      vscode.extensions.onDidChange(() => {
+        const key = contributingExtensionsKey(this.o.extensions?.());
+        if (key === this.contributingKey) return;
+        this.contributingKey = key;
+        this.scheduleReload();
+      }),
     );
     this.watchFolders();
   }
