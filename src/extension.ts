@@ -10,6 +10,7 @@ import type { SpawnHelper } from './shared/spawnHelper';
 import { startSpawnHelper } from './shared/spawnHelper';
 import { AgentController } from './vscode/agentController';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
+import { ToolHookStatus } from './vscode/chat/toolHookStatus';
 import { EditReview } from './vscode/chat/editReview';
 import { TerminalOutputRecorder } from './vscode/chat/terminalOutput';
 import { registerHookConfiguration } from './vscode/config/registerHookConfiguration';
@@ -91,7 +92,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     context,
     log,
     permissionProvider: permissions,
-    observers: [runs.provider, status, recentRuns],
+    // A hook's statusMessage on its tool card while it runs (the status bar shows it too).
+    observers: [runs.provider, status, recentRuns, new ToolHookStatus((update) => chat.postHookStatus(update))],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),

@@ -3,7 +3,7 @@ import { createContextBar } from './contextBar';
 import { assistantActions, createAnnouncer, enableKeyboardNavigation, reasoningBlock, userMessage } from './conversation';
 import { renderMarkdown } from './markdown';
 import { createMentions } from './mentions';
-import { createToolCard, updateToolCard, type ToolCard } from './toolCard';
+import { createToolCard, setToolCardHookStatus, updateToolCard, type ToolCard } from './toolCard';
 import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
 
 /**
@@ -145,18 +145,24 @@ function applyEvent(event: ChatEvent): void {
   switch (event.type) {
     case 'userPrompt': {
       if (!sessionTitle.textContent) setTitle(event.text);
-      append(
-        messages,
-        userMessage(event.text, event.attachments, {
-          copy: copyText,
-          edit: (text) => {
-            prompt.value = text;
-            prompt.focus();
-            vscode.setState({ draft: text });
-          },
-          retry: (text) => submitText(text, false),
-        }),
-      );
+      // Edit and Retry go back to the prompt's checkpoint first (the host confirms when files
+      // would be restored); a prompt without one (older than the checkpoints) is only resent.
+      const node: HTMLElement = userMessage(event.text, event.attachments, {
+        copy: copyText,
+        edit: (text) => {
+          const checkpointId = checkpointOf(node);
+          if (checkpointId !== undefined) return send({ type: 'restoreCheckpoint', checkpointId, then: 'edit', prompt: text });
+          prompt.value = text;
+          prompt.focus();
+          vscode.setState({ draft: text });
+        },
+        retry: (text) => {
+          const checkpointId = checkpointOf(node);
+          if (checkpointId !== undefined) send({ type: 'restoreCheckpoint', checkpointId, then: 'retry', prompt: text });
+          else submitText(text, false);
+        },
+      });
+      append(messages, node);
       return;
     }
     case 'reasoning': {
@@ -215,6 +221,12 @@ function applyEvent(event: ChatEvent): void {
       updateToolCard(card, event);
       if (live && before !== event.status && ANNOUNCED.has(event.status))
         announce(`${card.toolName}: ${event.status.replace('-', ' ')}${event.verdict ? `. ${event.verdict}` : ''}`);
+      return;
+    }
+    case 'hookStatus': {
+      // Only for a card already shown; a status for an unknown call is dropped, not a new card.
+      const card = cards.get(event.toolUseId);
+      if (card) setToolCardHookStatus(card, event.text);
       return;
     }
     case 'systemMessage': {
@@ -368,6 +380,12 @@ function submit(): void {
 }
 
 /** The extension echoes the prompt back with its attachments, so every open chat shows it. */
+/** The checkpoint a user message got (Restore Checkpoint), if any. */
+function checkpointOf(message: HTMLElement): number | undefined {
+  const id = Number(message.dataset['checkpoint']);
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
 function submitText(text: string, includeEditorSelection: boolean): void {
   if (busy) return;
   send({ type: 'submit', prompt: text, includeEditorSelection });

@@ -41,8 +41,8 @@ export function userMessage(text: string, attachments: readonly ChatAttachment[]
   el.append(
     actionBar([
       ['Copy', 'Copy this message', () => actions.copy(text)],
-      ['Edit', 'Edit this prompt and send it again', () => actions.edit(text)],
-      ['Retry', 'Send this prompt again', () => actions.retry(text)],
+      ['Edit', 'Edit this prompt and send it again (the conversation goes back to before it)', () => actions.edit(text)],
+      ['Retry', 'Send this prompt again (the conversation goes back to before it)', () => actions.retry(text)],
     ]),
   );
   return el;

@@ -7,6 +7,8 @@ export interface ToolCard {
   readonly toolName: string;
   readonly status: HTMLElement;
   readonly verdict: HTMLElement;
+  /** A running hook's statusMessage ("Checking the command…"), hidden when none runs. */
+  readonly hookStatus: HTMLElement;
   readonly input: HTMLElement;
   readonly inputDetails: HTMLDetailsElement;
   readonly result: HTMLElement;
@@ -39,6 +41,9 @@ export function createToolCard(toolName: string, summary: string, input: string)
 
   const verdict = el('div', 'tool-verdict');
   verdict.hidden = true;
+  const hookStatus = el('div', 'tool-hook-status');
+  hookStatus.setAttribute('role', 'status');
+  hookStatus.hidden = true;
 
   const inputDetails = document.createElement('details');
   inputDetails.className = 'tool-section';
@@ -57,8 +62,8 @@ export function createToolCard(toolName: string, summary: string, input: string)
   resultDetails.append(resultSummary, resultPre);
 
   const children = el('div', 'subagents');
-  root.append(header, verdict, inputDetails, resultDetails, children);
-  const card: ToolCard = { root, toolName, status, verdict, input: inputPre, inputDetails, result: resultPre, resultDetails, children };
+  root.append(header, hookStatus, verdict, inputDetails, resultDetails, children);
+  const card: ToolCard = { root, toolName, status, verdict, hookStatus, input: inputPre, inputDetails, result: resultPre, resultDetails, children };
   setCardStatus(card, 'validating');
   return card;
 }
@@ -69,6 +74,8 @@ export function updateToolCard(
   update: { status: ChatToolStatus; input?: string; result?: string; isError?: boolean; verdict?: string; verdictBlocks?: boolean },
 ): void {
   setCardStatus(card, update.status);
+  // A finished call has no hook running for it any more (a missed clear must not linger).
+  if (update.status === 'done' || update.status === 'denied' || update.status === 'failed') setToolCardHookStatus(card, undefined);
   if (update.input !== undefined) card.input.textContent = update.input;
   if (update.result !== undefined) {
     card.result.textContent = update.result;
@@ -80,6 +87,12 @@ export function updateToolCard(
     card.verdict.hidden = false;
     card.verdict.classList.toggle('blocks', update.verdictBlocks === true);
   }
+}
+
+/** Shows a running hook's statusMessage on the card, or hides it (`text` undefined). */
+export function setToolCardHookStatus(card: ToolCard, text: string | undefined): void {
+  card.hookStatus.textContent = text ?? '';
+  card.hookStatus.hidden = text === undefined;
 }
 
 function setCardStatus(card: ToolCard, status: ChatToolStatus): void {

@@ -1,12 +1,27 @@
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import { collectResponse } from '../model/modelClient';
 
-/** Rough token estimate (≈4 characters per token): enough to decide when to compact. */
+/**
+ * The JSON framing the request adds around each message and tool call, in characters
+ * (`{"role":"tool","tool_call_id":"…","content":"…"}`, `{"id":"…","type":"function","function":{…}}`):
+ * in a session of many small tool calls the framing outweighs the text, and leaving it out
+ * kept a 2,000-call session under any budget.
+ */
+const MESSAGE_FRAME_CHARS = 30;
+const TOOL_RESULT_FRAME_CHARS = 20;
+const TOOL_CALL_FRAME_CHARS = 70;
+
+/**
+ * Rough token estimate (≈4 characters per token) of what the messages cost in a model
+ * request: their text, tool calls' names, ids and JSON arguments, and the framing of each.
+ * Enough to decide when to compact.
+ */
 export function estimateTokens(messages: readonly ModelMessage[]): number {
   let chars = 0;
   for (const m of messages) {
-    chars += m.content.length;
-    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + c.argumentsText.length;
+    chars += MESSAGE_FRAME_CHARS + m.content.length;
+    if (m.role === 'tool') chars += TOOL_RESULT_FRAME_CHARS + m.toolCallId.length;
+    else if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += TOOL_CALL_FRAME_CHARS + c.id.length + c.name.length + c.argumentsText.length;
   }
   return Math.ceil(chars / 4);
 }

@@ -148,6 +148,10 @@ export class HookwiseRuntime {
       agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay),
       ...(config.httpPolicy !== undefined ? { httpPolicy: config.httpPolicy } : {}),
       permissionContext: { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
+      mcpToolCaller: async (server, tool, args, signal) => {
+        const result = await this.mcp.callTool(server, tool, args, signal);
+        return { text: result.content, isError: result.isError };
+      },
     });
     this.generation++;
     this.registry.setConfigHooks(this.generation, inits);

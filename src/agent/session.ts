@@ -548,13 +548,16 @@ export class Session {
   /**
    * The conversation's size in tokens: the prompt tokens the model reported for its last call
    * plus an estimate of what was appended since; the estimate alone before any report (a
-   * model that reports no usage, a resumed session, right after a compaction).
+   * model that reports no usage, a resumed session, right after a compaction). Never below the
+   * estimate of the whole conversation: a server that under-reports (a constant, or cached
+   * tokens left out) must not let requests grow without bound.
    */
   private contextTokens(): number {
     const messages = this.conversation.messages;
     const reported = this.reportedPrompt;
-    if (reported === undefined || reported.messages > messages.length) return estimateTokens(messages);
-    return reported.tokens + estimateTokens(messages.slice(reported.messages));
+    const estimate = estimateTokens(messages);
+    if (reported === undefined || reported.messages > messages.length) return estimate;
+    return Math.max(estimate, reported.tokens + estimateTokens(messages.slice(reported.messages)));
   }
 
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */

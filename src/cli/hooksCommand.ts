@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { readBoundedTextFile } from '../hooks/config/configFileSystem';
-import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
-import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
+import type { HookConfig } from '../hooks/config/hookConfigLoader';
+import { loadCliConfig } from './cliConfig';
 import { hooksForCwd } from '../hooks/config/loadedHook';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
 import { checkExpectations, fillTestInput, hookTestCaseSchema, observedDecision, type HookTestCase } from '../hooks/explain/hookTestCase';
@@ -77,13 +77,6 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
 function usage(io: CliIo, message: string): number {
   io.stderr(`hookwise: ${message}\n\n${HOOKS_USAGE}\n`);
   return 2;
-}
-
-/** The configuration a headless run in `cwd` uses (user, project, local, `--settings`). */
-export async function loadCliConfig(cwd: string, homeDir: string, settingsFile?: string): Promise<HookConfig> {
-  const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
-  if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
-  return loadHookConfig(sources);
 }
 
 function list(config: HookConfig, cwd: string, json: boolean, io: CliIo): number {

@@ -7,13 +7,14 @@ import { version } from '../../package.json';
 import { startProcessGroupWatchdog } from '../shared/processGroupWatchdog';
 import { parseCliArgs, USAGE } from './cliArgs';
 import { watchParent } from './parentWatch';
-import { runCli } from './runCli';
+import { runCli, type CliIo } from './runCli';
 import { runHooksCommand } from './hooksCommand';
 import { handleStopSignals } from './stopSignals';
 import { thrownStack } from '../shared/describeThrown';
 
 async function main(): Promise<number> {
-  if (process.argv[2] === 'hooks') return runHooks(process.argv.slice(3));
+  // `hookwise hooks list|explain|test`: no agent, no model; a test's hooks die with the process.
+  if (process.argv[2] === 'hooks') return runGuarded((io) => runHooksCommand(process.argv.slice(3), io));
   const command = parseCliArgs(process.argv.slice(2), process.env, process.cwd());
   switch (command.kind) {
     case 'help':
@@ -25,47 +26,29 @@ async function main(): Promise<number> {
     case 'usageError':
       process.stderr.write(`hookwise: ${command.message}\n\n${USAGE}\n`);
       return 2;
-    case 'run': {
-      // A closed terminal or pipe must not crash the stop path with EPIPE/EIO.
-      process.stdout.on('error', () => undefined);
-      process.stderr.on('error', () => undefined);
-      const controller = new AbortController();
-      const stops = handleStopSignals(controller, (text) => process.stderr.write(text));
-      // Kills the hooks' and commands' process groups even if this process is SIGKILLed.
-      const watchdog = startProcessGroupWatchdog();
-      const stopWatchingParent = watchParent(() => stops.stop('SIGHUP', 'the parent process exited'));
-      try {
-        const code = await runCli(command.args, {
-          stdout: (t) => process.stdout.write(t),
-          stderr: (t) => process.stderr.write(t),
-          env: process.env,
-          signal: controller.signal,
-        });
-        return stops.exitCode() ?? code;
-      } finally {
-        stopWatchingParent();
-        stops.done();
-        watchdog?.close();
-      }
-    }
+    case 'run':
+      return runGuarded((io) => runCli(command.args, io));
   }
 }
 
-/** `hookwise hooks list|explain|test`: no agent, no model; a test's hooks die with the process. */
-async function runHooks(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command with the process's stop paths in place: SIGTERM/SIGHUP and the parent's
+ * death stop it (exit 128+N), and the watchdog kills the hooks' and commands' process groups
+ * even if this process is SIGKILLed.
+ */
+async function runGuarded(work: (io: CliIo) => Promise<number>): Promise<number> {
+  // A closed terminal or pipe must not crash the stop path with EPIPE/EIO.
   process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   const controller = new AbortController();
   const stops = handleStopSignals(controller, (text) => process.stderr.write(text));
   const watchdog = startProcessGroupWatchdog();
+  const stopWatchingParent = watchParent(() => stops.stop('SIGHUP', 'the parent process exited'));
   try {
-    const code = await runHooksCommand(argv, {
-      stdout: (t) => process.stdout.write(t),
-      stderr: (t) => process.stderr.write(t),
-      env: process.env,
-      signal: controller.signal,
-    });
+    const code = await work({ stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), env: process.env, signal: controller.signal });
     return stops.exitCode() ?? code;
   } finally {
+    stopWatchingParent();
     stops.done();
     watchdog?.close();
   }

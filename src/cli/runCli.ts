@@ -9,9 +9,7 @@ import type { Session, SubmitResult } from '../agent/session';
 import { SessionManager } from '../agent/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
-import { standardConfigSources } from '../hooks/config/configSources';
-import type { ConfigSourceInput } from '../hooks/config/configSources';
-import { loadHookConfig } from '../hooks/config/hookConfigLoader';
+import { loadCliConfig } from './cliConfig';
 import type { HookRunner } from '../hooks/hookRunner';
 import { killLiveProcessGroups } from '../shared/processRunner';
 import type { ModelClient } from '../model/modelClient';
@@ -56,12 +54,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const homeDir = io.env.HOME ?? os.homedir();
-  const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
-  if (args.settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(args.settingsFile), displayFile: args.settingsFile });
   const plugins = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: args.pluginDirs.map((dir) => path.resolve(dir)) });
-  for (const p of plugins.problems) io.stderr(`hookwise: ${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
-  sources.push(...pluginHookSources(plugins.plugins));
-  const config = await loadHookConfig(sources);
+  for (const p of plugins.problems)
+    io.stderr(`hookwise: ${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}
+`);
+  const config = await loadCliConfig(cwd, homeDir, args.settingsFile, pluginHookSources(plugins.plugins));
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
   if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)

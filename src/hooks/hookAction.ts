@@ -3,7 +3,7 @@ import type { HookFailureReason } from './hookErrors';
 import type { HookOutcome } from './hookOutcome';
 
 /** The kinds of hook action (docs/hooks.md §3): shell command, LLM prompt, read-only agent, TS function. */
-export type HookActionKind = 'command' | 'prompt' | 'agent' | 'http' | 'callable';
+export type HookActionKind = 'command' | 'prompt' | 'agent' | 'http' | 'mcp_tool' | 'callable';
 
 /**
  * Everything an action may need besides its input. The runner owns the timeout: it aborts

@@ -4,6 +4,7 @@ import { pluginHookEnv } from '../plugins/pluginHookSources';
 import { PromptHookAction } from './actions/promptHookAction';
 import { BlockedHttpHookAction } from './actions/blockedHttpHookAction';
 import { HttpHookAction } from './actions/httpHookAction';
+import { McpToolHookAction, type McpToolCaller } from './actions/mcpToolHookAction';
 import { effectiveAllowedEnvVars, httpUrlAllowed, type HttpHookPolicy } from './actions/httpHookPolicy';
 import type { PermissionContext } from './config/permissionRules';
 import { compileHookCondition, type HookCondition } from './hookCondition';
@@ -21,6 +22,8 @@ export interface HookBinderOptions {
   readonly agentAction?: (prompt: string, model: string | undefined) => HookAction;
   /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` merged from the settings files; default no limit. */
   readonly httpPolicy?: HttpHookPolicy;
+  /** Calls a tool of a configured MCP server (`mcp_tool` hooks); absent = those hooks fail with a clear message. */
+  readonly mcpToolCaller?: McpToolCaller;
   /** Roots the paths of `if` conditions resolve against (default: the process cwd). */
   readonly permissionContext?: PermissionContext;
 }
@@ -101,6 +104,9 @@ function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | s
         allowedEnvVars: effectiveAllowedEnvVars(handler.allowedEnvVars, policy),
       });
     }
+    case 'mcp_tool':
+      if (!options.mcpToolCaller) return 'mcp_tool hooks need the MCP servers of a session';
+      return new McpToolHookAction(handler.server, handler.tool, handler.input ?? {}, options.mcpToolCaller);
     case 'prompt':
       if (!options.promptModel) return 'prompt hooks need a model: configure one (hookwise.model.*, or --model / OPENAI_BASE_URL for the CLI)';
       return new PromptHookAction(handler.prompt, options.promptModel, handler.model !== undefined ? { model: handler.model } : {});

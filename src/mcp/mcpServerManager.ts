@@ -121,7 +121,7 @@ export class McpServerManager {
     const problems: McpToolProblem[] = [];
     const trust = this.o.trustReadOnlyHint?.() ?? false;
     keys.forEach((k, i) => {
-      const made = createMcpTool(k.server, k.tool, names[i] ?? k.tool.name, (server, tool, args, signal) => this.call(server, tool, args, signal), {
+      const made = createMcpTool(k.server, k.tool, names[i] ?? k.tool.name, (server, tool, args, signal) => this.callTool(server, tool, args, signal), {
         trustReadOnlyHint: trust,
       });
       if ('execute' in made) tools.push(made);
@@ -147,7 +147,11 @@ export class McpServerManager {
     this.listeners.clear();
   }
 
-  private async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  /**
+   * Calls `tool` (its own name) on `server`, starting the server when it is not running
+   * (crashed, or never started in this session). Used by the MCP tools and by `mcp_tool` hooks.
+   */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const conn = this.connections.get(server);
     if (!conn || this.disposed) return toolError(`MCP server "${server}" is no longer configured.`);
     if (conn.status.state !== 'ready') {

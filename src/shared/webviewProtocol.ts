@@ -80,6 +80,8 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     verdictBlocks: z.boolean().optional(),
   }),
   z.object({ type: z.literal('systemMessage'), agentId: z.string(), text: z.string(), source: z.string().optional() }),
+  /** A hook's `statusMessage` while it runs for this tool call; no text = none running any more. Live only: never replayed. */
+  z.object({ type: z.literal('hookStatus'), agentId: z.string(), toolUseId: z.string(), text: z.string().optional() }),
   z.object({ type: z.literal('usage'), agentId: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
   /** The change one Write/Edit call made, shown inline in its card. */
   z.object({
@@ -197,7 +199,17 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
     checkpointId: z.number().int().positive(),
     path: z.string().max(4096).optional(),
   }),
-  z.object({ type: z.literal('restoreCheckpoint'), checkpointId: z.number().int().positive() }),
+  /**
+   * Restore Checkpoint; also Edit (`then: 'edit'`: the prompt back in the input) and Retry
+   * (`then: 'retry'`: sent again) of a prompt that has a checkpoint, which cut the conversation
+   * back to before it first. `prompt` is the message as shown (what the user typed).
+   */
+  z.object({
+    type: z.literal('restoreCheckpoint'),
+    checkpointId: z.number().int().positive(),
+    then: z.enum(['edit', 'retry']).optional(),
+    prompt: z.string().min(1).max(1_000_000).optional(),
+  }),
 ]);
 
 export type ChatAttachment = z.infer<typeof chatAttachmentSchema>;

@@ -123,7 +123,7 @@ describe('Reviewable edits and checkpoints (Playground model, real files)', func
 
     await waitUntil('the files to go back', async () => readFileSync(greet(), 'utf8') === original && !existsSync(notes()));
     await message.waitFor({ state: 'detached' });
-    assert.deepEqual(await chatFrame().locator('.message.user').allTextContents(), ['What does greet do?']);
+    assert.deepEqual(await chatFrame().locator('.message.user .message-text').allTextContents(), ['What does greet do?']);
     await chatFrame().locator('.message.assistant', { hasText: 'greet() says hello' }).waitFor();
     assert.equal(await chatFrame().locator('.message.assistant', { hasText: 'Done: the fallback' }).count(), 0);
     assert.equal(await chatPrompt().inputValue(), 'Greet friends by default', 'the removed prompt is back in the input box');

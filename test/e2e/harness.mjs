@@ -18,6 +18,7 @@ export const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace')
  * @property {string} url The workbench URL (with ?folder=).
  * @property {string} workspace Temp copy of examples/demo-workspace that the workbench has open.
  * @property {string} hookwiseHome HOOKWISE_HOME of the server (transcripts live under it).
+ * @property {string} userDataDir code-server's user data folder (its User/settings.json holds the user settings).
  * @property {{codeServer: string, vscode: string}} version
  */
 

@@ -25,15 +25,20 @@ interface Harness {
   readonly review: EditReview;
   readonly posted: ChatEvent[];
   readonly said: string[];
+  /** What went to the input box (setDraft) and what was sent again (resubmit). */
+  readonly drafts: string[];
+  readonly resubmitted: string[];
   dispose(): void;
 }
 
-/** A session whose model edits `app.txt` (red → green) on the first prompt, wired to an EditReview. */
-function harness(): Harness {
+/** A session whose model edits `app.txt` (red → green) on the first prompt, wired to an EditReview; `more` model turns after that. */
+function harness(more: readonly { text: string }[] = []): Harness {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-edits-')));
   writeFileSync(path.join(dir, 'app.txt'), 'colour = red\nsize = 1\n');
   const posted: ChatEvent[] = [];
   const said: string[] = [];
+  const drafts: string[] = [];
+  const resubmitted: string[] = [];
   // The session's events go to the review created just below.
   const wired: { review?: EditReview } = {};
   const model = new PlaygroundModelClient(
@@ -41,6 +46,7 @@ function harness(): Harness {
       turns: [
         { toolCalls: [{ id: 'edit-1', name: 'Edit', argumentsText: JSON.stringify({ file_path: 'app.txt', old_string: 'red', new_string: 'green' }) }] },
         { text: 'Green now.' },
+        ...more,
       ],
     },
     { chunkDelayMs: 0 },
@@ -63,7 +69,8 @@ function harness(): Harness {
       postAgentEvent: (e) => void (e.type === 'systemMessage' && said.push(e.text)),
       addUserPrompt: () => undefined,
       resetSession: () => undefined,
-      setDraft: () => undefined,
+      setDraft: (text) => void drafts.push(text),
+      resubmit: (text) => void resubmitted.push(text),
     },
     session: () => session,
     log,
@@ -75,6 +82,8 @@ function harness(): Harness {
     review,
     posted,
     said,
+    drafts,
+    resubmitted,
     dispose: () => {
       review.dispose();
       void session.end('other');
@@ -159,6 +168,54 @@ suite('Reviewable edits (EditReview in the extension host)', () => {
       assert.equal(before.getText(), 'colour = red\nsize = 1\n');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      h.dispose();
+    }
+  });
+
+  test('Retry of a prompt that changed no files cuts the conversation back to before it and sends it again, without asking', async () => {
+    const h = harness([{ text: 'Blue is a colour.' }]);
+    try {
+      await h.session.submit('make it green', new AbortController().signal);
+      await h.session.submit('what is blue?', new AbortController().signal);
+      const before = h.session.messages.length;
+      const second = h.session.checkpoints.list().at(-1);
+      assert.ok(second && second.id !== 1);
+
+      // No file would be restored: no modal (a modal would block this await until the test times out).
+      await h.review.handle({ type: 'restoreCheckpoint', checkpointId: second.id, then: 'retry', prompt: 'what is blue?' });
+
+      assert.deepEqual(h.resubmitted, ['what is blue?']);
+      assert.deepEqual(h.drafts, []);
+      assert.equal(h.session.messages.length, before - 2, 'the retried prompt and its answer are gone from the conversation');
+      assert.ok(!h.session.messages.some((m) => m.content.includes('Blue is a colour.')));
+      assert.equal(readFileSync(path.join(h.dir, 'app.txt'), 'utf8'), 'colour = green\nsize = 1\n', "the earlier turn's edit stays");
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test('Edit of a prompt that changed files asks first; on Restore and Edit the files go back and the prompt returns to the input', async () => {
+    const h = harness();
+    // The modal is answered by the test: the first showWarningMessage picks its last button.
+    const original = vscode.window.showWarningMessage;
+    const asked: string[] = [];
+    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = (message: string, ...rest: unknown[]) => {
+      asked.push(message);
+      const buttons = rest.filter((r): r is string => typeof r === 'string');
+      return Promise.resolve(buttons.at(-1));
+    };
+    try {
+      await h.session.submit('make it green', new AbortController().signal);
+      await h.review.handle({ type: 'restoreCheckpoint', checkpointId: 1, then: 'edit', prompt: 'make it green' });
+
+      assert.deepEqual(asked, ['Restore the files the agent changed since this prompt?']);
+      assert.equal(readFileSync(path.join(h.dir, 'app.txt'), 'utf8'), 'colour = red\nsize = 1\n');
+      assert.deepEqual(h.drafts, ['make it green']);
+      assert.deepEqual(h.resubmitted, []);
+      assert.equal(h.session.messages.filter((m) => m.role === 'user').length, 0, 'the conversation is back to before the prompt');
+      assert.match(h.said.at(-1) ?? '', /^Edit: .*app\.txt restored\.$/);
+    } finally {
+      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = original;
       h.dispose();
     }
   });

@@ -9,7 +9,7 @@ import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { ModelMessage } from '../../src/model/modelClient';
 import { OpenAiModelClient } from '../../src/model/openAiModelClient';
-import type { OpenAiTestServer, RecordedRequest, ScriptedReply } from '../support/openAiTestServer';
+import type { OpenAiTestServer, RecordedRequest, ScriptedReply, ScriptFunction } from '../support/openAiTestServer';
 import { startOpenAiTestServer, textReply, toolCallsReply } from '../support/openAiTestServer';
 import type { CliWorkspace } from '../support/cliHarness';
 import { makeCliWorkspace } from '../support/cliHarness';
@@ -58,7 +58,7 @@ async function writeCompactionHooks(): Promise<{ preCompact: string; sessionStar
 }
 
 async function createSession(
-  script: readonly ScriptedReply[],
+  script: readonly ScriptedReply[] | ScriptFunction,
   options: { history?: readonly ModelMessage[]; compactionBudgetTokens?: number } = {},
 ): Promise<Session> {
   server = await startOpenAiTestServer({ script });
@@ -165,7 +165,7 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     ];
     const s = await createSession([textReply('SUMMARY: old questions.'), textReply('First reply.'), textReply('Second reply.'), textReply('Third reply.')], {
       history,
-      compactionBudgetTokens: 100,
+      compactionBudgetTokens: 400,
     });
 
     await s.submit('Next question.', signal());
@@ -227,5 +227,35 @@ describe('compaction with command hooks and a real OpenAI-compatible endpoint', 
     expect(jsonLinesOf(hooks.preCompact)).toEqual([expect.objectContaining({ trigger: 'auto' })]);
     expect(server!.requests).toHaveLength(3);
     expect(textOf(server!.requests[2])).toContain('SUMMARY: old questions.');
+  });
+
+  it('auto: a server that under-reports prompt tokens cannot let a session of many small tool calls grow past the budget', async () => {
+    const hooks = await writeCompactionHooks();
+    await w.write('a.txt', 'ok\n');
+    // 120 Read calls, three per reply, each reply claiming a 10-token prompt (as a server that
+    // leaves cached tokens out, or a stub, does); then "done". Requests without tools are summaries.
+    let calls = 0;
+    const s = await createSession(
+      (request) => {
+        if (!request.body.tools?.length) return textReply('SUMMARY: read a.txt many times.');
+        if (calls >= 120) return textReply('done', { usage: { promptTokens: 10, completionTokens: 1 } });
+        calls += 3;
+        return toolCallsReply(
+          Array.from({ length: 3 }, () => ({ name: 'Read', arguments: { file_path: 'a.txt' } })),
+          { usage: { promptTokens: 10, completionTokens: 1 } },
+        );
+      },
+      { compactionBudgetTokens: 2000 },
+    );
+
+    const result = await s.submit('Read a.txt 120 times.', signal());
+
+    expect(result).toMatchObject({ status: 'completed', finalText: 'done' });
+    expect(jsonLinesOf(hooks.preCompact).length).toBeGreaterThan(0);
+    expect(jsonLinesOf(hooks.preCompact).every((i) => i.trigger === 'auto')).toBe(true);
+    // Every request the agent sent stayed near the budget (≈4 bytes per token, with room for the system prompt and tools).
+    const agentRequests = server!.requests.filter((r) => r.body.tools?.length);
+    const biggestMessages = Math.max(...agentRequests.map((r) => JSON.stringify(r.body.messages ?? []).length));
+    expect(biggestMessages).toBeLessThan(2000 * 4 * 2);
   });
 });

@@ -146,8 +146,36 @@ export const httpHandlerSchema = z
   })
   .meta({ markdownDescription: 'POSTs the event to an HTTP endpoint.' });
 
+/** `type: "mcp_tool"` (Claude Code 2.1.118): calls a tool of a configured MCP server; its text is read like a command's stdout. */
+export const mcpToolHandlerSchema = z
+  .object({
+    type: z.literal('mcp_tool'),
+    server: z.string().min(1).meta({ markdownDescription: 'The MCP server, by its name in `.mcp.json` / `hookwise.mcp.servers`.' }),
+    tool: z.string().min(1).meta({ markdownDescription: 'The tool, by its own name (without `mcp__server__`).' }),
+    input: z
+      .record(z.string(), z.unknown())
+      .meta({
+        markdownDescription:
+          "The tool's arguments. String values may use `${path}` into the hook input, e.g. `${tool_input.file_path}`, `${session_id}`, `${cwd}`.",
+      })
+      .optional(),
+    timeout: timeoutSchema.optional(),
+    statusMessage: statusMessageSchema.optional(),
+    ...commonHandlerFields,
+    priority: hookwiseHandlerFields.priority.optional(),
+    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+    enabled: hookwiseHandlerFields.enabled.optional(),
+  })
+  .meta({ markdownDescription: 'Calls a tool of a configured MCP server.' });
+
 /** One handler, discriminated on `type`. */
-export const hookHandlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, promptHandlerSchema, agentHandlerSchema, httpHandlerSchema]);
+export const hookHandlerSchema = z.discriminatedUnion('type', [
+  commandHandlerSchema,
+  promptHandlerSchema,
+  agentHandlerSchema,
+  httpHandlerSchema,
+  mcpToolHandlerSchema,
+]);
 
 /** A configured handler as validated (timeouts in seconds). */
 export type HookHandlerConfig = z.infer<typeof hookHandlerSchema>;
@@ -159,13 +187,15 @@ export function handlerBody(handler: HookHandlerConfig): string {
       return handler.args !== undefined ? [handler.command, ...handler.args].join(' ') : handler.command;
     case 'http':
       return handler.url;
+    case 'mcp_tool':
+      return `mcp__${handler.server}__${handler.tool} ${JSON.stringify(handler.input ?? {})}`;
     default:
       return handler.prompt;
   }
 }
 
 /** The handler types Hookwise runs. */
-export const HANDLER_TYPES = ['command', 'prompt', 'agent', 'http'] as const;
+export const HANDLER_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
 
 /** Per handler type, its zod schema (the loader validates the member chosen by `type`). */
 export const HANDLER_SCHEMAS = {
@@ -173,6 +203,7 @@ export const HANDLER_SCHEMAS = {
   prompt: promptHandlerSchema,
   agent: agentHandlerSchema,
   http: httpHandlerSchema,
+  mcp_tool: mcpToolHandlerSchema,
 } as const;
 
 /** A matcher group: `{ matcher?, hooks: [...] }`. */

@@ -17,6 +17,7 @@ import { ChatContext, resolveContext, toAttachment, type EditorSelectionSnapshot
 export type EditReviewRequest = Extract<FromWebviewMessage, { type: 'openDiff' | 'reviewEdits' | 'restoreCheckpoint' }>;
 import { ChatEventLog } from './chatEventLog';
 import { projectAgentEvent } from './chatEventProjection';
+import type { ToolHookStatusUpdate } from './toolHookStatus';
 import type { ContextItem } from './contextAttachment';
 import { MENTION_WORDS, parseMentions } from './promptMentions';
 import type { TerminalOutputRecorder } from './terminalOutput';
@@ -155,6 +156,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
+  /**
+   * Shows (or clears) a running hook's statusMessage on its tool card. Not kept in the event
+   * log: a chat reopened later must not show a hook as still running.
+   */
+  postHookStatus(update: ToolHookStatusUpdate): void {
+    this.post({ type: 'agentEvent', event: { type: 'hookStatus', ...update } });
+  }
+
   /** Adds an attachment to the next prompt (Add Selection to Chat, Add Context…) and shows its chip. */
   addContext(item: ContextItem): void {
     if (!this.context.add(item)) void vscode.window.showWarningMessage('Hookwise: too many attachments for one prompt; send or remove some first.');
@@ -219,6 +228,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Shows an edit review event (an inline diff, a turn's changed files, a checkpoint); kept for a re-created view. */
   postEditEvent(event: ChatEvent): void {
     this.postChatEvent(event);
+  }
+
+  /** Sends `text` as the next prompt, without the attachments staged for the next one (Retry after a rewind). */
+  resubmit(text: string): void {
+    this.postChatEvent({ type: 'userPrompt', text });
+    this.submitted.fire({ prompt: text, context: [] });
   }
 
   /** Puts `text` in the prompt box (the prompt a Restore Checkpoint took back). */

@@ -18,6 +18,7 @@ export interface EditReviewChat {
   addUserPrompt(text: string): void;
   resetSession(): void;
   setDraft(text: string): void;
+  resubmit(text: string): void;
 }
 
 /** What edit review works with. */
@@ -92,7 +93,7 @@ export class EditReview implements vscode.Disposable {
     try {
       if (request.type === 'openDiff') await this.openDiff(session, request);
       else if (request.type === 'reviewEdits') await this.review(session, request.action, request.checkpointId, request.path);
-      else await this.restore(session, request.checkpointId);
+      else await this.restore(session, request);
     } catch (error) {
       this.deps.log.error(`edit review (${request.type}) failed: ${describeThrown(error)}`);
       void vscode.window.showErrorMessage(`Hookwise: ${request.type} failed: ${describeThrown(error)}`);
@@ -117,26 +118,48 @@ export class EditReview implements vscode.Disposable {
     this.postSummary(session, checkpointId);
   }
 
-  private async restore(session: Session, checkpointId: number): Promise<void> {
-    if (session.busy) return void vscode.window.showInformationMessage('Hookwise is still working: press Stop before restoring a checkpoint.');
+  /**
+   * Restore Checkpoint (always confirmed: it cuts the conversation), and Edit / Retry of a
+   * prompt, which cut the conversation back to before it first and ask only when files would
+   * be restored. Edit puts the prompt back in the input; Retry sends it again.
+   */
+  private async restore(session: Session, request: Extract<EditReviewRequest, { type: 'restoreCheckpoint' }>): Promise<void> {
+    const { checkpointId, then } = request;
+    const verb = then === 'retry' ? 'retrying' : then === 'edit' ? 'editing' : 'restoring a checkpoint';
+    if (session.busy) return void vscode.window.showInformationMessage(`Hookwise is still working: press Stop before ${verb}.`);
     const preview = session.checkpoints.preview(checkpointId);
     if (!preview) return void vscode.window.showWarningMessage('Hookwise: that checkpoint is no longer available.');
-    const files = preview.files.map((f) => {
-      const what = f.action === 'delete' ? 'deleted (the agent created it)' : f.action === 'recreate' ? 'recreated' : 'restored';
-      return `• ${displayPath(f.path, this.projectDir)}: ${f.unrestorable ? `cannot be restored (${f.unrestorable})` : what}`;
-    });
-    const detail = [
-      `The conversation goes back to before “${oneLine(preview.checkpoint.prompt)}”: ${preview.turnsRemoved} prompt(s) and their replies are removed, and that prompt returns to the input box.`,
-      files.length > 0 ? `Files the agent changed since then:\n${files.join('\n')}` : 'The agent changed no files since then.',
-      'A file changed since the agent wrote it is left as it is.',
-    ].join('\n\n');
-    const pick = await vscode.window.showWarningMessage('Restore this checkpoint?', { modal: true, detail }, 'Restore');
-    if (pick !== 'Restore') return;
+    if (then === undefined || preview.files.length > 0) {
+      const files = preview.files.map((f) => {
+        const what = f.action === 'delete' ? 'deleted (the agent created it)' : f.action === 'recreate' ? 'recreated' : 'restored';
+        return `• ${displayPath(f.path, this.projectDir)}: ${f.unrestorable ? `cannot be restored (${f.unrestorable})` : what}`;
+      });
+      const afterwards =
+        then === 'retry'
+          ? 'and that prompt is sent again'
+          : then === 'edit'
+            ? 'and that prompt returns to the input box for editing'
+            : 'and that prompt returns to the input box';
+      const detail = [
+        `The conversation goes back to before “${oneLine(preview.checkpoint.prompt)}”: ${preview.turnsRemoved} prompt(s) and their replies are removed, ${afterwards}.`,
+        files.length > 0 ? `Files the agent changed since then:\n${files.join('\n')}` : 'The agent changed no files since then.',
+        'A file changed since the agent wrote it is left as it is.',
+      ].join('\n\n');
+      const action = then === 'retry' ? 'Restore and Retry' : then === 'edit' ? 'Restore and Edit' : 'Restore';
+      const title = then === undefined ? 'Restore this checkpoint?' : 'Restore the files the agent changed since this prompt?';
+      const pick = await vscode.window.showWarningMessage(title, { modal: true, detail }, action);
+      if (pick !== action) return;
+    }
     const result = await session.rewind(checkpointId);
-    if (!result.ok) return void vscode.window.showWarningMessage(`Hookwise: cannot restore the checkpoint: ${result.error}.`);
+    if (!result.ok) return void vscode.window.showWarningMessage(`Hookwise: cannot go back to that prompt: ${result.error}.`);
     this.redraw(session);
-    this.deps.chat.setDraft(result.prompt);
-    this.tell(result.files, 'Restore Checkpoint');
+    // What the user typed (as the message shows it), else the prompt the checkpoint kept.
+    const prompt = request.prompt ?? result.prompt;
+    // Said before a retried prompt, so the note is not read as part of the new turn.
+    if (then === undefined || preview.files.length > 0)
+      this.tell(result.files, then === undefined ? 'Restore Checkpoint' : then === 'retry' ? 'Retry' : 'Edit');
+    if (then === 'retry') this.deps.chat.resubmit(prompt);
+    else this.deps.chat.setDraft(prompt);
   }
 
   /** Redraws the chat from the cut conversation, with the remaining checkpoints, summaries and diffs. */

@@ -143,22 +143,35 @@ export async function runAddHookFlow(
           ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)'
           : type === 'http'
             ? 'URL the event JSON is POSTed to'
-            : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
+            : type === 'mcp_tool'
+              ? 'MCP server and tool, as server/tool (arguments can be added in the file)'
+              : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
       placeHolder:
         type === 'command'
           ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'
           : type === 'http'
             ? 'http://localhost:8080/hooks'
-            : 'Allow only if $ARGUMENTS does not touch files outside src/',
+            : type === 'mcp_tool'
+              ? 'semgrep/scan_file'
+              : 'Allow only if $ARGUMENTS does not touch files outside src/',
       validateInput: (v) =>
         v.trim() === ''
           ? 'Enter a command, prompt or URL'
           : type === 'http' && !/^https?:\/\//i.test(v.trim())
             ? 'The URL must start with http:// or https://'
-            : undefined,
+            : type === 'mcp_tool' && !/^[^/\s]+\/[^/\s]+$/.test(v.trim())
+              ? 'Write it as server/tool'
+              : undefined,
     }));
   if (body === undefined || body.trim() === '') return undefined;
-  const handler: HookHandlerConfig = type === 'command' ? { type, command: body } : type === 'http' ? { type, url: body.trim() } : { type, prompt: body };
+  const handler: HookHandlerConfig =
+    type === 'command'
+      ? { type, command: body }
+      : type === 'http'
+        ? { type, url: body.trim() }
+        : type === 'mcp_tool'
+          ? mcpToolHandler(body)
+          : { type, prompt: body };
 
   const target =
     answers.target ??
@@ -201,4 +214,10 @@ export async function runAddHookFlow(
     void vscode.window.showErrorMessage(`Hookwise could not add the hook: ${AddHookError.is(error) ? message : 'see the Hookwise log'}.`);
     return undefined;
   }
+}
+
+/** `server/tool` → an mcp_tool handler with the hook input's tool_input as arguments by default. */
+function mcpToolHandler(body: string): HookHandlerConfig {
+  const [server = '', tool = ''] = body.trim().split('/');
+  return { type: 'mcp_tool', server, tool };
 }

@@ -214,6 +214,36 @@ describe('hookwise -p with the MCP servers of .mcp.json', () => {
     });
   });
 
+  it('an mcp_tool hook (Claude Code 2.1.118) calls a server tool with ${tool_input.…} filled in; its JSON answer decides like a command hook', async () => {
+    await mcpJson();
+    await suite.w.write('keep.txt', 'precious');
+    await suite.w.settings({
+      permissions: { allow: ['Bash'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'mcp_tool', server: 'fixture', tool: 'policy', input: { command: '${tool_input.command}' } }] }],
+      },
+    });
+    const s = await serve([
+      toolCallsReply([
+        { id: 'rm', name: 'Bash', arguments: { command: 'rm keep.txt' } },
+        { id: 'ls', name: 'Bash', arguments: { command: 'echo fine' } },
+      ]),
+      textReply('ok'),
+    ]);
+
+    const out = await run(s);
+
+    expect(suite.w.read('keep.txt')).toBe('precious');
+    const tools = (s.requests[1]?.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(tools[0]).toContain('policy server: deny rm keep.txt');
+    expect(tools[1]).toContain('fine');
+    expect(mcpLog().filter((e) => e.event === 'call' && e.tool === 'policy')).toEqual([
+      expect.objectContaining({ arguments: { command: 'rm keep.txt' } }),
+      expect.objectContaining({ arguments: { command: 'echo fine' } }),
+    ]);
+    expect(parseJsonResult(out).hook_runs).toContainEqual(expect.objectContaining({ event: 'PreToolUse', hook: 'mcp__fixture__policy', decision: 'deny' }));
+  });
+
   it('a subagent gets the MCP tools too, and its call goes through the same hooks', async () => {
     await mcpJson();
     const record = path.join(suite.w.base, 'sub.jsonl');

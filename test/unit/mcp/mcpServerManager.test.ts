@@ -69,7 +69,7 @@ describe('McpServerManager with the real fixture server (stdio)', () => {
     expect(names).toContain('mcp__fixture__name_with_spaces_');
     expect(names).not.toContain('mcp__fixture__broken');
     expect(m.toolProblems()).toEqual([expect.objectContaining({ server: 'fixture', tool: 'broken', message: expect.stringContaining('input schema') })]);
-    expect(m.statuses()).toEqual([expect.objectContaining({ name: 'fixture', state: 'ready', toolCount: 11 })]);
+    expect(m.statuses()).toEqual([expect.objectContaining({ name: 'fixture', state: 'ready', toolCount: 12 })]);
     expect(tool(m, 'mcp__fixture__echo').needsApproval).toBe(true);
   });
 

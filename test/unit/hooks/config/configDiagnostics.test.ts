@@ -84,7 +84,7 @@ describe('a half-broken file yields its good parts', () => {
 
   it('unknown handler type → error on "type"', () => {
     expect(byPath('hooks.PreToolUse[1].hooks[4].type')).toEqual([
-      expect.objectContaining({ line: 16, severity: 'error', code: 'unknownHandlerType', message: expect.stringContaining('unknown hook type "mcp_tool"') }),
+      expect.objectContaining({ line: 16, severity: 'error', code: 'unknownHandlerType', message: expect.stringContaining('unknown hook type "webhook"') }),
     ]);
   });
 

@@ -75,7 +75,7 @@ describe('contributed settings', () => {
       expect(groups.items.required).toEqual(['hooks']);
       expect(groups.items.properties.matcher.type).toBe('string');
       const variants = groups.items.properties.hooks.items.oneOf;
-      expect(variants.map((v) => v.properties.type.const)).toEqual(['command', 'prompt', 'agent', 'http']);
+      expect(variants.map((v) => v.properties.type.const)).toEqual(['command', 'prompt', 'agent', 'http', 'mcp_tool']);
       expect(variants[0]?.properties.timeout?.exclusiveMinimum).toBe(0);
     }
   });

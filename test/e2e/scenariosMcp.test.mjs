@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * E2E: an MCP server's tool in the chat, as a Claude Code user has it — a server in the user's
+ * `hookwise.mcp.servers` (the real fixture server built with the MCP SDK), a user-level
+ * PreToolUse hook with matcher `mcp__fixture__.*` that asks, the modal naming the server and the
+ * tool, Allow, and the server's answer on the card. The user settings are restored afterwards.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'mocha';
+import {
+  chatFrame,
+  clickDialogButton,
+  e2e,
+  reloadWorkbench,
+  screenshot,
+  sendPrompt,
+  startScenario,
+  waitForAssistantText,
+  waitForDialog,
+  waitForIdle,
+} from './harness.mjs';
+
+const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mcp', 'server.mjs');
+const ASK = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"MCP calls need a person"}}'`;
+
+describe('MCP: a server tool through hooks and the approval modal', function () {
+  const settingsFile = () => path.join(e2e().userDataDir, 'User', 'settings.json');
+  let original = '';
+
+  after(async function () {
+    if (original) {
+      writeFileSync(settingsFile(), original);
+      await reloadWorkbench();
+    }
+  });
+
+  it('the model calls mcp__fixture__echo, a PreToolUse mcp__ hook asks, Allow runs it and the card shows the answer', async function () {
+    original = readFileSync(settingsFile(), 'utf8');
+    const settings = JSON.parse(original);
+    settings['hookwise.mcp.servers'] = { fixture: { command: process.execPath, args: [SERVER] } };
+    settings['hookwise.hooks'] = { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: ASK }] }] };
+    writeFileSync(settingsFile(), JSON.stringify(settings, null, 2));
+    await startScenario({
+      name: 'e2e: MCP tool',
+      turns: [
+        { text: 'Asking the fixture server.', toolCalls: [{ name: 'mcp__fixture__echo', input: { text: 'from e2e' } }] },
+        { text: 'The server answered.' },
+      ],
+    });
+    await sendPrompt('Use the echo tool');
+
+    const shown = await waitForDialog('Allow tool echo of MCP server fixture');
+    assert.match(shown.detail, /MCP calls need a person/);
+    assert.match(shown.detail, /user settings › hookwise\.hooks\.PreToolUse\[0\]\.hooks\[0\]/);
+    console.log(`      screenshot: ${await screenshot('e2e-mcp-1-modal')}`);
+    await clickDialogButton(shown.box, 'Allow');
+
+    const card = chatFrame().locator('section.tool-card[aria-label^="Tool call mcp__fixture__echo"][data-status="done"]');
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = (await card.textContent()) ?? '';
+    assert.match(text, /echo: from e2e/, `the card shows the server's answer:\n${text}`);
+    await waitForAssistantText('The server answered.');
+    await waitForIdle();
+    console.log(`      screenshot: ${await screenshot('e2e-mcp-2-done')}`);
+  });
+});
