@@ -177,6 +177,10 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     apply: (config, trust) => controller.runtime.applyConfig(config, trust),
     confirmChange: (changes) => controller.sessions.configChanging(changes),
     onFolderAdded: (dir) => void controller.sessions.directoryAdded(dir).catch((error: unknown) => log.warn(`DirectoryAdded hooks failed: ${String(error)}`)),
+    // Plugin commands and agents join the next session (agents reload with every configuration generation below); their MCP servers reload when the set changes.
+    onPlugins: (plugins) => {
+      if (controller.runtime.setPlugins(plugins)) void mcp.reload();
+    },
   });
   // Agent files are watched with the hook configuration: their definitions reload with their hooks, for the next session.
   const loadAgents = async (): Promise<void> => {

@@ -20,6 +20,8 @@ import { ConfigPermissionRules } from './configPermissionRules';
 import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import { loadMemory } from './memory/memoryFiles';
 import { loadSlashCommands } from './commands/slashCommands';
+import type { PluginRoot } from '../plugins/pluginLoader';
+import { pluginAgentDirs, withPluginCommands } from '../plugins/pluginParts';
 import { hookedElicitation } from './elicitationHooks';
 import { environmentBlock, memoryBlock } from './memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
@@ -105,6 +107,8 @@ export class HookwiseRuntime {
   private agentLoads = 0;
   private skills: readonly SkillDefinition[] = [];
   private skillLoads = 0;
+  /** Claude Code plugins: their commands and agents join the user's and the project's. */
+  private plugins: readonly PluginRoot[] = [];
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
   /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
@@ -168,7 +172,7 @@ export class HookwiseRuntime {
    */
   async loadAgents(dirs: readonly { readonly dir: string; readonly displayDir: string }[]): Promise<AgentDefinitionProblem[]> {
     const load = ++this.agentLoads;
-    const { agents, problems } = await loadAgentDefinitions(dirs);
+    const { agents, problems } = await loadAgentDefinitions([...pluginAgentDirs(this.plugins), ...dirs]);
     if (load === this.agentLoads) this.agents = agents;
     return problems;
   }
@@ -179,6 +183,19 @@ export class HookwiseRuntime {
     const { skills, problems } = await loadSkills(dirs);
     if (load === this.skillLoads) this.skills = skills;
     return problems;
+  }
+
+  /** Sets the plugins whose commands and agents sessions see (call loadAgents after, to reload agents); true when the set changed. */
+  setPlugins(plugins: readonly PluginRoot[]): boolean {
+    const key = (list: readonly PluginRoot[]): string => JSON.stringify(list);
+    const changed = key(plugins) !== key(this.plugins);
+    this.plugins = plugins;
+    return changed;
+  }
+
+  /** The plugins last set: their MCP servers join the configured ones. */
+  get pluginRoots(): readonly PluginRoot[] {
+    return this.plugins;
   }
 
   /** The subagent types sessions can spawn. */
@@ -288,7 +305,7 @@ export class HookwiseRuntime {
       fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: () => this.promptContext(cwd),
-      slashCommands: () => loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }),
+      slashCommands: () => withPluginCommands(loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }), this.plugins),
       ...(options.history ? { history: options.history } : {}),
     });
     this.lastSession = session;

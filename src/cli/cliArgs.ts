@@ -27,6 +27,8 @@ export interface CliArgs {
   readonly mcpConfigs: readonly string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers, none from `.mcp.json` or `~/.claude.json`. */
   readonly strictMcpConfig: boolean;
+  /** `--plugin-dir DIR` (repeatable): local Claude Code plugin roots loaded for this run. */
+  readonly pluginDirs: readonly string[];
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -62,6 +64,8 @@ Options:
   --mcp-config FILE|JSON...   MCP servers from these files or JSON strings
                               ({"mcpServers": {...}}), besides .mcp.json and ~/.claude.json
   --strict-mcp-config         use only the --mcp-config servers
+  --plugin-dir DIR            load the Claude Code plugin at DIR (hooks, commands,
+                              agents, .mcp.json) for this run; repeatable
   --version                   print the version
   -h, --help                  show this help
 
@@ -102,6 +106,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         maintenance: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
+        'plugin-dir': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -142,6 +147,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     allowedTools,
     mcpConfigs: v['mcp-config'] ?? [],
     strictMcpConfig: v['strict-mcp-config'] === true,
+    pluginDirs: v['plugin-dir'] ?? [],
     ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),

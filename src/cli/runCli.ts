@@ -25,6 +25,8 @@ import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
+import { discoverPlugins } from '../plugins/pluginLoader';
+import { pluginHookSources } from '../plugins/pluginHookSources';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -54,7 +56,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const homeDir = io.env.HOME ?? os.homedir();
-  const config = await loadCliConfig(cwd, homeDir, args.settingsFile);
+  const plugins = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: args.pluginDirs.map((dir) => path.resolve(dir)) });
+  for (const p of plugins.problems)
+    io.stderr(`hookwise: ${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}
+`);
+  const config = await loadCliConfig(cwd, homeDir, args.settingsFile, pluginHookSources(plugins.plugins));
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
   if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)
@@ -96,6 +102,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
+  runtime.setPlugins(plugins.plugins);
   const sessions = new SessionManager({
     runtime,
     projectDir: cwd,
@@ -111,6 +118,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     cwd: process.cwd(),
     flagConfigs: args.mcpConfigs,
     strict: args.strictMcpConfig,
+    plugins: plugins.plugins,
   });
   for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
   const stopReporting = reportMcpProblems(runtime, io);

@@ -1,5 +1,6 @@
 import type { HookAction } from './hookAction';
 import { CommandHookAction } from './actions/commandHookAction';
+import { pluginHookEnv } from '../plugins/pluginHookSources';
 import { PromptHookAction } from './actions/promptHookAction';
 import { BlockedHttpHookAction } from './actions/blockedHttpHookAction';
 import { HttpHookAction } from './actions/httpHookAction';
@@ -94,6 +95,7 @@ function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | s
       return new CommandHookAction(handler.command, {
         ...(handler.args !== undefined ? { args: handler.args } : {}),
         ...(handler.shell !== undefined ? { shell: handler.shell } : {}),
+        ...(hook.source.kind === 'file' && hook.source.plugin !== undefined ? { env: pluginHookEnv(hook.source.plugin) } : {}),
       });
     case 'http': {
       const policy = options.httpPolicy ?? {};

@@ -19,6 +19,8 @@ export type HookSource =
       readonly jsonPath: string;
       /** The skill whose SKILL.md frontmatter defines the hook (scopes userSkill/projectSkill). */
       readonly skill?: string;
+      /** Set for a plugin's hooks: its root and data directory are given to its command hooks. */
+      readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string };
     }
   | {
       readonly kind: 'settings';
@@ -39,7 +41,8 @@ export type HookSource =
  * directory is: `userAgent` = `~/.claude/agents`, `projectAgent` = a workspace folder's
  * `.claude/agents` (docs/security.md).
  */
-export type HookSourceScope = 'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent' | 'userSkill' | 'projectSkill';
+export type HookSourceScope =
+  'user' | 'project' | 'local' | 'flag' | 'managed' | 'userAgent' | 'projectAgent' | 'userSkill' | 'projectSkill' | 'plugin' | 'projectPlugin';
 
 /**
  * Per file scope, whether it lives in the workspace. A Record, so a new scope cannot be added
@@ -55,6 +58,9 @@ const FILE_SCOPE_IS_PROJECT: Readonly<Record<HookSourceScope, boolean>> = {
   local: true,
   projectAgent: true,
   projectSkill: true,
+  // A plugin installed by the user or named with --plugin-dir; one inside the workspace is projectPlugin.
+  plugin: false,
+  projectPlugin: true,
 };
 
 /**

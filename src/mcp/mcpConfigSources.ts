@@ -5,6 +5,7 @@ import { parseBoundedJson } from '../shared/boundedJson';
 import { describeThrown } from '../shared/describeThrown';
 import type { McpConfigProblem, McpServerDefinition, McpServerScope } from './mcpServerConfig';
 import { parseMcpServers } from './mcpServerConfig';
+import type { PluginRoot } from '../plugins/pluginLoader';
 
 /** `~/.claude.json` also holds Claude Code's history and grows past the 2 MiB of settings files. */
 const MAX_CLAUDE_JSON_BYTES = 16 * 1024 * 1024;
@@ -26,6 +27,8 @@ export interface McpSourceOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Base directory of relative `--mcp-config` paths. */
   readonly cwd?: string;
+  /** Claude Code plugins: their `.mcp.json` (or manifest `mcpServers`) servers, below every other source. */
+  readonly plugins?: readonly PluginRoot[];
 }
 
 /** Every server found, by name (a higher-precedence source wins a name), and the problems. */
@@ -47,13 +50,15 @@ const ORDER: readonly McpServerScope[] = ['user', 'setting', 'project', 'local',
 export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfig> {
   const problems: McpConfigProblem[] = [];
   const found: McpServerDefinition[] = [];
-  const add = (value: unknown, scope: McpServerScope, displayFile: string, at: (string | number)[]): void => {
-    const parsed = parseMcpServers(value, { scope, displayFile, at, env: o.env });
+  const add = (value: unknown, scope: McpServerScope, displayFile: string, at: (string | number)[], env: NodeJS.ProcessEnv = o.env): void => {
+    const parsed = parseMcpServers(value, { scope, displayFile, at, env });
     found.push(...parsed.servers);
     problems.push(...parsed.problems);
   };
 
   if (!o.strict) {
+    // First, so a user or project server of the same name wins.
+    for (const plugin of o.plugins ?? []) await addPluginServers(plugin, o.env, add, problems);
     const claudeJson = await readJson(path.join(o.homeDir, '.claude.json'), '~/.claude.json', MAX_CLAUDE_JSON_BYTES, problems);
     if (isObject(claudeJson)) {
       add(claudeJson.mcpServers, 'user', '~/.claude.json', ['mcpServers']);
@@ -86,6 +91,30 @@ export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfi
   const byName = new Map<string, McpServerDefinition>();
   for (const scope of ORDER) for (const server of found) if (server.scope === scope) byName.set(server.name, server);
   return { servers: [...byName.values()], problems };
+}
+
+/**
+ * A plugin's servers: `.mcp.json` (`{"mcpServers": {...}}` or the bare map) and the manifest's
+ * `mcpServers`, with `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` expanded. A plugin inside the
+ * workspace gives project servers (approval needed), an installed one user servers.
+ */
+async function addPluginServers(
+  plugin: PluginRoot,
+  baseEnv: NodeJS.ProcessEnv,
+  add: (value: unknown, scope: McpServerScope, displayFile: string, at: (string | number)[], env: NodeJS.ProcessEnv) => void,
+  problems: McpConfigProblem[],
+): Promise<void> {
+  const env = { ...baseEnv, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir };
+  const scope: McpServerScope = plugin.projectFolder !== undefined ? 'project' : 'user';
+  for (const file of plugin.mcpFiles) {
+    const displayFile = `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`;
+    const json = await readJson(file, displayFile, MAX_CONFIG_FILE_BYTES, problems);
+    if (json === undefined) continue;
+    if (!isObject(json)) problems.push({ displayFile, jsonPath: '', message: 'must be a JSON object of servers' });
+    else if (json.mcpServers !== undefined) add(json.mcpServers, scope, displayFile, ['mcpServers'], env);
+    else add(json, scope, displayFile, [], env);
+  }
+  if (plugin.inlineMcpServers !== undefined) add(plugin.inlineMcpServers, scope, `plugin ${plugin.name} › .claude-plugin/plugin.json`, ['mcpServers'], env);
 }
 
 async function readJson(file: string, displayFile: string, maxBytes: number, problems: McpConfigProblem[], required = false): Promise<unknown> {

@@ -53,6 +53,8 @@ export function createHarness(options: {
   trusted: boolean;
   approve: () => ApprovalChoice | Promise<ApprovalChoice>;
   confirmChange?: HookConfigServiceOptions['confirmChange'];
+  /** Load the hooks installed extensions contribute (the lm-provider fixture has one); off by default so counts stay the fixture folder's. */
+  extensionHooks?: boolean;
 }): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
   const log = vscode.window.createOutputChannel('Hookwise config tests', { log: true });
@@ -80,6 +82,7 @@ export function createHarness(options: {
     trust: { isTrusted: options.trusted, onDidGrantWorkspaceTrust: grant.event },
     prompts,
     ...(options.confirmChange ? { confirmChange: options.confirmChange } : {}),
+    ...(options.extensionHooks ? {} : { extensions: () => [] }),
     notJsonWarning: async (message) => {
       notJsonWarnings.push(message);
       return false;

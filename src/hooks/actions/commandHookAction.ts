@@ -11,6 +11,8 @@ export interface CommandHookOptions {
   readonly args?: readonly string[];
   /** The shell that runs `command` (ignored with `args`); default /bin/sh (Git Bash or cmd.exe on Windows). */
   readonly shell?: HookShell;
+  /** Extra environment for this hook only (a plugin's `CLAUDE_PLUGIN_ROOT` / `CLAUDE_PLUGIN_DATA`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Shells a hook may choose with `shell`. */
@@ -68,7 +70,8 @@ export class CommandHookAction implements HookAction {
         failureReason: 'inputNotSerializable',
       };
     }
-    const spawnOptions = { cwd: ctx.cwd, env: prepared.env, stdin: prepared.stdin, signal: ctx.signal, maxOutputBytes: this.options.maxOutputBytes };
+    const env = this.options.env !== undefined ? { ...prepared.env, ...this.options.env } : prepared.env;
+    const spawnOptions = { cwd: ctx.cwd, env, stdin: prepared.stdin, signal: ctx.signal, maxOutputBytes: this.options.maxOutputBytes };
     const { args, shell } = this.options;
     let run: ProcessRunResult;
     if (args !== undefined) {

@@ -76,8 +76,30 @@ export interface SettingsValueInput {
   readonly folder?: string;
 }
 
+/** Which plugin a hook came from: `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` for its hooks. */
+export interface PluginRef {
+  readonly name: string;
+  readonly root: string;
+  readonly dataDir: string;
+}
+
+/**
+ * A plugin's hooks file (`hooks/hooks.json`, a manifest `hooks` path, or `plugin.json` with inline
+ * hooks): only its `hooks` key is read. `folder` set = the plugin belongs to that workspace
+ * folder and its hooks need trust and approval like project hooks.
+ */
+export interface PluginHooksFileInput {
+  readonly kind: 'pluginHooksFile';
+  readonly file: string;
+  /** e.g. `plugin lint › hooks/hooks.json`. */
+  readonly displayFile: string;
+  readonly plugin: PluginRef;
+  readonly folder?: string;
+}
+
 /** Any loader input. */
-export type ConfigSourceInput = ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SkillsDirectoryInput | SkillFileInput | SettingsValueInput;
+export type ConfigSourceInput =
+  ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SkillsDirectoryInput | SkillFileInput | SettingsValueInput | PluginHooksFileInput;
 
 /** Merge rank of an input (docs/hooks.md §6 order); the loader sorts inputs by it, stably. */
 export function sourceRank(input: ConfigSourceInput): number {
@@ -87,6 +109,9 @@ export function sourceRank(input: ConfigSourceInput): number {
     case 'claudeSettingsFile':
       // Claude Code merges hook arrays user, project, local, flag, policy.
       return { user: 1, project: 2, local: 3, flag: 4, managed: 4.5 }[input.scope];
+    case 'pluginHooksFile':
+      // Claude Code appends plugin hooks after the settings files' hooks.
+      return 4.7;
     case 'agentsDirectory':
     case 'agentFile':
       return input.scope === 'user' ? 7 : 8;
@@ -104,6 +129,8 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
     case 'claudeSettingsFile':
       // Flag files and the managed policy cannot be switched off by hookwise.hooks.sources.
       return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' || input.scope === 'managed' ? undefined : input.scope;
+    case 'pluginHooksFile':
+      return 'plugins';
     case 'agentsDirectory':
     case 'agentFile':
     case 'skillsDirectory':

@@ -29,6 +29,7 @@ import { normaliseDisabledIds } from './hookSwitches';
 import type { PermissionRuleEntry } from './permissionRules';
 import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
+import { substitutePluginVars } from '../../plugins/pluginHookSources';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
 export interface LoadHookConfigOptions {
@@ -306,12 +307,27 @@ export function buildHookConfig(
             ? input.scope === 'user'
               ? 'userSkill'
               : 'projectSkill'
-            : input.scope,
+            : input.kind === 'pluginHooksFile'
+              ? input.folder !== undefined
+                ? 'projectPlugin'
+                : 'plugin'
+              : input.scope,
       file: input.file,
       displayFile: input.displayFile,
       jsonPath,
       ...(skillName !== undefined ? { skill: skillName } : {}),
+      ...(input.kind === 'pluginHooksFile' ? { plugin: input.plugin } : {}),
     });
+    if (input.kind === 'pluginHooksFile') {
+      // Same shape as a settings file's hooks (plus `description`); only `hooks` counts, a plugin cannot set permissions.
+      const content = readClaudeSettingsText(doc.text, input);
+      diagnostics.push(...content.diagnostics);
+      const plugin = input.plugin;
+      all.push(
+        ...content.hooks.map((e) => toLoadedHook({ ...e, handler: substitutePluginVars(e.handler, plugin) }, fileSource(formatJsonPath(e.path)), folder)),
+      );
+      return;
+    }
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
       const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};

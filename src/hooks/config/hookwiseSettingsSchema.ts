@@ -12,8 +12,8 @@ import { mcpServerEntrySchema } from '../../mcp/mcpServerConfig';
 export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
 
 /** Which configuration sources the loader reads (`hookwise.hooks.sources`). */
-export const HOOK_SOURCE_KEYS = ['user', 'claudeUser', 'project', 'local', 'workspace', 'agents'] as const;
-/** One selectable source: VS Code user settings, `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, workspace/folder settings, agent files. */
+export const HOOK_SOURCE_KEYS = ['user', 'claudeUser', 'project', 'local', 'workspace', 'agents', 'plugins'] as const;
+/** One selectable source: VS Code user settings, `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, workspace/folder settings, agent files, plugins' hooks files. */
 export type HookSourceKey = (typeof HOOK_SOURCE_KEYS)[number];
 
 /** One contributed setting. */
@@ -56,8 +56,15 @@ export const HOOKWISE_SETTINGS = {
       .default([...HOOK_SOURCE_KEYS])
       .meta({
         markdownDescription:
-          'Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`).',
+          "Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`), `plugins` (Claude Code plugins' `hooks/hooks.json`).",
       }),
+  },
+  'hookwise.plugins.directories': {
+    scope: 'machine',
+    schema: z.array(z.string()).default([]).meta({
+      markdownDescription:
+        'Local Claude Code plugin roots to load (each holds `.claude-plugin/plugin.json`, `hooks/hooks.json`, `commands/`, `agents/`, `.mcp.json`), besides the plugins enabled by `enabledPlugins` in the `.claude` settings files. A root inside the workspace is a project plugin: its hooks need trust and approval.',
+    }),
   },
   'hookwise.model.provider': {
     scope: 'window',

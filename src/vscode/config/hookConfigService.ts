@@ -22,6 +22,9 @@ import {
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
+import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
+import type { PluginRoot } from '../../plugins/pluginLoader';
+import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import { readSourceOptions } from './settingsLayers';
 import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
@@ -54,6 +57,10 @@ export interface HookConfigServiceOptions {
   readonly confirmChange?: (changes: readonly ConfigChange[]) => Promise<ConfigChangeVerdict>;
   /** A folder was added to the workspace (DirectoryAdded). */
   readonly onFolderAdded?: (dir: string) => void;
+  /** The Claude Code plugins found at each load (their commands, agents and MCP servers). */
+  readonly onPlugins?: (plugins: readonly PluginRoot[]) => void;
+  /** The installed extensions whose `contributes.hookwise` hooks load; default `vscode.extensions.all`. */
+  readonly extensions?: () => readonly ExtensionLike[];
 }
 
 /**
@@ -94,6 +101,8 @@ export class HookConfigService implements vscode.Disposable {
   private recheckAfterPrompt = false;
   private untrustedNoticeShown = false;
   private disposed = false;
+  /** The extensions contributing hooks at the last check (see contributingExtensionsKey). */
+  private contributingKey = '';
   /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
   private readonly changedFiles = new Set<string>();
 
@@ -105,6 +114,7 @@ export class HookConfigService implements vscode.Disposable {
     this.diagnostics = new ConfigDiagnosticsPublisher(o.log, o.notJsonWarning);
     this.fs = o.fs ?? nodeConfigFileSystem;
     this.disposables.push(this.onDidChangeEmitter, this.diagnostics);
+    this.contributingKey = contributingExtensionsKey(o.extensions?.());
 
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
@@ -124,6 +134,13 @@ export class HookConfigService implements vscode.Disposable {
         for (const folder of e.added) if (folder.uri.scheme === 'file') this.o.onFolderAdded?.(folder.uri.fsPath);
       }),
       this.trust.onDidGrantWorkspaceTrust(() => this.scheduleReload()),
+      // Extensions that contribute hooks come and go live; other extension changes cost no reload.
+      vscode.extensions.onDidChange(() => {
+        const key = contributingExtensionsKey(this.o.extensions?.());
+        if (key === this.contributingKey) return;
+        this.contributingKey = key;
+        this.scheduleReload();
+      }),
     );
     this.watchFolders();
   }
@@ -292,7 +309,16 @@ export class HookConfigService implements vscode.Disposable {
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
     };
-    const config = await loadHookConfig(standardConfigSources(options), {
+    const extra = await pluginAndExtensionSources({
+      homeDir: this.homeDir,
+      projectDirs: options.folders.map((f) => f.root),
+      settingDirs: settings['hookwise.plugins.directories'],
+      dataRoot: this.o.globalStorageUri.fsPath,
+      warn: (message) => this.o.log.warn(`plugins: ${message}`),
+      ...(this.o.extensions ? { extensions: this.o.extensions() } : {}),
+    });
+    this.o.onPlugins?.(extra.plugins);
+    const config = await loadHookConfig([...standardConfigSources(options), ...extra.inputs], {
       fs: recording,
       enabled: settings['hookwise.hooks.enabled'],
       sources: settings['hookwise.hooks.sources'],

@@ -18,7 +18,10 @@ export const HOOK_CONFIG_COMMANDS = {
  */
 export function registerHookConfiguration(
   context: vscode.ExtensionContext,
-  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig } & Pick<HookConfigServiceOptions, 'confirmChange' | 'onFolderAdded'>,
+  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig } & Pick<
+    HookConfigServiceOptions,
+    'confirmChange' | 'onFolderAdded' | 'onPlugins'
+  >,
 ): HookConfigService {
   const { log } = deps;
   const service = new HookConfigService({
@@ -28,6 +31,7 @@ export function registerHookConfiguration(
     globalStorageUri: context.globalStorageUri,
     ...(deps.confirmChange ? { confirmChange: deps.confirmChange } : {}),
     ...(deps.onFolderAdded ? { onFolderAdded: deps.onFolderAdded } : {}),
+    ...(deps.onPlugins ? { onPlugins: deps.onPlugins } : {}),
   });
   context.subscriptions.push(
     service,

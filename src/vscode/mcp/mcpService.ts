@@ -83,6 +83,7 @@ export class McpService implements vscode.Disposable {
       settingServers: setting?.globalValue,
       // VS Code drops a restricted setting's workspace value in an untrusted workspace; it still needs approval.
       workspaceSettingServers: this.trust.isTrusted ? (setting?.workspaceFolderValue ?? setting?.workspaceValue) : undefined,
+      plugins: this.o.runtime.pluginRoots,
     });
     if (load !== this.loads) return;
     for (const p of loaded.problems) this.o.log.warn(`MCP: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`);

@@ -18,7 +18,12 @@ describe('parseCliArgs', () => {
       allowedTools: [],
       mcpConfigs: [],
       strictMcpConfig: false,
+      pluginDirs: [],
     });
+  });
+
+  it('takes --plugin-dir more than once', () => {
+    expect(args(['-p', 'hi', '--plugin-dir', 'a', '--plugin-dir', '/b'])).toMatchObject({ pluginDirs: ['a', '/b'] });
   });
 
   it('takes several --mcp-config values after one flag (files or JSON strings), as Claude Code, and --strict-mcp-config', () => {

@@ -86,7 +86,7 @@ describe('readHookwiseSettings', () => {
     const values: Record<string, unknown> = { 'hookwise.agent.maxSteps': 'lots', 'hookwise.permissions.mode': 'plan' };
     const { settings, problems } = readHookwiseSettings((key) => values[key]);
     expect(settings['hookwise.hooks.enabled']).toBe(true);
-    expect(settings['hookwise.hooks.sources']).toEqual(['user', 'claudeUser', 'project', 'local', 'workspace', 'agents']);
+    expect(settings['hookwise.hooks.sources']).toEqual(['user', 'claudeUser', 'project', 'local', 'workspace', 'agents', 'plugins']);
     expect(settings['hookwise.permissions.mode']).toBe('plan');
     expect(settings['hookwise.agent.maxSteps']).toBe(50);
     expect(problems).toEqual([expect.stringContaining('hookwise.agent.maxSteps')]);

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import type { ConfigSourceInput, PluginRef } from '../hooks/config/configSources';
+import type { HookHandlerConfig } from '../hooks/config/hookConfigSchema';
+import type { PluginRoot } from './pluginLoader';
+
+/**
+ * The hook loader inputs of discovered plugins, one per hooks file, displayed as
+ * `plugin <name> › hooks/hooks.json`. A plugin with a `projectFolder` yields project-scoped
+ * inputs (trust and approval, docs/security.md).
+ */
+export function pluginHookSources(plugins: readonly PluginRoot[]): ConfigSourceInput[] {
+  return plugins.flatMap((plugin) =>
+    plugin.hooksFiles.map((file): ConfigSourceInput => ({
+      kind: 'pluginHooksFile',
+      file,
+      displayFile: `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`,
+      plugin: { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir },
+      ...(plugin.projectFolder !== undefined ? { folder: plugin.projectFolder } : {}),
+    })),
+  );
+}
+
+const PLUGIN_VARS = /\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g;
+
+/**
+ * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` replaced in a plugin hook's command and args,
+ * as text, the way Claude Code does it. Done at load so the shown command is the one that runs and
+ * a project plugin's scripts are pinned into its approval (scriptPins.ts).
+ */
+export function substitutePluginVars(handler: HookHandlerConfig, plugin: PluginRef): HookHandlerConfig {
+  if (handler.type !== 'command') return handler;
+  const fill = (text: string): string => text.replace(PLUGIN_VARS, (_, which: string) => (which === 'ROOT' ? plugin.root : plugin.dataDir));
+  return { ...handler, command: fill(handler.command), ...(handler.args !== undefined ? { args: handler.args.map(fill) } : {}) };
+}
+
+/** The variables a plugin's command hooks see in their environment. */
+export function pluginHookEnv(plugin: PluginRef): Readonly<Record<string, string>> {
+  return { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir };
+}

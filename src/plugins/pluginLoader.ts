@@ -1,0 +1,228 @@
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { getNodeValue, parseTree } from 'jsonc-parser';
+import { readBoundedTextFile } from '../hooks/config/configFileSystem';
+import { findExcessNesting } from '../hooks/config/configLimits';
+import { folderContains } from '../hooks/config/loadedHook';
+import { thrownMessage } from '../shared/describeThrown';
+
+/**
+ * Claude Code plugins (README "Plugins"): the enabled installed ones (`enabledPlugins` in the
+ * Claude settings files, resolved through `~/.claude/plugins/installed_plugins.json`) and local
+ * plugin roots named by `--plugin-dir` or `hookwise.plugins.directories`. A root holds
+ * `.claude-plugin/plugin.json` (optional; its `hooks`/`commands`/`agents`/`mcpServers` may
+ * point elsewhere inside the root), `hooks/hooks.json`, `commands/`, `agents/` and `.mcp.json`.
+ * Nothing here runs anything: the result is data for the hook loader, commands, agents and MCP.
+ */
+
+/** One plugin root and where its parts are. */
+export interface PluginRoot {
+  /** The manifest's `name`, else the directory name. */
+  readonly name: string;
+  /** `name@marketplace` for installed plugins, `name@inline` for local roots. */
+  readonly id: string;
+  /** Absolute plugin root: `${CLAUDE_PLUGIN_ROOT}`. */
+  readonly root: string;
+  /** Persistent data directory: `${CLAUDE_PLUGIN_DATA}` (`~/.claude/plugins/data/<id>`). */
+  readonly dataDir: string;
+  /**
+   * The workspace folder it belongs to when it lives inside one, or is enabled only by a
+   * workspace settings file: its hooks then need trust and approval like project hooks.
+   */
+  readonly projectFolder?: string;
+  /** Hooks files: `hooks/hooks.json` plus the manifest's `hooks` paths; `plugin.json` itself when the manifest has inline hooks. */
+  readonly hooksFiles: readonly string[];
+  readonly commandDirs: readonly string[];
+  readonly agentDirs: readonly string[];
+  /** `.mcp.json` or the manifest's `mcpServers` file; `inlineMcpServers` when the manifest has the object itself. */
+  readonly mcpFiles: readonly string[];
+  readonly inlineMcpServers?: Readonly<Record<string, unknown>>;
+}
+
+/** A plugin or install record that could not be used, naming the file and the place. */
+export interface PluginProblem {
+  readonly file: string;
+  readonly jsonPath: string;
+  readonly message: string;
+}
+
+/** Where to look. */
+export interface PluginDiscoveryOptions {
+  readonly homeDir: string;
+  /** Workspace folder roots (their `.claude/settings*.json` may enable plugins; a root inside one is a project plugin). */
+  readonly projectDirs: readonly string[];
+  /** `--plugin-dir` roots, named by the user on the command line (trusted like a `--settings` file). */
+  readonly flagDirs?: readonly string[];
+  /** `hookwise.plugins.directories` roots. */
+  readonly settingDirs?: readonly string[];
+}
+
+/** Bound on plugins read in one load (a settings file could name thousands). */
+export const MAX_PLUGINS = 100;
+
+/** Finds every plugin root; never throws, problems are returned. */
+export async function discoverPlugins(options: PluginDiscoveryOptions): Promise<{ plugins: PluginRoot[]; problems: PluginProblem[] }> {
+  const problems: PluginProblem[] = [];
+  const pluginsHome = path.join(options.homeDir, '.claude', 'plugins');
+  const candidates: { root: string; id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string }[] = [];
+
+  const enabled = await readEnabledPlugins(options, problems);
+  if (enabled.size > 0) {
+    const installedFile = path.join(pluginsHome, 'installed_plugins.json');
+    const installed = await readJsonObject(installedFile, problems);
+    const records = installed?.plugins;
+    for (const [id, by] of enabled) {
+      const record = isObject(records) ? records[id] : undefined;
+      const first = Array.isArray(record) ? record.find((r) => isObject(r) && typeof r.installPath === 'string') : record;
+      if (!isObject(first) || typeof first.installPath !== 'string') {
+        problems.push({
+          file: by.file,
+          jsonPath: `enabledPlugins["${id}"]`,
+          message: `plugin "${id}" is enabled but not installed (no record in ${installedFile}); it is skipped`,
+        });
+        continue;
+      }
+      candidates.push({ root: first.installPath, id, origin: 'installed', ...(by.projectFolder !== undefined ? { enabledByProject: by.projectFolder } : {}) });
+    }
+  }
+  for (const dir of options.settingDirs ?? []) candidates.push({ root: dir, origin: 'setting' });
+  for (const dir of options.flagDirs ?? []) candidates.push({ root: dir, origin: 'flag' });
+
+  const plugins: PluginRoot[] = [];
+  const seenRoots = new Set<string>();
+  for (const candidate of candidates) {
+    const root = path.resolve(candidate.root);
+    if (seenRoots.has(root)) continue;
+    seenRoots.add(root);
+    if (plugins.length >= MAX_PLUGINS) {
+      problems.push({ file: root, jsonPath: '', message: `more than ${MAX_PLUGINS} plugins; the rest are skipped` });
+      break;
+    }
+    const plugin = await readPluginRoot(root, candidate, options, pluginsHome, problems);
+    if (plugin) plugins.push(plugin);
+  }
+  return { plugins, problems };
+}
+
+async function readPluginRoot(
+  root: string,
+  candidate: { id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string },
+  options: PluginDiscoveryOptions,
+  pluginsHome: string,
+  problems: PluginProblem[],
+): Promise<PluginRoot | undefined> {
+  if (!(await isDirectory(root))) {
+    problems.push({ file: root, jsonPath: '', message: 'plugin directory not found; it is skipped' });
+    return undefined;
+  }
+  const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
+  const manifest = (await readJsonObject(manifestFile, problems)) ?? {};
+  const name = typeof manifest.name === 'string' && /^[\w.-]{1,64}$/.test(manifest.name) ? manifest.name : path.basename(root);
+  if (manifest.name !== undefined && name !== manifest.name)
+    problems.push({
+      file: manifestFile,
+      jsonPath: 'name',
+      message: `"name" must be letters, digits, _ . - (at most 64); the directory name "${name}" is used`,
+    });
+  /** Manifest paths are relative to the root and must stay inside it (a manifest cannot reach other files). */
+  const paths = (key: string): string[] => {
+    const value = manifest[key];
+    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    const out: string[] = [];
+    list.forEach((item, i) => {
+      const at = Array.isArray(value) ? `${key}[${i}]` : key;
+      if (typeof item !== 'string')
+        return problems.push({ file: manifestFile, jsonPath: at, message: 'must be a path string like "./custom/"; it is ignored' });
+      const resolved = path.resolve(root, item);
+      if (!folderContains(root, resolved))
+        return problems.push({ file: manifestFile, jsonPath: at, message: `"${item}" is outside the plugin root; it is ignored` });
+      out.push(resolved);
+    });
+    return out;
+  };
+  const unique = (list: string[]): string[] => [...new Set(list)];
+  const hooksFiles = unique([path.join(root, 'hooks', 'hooks.json'), ...paths('hooks'), ...(isObject(manifest.hooks) ? [manifestFile] : [])]);
+  const mcp = manifest.mcpServers;
+  const id = candidate.id ?? `${name}@inline`;
+  const dataDir = path.join(pluginsHome, 'data', id.replace(/[^\w.-]/g, '-'));
+  // Claude Code creates the data directory so a hook can write to it straight away.
+  await mkdir(dataDir, { recursive: true }).catch(() => undefined);
+  const inWorkspace = candidate.origin === 'flag' ? undefined : options.projectDirs.find((dir) => folderContains(dir, root));
+  const projectFolder = inWorkspace ?? candidate.enabledByProject;
+  return {
+    name,
+    id,
+    root,
+    dataDir,
+    ...(projectFolder !== undefined ? { projectFolder } : {}),
+    hooksFiles,
+    commandDirs: unique([path.join(root, 'commands'), ...paths('commands')]),
+    agentDirs: unique([path.join(root, 'agents'), ...paths('agents')]),
+    mcpFiles: unique([path.join(root, '.mcp.json'), ...(typeof mcp === 'string' ? paths('mcpServers') : [])]),
+    ...(isObject(mcp) ? { inlineMcpServers: mcp } : {}),
+  };
+}
+
+/**
+ * `enabledPlugins` merged over `~/.claude/settings.json`, then each folder's `.claude/settings.json`
+ * and `.claude/settings.local.json` (a later file wins, so a project can turn a user plugin off).
+ */
+async function readEnabledPlugins(options: PluginDiscoveryOptions, problems: PluginProblem[]): Promise<Map<string, { file: string; projectFolder?: string }>> {
+  const files: { file: string; projectFolder?: string }[] = [{ file: path.join(options.homeDir, '.claude', 'settings.json') }];
+  for (const dir of options.projectDirs)
+    for (const name of ['settings.json', 'settings.local.json']) files.push({ file: path.join(dir, '.claude', name), projectFolder: dir });
+  const enabled = new Map<string, { file: string; projectFolder?: string }>();
+  for (const entry of files) {
+    const settings = await readJsonObject(entry.file, problems);
+    const value = settings?.enabledPlugins;
+    if (value === undefined) continue;
+    if (!isObject(value)) {
+      problems.push({ file: entry.file, jsonPath: 'enabledPlugins', message: 'must be an object like {"name@marketplace": true}; it is ignored' });
+      continue;
+    }
+    for (const [id, on] of Object.entries(value)) {
+      if (on === true) {
+        // Once the user enabled it, a project file enabling it too does not make it a project plugin.
+        const previous = enabled.get(id);
+        enabled.set(id, previous && previous.projectFolder === undefined ? previous : entry);
+      } else if (on === false) enabled.delete(id);
+      else problems.push({ file: entry.file, jsonPath: `enabledPlugins["${id}"]`, message: 'must be true or false; it is ignored' });
+    }
+  }
+  return enabled;
+}
+
+/** A JSON(C) object file; undefined when missing; a problem when unreadable, too large, too deep or not an object. */
+async function readJsonObject(file: string, problems: PluginProblem[]): Promise<Record<string, unknown> | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readBoundedTextFile(file);
+  } catch (error) {
+    problems.push({ file, jsonPath: '', message: `cannot read the file (${thrownMessage(error)}); it is ignored` });
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  if (findExcessNesting(text) !== undefined) {
+    problems.push({ file, jsonPath: '', message: 'nested too deeply; it is ignored' });
+    return undefined;
+  }
+  const root = parseTree(text.replace(/^\uFEFF/, ''), [], { allowTrailingComma: true });
+  const value: unknown = root ? getNodeValue(root) : undefined;
+  if (!isObject(value)) {
+    problems.push({ file, jsonPath: '', message: 'not a JSON object; it is ignored' });
+    return undefined;
+  }
+  return value;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
