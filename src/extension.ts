@@ -73,7 +73,9 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   });
   context.subscriptions.push(runs.disposable);
   // Runs of earlier windows come back into the tree; every finished run is kept (10,000 / 7 days).
-  const history = new HookRunHistory(context.storageUri, log);
+  // hookwise.hookRuns.keepHistory: false keeps hook inputs off the disk (no store, nothing restored).
+  const keepHistory = vscode.workspace.getConfiguration('hookwise').get<boolean>('hookRuns.keepHistory', true);
+  const history = new HookRunHistory(keepHistory ? context.storageUri : undefined, log);
   context.subscriptions.push(history, history.registerExportCommand());
   void history.restore(runs.provider).then(
     (count) => count > 0 && log.info(`restored ${count} hook runs from the history`),

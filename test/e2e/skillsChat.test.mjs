@@ -42,7 +42,11 @@ describe('Chat: slash commands and memory files (issue 16)', function () {
     assert.equal(await prompt.inputValue(), '/review ', 'Enter completes the command (and does not send)');
     await prompt.fill('');
 
-    await sendPrompt('/hooks');
+    // A full command name still shows its completion: the first Enter completes, the second sends.
+    await prompt.fill('/hooks');
+    if (await list.isVisible()) await prompt.press('Enter');
+    await prompt.press('Enter');
+    await chatFrame().locator('.message.user', { hasText: '/hooks' }).last().waitFor({ state: 'visible' });
     await chatFrame()
       .getByText(/No hooks are in effect|PreToolUse:|Stop:|built-in limits/)
       .first()

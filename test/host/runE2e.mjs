@@ -159,7 +159,8 @@ async function main() {
       folder: workspace,
       extensionsDir,
       disableWorkspaceTrust: true,
-      settings: QUIET_SETTINGS,
+      // Each scenario reloads the workbench and reads Hook Runs from empty: no history across reloads.
+      settings: { ...QUIET_SETTINGS, 'hookwise.hookRuns.keepHistory': false },
       env: { HOOKWISE_HOME: hookwiseHome },
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;

@@ -147,6 +147,14 @@ export const HOOKWISE_SETTINGS = {
       .default(5000)
       .meta({ markdownDescription: 'Hook runs kept per session in the **Hook Runs** view; the oldest are dropped first.' }),
   },
+  'hookwise.hookRuns.keepHistory': {
+    // Machine scope: a workspace must not decide whether a user's hook inputs are written to disk.
+    scope: 'machine',
+    schema: z.boolean().default(true).meta({
+      markdownDescription:
+        "Keep finished hook runs (their input and output) in the workspace's storage, so **Hook Runs** shows them again after a reload (the last 10,000, at most 7 days). `false`: nothing is written and nothing is restored.",
+    }),
+  },
   'hookwise.compaction.contextBudgetTokens': {
     scope: 'window',
     schema: z.number().int().min(1000).default(100000).meta({
