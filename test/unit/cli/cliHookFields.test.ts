@@ -2,25 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import type { CliRun } from '../../support/cliHarness';
-import { hookCommand, parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { hookCommand, parseJsonResult } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 const suite = useCliSuite();
 
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    prompt,
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--output-format',
-    'json',
-    '--max-steps',
-    '6',
-    ...extra,
-  ]);
+  return suite.runPrompt(s, prompt, 6, ...extra);
 }
 
 /** A node one-liner as a hook command: `node -e <js>`, with the hook's stdin JSON in `input`. */

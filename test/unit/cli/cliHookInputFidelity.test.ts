@@ -5,7 +5,7 @@ import { transcriptDirFor } from '../../../src/agent/transcriptLocation';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import type { CliRun } from '../../support/cliHarness';
-import { hookCommand, HOOKS_DIR, parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { hookCommand, HOOKS_DIR, parseJsonResult } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 // What a hook reads on stdin, and what it finds at transcript_path, as in Claude Code
@@ -14,19 +14,7 @@ import { useCliSuite } from './cliSuite';
 const suite = useCliSuite();
 
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    prompt,
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--output-format',
-    'json',
-    '--max-steps',
-    '8',
-    ...extra,
-  ]);
+  return suite.runPrompt(s, prompt, 8, ...extra);
 }
 
 /** A settings entry that records every input of `event` (matching all tools) to `file`. */

@@ -12,19 +12,7 @@ const serve = suite.serve;
 
 /** `hookwise -p PROMPT --model test-model --base-url URL --output-format json --max-steps 6 ...extra`. */
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    prompt,
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--output-format',
-    'json',
-    '--max-steps',
-    '6',
-    ...extra,
-  ]);
+  return suite.runPrompt(s, prompt, 6, ...extra);
 }
 
 /** The `tool` messages the server received in request `n`. */

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliRun } from '../../support/cliHarness';
-import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { parseJsonResult } from '../../support/cliHarness';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
@@ -42,19 +42,7 @@ async function writePlugin(root: string): Promise<void> {
 }
 
 function run(s: OpenAiTestServer, prompt: string, ...extra: string[]): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    prompt,
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--output-format',
-    'json',
-    '--max-steps',
-    '4',
-    ...extra,
-  ]);
+  return suite.runPrompt(s, prompt, 4, ...extra);
 }
 
 const lastToolResult = (s: OpenAiTestServer, n: number): string =>

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { startOpenAiTestServer } from '../../support/openAiTestServer';
-import type { CliWorkspace } from '../../support/cliHarness';
-import { buildCli, makeCliWorkspace } from '../../support/cliHarness';
+import type { CliRun, CliWorkspace } from '../../support/cliHarness';
+import { buildCli, makeCliWorkspace, runCliProcess } from '../../support/cliHarness';
 
 /** What a CLI test file shares: the CLI built once, a fresh workspace and at most one model server per test. */
 export interface CliSuite {
@@ -18,6 +18,8 @@ export interface CliSuite {
     script: Parameters<typeof startOpenAiTestServer>[0]['script'],
     options?: Omit<Parameters<typeof startOpenAiTestServer>[0], 'script'>,
   ): Promise<OpenAiTestServer>;
+  /** `hookwise -p PROMPT --model test-model --base-url <server> --output-format json --max-steps N ...extra` in this test's workspace. */
+  runPrompt(server: OpenAiTestServer, prompt: string, maxSteps: number, ...extra: string[]): Promise<CliRun>;
 }
 
 /**
@@ -55,6 +57,10 @@ export function useCliSuite(): CliSuite {
     async serve(script, options = {}) {
       server = await startOpenAiTestServer({ script, ...options });
       return server;
+    },
+    runPrompt(s, prompt, maxSteps, ...extra) {
+      const args = ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', String(maxSteps), ...extra];
+      return runCliProcess(cli, this.w, args);
     },
   };
 }
