@@ -45,6 +45,16 @@ const hookwiseHandlerFields = {
   enabled: z.boolean().meta({ markdownDescription: '**Hookwise only.** `false` keeps the hook in the file but does not load it.' }),
 } as const;
 
+/** The fields every handler type but `command` takes, in one order (the generated JSON Schemas keep it). */
+const sharedHandlerFields = {
+  timeout: timeoutSchema.optional(),
+  statusMessage: statusMessageSchema.optional(),
+  ...commonHandlerFields,
+  priority: hookwiseHandlerFields.priority.optional(),
+  continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
+  enabled: hookwiseHandlerFields.enabled.optional(),
+} as const;
+
 /** `type: "command"`: a shell command that gets the event JSON on stdin. */
 export const commandHandlerSchema = z
   .object({
@@ -90,12 +100,7 @@ export const promptHandlerSchema = z
         'Prompt for a single model call; `$ARGUMENTS` is replaced by the event JSON. The model answers `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
     }),
     model: modelSchema.optional(),
-    timeout: timeoutSchema.optional(),
-    statusMessage: statusMessageSchema.optional(),
-    ...commonHandlerFields,
-    priority: hookwiseHandlerFields.priority.optional(),
-    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
-    enabled: hookwiseHandlerFields.enabled.optional(),
+    ...sharedHandlerFields,
   })
   .meta({ markdownDescription: 'Asks a model to decide.' });
 
@@ -108,12 +113,7 @@ export const agentHandlerSchema = z
         'Task for a verifier subagent with read-only tools; `$ARGUMENTS` is replaced by the event JSON. It ends with `{"ok": true}` or `{"ok": false, "reason": "…"}`.',
     }),
     model: modelSchema.optional(),
-    timeout: timeoutSchema.optional(),
-    statusMessage: statusMessageSchema.optional(),
-    ...commonHandlerFields,
-    priority: hookwiseHandlerFields.priority.optional(),
-    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
-    enabled: hookwiseHandlerFields.enabled.optional(),
+    ...sharedHandlerFields,
   })
   .meta({ markdownDescription: 'Runs a verifier subagent.' });
 
@@ -137,12 +137,7 @@ export const httpHandlerSchema = z
       .array(z.string())
       .meta({ markdownDescription: 'Environment variables the `headers` may use (narrowed by the `httpHookAllowedEnvVars` setting).' })
       .optional(),
-    timeout: timeoutSchema.optional(),
-    statusMessage: statusMessageSchema.optional(),
-    ...commonHandlerFields,
-    priority: hookwiseHandlerFields.priority.optional(),
-    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
-    enabled: hookwiseHandlerFields.enabled.optional(),
+    ...sharedHandlerFields,
   })
   .meta({ markdownDescription: 'POSTs the event to an HTTP endpoint.' });
 
@@ -159,12 +154,7 @@ export const mcpToolHandlerSchema = z
           "The tool's arguments. String values may use `${path}` into the hook input, e.g. `${tool_input.file_path}`, `${session_id}`, `${cwd}`.",
       })
       .optional(),
-    timeout: timeoutSchema.optional(),
-    statusMessage: statusMessageSchema.optional(),
-    ...commonHandlerFields,
-    priority: hookwiseHandlerFields.priority.optional(),
-    continueOnFailure: hookwiseHandlerFields.continueOnFailure.optional(),
-    enabled: hookwiseHandlerFields.enabled.optional(),
+    ...sharedHandlerFields,
   })
   .meta({ markdownDescription: 'Calls a tool of a configured MCP server.' });
 
