@@ -44,7 +44,9 @@ describe('Chat: slash commands and memory files (issue 16)', function () {
 
     // A full command name still shows its completion: the first Enter completes, the second sends.
     await prompt.fill('/hooks');
-    if (await list.isVisible()) await prompt.press('Enter');
+    await list.getByRole('option', { name: /\/hooks/ }).waitFor({ state: 'visible' });
+    await prompt.press('Enter');
+    assert.equal(await prompt.inputValue(), '/hooks ', 'the first Enter completes');
     await prompt.press('Enter');
     await chatFrame().locator('.message.user', { hasText: '/hooks' }).last().waitFor({ state: 'visible' });
     await chatFrame()
