@@ -32,6 +32,7 @@ import { memoryFileItems, slashCommandItems } from './vscode/chat/chatCommands';
 import { registerMcpServersView } from './vscode/mcp/mcpServersView';
 import { createExtensionApi, type HookwiseExtensionApi } from './vscode/extensionApi';
 import { ExtensionApiHooks } from './vscode/extensionApiHooks';
+import { policySetSettings } from './vscode/settingPolicy';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi extends HookwiseExtensionApi {
@@ -182,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const extensionApi = createExtensionApi({ hooks: apiHooks, warn: (message) => log.warn(message) });
   const hookConfig = registerHookConfiguration(context, {
     log,
+    reportExtras: () => ({ apiHooks: apiHooks.list(), policySettings: policySetSettings() }),
     apply: (config, trust) => {
       const applied = controller.runtime.applyConfig(config, trust);
       apiHooks.applyConfig(config);

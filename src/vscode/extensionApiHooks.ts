@@ -55,6 +55,16 @@ export class ExtensionApiHooks implements HookDisposable {
     for (const entry of this.entries) this.sync(entry);
   }
 
+  /** Every hook registered through the API: its switch id, event, label and why it is off (Show Effective Hooks). */
+  list(): { source: string; event: string; label: string; blockedBy?: string }[] {
+    return [...this.entries].map((e) => {
+      const blockedBy = this.blockedBy(e.switchIds);
+      // The most precise switch id: what `hookwise.hooks.disabled` names it by.
+      const source = e.switchIds[e.switchIds.length - 1] ?? '';
+      return { source, event: e.init.event, label: e.init.action.label, ...(blockedBy !== undefined ? { blockedBy } : {}) };
+    });
+  }
+
   /** Removes every hook registered through this object (Hookwise deactivating). */
   dispose(): void {
     for (const entry of this.entries) entry.live?.dispose();
