@@ -12,6 +12,11 @@ export function extensionApiSource(extensionId: string): Extract<HookSource, { k
   return { kind: 'code', label: `extension ${extensionId}` };
 }
 
+/** True for the source of a hook another extension registered through the API (its switch id is the label). */
+export function isExtensionApiSource(source: HookSource): boolean {
+  return source.kind === 'code' && source.label.startsWith('extension ');
+}
+
 /** What of the hook configuration decides whether API hooks run. */
 export type ExtensionHookPolicy = Pick<HookConfig, 'disabled' | 'disabledHookIds' | 'managedHooksOnly'>;
 

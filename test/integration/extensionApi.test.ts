@@ -16,10 +16,12 @@ const FIXTURE_ID = 'hookwise-test.lm-provider';
 const SOURCE = `extension ${FIXTURE_ID}`;
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('hookwise');
 
-/** Every run item of the Hook Runs tree, depth first. */
-function runItems(provider: HookRunsTreeProvider, node?: HookRunsNode): vscode.TreeItem[] {
-  return provider.getChildren(node).flatMap((child) => (child.kind === 'run' ? [provider.getTreeItem(child)] : runItems(provider, child)));
+/** Every run node of the Hook Runs tree, depth first. */
+function runNodes(provider: HookRunsTreeProvider, node?: HookRunsNode): HookRunsNode[] {
+  return provider.getChildren(node).flatMap((child) => (child.kind === 'run' ? [child] : runNodes(provider, child)));
 }
+
+const runItems = (provider: HookRunsTreeProvider): vscode.TreeItem[] => runNodes(provider).map((n) => provider.getTreeItem(n));
 
 /** The run's tooltip as plain text (its Markdown escapes removed). */
 const tooltip = (item: vscode.TreeItem): string => (typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '')).replace(/\\(.)/g, '$1');
@@ -85,14 +87,28 @@ suite('hooks registered by another extension through the API', () => {
     assert.equal(runItems(api.hookRuns).filter((item) => tooltip(item).includes(SOURCE)).length, 0);
   });
 
-  test('hookwise.hooks.disabled switches the extension’s hooks off by its id, live', async () => {
+  test('"Disable Hook" on its run switches the extension’s hooks off by its id (hookwise.hooks.disabled), live; "Enable Hook" brings them back', async () => {
     await vscode.commands.executeCommand('hookwiseTest.registerApiHook');
-    await config().update('hooks.disabled', [SOURCE], vscode.ConfigurationTarget.Global);
+    api.hookRuns.clear();
+    assert.match(await bashTurn(), /forbids this/);
+    api.hookRuns.flush();
+    const run = runNodes(api.hookRuns).find((node) => tooltip(api.hookRuns.getTreeItem(node)).includes(`**Source:** ${SOURCE}`));
+    assert.ok(run, 'the denied run is in Hook Runs');
+    try {
+      await vscode.commands.executeCommand('hookwise.hooks.disableHook', run);
+      assert.ok(
+        (config().get<string[]>('hooks.disabled') ?? []).includes(SOURCE),
+        `hookwise.hooks.disabled: ${JSON.stringify(config().get('hooks.disabled'))}`,
+      );
+      await api.hookConfig.reload();
+      fixture.reset();
+      assert.doesNotMatch(await bashTurn(), /forbids this/);
+    } finally {
+      await vscode.commands.executeCommand('hookwise.hooks.enableHook', run);
+    }
+    assert.ok(!(config().get<string[]>('hooks.disabled') ?? []).includes(SOURCE));
     await api.hookConfig.reload();
-    assert.doesNotMatch(await bashTurn(), /forbids this/);
     fixture.reset();
-    await config().update('hooks.disabled', undefined, vscode.ConfigurationTarget.Global);
-    await api.hookConfig.reload();
     assert.match(await bashTurn(), /forbids this/);
   });
 
