@@ -26,7 +26,7 @@ export const SETTING_POLICIES: Readonly<Partial<Record<HookwiseSettingKey, Setti
   'hookwise.hooks.enabled': {
     name: 'HookwiseHooksEnabled',
     minimumVersion: SINCE,
-    description: 'Whether configured hooks run at all; lock it on so users cannot turn every hook off.',
+    description: 'Whether configured hooks run (this switch); lock it on. Hooks that must always run belong in managed-settings.json.',
   },
   'hookwise.hooks.sources': {
     name: 'HookwiseHookSources',
