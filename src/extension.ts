@@ -30,10 +30,13 @@ import { HookRunHistory } from './vscode/history/hookRunHistory';
 import { HookTestController } from './vscode/hookTests/hookTestController';
 import { memoryFileItems, slashCommandItems } from './vscode/chat/chatCommands';
 import { registerMcpServersView } from './vscode/mcp/mcpServersView';
+import { createExtensionApi, type HookwiseExtensionApi } from './vscode/extensionApi';
+import { ExtensionApiHooks } from './vscode/extensionApiHooks';
+import { policySetSettings } from './vscode/settingPolicy';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
-export interface HookwiseApi {
-  /** The in-process hooks API: `hooks.onPreToolUse(fn, { matcher, priority })` and friends. */
+export interface HookwiseApi extends HookwiseExtensionApi {
+  /** @deprecated Use `forExtension(context.extension)`; these hooks are labelled `extension (unknown)`. */
   readonly hooks: HooksApi;
   readonly log: vscode.LogOutputChannel;
   readonly controller: AgentController;
@@ -174,9 +177,18 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     },
   });
 
+  // Hooks other extensions register through the API: labelled with their id, governed by each new configuration.
+  const apiHooks = new ExtensionApiHooks(controller.runtime.registry);
+  context.subscriptions.push(apiHooks);
+  const extensionApi = createExtensionApi({ hooks: apiHooks, warn: (message) => log.warn(message) });
   const hookConfig = registerHookConfiguration(context, {
     log,
-    apply: (config, trust) => controller.runtime.applyConfig(config, trust),
+    reportExtras: () => ({ apiHooks: apiHooks.list(), policySettings: policySetSettings() }),
+    apply: (config, trust) => {
+      const applied = controller.runtime.applyConfig(config, trust);
+      apiHooks.applyConfig(config);
+      return applied;
+    },
     confirmChange: (changes) => controller.sessions.configChanging(changes),
     onFolderAdded: (dir) => void controller.sessions.directoryAdded(dir).catch((error: unknown) => log.warn(`DirectoryAdded hooks failed: ${String(error)}`)),
     // Plugin commands and agents join the next session (agents reload with every configuration generation below); their MCP servers reload when the set changes.
@@ -249,7 +261,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
 
   log.info(`Hookwise ${context.extension.packageJSON.version as string} activated in ${vscode.env.appName} ${vscode.version}`);
   return {
-    hooks: controller.runtime.hooks,
+    ...extensionApi,
     log,
     controller,
     hookConfig,

@@ -88,7 +88,7 @@ const DEFAULT_SOURCE: HookSource = Object.freeze({ kind: 'code', label: 'code' }
 
 class RegistryHooksApi implements HooksApi {
   constructor(
-    private readonly registry: HookRegistry,
+    private readonly registry: Pick<HookRegistry, 'register'>,
     private readonly source: HookSource,
     private readonly owned: Set<HookDisposable> | undefined,
   ) {}
@@ -196,6 +196,6 @@ class RegistryHooksApi implements HooksApi {
  * Creates the in-process API over `registry`. Hooks registered through it are code hooks
  * with `source` (default `{ kind: 'code', label: 'code' }`).
  */
-export function createHooksApi(registry: HookRegistry, options: { readonly source?: HookSource } = {}): HooksApi {
+export function createHooksApi(registry: Pick<HookRegistry, 'register'>, options: { readonly source?: HookSource } = {}): HooksApi {
   return new RegistryHooksApi(registry, options.source ?? DEFAULT_SOURCE, undefined);
 }

@@ -1,5 +1,6 @@
 import { askElicitationInVscode } from './mcp/vscodeElicitation';
 import * as vscode from 'vscode';
+import { policyValue } from './settingPolicy';
 import type { AgentEventListener } from '../agent/agentEvents';
 import type { RuntimeOptions } from '../agent/hookwiseRuntime';
 import type { PermissionMode } from '../agent/permissionMode';
@@ -16,11 +17,12 @@ function settings(): vscode.WorkspaceConfiguration {
  */
 export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp'> {
   return {
-    // Only the user's own value: a workspace must not widen what runs without asking.
+    // Only the user's own value (a workspace must not widen what runs without asking), unless a VS Code policy sets it.
     mcp: {
       env: process.env,
       elicit: askElicitationInVscode,
-      trustReadOnlyHint: () => settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue === true,
+      trustReadOnlyHint: () =>
+        (policyValue('hookwise.mcp.trustReadOnlyHint')?.value ?? settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue) === true,
     },
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
     limits: () => ({ maxSteps: settings().get<number>('agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { claudeSettingsFileSchema, SCHEMA_EVENT_NAMES, schemaEventDescription } from './hookConfigSchema';
-import { HOOKWISE_SETTINGS, type HookwiseSettingSpec } from './hookwiseSettingsSchema';
+import { HOOKWISE_SETTINGS, type HookwiseSettingKey, type HookwiseSettingSpec } from './hookwiseSettingsSchema';
+import { SETTING_POLICIES } from './settingPolicies';
 
 /**
  * JSON Schema generated from the zod schemas, for package.json `contributes.configuration`,
@@ -62,7 +63,8 @@ export function buildConfigurationContribution(): JsonObject {
   const properties: JsonObject = {};
   let order = 0;
   for (const [key, spec] of Object.entries(HOOKWISE_SETTINGS) as [string, HookwiseSettingSpec][]) {
-    properties[key] = { ...toJsonSchema(spec.schema), scope: spec.scope, order: order++ };
+    const policy = SETTING_POLICIES[key as HookwiseSettingKey];
+    properties[key] = { ...toJsonSchema(spec.schema), scope: spec.scope, order: order++, ...(policy ? { policy: { ...policy } } : {}) };
   }
   // VS Code nests `hookwise.hooks.enabled` and `.sources` into the `hookwise.hooks` value tree;
   // accept those two keys there silently (not offered in completion) so validation never flags them.

@@ -78,6 +78,8 @@ export interface HookConfig {
    * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
    */
   readonly disabledHookIds?: ReadonlySet<string>;
+  /** The managed policy file that set `allowManagedHooksOnly` (hooks registered through the extension API are off too). */
+  readonly managedHooksOnly?: string;
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -380,6 +382,7 @@ export function buildHookConfig(
     duplicates,
     ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
+    ...(managed?.policy.allowManagedHooksOnly ? { managedHooksOnly: managed.displayFile } : {}),
   };
 }
 

@@ -25,9 +25,18 @@ const HELD_WHY = {
   unapproved: 'not approved — run "Hookwise: Review Project Hooks"',
 } as const;
 
+/** What the report adds beyond the hook configuration. */
+export interface EffectiveHooksExtras {
+  /** Hooks other extensions registered through the API (ExtensionApiHooks.list). */
+  readonly apiHooks?: readonly { readonly source: string; readonly event: string; readonly label: string; readonly blockedBy?: string }[];
+  /** `hookwise.*` settings an organisation's VS Code policy sets (settingPolicy.ts). */
+  readonly policySettings?: readonly { readonly key: string; readonly policy: string; readonly value: unknown }[];
+}
+
 /** Report lines for the log; `change` undefined = nothing loaded yet. */
-export function effectiveHooksReport(change: HookConfigChange | undefined): string[] {
-  if (!change) return ['Effective hooks: the configuration has not been loaded yet.'];
+export function effectiveHooksReport(change: HookConfigChange | undefined, extras: EffectiveHooksExtras = {}): string[] {
+  const tail = extrasLines(extras);
+  if (!change) return ['Effective hooks: the configuration has not been loaded yet.', ...tail];
   const { config, applied } = change;
   const lines = [`Effective hooks (generation ${applied.generation}): ${applied.active.length} active, ${applied.held.length} held.`];
   if (config.disabled) lines.push(`Configured hooks are disabled by ${config.disabledBy.join(', ')}.`);
@@ -52,5 +61,18 @@ export function effectiveHooksReport(change: HookConfigChange | undefined): stri
     for (const p of applied.problems) lines.push(`  - ${describeLoadedHook(p.hook)} — ${p.message}`);
   }
   if (config.diagnostics.length > 0) lines.push(`${config.diagnostics.length} configuration problem(s); see the Problems panel and the lines above.`);
+  return [...lines, ...tail];
+}
+
+function extrasLines(extras: EffectiveHooksExtras): string[] {
+  const lines: string[] = [];
+  if (extras.apiHooks !== undefined && extras.apiHooks.length > 0) {
+    lines.push('Registered by extensions (API):');
+    for (const h of extras.apiHooks) lines.push(`  - ${h.event}: ${h.label} — ${h.source}${h.blockedBy !== undefined ? ` — off: ${h.blockedBy}` : ''}`);
+  }
+  if (extras.policySettings !== undefined && extras.policySettings.length > 0) {
+    lines.push('Settings managed by VS Code policy (user and workspace values do not apply):');
+    for (const p of extras.policySettings) lines.push(`  - ${p.key} = ${JSON.stringify(p.value)} — managed (VS Code policy ${p.policy})`);
+  }
   return lines;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
-import { effectiveHooksReport } from './effectiveHooksReport';
+import { effectiveHooksReport, type EffectiveHooksExtras } from './effectiveHooksReport';
 import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions } from './hookConfigService';
 
 /** Command ids contributed in package.json. */
@@ -18,10 +18,12 @@ export const HOOK_CONFIG_COMMANDS = {
  */
 export function registerHookConfiguration(
   context: vscode.ExtensionContext,
-  deps: { readonly log: vscode.LogOutputChannel; readonly apply: ApplyHookConfig } & Pick<
-    HookConfigServiceOptions,
-    'confirmChange' | 'onFolderAdded' | 'onPlugins'
-  >,
+  deps: {
+    readonly log: vscode.LogOutputChannel;
+    readonly apply: ApplyHookConfig;
+    /** What Show Effective Hooks adds beyond the configuration: extension API hooks, settings VS Code policy sets. */
+    readonly reportExtras?: () => EffectiveHooksExtras;
+  } & Pick<HookConfigServiceOptions, 'confirmChange' | 'onFolderAdded' | 'onPlugins'>,
 ): HookConfigService {
   const { log } = deps;
   const service = new HookConfigService({
@@ -53,7 +55,7 @@ export function registerHookConfiguration(
     ),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.showEffectiveHooks, async () => {
       const change = service.current ?? (await service.reload());
-      log.info(effectiveHooksReport(change).join('\n'));
+      log.info(effectiveHooksReport(change, deps.reportExtras?.()).join('\n'));
       log.show(true);
     }),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.reviewProjectHooks, () => service.reviewProjectHooks()),

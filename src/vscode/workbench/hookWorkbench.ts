@@ -9,6 +9,7 @@ import type { HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';
+import { isExtensionApiSource } from '../extensionApiHooks';
 
 /** Command ids of the hook workbench (declared in package.json). */
 export const WorkbenchCommands = {
@@ -94,7 +95,8 @@ function trustOf(change: HookConfigChange): TrustPolicy {
  */
 export async function setSwitch(source: HookSource | undefined, off: boolean): Promise<boolean> {
   if (source === undefined) return false;
-  if (source.kind === 'code') {
+  // Another extension's API hooks switch off by its id (all of that extension's); other code hooks have no switch.
+  if (source.kind === 'code' && !isExtensionApiSource(source)) {
     void vscode.window.showInformationMessage(`"${source.label}" is registered by code; it has no switch.`);
     return false;
   }
