@@ -2,7 +2,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { SessionObserver } from '../agent/sessionObserver';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeThrown } from '../shared/describeThrown';
-import type { OtelTracer } from './otelSdk';
+import type { createOtelTracer, OtelTracer } from './otelSdk';
 import type { TelemetryConfig } from './telemetryConfig';
 import { TraceBuilder } from './traceBuilder';
 
@@ -46,16 +46,17 @@ export class TelemetryExport implements SessionObserver {
 
   /** Loads the SDK and starts exporting to `config`; a string says why it could not (the SDK file missing, say). */
   static async start(config: TelemetryConfig, version: string, warn: (message: string) => void): Promise<TelemetryExport | string> {
-    let sdk: typeof import('./otelSdk');
+    let create: typeof createOtelTracer;
     try {
       // esbuild turns this into a require of dist/telemetry.js (see esbuild.mjs).
-      sdk = await import('./otelSdk');
+      create = (await import('./otelSdk')).createOtelTracer;
     } catch (error) {
       return `OpenTelemetry export is off: cannot load the exporter (${describeThrown(error)})`;
     }
-    let self: TelemetryExport | undefined;
-    const tracer = sdk.createOtelTracer(config, version, (message) => self?.failed(message));
-    self = new TelemetryExport(tracer, new TraceBuilder(tracer.sink), warn, config);
+    let report: (message: string) => void = () => undefined;
+    const tracer = create(config, version, (message) => report(message));
+    const self = new TelemetryExport(tracer, new TraceBuilder(tracer.sink), warn, config);
+    report = (message) => self.failed(message);
     return self;
   }
 
