@@ -188,10 +188,13 @@ export class TraceBuilder {
         ...(reason !== undefined ? { 'hookwise.reason': bounded(reason) } : {}),
         ...(r.raw?.exitCode !== undefined && r.raw.exitCode !== null ? { 'hookwise.hook.exit_code': r.raw.exitCode } : {}),
         ...(r.durationMs !== undefined ? { 'hookwise.hook.duration_ms': r.durationMs } : {}),
+        ...(r.failureReason !== undefined ? { 'hookwise.hook.failure_reason': r.failureReason } : {}),
         ...(r.permission ? { 'hookwise.permission.outcome': r.permission.decision, 'hookwise.permission.decided_by': r.permission.decidedBy } : {}),
       },
     });
-    if (r.status === 'failed' || r.status === 'timed-out') span.setError(bounded(r.error ?? `hook ${r.status}`));
+    // Not `r.error`: a failed command's message carries its stderr, which may hold secrets.
+    if (r.status === 'failed' || r.status === 'timed-out')
+      span.setError(r.failureReason !== undefined ? `hook ${r.status}: ${r.failureReason}` : `hook ${r.status}`);
     span.end(r.startedAt + (r.durationMs ?? 0));
   }
 }
