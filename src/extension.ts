@@ -47,6 +47,8 @@ export interface HookwiseApi {
   readonly history: HookRunHistory;
   /** The Test Explorer controller of `.hookwise/hook-tests`. */
   readonly hookTests: HookTestController;
+  /** The OpenTelemetry export (`apply()` settles once the current settings are in effect). */
+  readonly telemetry: VscodeTelemetry;
   /** Wall time of `activate()` itself, in ms (module loading not included). */
   readonly activationMs: number;
 }
@@ -262,6 +264,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     hookRuns: runs.provider,
     history,
     hookTests,
+    telemetry,
     activationMs: performance.now() - activationStarted,
   };
 }

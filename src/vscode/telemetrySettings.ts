@@ -23,6 +23,7 @@ function readSettings(): TelemetrySettings {
 export class VscodeTelemetry implements vscode.Disposable {
   private current: TelemetryExport | undefined;
   private applied = '';
+  private pending: Promise<void> = Promise.resolve();
   private generation = 0;
   private readonly watcher: vscode.Disposable;
 
@@ -40,23 +41,25 @@ export class VscodeTelemetry implements vscode.Disposable {
     return this.current;
   }
 
-  /** Reads the settings; restarts the export when they changed. Settles once the new export is on (or off). */
-  async apply(): Promise<void> {
+  /** Reads the settings; restarts the export when they changed. Settles once the export the settings ask for is on (or off). */
+  apply(): Promise<void> {
     const settings = readSettings();
     const key = JSON.stringify(settings);
-    if (key === this.applied) return;
+    if (key === this.applied) return this.pending;
     this.applied = key;
     const generation = ++this.generation;
     const old = this.current;
     this.current = undefined;
     void old?.dispose();
-    const next = await startTelemetry(settings, process.env, this.version, (message) => this.log.warn(message));
-    if (generation !== this.generation) {
-      void next?.dispose();
-      return;
-    }
-    this.current = next;
-    if (next) this.log.info(`OpenTelemetry export to ${next.config.url} (service ${next.config.serviceName})`);
+    this.pending = startTelemetry(settings, process.env, this.version, (message) => this.log.warn(message)).then((next) => {
+      if (generation !== this.generation) {
+        void next?.dispose();
+        return;
+      }
+      this.current = next;
+      if (next) this.log.info(`OpenTelemetry export to ${next.config.url} (service ${next.config.serviceName})`);
+    });
+    return this.pending;
   }
 
   /** Ends open spans and sends them, within the export's flush timeout. */

@@ -19,7 +19,8 @@ export function hookCommand(script: string, ...args: string[]): string {
 
 /**
  * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
- * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js) — but into
+ * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js), and the
+ * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) — but into
  * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
  * launcher's path.
  */
