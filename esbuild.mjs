@@ -54,7 +54,7 @@ const importMetaShim = {
 };
 
 /**
- * The OpenTelemetry SDK (~200 KiB) ships as its own file, dist/telemetry.js, loaded only when
+* The OpenTelemetry SDK and the span builder ship as its own file, dist/telemetry.js, loaded only when
  * export is on: `import('./otelSdk')` in src/telemetry/telemetryExport.ts becomes a runtime
  * require of the sibling file, so the extension and CLI bundles do not grow.
  */

@@ -9,6 +9,9 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { SpanAttributes, SpanHandle, SpanSink } from './spanSink';
 import type { TelemetryConfig } from './telemetryConfig';
 
+// The span builder is only needed when export is on: it ships in this bundle too.
+export { TraceBuilder } from './traceBuilder';
+
 /**
  * The only module that touches the OpenTelemetry SDK. esbuild emits it as its own file
  * (dist/telemetry.js) and src/telemetry/telemetryExport.ts loads it when export is on, so

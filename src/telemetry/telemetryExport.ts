@@ -4,7 +4,7 @@ import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeThrown } from '../shared/describeThrown';
 import type { createOtelTracer, OtelTracer } from './otelSdk';
 import type { TelemetryConfig } from './telemetryConfig';
-import { TraceBuilder } from './traceBuilder';
+import type { TraceBuilder } from './traceBuilder';
 
 /** The longest an exit or a dispose waits for spans to be sent. */
 export const FLUSH_TIMEOUT_MS = 2000;
@@ -47,15 +47,16 @@ export class TelemetryExport implements SessionObserver {
   /** Loads the SDK and starts exporting to `config`; a string says why it could not (the SDK file missing, say). */
   static async start(config: TelemetryConfig, version: string, warn: (message: string) => void): Promise<TelemetryExport | string> {
     let create: typeof createOtelTracer;
+    let Builder: typeof TraceBuilder;
     try {
       // esbuild turns this into a require of dist/telemetry.js (see esbuild.mjs).
-      create = (await import('./otelSdk')).createOtelTracer;
+      ({ createOtelTracer: create, TraceBuilder: Builder } = await import('./otelSdk'));
     } catch (error) {
       return `OpenTelemetry export is off: cannot load the exporter (${describeThrown(error)})`;
     }
     let report: (message: string) => void = () => undefined;
     const tracer = create(config, version, (message) => report(message));
-    const self = new TelemetryExport(tracer, new TraceBuilder(tracer.sink), warn, config);
+    const self = new TelemetryExport(tracer, new Builder(tracer.sink), warn, config);
     report = (message) => self.failed(message);
     return self;
   }
