@@ -54,9 +54,9 @@ const importMetaShim = {
 };
 
 /**
-* The OpenTelemetry SDK and the span builder ship as its own file, dist/telemetry.js, loaded only when
- * export is on: `import('./otelSdk')` in src/telemetry/telemetryExport.ts becomes a runtime
- * require of the sibling file, so the extension and CLI bundles do not grow.
+ * The OpenTelemetry SDK and the span builder ship as their own file, dist/telemetry.js, loaded
+ * only when export is on: `import('./otelSdk')` in src/telemetry/telemetryExport.ts becomes a
+ * runtime require of the sibling file, so the extension and CLI bundles do not grow.
  */
 export const telemetrySplitPlugin = {
   name: 'telemetry-split',
