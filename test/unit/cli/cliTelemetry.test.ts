@@ -129,6 +129,39 @@ describe('hookwise -p exports OpenTelemetry spans over OTLP/HTTP', () => {
     expect(everything).not.toContain('rm keep.txt');
   });
 
+  it('puts a subagent under the Agent call that started it, with its own tool calls and hooks below it', async () => {
+    receiver = await startOtlpReceiver();
+    await denyAndAllowHooks();
+    const s = await suite.serve([
+      toolCallsReply([
+        { id: 'call_agent', name: 'Agent', arguments: { description: 'look around', prompt: 'echo something', subagent_type: 'general-purpose' } },
+      ]),
+      toolCallsReply([{ id: 'call_sub_echo', name: 'Bash', arguments: { command: 'echo from-sub' } }]),
+      textReply('echoed'),
+      textReply('Done.'),
+    ]);
+
+    const out = await runWithEnv(s, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+
+    expect(parseJsonResult(out)).toMatchObject({ status: 'completed', result: 'Done.' });
+    const spans = receiver.spans;
+    const main = one(spans, (x) => x.name === 'agent main', 'main agent span');
+    const agentCall = one(spans, (x) => x.name === 'tool Agent', 'Agent tool span');
+    const sub = one(spans, (x) => x.name === 'agent general-purpose', 'subagent span');
+    const subTool = one(spans, (x) => x.name === 'tool Bash', 'the subagent tool span');
+    expect(agentCall.parentSpanId).toBe(main.spanId);
+    expect(sub.parentSpanId).toBe(agentCall.spanId);
+    expect(sub.attributes).toMatchObject({
+      'hookwise.agent.parent_id': 'main',
+      'hookwise.agent.parent_tool_use_id': 'call_agent',
+      'hookwise.agent.status': 'completed',
+    });
+    expect(subTool.parentSpanId).toBe(sub.spanId);
+    expect(subTool.attributes['hookwise.agent.id']).toBe(sub.attributes['hookwise.agent.id']);
+    const subHooks = spans.filter((x) => x.name === 'hook PreToolUse' && x.parentSpanId === subTool.spanId);
+    expect(subHooks.map((h) => h.attributes['hookwise.agent.type'])).toEqual(['general-purpose', 'general-purpose']);
+  });
+
   it('sends nothing when no OTEL variable is set, or when OTEL_SDK_DISABLED=true', async () => {
     receiver = await startOtlpReceiver();
     await denyAndAllowHooks();
