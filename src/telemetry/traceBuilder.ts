@@ -31,7 +31,7 @@ interface SessionSpans {
 
 /**
  * Turns one session's lifecycle, its agent events and its hook runs into spans: session (root)
- * → agent (main run, or a subagent under the Task call that started it) → tool call → hook run
+ * → agent (main run, or a subagent under the Agent (Task) call that started it) → tool call → hook run
  * (under its tool call, else its agent, else the session). Only identifiers, names, decisions,
  * statuses and bounded labels are exported — never tool input/output or prompts. Plain data in,
  * spans out: the CLI and the extension feed it from the same SessionManager stream.

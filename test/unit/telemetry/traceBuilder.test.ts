@@ -37,12 +37,12 @@ const SUB: AgentRef = { agentId: 'sub-1', parentAgentId: 'main', agentType: 'Exp
 const byName = (spans: Recorded[], name: string): Recorded[] => spans.filter((s) => s.name === name);
 
 describe('TraceBuilder', () => {
-  it('puts a subagent under the Task call that started it, and its tools and hooks under it', () => {
+  it('puts a subagent under the Agent call that started it, and its tools and hooks under it', () => {
     const { sink, spans } = recordingSink();
     const b = new TraceBuilder(sink);
     b.sessionStarted('s1');
     b.agentEvent('s1', { type: 'runStarted', agent: MAIN });
-    b.agentEvent('s1', { type: 'toolCall', agent: MAIN, toolUseId: 'call_task', toolName: 'Task', input: {}, summary: 'Task' });
+    b.agentEvent('s1', { type: 'toolCall', agent: MAIN, toolUseId: 'call_task', toolName: 'Agent', input: {}, summary: 'Agent' });
     b.agentEvent('s1', { type: 'runStarted', agent: SUB, parentToolUseId: 'call_task' });
     b.agentEvent('s1', { type: 'toolCall', agent: SUB, toolUseId: 'call_read', toolName: 'Read', input: {}, summary: 'Read' });
     b.hookFinished(record({ ...SUB, runId: 'r-sub', status: 'ok', durationMs: 5, input: { tool_name: 'Read', tool_use_id: 'call_read' } }));
@@ -53,7 +53,7 @@ describe('TraceBuilder', () => {
     b.sessionEnded('s1', 'other');
 
     const [session] = byName(spans, 'session');
-    const task = byName(spans, 'tool Task')[0];
+    const task = byName(spans, 'tool Agent')[0];
     const sub = byName(spans, 'agent Explore')[0];
     const read = byName(spans, 'tool Read')[0];
     expect(task?.parent).toBe(byName(spans, 'agent main')[0]);
