@@ -53,13 +53,31 @@ const importMetaShim = {
   banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
+/**
+ * The OpenTelemetry SDK and the span builder ship as their own file, dist/telemetry.js, loaded
+ * only when export is on: `import('./otelSdk')` in src/telemetry/telemetryExport.ts becomes a
+ * runtime require of the sibling file, so the extension and CLI bundles do not grow.
+ */
+export const telemetrySplitPlugin = {
+  name: 'telemetry-split',
+  setup(build) {
+    // A stub module whose require of ./telemetry.js stays a runtime require: a real dynamic
+    // import() would fail in the CLI, which runs its bundle through vm.Script (compile cache).
+    build.onResolve({ filter: /^\.\/otelSdk$/ }, (args) =>
+      /[\\/]telemetry[\\/]telemetryExport\.ts$/.test(args.importer) ? { path: 'otelSdk', namespace: 'telemetry-split' } : undefined,
+    );
+    build.onResolve({ filter: /^\.\/telemetry\.js$/, namespace: 'telemetry-split' }, () => ({ path: './telemetry.js', external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'telemetry-split' }, () => ({ contents: "module.exports = require('./telemetry.js');", loader: 'js' }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin],
+  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin],
 };
 
 /** The extension host bundle's options (also used by bench/bundleSize.bench.mjs). */
@@ -83,6 +101,16 @@ const configs = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    ...importMetaShim,
+  },
+  // The OpenTelemetry exporter, beside extension.js and cliMain.js (see telemetrySplitPlugin).
+  {
+    ...common,
+    entryPoints: ['src/telemetry/otelSdk.ts'],
+    outfile: 'dist/telemetry.js',
     format: 'cjs',
     platform: 'node',
     target: 'node20',

@@ -9,6 +9,7 @@ import { setProcessSpawner } from './shared/processRunner';
 import type { SpawnHelper } from './shared/spawnHelper';
 import { startSpawnHelper } from './shared/spawnHelper';
 import { AgentController } from './vscode/agentController';
+import { VscodeTelemetry } from './vscode/telemetrySettings';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { ToolHookStatus } from './vscode/chat/toolHookStatus';
 import { EditReview } from './vscode/chat/editReview';
@@ -49,6 +50,8 @@ export interface HookwiseApi extends HookwiseExtensionApi {
   readonly history: HookRunHistory;
   /** The Test Explorer controller of `.hookwise/hook-tests`. */
   readonly hookTests: HookTestController;
+  /** The OpenTelemetry export (`apply()` settles once the current settings are in effect). */
+  readonly telemetry: VscodeTelemetry;
   /** Wall time of `activate()` itself, in ms (module loading not included). */
   readonly activationMs: number;
 }
@@ -112,8 +115,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // Recent hook runs for other agents in VS Code (the hookwise_hook_runs language model tool).
   const recentRuns = new RecentHookRuns();
   context.subscriptions.push(registerHookRunsTool(recentRuns));
+  // OpenTelemetry export (hookwise.telemetry.* or OTEL_* variables); prompts wait for it like for the hooks.
+  const telemetry = new VscodeTelemetry(log, context.extension.packageJSON.version as string);
+  const telemetryReady = telemetry.apply();
   const controller = new AgentController({
-    configReady,
+    configReady: Promise.all([configReady, telemetryReady]),
+    telemetry,
     context,
     log,
     permissionProvider: permissions,
@@ -269,6 +276,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     hookRuns: runs.provider,
     history,
     hookTests,
+    telemetry,
     activationMs: performance.now() - activationStarted,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfigChange, ConfigChangeVerdict } from './configChange';
@@ -6,6 +7,7 @@ import type { HookRunRecord } from '../hooks/hookRunTypes';
 import type { ModelMessage } from '../model/modelClient';
 import type { HookwiseRuntime } from './hookwiseRuntime';
 import type { Session } from './session';
+import type { SessionObserver } from './sessionObserver';
 import type { SessionSummary } from './sessionList';
 import { listSessions } from './sessionList';
 import type { AgentDefinitionProblem } from './subagents/agentDefinitions';
@@ -25,6 +27,8 @@ export interface SessionManagerOptions {
   readonly transcriptDir: string;
   /** Called for each new session, so a changed setting applies from the next session on. */
   readonly settings: () => SessionSettings;
+  /** Who sees each session's lifecycle, events and hook runs (the OpenTelemetry export); read at each call, so it can change. */
+  readonly observer?: () => SessionObserver | undefined;
 }
 
 /** A resumed session, ready for its first prompt; or why it could not be resumed. */
@@ -59,7 +63,12 @@ export class SessionManager {
   constructor(private readonly o: SessionManagerOptions) {
     this.observer = o.runtime.runner.addObserver({
       onHookFinished: (record) => {
-        if (!this.rerunInputs.has(record.input)) this.session?.transcriptWriter.writeHookRun(record);
+        if (this.rerunInputs.has(record.input)) return;
+        this.session?.transcriptWriter.writeHookRun(record);
+        o.observer?.()?.hookFinished(record);
+      },
+      onAskResolved: (record) => {
+        if (!this.rerunInputs.has(record.input)) o.observer?.()?.hookAskResolved(record);
       },
     });
   }
@@ -132,7 +141,9 @@ export class SessionManager {
     this.session = undefined;
     this.pendingStart = undefined;
     this.nextSource = 'clear';
-    await old?.end('clear');
+    if (!old) return;
+    await old.end('clear');
+    this.o.observer?.()?.sessionEnded(old.id, 'clear');
   }
 
   /**
@@ -169,6 +180,7 @@ export class SessionManager {
     } finally {
       if (this.session === session) this.session = undefined;
       this.pendingStart = undefined;
+      this.o.observer?.()?.sessionEnded(session.id, reason);
     }
   }
 
@@ -199,6 +211,17 @@ export class SessionManager {
   }
 
   private create(sessionId?: string, history?: readonly ModelMessage[]): Session {
-    return this.o.runtime.createSession({ ...this.o.settings(), ...(sessionId ? { sessionId } : {}), ...(history ? { history } : {}) });
+    const settings = this.o.settings();
+    const id = sessionId ?? randomUUID();
+    const observer = this.o.observer;
+    // The observer sees the session's events with its id (the events themselves carry only the agent).
+    const emit: SessionSettings['emit'] = observer
+      ? (event) => {
+          settings.emit(event);
+          observer()?.agentEvent(id, event);
+        }
+      : settings.emit;
+    observer?.()?.sessionStarted(id);
+    return this.o.runtime.createSession({ ...settings, emit, sessionId: id, ...(history ? { history } : {}) });
   }
 }

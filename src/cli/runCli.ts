@@ -27,6 +27,8 @@ import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
 import { discoverPlugins } from '../plugins/pluginLoader';
 import { pluginHookSources } from '../plugins/pluginHookSources';
+import { startTelemetry } from '../telemetry/startTelemetry';
+import { version } from '../../package.json';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -103,12 +105,15 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   });
   const applied = runtime.applyConfig(config, { trusted: true });
   runtime.setPlugins(plugins.plugins);
+  // OpenTelemetry export: only when the standard OTEL_* variables ask for it (the SDK is loaded then).
+  const telemetry = await startTelemetry(undefined, io.env, version, (message) => io.stderr(`hookwise: ${message}\n`));
   const sessions = new SessionManager({
     runtime,
     projectDir: cwd,
     homeDir,
     transcriptDir,
     settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }),
+    ...(telemetry ? { observer: () => telemetry } : {}),
   });
   // MCP servers, like hooks: a headless run counts as trusted, so the project's .mcp.json servers start too.
   const mcp = await loadMcpConfig({
@@ -136,6 +141,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     if (!resumed.ok) {
       io.stderr(`hookwise: ${resumed.error}\n`);
       prompter?.close();
+      await telemetry?.dispose();
       return 2;
     }
     for (const notice of resumed.notices) io.stderr(`hookwise: ${notice}\n`);
@@ -147,6 +153,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     await runtime.dispose();
     await settleBackgroundHooks(runtime.runner, io.signal);
     prompter?.close();
+    // Bounded: a receiver that is down costs at most FLUSH_TIMEOUT_MS and one warning.
+    await telemetry?.dispose();
   };
   // Built-ins (/hooks, /compact…) come before custom commands and never reach the model.
   const builtin = parseBuiltinCommand(args.prompt);

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { toHistoryEntry } from '../agent/sessionList';
 import { SessionManager } from '../agent/sessionManager';
+import type { VscodeTelemetry } from './telemetrySettings';
 import { MAIN_AGENT, resumeReplayEvents, type ReplayEvent } from '../agent/sessionReplay';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import type { HookRunObserver, HookRunRecord, PermissionProvider } from '../hooks/hookRunTypes';
@@ -35,6 +36,8 @@ export interface AgentControllerDeps {
   readonly configReady?: Promise<unknown>;
   /** Tools offered besides the built-in ones (e.g. enabled VS Code tools), read when a session starts. */
   readonly extraTools?: () => readonly AnyAgentTool[];
+  /** The OpenTelemetry export; the controller disposes it after the last session ended. */
+  readonly telemetry?: VscodeTelemetry;
 }
 
 /**
@@ -76,6 +79,7 @@ export class AgentController implements vscode.Disposable {
         const extra = deps.extraTools?.() ?? [];
         return extra.length === 0 ? settings : { ...settings, tools: [...(settings.tools ?? createBuiltinTools()), ...extra] };
       },
+      ...(deps.telemetry ? { observer: () => deps.telemetry?.observer } : {}),
     });
   }
 
@@ -178,6 +182,7 @@ export class AgentController implements vscode.Disposable {
     void this.sessions
       .end('other')
       .finally(() => this.sessions.dispose())
+      .finally(() => this.deps.telemetry?.dispose())
       .finally(() => this.runtime.dispose());
     this.models.dispose();
   }

@@ -19,20 +19,39 @@ export function hookCommand(script: string, ...args: string[]): string {
 
 /**
  * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
- * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js) — but into
+ * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js), and the
+ * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) — but into
  * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
  * launcher's path.
  */
 export async function buildCli(outDir: string): Promise<string> {
   const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' } as const;
-  await esbuild.build({
-    ...common,
-    entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
-    outfile: path.join(outDir, 'cliMain.js'),
+  const shim = {
     mainFields: ['module', 'main'],
     define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
     banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  };
+  // As esbuild.mjs's telemetrySplitPlugin: the OpenTelemetry SDK is the sibling telemetry.js, required only when export is on.
+  const telemetrySplit: esbuild.Plugin = {
+    name: 'telemetry-split',
+    setup(build) {
+      // A stub module whose require of ./telemetry.js stays a runtime require: a real dynamic
+      // import() would fail in the CLI, which runs its bundle through vm.Script (compile cache).
+      build.onResolve({ filter: /^\.\/otelSdk$/ }, (args) =>
+        /[\\/]telemetry[\\/]telemetryExport\.ts$/.test(args.importer) ? { path: 'otelSdk', namespace: 'telemetry-split' } : undefined,
+      );
+      build.onResolve({ filter: /^\.\/telemetry\.js$/, namespace: 'telemetry-split' }, () => ({ path: './telemetry.js', external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'telemetry-split' }, () => ({ contents: "module.exports = require('./telemetry.js');", loader: 'js' }));
+    },
+  };
+  await esbuild.build({
+    ...common,
+    ...shim,
+    entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
+    outfile: path.join(outDir, 'cliMain.js'),
+    plugins: [telemetrySplit],
   });
+  await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/telemetry/otelSdk.ts')], outfile: path.join(outDir, 'telemetry.js') });
   const launcher = path.join(outDir, 'cli.js');
   await esbuild.build({ ...common, entryPoints: [path.resolve(here, '../../src/cli/bin.ts')], outfile: launcher, banner: { js: '#!/usr/bin/env node' } });
   return launcher;

@@ -190,6 +190,32 @@ export const HOOKWISE_SETTINGS = {
       markdownDescription: "Let MCP tools that declare `readOnlyHint: true` run without asking, like Read. Off by default: the hint is the server's own claim.",
     }),
   },
+  // Machine scope, all four: a cloned repository's settings must not send the user's sessions to an endpoint it picked.
+  'hookwise.telemetry.enabled': {
+    scope: 'machine',
+    schema: z.boolean().default(false).meta({
+      markdownDescription:
+        'Export a trace span per session, agent, tool call and hook run over OTLP/HTTP (OpenTelemetry). Also on without this when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set (unless `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`). Tool input and output and prompts are never sent.',
+    }),
+  },
+  'hookwise.telemetry.endpoint': {
+    scope: 'machine',
+    schema: z.string().max(2048).default('').meta({
+      markdownDescription:
+        'OTLP/HTTP endpoint, e.g. `http://localhost:4318` (`/v1/traces` is added) or the full traces URL. Empty: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` / `OTEL_EXPORTER_OTLP_ENDPOINT`, else `http://localhost:4318`. Wins over the variables.',
+    }),
+  },
+  'hookwise.telemetry.headers': {
+    scope: 'machine',
+    schema: z
+      .record(z.string().max(256), z.string().max(8192))
+      .default({})
+      .meta({ markdownDescription: 'HTTP headers sent with each export (e.g. an API key). Merged over `OTEL_EXPORTER_OTLP_HEADERS`; these win.' }),
+  },
+  'hookwise.telemetry.serviceName': {
+    scope: 'machine',
+    schema: z.string().max(256).default('').meta({ markdownDescription: "The traces' `service.name`. Empty: `OTEL_SERVICE_NAME`, else `hookwise`." }),
+  },
 } as const satisfies Record<string, HookwiseSettingSpec>;
 
 /** A contributed setting key. */
