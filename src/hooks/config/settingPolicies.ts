@@ -73,6 +73,16 @@ export const SETTING_POLICIES: Readonly<Partial<Record<HookwiseSettingKey, Setti
     minimumVersion: SINCE,
     description: "Whether hook inputs and outputs are kept in the workspace's storage; lock it off to keep them off the disk.",
   },
+  'hookwise.telemetry.enabled': {
+    name: 'HookwiseTelemetryEnabled',
+    minimumVersion: SINCE,
+    description: "Whether every session's hook decisions are exported as OpenTelemetry spans; lock it on to audit all agents.",
+  },
+  'hookwise.telemetry.endpoint': {
+    name: 'HookwiseTelemetryEndpoint',
+    minimumVersion: SINCE,
+    description: "The OTLP/HTTP endpoint the spans go to: the organisation's own collector.",
+  },
 };
 
 /** What `WorkspaceConfiguration.inspect` and `get` tell about one setting (kept free of the vscode module). */
