@@ -21,7 +21,7 @@ import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import { loadMemory } from './memory/memoryFiles';
 import { loadSlashCommands } from './commands/slashCommands';
 import type { PluginRoot } from '../plugins/pluginLoader';
-import { pluginAgentDirs, withPluginCommands } from '../plugins/pluginParts';
+import { pluginAgentDirs, pluginSkillDirs, withPluginCommands } from '../plugins/pluginParts';
 import { hookedElicitation } from './elicitationHooks';
 import { environmentBlock, memoryBlock } from './memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
@@ -177,10 +177,10 @@ export class HookwiseRuntime {
     return problems;
   }
 
-  /** Loads skills (`~/.claude/skills`, `.claude/skills`) for the next sessions; returns the SKILL.md files it ignored. */
+  /** Loads skills (the plugins', `~/.claude/skills`, `.claude/skills`) for the next sessions; returns the SKILL.md files it ignored. */
   async loadSkills(dirs: Parameters<typeof loadSkills>[0]): Promise<SkillProblem[]> {
     const load = ++this.skillLoads;
-    const { skills, problems } = await loadSkills(dirs);
+    const { skills, problems } = await loadSkills([...pluginSkillDirs(this.plugins), ...dirs]);
     if (load === this.skillLoads) this.skills = skills;
     return problems;
   }

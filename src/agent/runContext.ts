@@ -1,4 +1,5 @@
 import type { ModelClient } from '../model/modelClient';
+import type { LazyMemory } from './memory/lazyMemory';
 import type { AgentEventListener } from './agentEvents';
 import type { HookDispatcher } from './hookDispatcher';
 import type { PermissionMode, PermissionRules } from './permissionMode';
@@ -54,6 +55,8 @@ export interface RunContext {
     readonly moreTools?: () => readonly AnyAgentTool[];
     readonly transcriptDir: string;
   };
+  /** Nested CLAUDE.md and `paths:` rules, loaded when a file tool works on a file (lazyMemory.ts); absent = none. */
+  readonly lazyMemory?: LazyMemory | undefined;
   /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */
   readonly parentTranscript?: TranscriptWriter;
 }

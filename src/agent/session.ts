@@ -1,4 +1,5 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
+import { LazyMemory } from './memory/lazyMemory';
 import { expandPrompt } from './commands/promptExpansion';
 import type { SlashCommandSet } from './commands/slashCommands';
 import type { SkillDefinition } from './skills/skillDefinitions';
@@ -146,6 +147,8 @@ export class Session {
   private readonly gate: PermissionGate;
   private readonly background = new Set<Promise<unknown>>();
   private context: PromptContext | undefined;
+  /** Nested CLAUDE.md and `paths:` rules loaded as the agent works on files; starts over at each start. */
+  private readonly lazyMemory: LazyMemory;
   /**
    * Files the agent's Write/Edit calls changed, per prompt (Restore Checkpoint, Undo), saved
    * beside the transcript in `<transcriptDir>/<sessionId>/file-history/`, so a resumed session keeps them.
@@ -173,6 +176,7 @@ export class Session {
       (file, kind) => this.fileChanged(file, kind),
       (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
     );
+    this.lazyMemory = new LazyMemory(o.cwd, o.projectDir);
     this.ctx = {
       sessionId: this.id,
       cwd: o.cwd,
@@ -205,6 +209,7 @@ export class Session {
         transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
       },
       parentTranscript: this.transcript,
+      lazyMemory: o.promptContext ? this.lazyMemory : undefined,
     };
     const inputs = new HookInputs({
       ...MAIN,
@@ -234,7 +239,7 @@ export class Session {
 
   /** The memory files the session loaded at its start (CLAUDE.md, rules, imports); undefined before start. */
   get memory(): MemorySnapshot | undefined {
-    return this.context?.memory;
+    return this.lazyMemory.withLoaded(this.context?.memory);
   }
 
   /** True while a prompt runs (its tools may be writing files). */
@@ -257,6 +262,7 @@ export class Session {
     // Memory is read when a session starts (a CLAUDE.md edit applies to the next session, as in Claude Code); compaction keeps it.
     if (source !== 'compact' || !this.context) {
       this.context = await this.o.promptContext?.();
+      this.lazyMemory.reset(this.context?.memory);
       for (const problem of this.context?.memory?.problems ?? [])
         this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
       await this.instructionsLoaded(source === 'compact' ? 'compact' : undefined, signal);

@@ -3,6 +3,8 @@ import type { ModelToolCall } from '../model/modelClient';
 import type { HookVerdict } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
 import { EventInputs } from './eventInputs';
+import { fileToolTarget } from './memory/lazyMemory';
+import { describeMemoryFile } from './memory/promptContext';
 import { hookSpecificValues } from './hookSpecificFields';
 import type { ContextBuffer } from './contextBuffer';
 import type { HookDispatcher } from './hookDispatcher';
@@ -193,6 +195,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : replacementText(post.updatedResult, content);
   if (post.decision === 'deny' && post.reason)
     content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
+  await loadLazyMemory(deps, tool.name, input);
   const postVerdict = post.decision === 'deny' || post.hasUpdatedResult ? verdictOf(post, 'PostToolUse') : verdict;
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'done', result: content, isError: false, ...(postVerdict ? { verdict: postVerdict } : {}) });
   return post.decision === 'stop'
@@ -210,6 +213,33 @@ async function denied(deps: ToolCallScope, toolName: string, input: Input, toolU
   emitSystemMessages(deps.ctx.emit, deps.agent, result);
   const retry = hookSpecificValues(result, 'retry').includes(true);
   return retry ? { ...out, content: `${out.content}\nA PermissionDenied hook says this call may be retried.` } : out;
+}
+
+/**
+ * After a file tool worked on a file: the nested CLAUDE.md and `paths:` rules it brings in
+ * (lazyMemory.ts) reach the model as a system-reminder before its next call, as Claude Code
+ * attaches them, and InstructionsLoaded fires for each (observation only).
+ */
+async function loadLazyMemory(deps: ToolCallScope, toolName: string, input: Input): Promise<void> {
+  const target = deps.ctx.lazyMemory ? fileToolTarget(toolName, input) : undefined;
+  if (!target || !deps.ctx.lazyMemory) return;
+  const { files, problems } = await deps.ctx.lazyMemory.touch(target);
+  for (const problem of problems) deps.ctx.emit({ type: 'systemMessage', agent: deps.agent, text: `Memory: ${problem}`, source: 'memory' });
+  const withText = files.filter((f) => f.content.trim() !== '');
+  if (withText.length > 0) deps.context.add(withText.map(describeMemoryFile).join('\n\n'));
+  if (files.length === 0 || deps.hooks.hasHooks?.('InstructionsLoaded') === false) return;
+  const events = new EventInputs(deps.inputs);
+  for (const file of files) {
+    const input = events.event('InstructionsLoaded', {
+      file_path: file.path,
+      memory_type: file.memoryType,
+      load_reason: file.loadReason,
+      ...(file.globs ? { globs: [...file.globs] } : {}),
+      ...(file.triggerFilePath ? { trigger_file_path: file.triggerFilePath } : {}),
+      ...(file.parentPath ? { parent_file_path: file.parentPath } : {}),
+    });
+    emitSystemMessages(deps.ctx.emit, deps.agent, await deps.gate.run('InstructionsLoaded', input, deps.signal));
+  }
 }
 
 async function postFailure(

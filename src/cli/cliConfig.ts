@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
+import { pluginHookSources } from '../plugins/pluginHookSources';
+import { discoverPlugins, type PluginProblem, type PluginRoot } from '../plugins/pluginLoader';
 
 /**
  * The hook configuration a headless run in `cwd` uses: the managed policy, `~/.claude/settings.json`,
@@ -16,4 +18,25 @@ export async function loadCliConfig(
   const sources: ConfigSourceInput[] = [...standardConfigSources({ homeDir, folders: [{ root: cwd }] }), ...pluginSources];
   if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
   return loadHookConfig(sources);
+}
+
+/**
+ * The plugins a headless command in `cwd` sees (Claude Code's installed and enabled ones, then the
+ * `--plugin-dir` roots) and the hook configuration with their hooks. Never throws: a plugin that
+ * cannot be used is a problem naming its file and the place.
+ */
+export async function loadCliConfigWithPlugins(
+  cwd: string,
+  homeDir: string,
+  settingsFile: string | undefined,
+  pluginDirs: readonly string[],
+): Promise<{ config: HookConfig; plugins: PluginRoot[]; problems: PluginProblem[] }> {
+  const found = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: pluginDirs.map((dir) => path.resolve(dir)) });
+  const config = await loadCliConfig(cwd, homeDir, settingsFile, pluginHookSources(found.plugins));
+  return { config, plugins: found.plugins, problems: found.problems };
+}
+
+/** A plugin problem as the CLI prints it: `file › place: message`. */
+export function formatPluginProblem(p: PluginProblem): string {
+  return `${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`;
 }

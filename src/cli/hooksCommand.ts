@@ -7,7 +7,7 @@ import { HookwiseRuntime } from '../agent/hookwiseRuntime';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { readBoundedTextFile } from '../hooks/config/configFileSystem';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
-import { loadCliConfig } from './cliConfig';
+import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
 import { hooksForCwd, type LoadedHook } from '../hooks/config/loadedHook';
 import { lintHooks } from '../hooks/lint/hookLint';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
@@ -23,13 +23,16 @@ import type { CliIo } from './runCli';
 
 /** `hookwise hooks …` usage. */
 export const HOOKS_USAGE = `Usage:
-  hookwise hooks list [--json] [--cwd DIR] [--settings FILE]
+  hookwise hooks list [--json] [--cwd DIR] [--settings FILE] [--plugin-dir DIR]…
       the effective hooks, in run order per event, with their sources
-  hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--json] [--cwd DIR]
+  hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--json] [--cwd DIR] [--plugin-dir DIR]…
       every hook of EVENT and whether it would run for this tool and tool_input, and why
-  hookwise hooks test [PATH…] [--cwd DIR] [--json]
+  hookwise hooks test [PATH…] [--cwd DIR] [--json] [--plugin-dir DIR]…
       runs saved hook tests (default: DIR/.hookwise/hook-tests/*.json) through the real
       hooks; one line per case, then "N passed, N failed"; exit 1 on any failure
+
+Installed plugins enabled in the settings files count, as in a -p run; --plugin-dir (repeatable)
+adds a local plugin root, as it does for -p.
 
 None of list and explain runs a hook. Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
 
@@ -37,6 +40,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   cwd: { type: 'string' },
   settings: { type: 'string' },
+  'plugin-dir': { type: 'string', multiple: true },
   event: { type: 'string' },
   tool: { type: 'string' },
   input: { type: 'string' },
@@ -60,7 +64,8 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
   const cwd = path.resolve(values.cwd ?? process.cwd());
   if (!existsSync(cwd)) return usage(io, `--cwd ${cwd} does not exist`);
   const homeDir = io.env.HOME ?? os.homedir();
-  const config = await loadCliConfig(cwd, homeDir, values.settings);
+  const { config, problems } = await loadCliConfigWithPlugins(cwd, homeDir, values.settings, values['plugin-dir'] ?? []);
+  for (const p of problems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   switch (sub) {
     case 'list':

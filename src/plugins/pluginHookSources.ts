@@ -4,20 +4,23 @@ import type { HookHandlerConfig } from '../hooks/config/hookConfigSchema';
 import type { PluginRoot } from './pluginLoader';
 
 /**
- * The hook loader inputs of discovered plugins, one per hooks file, displayed as
- * `plugin <name> › hooks/hooks.json`. A plugin with a `projectFolder` yields project-scoped
- * inputs (trust and approval, docs/security.md).
+ * The hook loader inputs of discovered plugins: each hooks file, and the `hooks:` frontmatter of
+ * its agents (scoped to that subagent) and skills (`<plugin>:<skill>`, active while the skill is
+ * in use), displayed as `plugin <name> › hooks/hooks.json` / `› agents/x.md`. A plugin with a
+ * `projectFolder` yields project-scoped inputs (trust and approval, docs/security.md).
  */
 export function pluginHookSources(plugins: readonly PluginRoot[]): ConfigSourceInput[] {
-  return plugins.flatMap((plugin) =>
-    plugin.hooksFiles.map((file): ConfigSourceInput => ({
-      kind: 'pluginHooksFile',
-      file,
-      displayFile: `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`,
-      plugin: { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir },
-      ...(plugin.projectFolder !== undefined ? { folder: plugin.projectFolder } : {}),
-    })),
-  );
+  return plugins.flatMap((plugin): ConfigSourceInput[] => {
+    const ref = { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir };
+    const folder = plugin.projectFolder !== undefined ? { folder: plugin.projectFolder } : {};
+    const scope = plugin.projectFolder !== undefined ? 'project' : 'user';
+    const display = (file: string): string => `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`;
+    return [
+      ...plugin.hooksFiles.map((file): ConfigSourceInput => ({ kind: 'pluginHooksFile', file, displayFile: display(file), plugin: ref, ...folder })),
+      ...plugin.agentDirs.map((dir): ConfigSourceInput => ({ kind: 'agentsDirectory', scope, dir, displayDir: display(dir), plugin: ref, ...folder })),
+      ...plugin.skillDirs.map((dir): ConfigSourceInput => ({ kind: 'skillsDirectory', scope, dir, displayDir: display(dir), plugin: ref, ...folder })),
+    ];
+  });
 }
 
 const PLUGIN_VARS = /\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g;

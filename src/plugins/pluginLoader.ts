@@ -34,6 +34,8 @@ export interface PluginRoot {
   readonly hooksFiles: readonly string[];
   readonly commandDirs: readonly string[];
   readonly agentDirs: readonly string[];
+  /** Skill folders (`skills/` and the manifest's `skills` paths): each `<name>/SKILL.md` is the skill `<plugin>:<name>`. */
+  readonly skillDirs: readonly string[];
   /** `.mcp.json` or the manifest's `mcpServers` file; `inlineMcpServers` when the manifest has the object itself. */
   readonly mcpFiles: readonly string[];
   readonly inlineMcpServers?: Readonly<Record<string, unknown>>;
@@ -158,6 +160,7 @@ async function readPluginRoot(
     hooksFiles,
     commandDirs: unique([path.join(root, 'commands'), ...paths('commands')]),
     agentDirs: unique([path.join(root, 'agents'), ...paths('agents')]),
+    skillDirs: unique([path.join(root, 'skills'), ...paths('skills')]),
     mcpFiles: unique([path.join(root, '.mcp.json'), ...(typeof mcp === 'string' ? paths('mcpServers') : [])]),
     ...(isObject(mcp) ? { inlineMcpServers: mcp } : {}),
   };

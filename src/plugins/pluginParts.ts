@@ -1,4 +1,5 @@
 import { readCommandDir, type SlashCommand, type SlashCommandSet } from '../agent/commands/slashCommands';
+import path from 'node:path';
 import type { PluginRoot } from './pluginLoader';
 
 /**
@@ -15,6 +16,18 @@ export function pluginAgentDirs(plugins: readonly PluginRoot[]): { dir: string; 
         .slice(p.root.length + 1)
         .split(/[\\/]/)
         .join('/')}`,
+    })),
+  );
+}
+
+/** Skill folders of the plugins, each skill named `<plugin>:<name>`; project-scoped when the plugin belongs to the workspace. */
+export function pluginSkillDirs(plugins: readonly PluginRoot[]): { dir: string; displayDir: string; scope: 'user' | 'project'; namespace: string }[] {
+  return plugins.flatMap((p) =>
+    p.skillDirs.map((dir) => ({
+      dir,
+      displayDir: `plugin ${p.name} › ${path.relative(p.root, dir).split(/[\\/]/).join('/')}`,
+      scope: p.projectFolder !== undefined ? ('project' as const) : ('user' as const),
+      namespace: p.name,
     })),
   );
 }

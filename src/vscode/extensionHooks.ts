@@ -4,6 +4,7 @@ import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { extensionHookSources, type ExtensionLike } from '../plugins/extensionHookSources';
 import { pluginHookSources } from '../plugins/pluginHookSources';
 import { discoverPlugins, type PluginRoot } from '../plugins/pluginLoader';
+import { pluginWatchTargets, type PluginWatchTarget } from '../plugins/pluginWatchTargets';
 
 /** Where the hook loader's plugin and extension sources come from in the editor. */
 export interface PluginSourceOptions {
@@ -22,14 +23,21 @@ export interface PluginSourceOptions {
  * The hook loader inputs of Claude Code plugins (enabled installed ones and
  * `hookwise.plugins.directories`) and of installed VS Code extensions that contribute
  * `contributes.hookwise.hooks` (read from `vscode.extensions.all` at each load; the config service
- * reloads on `vscode.extensions.onDidChange`). Problems are logged naming the file and place.
+ * reloads on `vscode.extensions.onDidChange`), and the plugin files to watch for a live reload.
+ * Problems are logged naming the file and place.
  */
-export async function pluginAndExtensionSources(o: PluginSourceOptions): Promise<{ inputs: ConfigSourceInput[]; plugins: PluginRoot[] }> {
+export async function pluginAndExtensionSources(
+  o: PluginSourceOptions,
+): Promise<{ inputs: ConfigSourceInput[]; plugins: PluginRoot[]; watch: PluginWatchTarget[] }> {
   const settingDirs = o.settingDirs.map((dir) => (dir.startsWith('~/') ? path.join(o.homeDir, dir.slice(2)) : dir)).filter((dir) => path.isAbsolute(dir));
   const found = await discoverPlugins({ homeDir: o.homeDir, projectDirs: o.projectDirs, settingDirs });
   const contributed = extensionHookSources(o.extensions ?? vscode.extensions.all, path.join(o.dataRoot, 'extensionData'));
   for (const p of [...found.problems, ...contributed.problems]) o.warn(`${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`);
-  return { inputs: [...pluginHookSources(found.plugins), ...contributed.inputs], plugins: found.plugins };
+  return {
+    inputs: [...pluginHookSources(found.plugins), ...contributed.inputs],
+    plugins: found.plugins,
+    watch: pluginWatchTargets(found.plugins, o.homeDir, settingDirs),
+  };
 }
 
 /**

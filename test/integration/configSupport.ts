@@ -45,8 +45,12 @@ export interface ServiceHarness {
   readonly declinedNotices: number[];
   readonly notJsonWarnings: string[];
   readonly state: MemoryMemento;
+  /** The service's temp home directory (its `.claude` folder is the user's). */
+  readonly home: string;
   dispose(): void;
 }
+
+let harnesses = 0;
 
 /** Builds a service for the open workspace; `approve` answers the approval modal (a throwing one = the test host refusing dialogs). */
 export function createHarness(options: {
@@ -57,7 +61,8 @@ export function createHarness(options: {
   extensionHooks?: boolean;
 }): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
-  const log = vscode.window.createOutputChannel('Hookwise config tests', { log: true });
+  // A name per harness: a channel created right after one of the same name was disposed can be closed with it ("Channel has been closed").
+  const log = vscode.window.createOutputChannel(`Hookwise config tests ${++harnesses}`, { log: true });
   const grant = new vscode.EventEmitter<void>();
   const applyCalls: ApplyCall[] = [];
   const approvalRequests: { message: string; detail: string }[] = [];
@@ -102,6 +107,7 @@ export function createHarness(options: {
     declinedNotices,
     notJsonWarnings,
     state,
+    home,
     dispose: () => {
       service.dispose();
       grant.dispose();

@@ -4,14 +4,14 @@
  * extension is installed beside Hookwise and contributes one.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { describeSource, isProjectSource } from '../../src/hooks/hookSource';
 import { pluginAndExtensionSources } from '../../src/vscode/extensionHooks';
-import { createHarness, type ServiceHarness } from './configSupport';
+import { activeCommands, createHarness, waitForChange, type ServiceHarness } from './configSupport';
 
 const FIXTURE_ID = 'hookwise-test.lm-provider';
 
@@ -60,5 +60,48 @@ suite('hooks contributed by VS Code extensions', () => {
     assert.equal(hook.matcher, 'hookwise_test_never');
     assert.equal(isProjectSource(hook.source), false);
     assert.equal(hook.handler.type === 'command' ? hook.handler.command : '', `cat "${path.join(fixture.extensionPath, 'hooks', 'hooks.json')}" >/dev/null`);
+  });
+});
+
+suite('Claude Code plugin folders, live', () => {
+  let harness: ServiceHarness | undefined;
+  teardown(() => {
+    harness?.dispose();
+    harness = undefined;
+  });
+
+  test("editing an installed, enabled plugin's hooks/hooks.json reloads its hooks without a window reload", async function () {
+    this.timeout(30_000);
+    harness = createHarness({ trusted: true, approve: () => 'cancel' });
+    const home = harness.home;
+    const root = path.join(home, '.claude', 'plugins', 'cache', 'acme', 'live-kit', '1.0.0');
+    const hooksFile = path.join(root, 'hooks', 'hooks.json');
+    const hooks = (command: string): string => JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+    mkdirSync(path.dirname(hooksFile), { recursive: true });
+    mkdirSync(path.join(root, '.claude-plugin'), { recursive: true });
+    writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'live-kit' }));
+    writeFileSync(hooksFile, hooks('echo plugin-before'));
+    writeFileSync(
+      path.join(home, '.claude', 'plugins', 'installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'live-kit@acme': [{ scope: 'user', installPath: root, version: '1.0.0' }] } }),
+    );
+    writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'live-kit@acme': true } }));
+    const first = await harness.service.reload();
+    assert.ok(first && activeCommands(first).includes('echo plugin-before'), `hooks: ${first ? activeCommands(first).join(', ') : 'none'}`);
+    // No reload() call: the plugin folder watcher must pick the edit up. The edit is repeated
+    // each second, since the host starts a new watcher asynchronously after the load.
+    const edit = (): void => writeFileSync(hooksFile, hooks('echo plugin-after'));
+    edit();
+    const again = setInterval(edit, 1_000);
+    const change = await waitForChange(
+      harness.service,
+      (c) => activeCommands(c).includes('echo plugin-after'),
+      15_000,
+      `the edited plugin hook (generations so far: ${harness.applyCalls.length})`,
+    ).finally(() => clearInterval(again));
+    assert.equal(
+      change.applied.active.map((h) => describeSource(h.source)).find((s) => s.startsWith('plugin live-kit')),
+      'plugin live-kit › hooks/hooks.json › hooks.Stop[0].hooks[0]',
+    );
   });
 });

@@ -19,13 +19,31 @@ import { thrownMessage } from '../../shared/describeThrown';
 /** Claude Code's `memory_type`. */
 export type MemoryType = 'Managed' | 'User' | 'Project' | 'Local';
 
+/** Claude Code's `load_reason` for a memory file (except `compact`, which is a reload). */
+export type MemoryLoadReason = 'session_start' | 'include' | 'nested_traversal' | 'path_glob_match';
+
+/** Why a lazily loaded file was loaded (lazyMemory.ts); its imports load as `include`. */
+export interface LazyReason {
+  readonly loadReason: 'nested_traversal' | 'path_glob_match';
+  readonly triggerFilePath: string;
+  readonly globs?: readonly string[];
+}
+
 /** One loaded memory file (InstructionsLoaded's fields come from here). */
 export interface MemoryFile {
   readonly path: string;
   readonly memoryType: MemoryType;
-  /** `session_start`, or `include` for a file another imports (`parentPath`). */
-  readonly loadReason: 'session_start' | 'include';
+  /**
+   * `session_start`; `include` for a file another imports (`parentPath`); `nested_traversal` /
+   * `path_glob_match` for a CLAUDE.md below the working directory or a `paths:` rule, loaded when
+   * the agent worked on `triggerFilePath` (lazyMemory.ts).
+   */
+  readonly loadReason: MemoryLoadReason;
   readonly parentPath?: string;
+  /** The file the agent worked on that made this one load (lazy loads only). */
+  readonly triggerFilePath?: string;
+  /** The rule's `paths:` globs (`path_glob_match` only). */
+  readonly globs?: readonly string[];
   readonly content: string;
   /** True when the file was cut to the per-file or total budget. */
   readonly truncated: boolean;
@@ -93,25 +111,54 @@ function foldersDownTo(cwd: string, homeDir: string): string[] {
   return out.reverse();
 }
 
-class MemoryLoader {
+/**
+ * Reads memory files with their imports, each once (by real path), within the per-file and
+ * total budgets. lazyMemory.ts keeps one for a session, seeded with what the start loaded.
+ */
+export class MemoryLoader {
   private readonly files: MemoryFile[] = [];
   private readonly rules: ConditionalRule[] = [];
   private readonly problems: string[] = [];
-  private readonly seen = new Set<string>();
-  private total = 0;
+  private readonly seen: Set<string>;
+
+  constructor(
+    seen: Iterable<string> = [],
+    private total = 0,
+  ) {
+    this.seen = new Set(seen);
+  }
+
+  /** True when the file (by real path) was loaded already. */
+  has(file: string): boolean {
+    return this.seen.has(realpathLenientSync(file));
+  }
+
+  /** Files and problems added since the last take (the lazy loader reports each once). */
+  take(): { files: MemoryFile[]; problems: string[] } {
+    return { files: this.files.splice(0), problems: this.problems.splice(0) };
+  }
+
+  /** Adds text already read (a `paths:` rule's body) as a lazy load, then its imports. */
+  async addText(file: string, memoryType: MemoryType, text: string, why: LazyReason): Promise<void> {
+    const real = realpathLenientSync(file);
+    if (this.seen.has(real)) return;
+    this.seen.add(real);
+    this.push(file, memoryType, text, undefined, why);
+    await this.addImports(file, text, memoryType, 0);
+  }
 
   snapshot(): MemorySnapshot {
     return { files: this.files, conditionalRules: this.rules, problems: this.problems };
   }
 
   /** Adds one file and its imports; 1 when it exists (for the AGENTS.md fallback), else 0. */
-  async add(file: string, memoryType: MemoryType, parentPath?: string, depth = 0): Promise<0 | 1> {
+  async add(file: string, memoryType: MemoryType, parentPath?: string, depth = 0, why?: LazyReason): Promise<0 | 1> {
     const real = realpathLenientSync(file);
     if (this.seen.has(real)) return 1;
     const text = await this.read(file);
     if (text === undefined) return 0;
     this.seen.add(real);
-    this.push(file, memoryType, text, parentPath);
+    this.push(file, memoryType, text, parentPath, why);
     await this.addImports(file, text, memoryType, depth);
     return 1;
   }
@@ -139,7 +186,7 @@ class MemoryLoader {
     }
   }
 
-  private push(file: string, memoryType: MemoryType, text: string, parentPath?: string): void {
+  private push(file: string, memoryType: MemoryType, text: string, parentPath?: string, why?: LazyReason): void {
     const room = Math.max(0, Math.min(MAX_MEMORY_FILE_CHARS, MAX_MEMORY_TOTAL_CHARS - this.total));
     const truncated = text.length > room;
     const content = truncated ? text.slice(0, room) + TRUNCATED : text;
@@ -148,8 +195,9 @@ class MemoryLoader {
     this.files.push({
       path: file,
       memoryType,
-      loadReason: parentPath ? 'include' : 'session_start',
+      loadReason: parentPath ? 'include' : (why?.loadReason ?? 'session_start'),
       ...(parentPath ? { parentPath } : {}),
+      ...(why && !parentPath ? { triggerFilePath: why.triggerFilePath, ...(why.globs ? { globs: why.globs } : {}) } : {}),
       content,
       truncated,
     });

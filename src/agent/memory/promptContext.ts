@@ -35,11 +35,12 @@ export function memoryBlock(memory: MemorySnapshot): string {
   return [
     '# Memory',
     'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.',
-    ...files.map(describeFile),
+    ...files.map(describeMemoryFile),
   ].join('\n\n');
 }
 
-function describeFile(file: MemoryFile): string {
+/** One memory file for the model: its path, kind and text (the system prompt, and a lazily loaded file's reminder). */
+export function describeMemoryFile(file: MemoryFile): string {
   const from = file.parentPath ? `, imported by ${file.parentPath}` : '';
   return `Contents of ${file.path} (${KIND[file.memoryType]}${from}):\n\n${file.content.trim()}`;
 }

@@ -55,15 +55,17 @@ export function parseSkill(
 }
 
 /**
- * Loads skills from user (`~/.claude/skills`) then project (`.claude/skills`) folders; a later
- * skill of the same name wins. Missing folders are fine; each SKILL.md is read bounded.
+ * Loads skills from plugin, user (`~/.claude/skills`) then project (`.claude/skills`) folders; a
+ * later skill of the same name wins. A plugin's skills are named `<plugin>:<name>` (`namespace`),
+ * as in Claude Code, so they never clash with the user's or the project's. Missing folders are
+ * fine; each SKILL.md is read bounded.
  */
 export async function loadSkills(
-  dirs: readonly { readonly dir: string; readonly displayDir: string; readonly scope: 'user' | 'project' }[],
+  dirs: readonly { readonly dir: string; readonly displayDir: string; readonly scope: 'user' | 'project'; readonly namespace?: string }[],
 ): Promise<{ skills: SkillDefinition[]; problems: SkillProblem[] }> {
   const byName = new Map<string, SkillDefinition>();
   const problems: SkillProblem[] = [];
-  for (const { dir, displayDir, scope } of dirs) {
+  for (const { dir, displayDir, scope, namespace } of dirs) {
     let names: string[];
     try {
       names = (await readdir(dir)).sort();
@@ -80,9 +82,12 @@ export async function loadSkills(
       try {
         const text = await readBoundedTextFile(path.join(skillDir, 'SKILL.md'));
         if (text === undefined) continue;
-        const skill = parseSkill(text, { dir: skillDir, displayFile, scope });
-        if ('message' in skill) problems.push(skill);
-        else byName.set(skill.name, skill);
+        const parsed = parseSkill(text, { dir: skillDir, displayFile, scope });
+        if ('message' in parsed) problems.push(parsed);
+        else {
+          const skill = namespace ? { ...parsed, name: `${namespace}:${parsed.name}` } : parsed;
+          byName.set(skill.name, skill);
+        }
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
         if (code === 'ENOTDIR' || code === 'ENOENT') continue;

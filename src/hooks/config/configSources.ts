@@ -30,6 +30,8 @@ export interface AgentsDirectoryInput {
   /** Display prefix, e.g. `~/.claude/agents`; display only, trust comes from `scope`. */
   readonly displayDir: string;
   readonly folder?: string;
+  /** Set for a plugin's agents or skills: `${CLAUDE_PLUGIN_ROOT}` for their hooks, shown as `plugin <name> › …`. */
+  readonly plugin?: PluginRef;
 }
 
 /** One agent file. */
@@ -39,6 +41,8 @@ export interface AgentFileInput {
   readonly file: string;
   readonly displayFile: string;
   readonly folder?: string;
+  /** Set for a plugin's agents or skills: `${CLAUDE_PLUGIN_ROOT}` for their hooks, shown as `plugin <name> › …`. */
+  readonly plugin?: PluginRef;
 }
 
 /** A directory of skills (`~/.claude/skills`, `.claude/skills`): every `<name>/SKILL.md` in it is read, sorted by name. */
@@ -49,6 +53,8 @@ export interface SkillsDirectoryInput {
   /** Display prefix, e.g. `.claude/skills`; display only, trust comes from `scope`. */
   readonly displayDir: string;
   readonly folder?: string;
+  /** Set for a plugin's agents or skills: `${CLAUDE_PLUGIN_ROOT}` for their hooks, shown as `plugin <name> › …`. */
+  readonly plugin?: PluginRef;
 }
 
 /** One SKILL.md; `skill` is its folder's name (the frontmatter `name` wins when set). */
@@ -59,6 +65,8 @@ export interface SkillFileInput {
   readonly displayFile: string;
   readonly skill: string;
   readonly folder?: string;
+  /** Set for a plugin's agents or skills: `${CLAUDE_PLUGIN_ROOT}` for their hooks, shown as `plugin <name> › …`. */
+  readonly plugin?: PluginRef;
 }
 
 /** One VS Code settings layer of `hookwise.hooks`. */
@@ -135,8 +143,8 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
     case 'agentFile':
     case 'skillsDirectory':
     case 'skillFile':
-      // A skill's frontmatter hooks, like an agent file's: the same switch governs them.
-      return 'agents';
+      // A skill's frontmatter hooks, like an agent file's: the same switch governs them; a plugin's are its plugin's.
+      return input.plugin ? 'plugins' : 'agents';
   }
 }
 

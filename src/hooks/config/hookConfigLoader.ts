@@ -30,6 +30,7 @@ import type { PermissionRuleEntry } from './permissionRules';
 import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
 import { substitutePluginVars } from '../../plugins/pluginHookSources';
+import type { HookHandlerConfig } from './hookConfigSchema';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
 export interface LoadHookConfigOptions {
@@ -161,6 +162,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
           file: path.join(input.dir, name),
           displayFile: `${input.displayDir}/${name}`,
           ...(input.folder !== undefined ? { folder: input.folder } : {}),
+          ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
         };
         documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
       }
@@ -222,6 +224,7 @@ async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirectoryInput,
     displayFile: `${input.displayDir}/${name}/SKILL.md`,
     skill: name,
     ...(input.folder !== undefined ? { folder: input.folder } : {}),
+    ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
   }));
 }
 
@@ -297,50 +300,56 @@ export function buildHookConfig(
     }
     if (!('text' in doc) || doc.text === undefined) return;
     const skillContent = input.kind === 'skillFile' ? readSkillFileText(doc.text, input) : undefined;
-    const skillName = input.kind === 'skillFile' ? (skillContent?.name ?? input.skill) : undefined;
+    // A plugin's skill is `<plugin>:<name>` (Claude Code's namespace), the name the Skill tool activates.
+    const skillName = input.kind === 'skillFile' ? `${input.plugin ? `${input.plugin.name}:` : ''}${skillContent?.name ?? input.skill}` : undefined;
+    const plugin = 'plugin' in input ? input.plugin : undefined;
     const fileSource = (jsonPath: string): HookSource => ({
       kind: 'file',
       scope:
-        input.kind === 'agentFile'
-          ? input.scope === 'user'
-            ? 'userAgent'
-            : 'projectAgent'
-          : input.kind === 'skillFile'
+        plugin !== undefined
+          ? input.folder !== undefined
+            ? 'projectPlugin'
+            : 'plugin'
+          : input.kind === 'agentFile'
             ? input.scope === 'user'
-              ? 'userSkill'
-              : 'projectSkill'
-            : input.kind === 'pluginHooksFile'
-              ? input.folder !== undefined
-                ? 'projectPlugin'
-                : 'plugin'
-              : input.scope,
+              ? 'userAgent'
+              : 'projectAgent'
+            : input.kind === 'skillFile'
+              ? input.scope === 'user'
+                ? 'userSkill'
+                : 'projectSkill'
+              : input.kind === 'pluginHooksFile'
+                ? input.folder !== undefined
+                  ? 'projectPlugin'
+                  : 'plugin'
+                : input.scope,
       file: input.file,
       displayFile: input.displayFile,
       jsonPath,
       ...(skillName !== undefined ? { skill: skillName } : {}),
-      ...(input.kind === 'pluginHooksFile' ? { plugin: input.plugin } : {}),
+      ...(plugin !== undefined ? { plugin } : {}),
     });
+    // A plugin's hooks (its hooks.json, agents and skills) get `${CLAUDE_PLUGIN_ROOT}` filled in the command.
+    const pluginVars = <E extends { readonly handler: HookHandlerConfig }>(e: E): E =>
+      plugin ? { ...e, handler: substitutePluginVars(e.handler, plugin) } : e;
     if (input.kind === 'pluginHooksFile') {
       // Same shape as a settings file's hooks (plus `description`); only `hooks` counts, a plugin cannot set permissions.
       const content = readClaudeSettingsText(doc.text, input);
       diagnostics.push(...content.diagnostics);
-      const plugin = input.plugin;
-      all.push(
-        ...content.hooks.map((e) => toLoadedHook({ ...e, handler: substitutePluginVars(e.handler, plugin) }, fileSource(formatJsonPath(e.path)), folder)),
-      );
+      all.push(...content.hooks.map((e) => toLoadedHook(pluginVars(e), fileSource(formatJsonPath(e.path)), folder)));
       return;
     }
     if (input.kind === 'agentFile') {
       const content = readAgentFileText(doc.text, input);
       const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};
-      const hooks = content.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...agent }));
+      const hooks = content.hooks.map((e) => toLoadedHook(pluginVars(e), fileSource(formatJsonPath(e.path)), { ...folder, ...agent }));
       diagnostics.push(...content.diagnostics);
       all.push(...hooks);
       return;
     }
     if (skillContent !== undefined) {
       const skill = { skill: skillName ?? '' };
-      all.push(...skillContent.hooks.map((e) => toLoadedHook(e, fileSource(formatJsonPath(e.path)), { ...folder, ...skill })));
+      all.push(...skillContent.hooks.map((e) => toLoadedHook(pluginVars(e), fileSource(formatJsonPath(e.path)), { ...folder, ...skill })));
       diagnostics.push(...skillContent.diagnostics);
       return;
     }

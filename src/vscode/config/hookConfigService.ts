@@ -22,6 +22,7 @@ import {
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
+import { PluginFolderWatcher } from './pluginFolderWatcher';
 import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
 import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
@@ -65,7 +66,7 @@ export interface HookConfigServiceOptions {
 
 /**
  * Loads hook configuration from every source of docs/hooks.md §6 and keeps it live: file watchers on
- * the `.claude` files of each folder and of the home directory, settings changes and trust
+ * the `.claude` files of each folder and of the home directory and on the plugins' files, settings changes and trust
  * grants trigger a debounced reload; reloads run one at a time and a newer one wins.
  * Project hooks never reach `apply` unless the workspace is trusted and the user approved
  * their exact content; the approval modal follows the first apply, never precedes a run.
@@ -77,6 +78,8 @@ export class HookConfigService implements vscode.Disposable {
   private readonly scripts = new PinnedScriptWatcher(() => {
     if (!this.disposed) void this.reload();
   });
+  /** Reloads when a plugin's hooks, agents or skills change, or plugins are installed (the last load's plugin files). */
+  private readonly pluginFiles = new PluginFolderWatcher(() => this.scheduleReload());
   /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
   private readonly written = new Set<string>();
   private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();
@@ -318,6 +321,7 @@ export class HookConfigService implements vscode.Disposable {
       ...(this.o.extensions ? { extensions: this.o.extensions() } : {}),
     });
     this.o.onPlugins?.(extra.plugins);
+    if (!this.disposed) this.pluginFiles.update(extra.watch);
     const config = await loadHookConfig([...standardConfigSources(options), ...extra.inputs], {
       fs: recording,
       enabled: settings['hookwise.hooks.enabled'],
@@ -429,6 +433,7 @@ export class HookConfigService implements vscode.Disposable {
     for (const d of this.folderWatchers) d.dispose();
     this.folderWatchers = [];
     this.scripts.dispose();
+    this.pluginFiles.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
     for (const w of this.waiters.splice(0)) w.resolve(this.latest);
   }

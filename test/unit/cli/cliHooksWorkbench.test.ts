@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliProcess } from '../../support/cliHarness';
@@ -161,5 +162,64 @@ describe('hookwise hooks test', () => {
     const one = await runCliProcess(suite.cli, suite.w, ['hooks', 'test', file]);
     expect([one.code, one.stdout]).toEqual([0, '✓ stop hook runs quietly\n1 passed, 0 failed\n']);
     expect(suite.w.exists('stop-ran')).toBe(true);
+  });
+});
+
+describe('hookwise hooks … --plugin-dir', () => {
+  /** A plugin root whose hooks.json guard refuses rm -rf and records its CLAUDE_PLUGIN_ROOT. */
+  async function guardPlugin(): Promise<string> {
+    const { w } = suite;
+    const root = path.join(w.base, 'guard-kit');
+    const write = async (rel: string, text: string): Promise<void> => {
+      await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+      await writeFile(path.join(root, rel), text);
+    };
+    await write('.claude-plugin/plugin.json', JSON.stringify({ name: 'guard-kit' }));
+    await write(
+      'hooks/hooks.json',
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PLUGIN_ROOT}/guard.sh"' }] }] } }),
+    );
+    await write(
+      'guard.sh',
+      'input=$(cat)\necho "$CLAUDE_PLUGIN_ROOT" > "$CLAUDE_PROJECT_DIR/plugin-root.txt"\ncase "$input" in *"rm -rf"*) echo "guard-kit: no rm -rf" >&2; exit 2;; esac\n',
+    );
+    return root;
+  }
+
+  it('list, explain and test include the hooks of a --plugin-dir plugin, labelled with it; test runs them with CLAUDE_PLUGIN_ROOT', async () => {
+    const { w } = suite;
+    const root = await guardPlugin();
+    const source = 'plugin guard-kit › hooks/hooks.json › hooks.PreToolUse[0].hooks[0]';
+    const without = await runCliProcess(suite.cli, w, ['hooks', 'list', '--json']);
+    expect(JSON.parse(without.stdout)).toEqual([]);
+    const list = await runCliProcess(suite.cli, w, ['hooks', 'list', '--json', '--plugin-dir', root]);
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as Record<string, unknown>[]).map((h) => [h.event, h.matcher, h.command, h.source])).toEqual([
+      ['PreToolUse', 'Bash', `sh "${root}/guard.sh"`, source],
+    ]);
+    const explain = await runCliProcess(suite.cli, w, ['hooks', 'explain', '--event', 'PreToolUse', '--tool', 'Bash', '--json', '--plugin-dir', root]);
+    expect((JSON.parse(explain.stdout) as { source: string; outcome: string }[]).map((r) => [r.source, r.outcome])).toEqual([[source, 'would run']]);
+    expect(w.exists('plugin-root.txt')).toBe(false);
+    await w.write(
+      '.hookwise/hook-tests/rm.json',
+      JSON.stringify({
+        name: 'plugin blocks rm',
+        event: 'PreToolUse',
+        input: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+        expect: { decision: 'deny' },
+      }),
+    );
+    const test = await runCliProcess(suite.cli, w, ['hooks', 'test', '--plugin-dir', root]);
+    expect([test.code, test.stdout]).toEqual([0, '✓ plugin blocks rm\n1 passed, 0 failed\n']);
+    expect(w.read('plugin-root.txt').trim()).toBe(root);
+  });
+
+  it('a --plugin-dir that does not exist is reported with its path; the other hooks still list', async () => {
+    await policyWorkspace();
+    const missing = path.join(suite.w.base, 'nope');
+    const run = await runCliProcess(suite.cli, suite.w, ['hooks', 'list', '--json', '--plugin-dir', missing]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`hookwise: ${missing}: plugin directory not found; it is skipped`);
+    expect(JSON.parse(run.stdout)).toHaveLength(3);
   });
 });

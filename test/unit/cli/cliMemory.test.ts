@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { runCliProcess } from '../../support/cliHarness';
-import { textReply } from '../../support/openAiTestServer';
+import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
 
 // A project's CLAUDE.md (and what it imports) reaches the model as Claude Code sends it: in the
@@ -26,4 +26,56 @@ it("the project's CLAUDE.md, its @import and the user's ~/.claude/CLAUDE.md are 
   expect(system.content).toContain(
     `Contents of ${path.join(w.ws, 'docs', 'testing.md')} (project instructions, checked into the codebase, imported by ${path.join(w.ws, 'CLAUDE.md')})`,
   );
+});
+
+// Below the working directory, memory loads lazily, as in Claude Code: a folder's CLAUDE.md and a
+// `paths:` rule reach the model (as a system-reminder, never in the system prompt) only once the
+// agent works on a file there, once per session, and InstructionsLoaded says why.
+it('reading a file loads the CLAUDE.md of its folders and the paths: rules that match it, once, as a reminder; InstructionsLoaded fires for each', async () => {
+  const { w } = suite;
+  await w.write('CLAUDE.md', 'Root rules.');
+  await w.write('packages/api/CLAUDE.md', 'API: never log tokens.');
+  await w.write('packages/api/src/server.ts', 'export const port = 1;');
+  await w.write('packages/api/src/client.ts', 'export const url = "";');
+  await w.write('packages/web/CLAUDE.md', 'WEB ONLY: use signals.');
+  await w.write('.claude/rules/typescript.md', '---\npaths:\n  - "packages/**/*.ts"\n---\nTS: no any.');
+  await w.write('.claude/rules/styles.md', '---\npaths: "**/*.css"\n---\nCSS: no ids.');
+  await w.settings({
+    hooks: {
+      InstructionsLoaded: [
+        { hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/instructions.log"; echo >> "$CLAUDE_PROJECT_DIR/instructions.log"' }] },
+      ],
+    },
+  });
+  const s = await suite.serve([
+    toolCallsReply([{ name: 'Read', arguments: { file_path: 'packages/api/src/server.ts' } }]),
+    toolCallsReply([{ name: 'Read', arguments: { file_path: 'packages/api/src/client.ts' } }]),
+    textReply('done'),
+  ]);
+  const run = await suite.runPrompt(s, 'look at the api', 5);
+  expect(run.code).toBe(0);
+  const text = (i: number): string => JSON.stringify(s.requests[i]?.body.messages ?? []);
+  const system = String(s.requests[0]?.body.messages?.[0]?.content ?? '');
+  expect(system).toContain('Root rules.');
+  expect(system).not.toContain('API: never log tokens.');
+  expect(system).not.toContain('TS: no any.');
+  expect(text(0)).not.toContain('API: never log tokens.');
+  // After the first Read: a user-role system-reminder with the folder's CLAUDE.md and the matching rule; never the other folder's.
+  const reminder = (s.requests[1]?.body.messages ?? []).find((m) => m.role === 'user' && String(m.content).includes('API: never log tokens.'));
+  expect(String(reminder?.content)).toMatch(/^<system-reminder>\n/);
+  expect(String(reminder?.content)).toContain(`Contents of ${path.join(w.ws, 'packages/api/CLAUDE.md')}`);
+  expect(String(reminder?.content)).toContain('TS: no any.');
+  expect(text(1)).not.toContain('WEB ONLY');
+  expect(text(1)).not.toContain('CSS: no ids.');
+  // The second Read in the same folder loads nothing again.
+  expect(text(2).split('API: never log tokens.')).toHaveLength(2);
+  expect(text(2).split('TS: no any.')).toHaveLength(2);
+  const loaded = w.jsonLines('instructions.log');
+  expect(loaded.map((e) => [path.relative(w.ws, String(e.file_path)), e.load_reason])).toEqual([
+    ['CLAUDE.md', 'session_start'],
+    ['packages/api/CLAUDE.md', 'nested_traversal'],
+    ['.claude/rules/typescript.md', 'path_glob_match'],
+  ]);
+  expect(loaded[1]).toMatchObject({ memory_type: 'Project', trigger_file_path: path.join(w.ws, 'packages/api/src/server.ts') });
+  expect(loaded[2]).toMatchObject({ memory_type: 'Project', globs: ['packages/**/*.ts'], trigger_file_path: path.join(w.ws, 'packages/api/src/server.ts') });
 });

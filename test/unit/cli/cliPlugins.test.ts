@@ -117,4 +117,97 @@ describe('plugins', () => {
     );
     expect(out.stderr).toContain(`${path.join(root, '.claude-plugin', 'plugin.json')} › hooks: "../../outside.json" is outside the plugin root`);
   });
+
+  it('a plugin skill is <plugin>:<name>; its SKILL.md hooks run with CLAUDE_PLUGIN_ROOT only after the Skill call, labelled with the plugin', async () => {
+    const root = path.join(suite.w.base, 'lint-kit');
+    await writePlugin(root);
+    await writeFile(
+      path.join(root, 'scripts', 'no-shell.sh'),
+      'cat > /dev/null; echo "$CLAUDE_PLUGIN_ROOT" > "$CLAUDE_PROJECT_DIR/skill-env.txt"; echo "tidy: no shell" >&2; exit 2\n',
+    );
+    await mkdir(path.join(root, 'skills', 'tidy'), { recursive: true });
+    await writeFile(
+      path.join(root, 'skills', 'tidy', 'SKILL.md'),
+      [
+        '---',
+        'description: Tidies the repo',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Bash',
+        '      hooks:',
+        '        - type: command',
+        '          command: sh "${CLAUDE_PLUGIN_ROOT}/scripts/no-shell.sh"',
+        '---',
+        'Tidy up.',
+      ].join('\n'),
+    );
+    await suite.w.settings({ permissions: { allow: ['Bash(touch:*)'] } });
+    const s = await suite.serve([
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'touch before.txt' } }]),
+      toolCallsReply([{ name: 'Skill', arguments: { skill: 'lint-kit:tidy' } }]),
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'touch after.txt' } }]),
+      textReply('done'),
+    ]);
+    const out = await suite.runPrompt(s, 'tidy', 6, '--plugin-dir', root);
+    expect(out.code).toBe(0);
+    const skillTool = ((s.requests[0]?.body.tools ?? []) as { function: { name: string; description?: string } }[]).find((t) => t.function.name === 'Skill');
+    expect(skillTool?.function.description).toContain('- lint-kit:tidy: Tidies the repo');
+    expect(suite.w.exists('before.txt')).toBe(true);
+    expect(lastToolResult(s, 2)).toContain('Tidy up.');
+    expect(suite.w.exists('after.txt')).toBe(false);
+    expect(lastToolResult(s, 3)).toContain('tidy: no shell');
+    expect(suite.w.read('skill-env.txt').trim()).toBe(root);
+    expect(parseJsonResult(out).hook_runs).toContainEqual(
+      expect.objectContaining({ event: 'PreToolUse', source: 'skill lint-kit:tidy › SKILL.md › hooks.PreToolUse[0].hooks[0]' }),
+    );
+  });
+
+  it("a plugin agent's hooks: frontmatter runs for that subagent only, with CLAUDE_PLUGIN_ROOT; allowManagedHooksOnly turns it off", async () => {
+    const { w } = suite;
+    const root = path.join(w.base, 'lint-kit');
+    await writePlugin(root);
+    await writeFile(
+      path.join(root, 'scripts', 'agent-guard.sh'),
+      'cat > /dev/null; echo "$CLAUDE_PLUGIN_ROOT" >> "$CLAUDE_PROJECT_DIR/agent-hook.txt"; echo "checker: no shell" >&2; exit 2\n',
+    );
+    await writeFile(
+      path.join(root, 'agents', 'checker.md'),
+      [
+        '---',
+        'name: plugin-checker',
+        'description: Checks',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Bash',
+        '      hooks:',
+        '        - type: command',
+        '          command: sh "${CLAUDE_PLUGIN_ROOT}/scripts/agent-guard.sh"',
+        '---',
+        'You check.',
+      ].join('\n'),
+    );
+    await w.settings({ permissions: { allow: ['Bash(touch:*)'] } });
+    const script = () => [
+      toolCallsReply([{ id: 'call_agent', name: 'Agent', arguments: { description: 'check', prompt: 'Touch sub.txt', subagent_type: 'plugin-checker' } }]),
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'touch sub.txt' } }]),
+      textReply('sub done'),
+      toolCallsReply([{ name: 'Bash', arguments: { command: 'touch main.txt' } }]),
+      textReply('done'),
+    ];
+    const s = await suite.serve([...script(), ...script()]);
+    const first = await suite.runPrompt(s, 'check', 6, '--plugin-dir', root);
+    expect(first.code).toBe(0);
+    expect(w.exists('sub.txt')).toBe(false);
+    expect(w.exists('main.txt')).toBe(true);
+    expect(w.read('agent-hook.txt').trim()).toBe(root);
+    expect(parseJsonResult(first).hook_runs).toContainEqual(
+      expect.objectContaining({ event: 'PreToolUse', source: 'plugin lint-kit › agents/checker.md › hooks.PreToolUse[0].hooks[0]' }),
+    );
+
+    await writeFile(path.join(w.base, 'managed-settings.json'), JSON.stringify({ allowManagedHooksOnly: true }));
+    const second = await suite.runPrompt(s, 'check', 6, '--plugin-dir', root);
+    expect(second.code).toBe(0);
+    expect(w.exists('sub.txt')).toBe(true);
+    expect(second.stderr).toContain('plugin lint-kit › agents/checker.md');
+  });
 });
