@@ -272,6 +272,20 @@ suite('Hook configuration (VS Code glue)', () => {
     );
   });
 
+  test('a configuration that fails to apply keeps the previous one in force and the reload still answers', async () => {
+    let failing = false;
+    harness = createHarness({ trusted: true, approve: () => 'allow', failApply: () => failing });
+    const first = await harness.service.reload();
+    assert.ok(first, 'the first configuration applies');
+    failing = true;
+    const during = await Promise.race([harness.service.reload(), new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000))]);
+    if (during === 'hung') assert.fail('reload() never resolved after apply threw');
+    assert.equal(during?.applied.generation, first.applied.generation, 'the previous configuration stays in force');
+    failing = false;
+    const after = await harness.service.reload();
+    assert.ok((after?.applied.generation ?? 0) > first.applied.generation, 'the next reload applies again');
+  });
+
   test('"Review Project Hooks" can turn approved hooks off again', async () => {
     let answer: ApprovalChoice = 'allow';
     harness = createHarness({ trusted: true, approve: () => answer });

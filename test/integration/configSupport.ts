@@ -59,6 +59,8 @@ export function createHarness(options: {
   confirmChange?: HookConfigServiceOptions['confirmChange'];
   /** Load the hooks installed extensions contribute (the lm-provider fixture has one); off by default so counts stay the fixture folder's. */
   extensionHooks?: boolean;
+  /** Makes the runtime's apply throw while it returns true (a bug in applying must not hang reloads). */
+  failApply?: () => boolean;
 }): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
   // A name per harness: a channel created right after one of the same name was disposed can be closed with it ("Channel has been closed").
@@ -94,6 +96,7 @@ export function createHarness(options: {
     },
     // Mirrors HookwiseRuntime.applyConfig's filter, so `active` is what would run.
     apply: (config, trust): AppliedConfig => {
+      if (options.failApply?.()) throw new Error('apply failed (test)');
       applyCalls.push({ config, trust });
       const active = config.hooks.filter((h) => !isProjectSource(h.source) || (trust.trusted && (trust.isApproved?.(h) ?? true)));
       return { generation: ++generation, active, held: [], problems: [] };

@@ -253,7 +253,12 @@ export class HookConfigService implements vscode.Disposable {
           this.o.log.error(`loading hook configuration failed: ${thrownStack(error)}`);
         }
         if (this.requested > target) continue; // newer request: load again, apply only the newest
-        if (loaded && !this.disposed && (await this.changeAllowed())) this.applyLoaded(loaded.config, loaded.texts);
+        try {
+          if (loaded && !this.disposed && (await this.changeAllowed())) this.applyLoaded(loaded.config, loaded.texts);
+        } catch (error) {
+          // The previous configuration (and its policy hooks) stays in force; callers waiting on this reload still get an answer.
+          this.o.log.error(`applying the hook configuration failed; the previous one stays in force: ${thrownStack(error)}`);
+        }
         this.completed = target;
         for (const w of this.waiters.filter((x) => x.ticket <= target)) w.resolve(this.latest);
         this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((x) => x.ticket > target));
