@@ -1,0 +1,89 @@
+import { findNodeAtLocation, getNodeValue, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { findExcessNesting } from './configLimits';
+import { DiagnosticSink } from './diagnosticSink';
+import type { HookHandlerConfig } from './hookConfigSchema';
+import { readHooksObject } from './hooksObjectReader';
+import { formatJsonPath, type JsonSegment } from './jsonPath';
+import type { HookEvent } from '../hookEvent';
+
+/** Handlers located per document; more are not shown (a settings file with thousands of hooks is not written by hand). */
+const MAX_LOCATED = 500;
+/** Keys of the `hookwise.hooks` setting that are not events (the loader skips the same ones). */
+const SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources', 'disabled']);
+
+/** A span of the document text (0-based offsets). */
+export interface TextRange {
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** One hook handler found in a settings text. */
+export interface LocatedHook {
+  /** The id the rest of Hookwise names the hook by (Hook Runs, `hookwise.hooks.disabled`): `label › jsonPath`. */
+  readonly id: string;
+  /** Display JSON path, e.g. `hooks.PreToolUse[0].hooks[1]` or `hookwise.hooks.Stop[0].hooks[0]`. */
+  readonly jsonPath: string;
+  readonly event: HookEvent;
+  readonly matcher?: string;
+  readonly handler: HookHandlerConfig;
+  /** The handler object. */
+  readonly range: TextRange;
+  /** The string value of `command`, `url` or `prompt` (with its quotes), for hovers and links. */
+  readonly body?: TextRange & { readonly field: 'command' | 'url' | 'prompt' };
+}
+
+/** What kind of file the text is, which decides where its hooks object lives and how ids read. */
+export interface HookDocumentKind {
+  /** The source label ids start with, e.g. `.claude/settings.json`, `workspace settings`, `plugin x › hooks/hooks.json`. */
+  readonly label: string;
+  /** `claude`: a `{"hooks": {...}}` file (settings, plugin hooks.json); `vscodeSettings`: the flat `hookwise.hooks` key of a settings.json; `workspaceFile`: the same under `settings` of a .code-workspace. */
+  readonly shape: 'claude' | 'vscodeSettings' | 'workspaceFile';
+}
+
+/**
+ * Every valid hook handler in a JSONC settings text with its id and range. Hooks are read by
+ * the loader's own reader, so ids (`label › hooks.Event[i].hooks[j]`), aliases and skipped entries
+ * are exactly the loader's; invalid handlers are left out (their diagnostics already say why).
+ * Comments and trailing commas are allowed; a text nested too deeply gives nothing.
+ */
+export function locateHooks(text: string, kind: HookDocumentKind): LocatedHook[] {
+  if (findExcessNesting(text) !== undefined) return [];
+  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  if (!root) return [];
+  const prefix: JsonSegment[] = kind.shape === 'claude' ? [] : kind.shape === 'vscodeSettings' ? ['hookwise.hooks'] : ['settings', 'hookwise.hooks'];
+  const hooksNode = findNodeAtLocation(root, kind.shape === 'claude' ? ['hooks'] : prefix);
+  if (!hooksNode) return [];
+  const sink = new DiagnosticSink({ displayFile: kind.label });
+  const entries =
+    kind.shape === 'claude'
+      ? readHooksObject(getNodeValue(hooksNode), ['hooks'], sink)
+      : readHooksObject(getNodeValue(hooksNode), [], sink, { ignoreKeys: SETTINGS_KEYS });
+  const pathRoot = kind.shape === 'claude' ? undefined : 'hookwise.hooks';
+  const located: LocatedHook[] = [];
+  for (const entry of entries.slice(0, MAX_LOCATED)) {
+    const node = findNodeAtLocation(root, [...prefix, ...entry.path]);
+    if (!node) continue;
+    const jsonPath = formatJsonPath(entry.path, pathRoot);
+    const body = bodyOf(node, entry.handler);
+    located.push({
+      id: `${kind.label} › ${jsonPath}`,
+      jsonPath,
+      event: entry.event,
+      ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
+      handler: entry.handler,
+      range: { offset: node.offset, length: node.length },
+      ...(body ? { body } : {}),
+    });
+  }
+  return located;
+}
+
+/** The `command` / `url` / `prompt` string of a handler node (a bare string handler is its own command). */
+function bodyOf(node: JsonNode, handler: HookHandlerConfig): LocatedHook['body'] {
+  if (node.type === 'string') return { field: 'command', offset: node.offset, length: node.length };
+  const field =
+    handler.type === 'command' ? 'command' : handler.type === 'http' ? 'url' : handler.type === 'prompt' || handler.type === 'agent' ? 'prompt' : undefined;
+  if (field === undefined) return undefined;
+  const value = findNodeAtLocation(node, [field]);
+  return value?.type === 'string' ? { field, offset: value.offset, length: value.length } : undefined;
+}
