@@ -78,11 +78,14 @@ export class HookHoverProvider implements vscode.HoverProvider {
     if (!hook) return undefined;
     const span = hook.body ?? hook.range;
     const state = this.index.state(hook.id);
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**Hookwise hook** \`${hook.id.replace(/`/g, "'")}\`\n\n`);
-    md.appendText(`${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''} · ${formatHookStats(this.stats.get(hook.id), Date.now())}\n`);
-    md.appendMarkdown('\n\n');
-    md.appendText(state.effective ? `✓ ${state.text}` : `✗ ${state.text}`);
+    const scope = `${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`;
+    const md = new vscode.MarkdownString(
+      [
+        `**Hookwise hook** \`${hook.id.replace(/`/g, "'")}\``,
+        escapeMarkdown(`${scope} · ${formatHookStats(this.stats.get(hook.id), Date.now())}`),
+        escapeMarkdown(`${state.effective ? '✓' : '✗'} ${state.text}`),
+      ].join('\n\n'),
+    );
     return new vscode.Hover(md, new vscode.Range(document.positionAt(span.offset), document.positionAt(span.offset + span.length)));
   }
 }
@@ -117,4 +120,9 @@ export class HookLinkProvider implements vscode.DocumentLinkProvider {
     }
     return links;
   }
+}
+
+/** Text shown as is in a Markdown hover (matchers and paths contain `*`, `[`, `|`…). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
