@@ -22,6 +22,14 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
+/** Runs `action` until `done` (at most 10 tries, 300 ms apart). */
+async function retry(action: () => Thenable<unknown>, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10 && !done(); i++) {
+    await action();
+    if (!done()) await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
 async function lenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
 }
@@ -60,6 +68,13 @@ suite('Hook lens', () => {
   const settingsFile = (): string => path.join(workspaceRoot(), '.claude', 'settings.json');
   suiteSetup(async () => {
     api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
+    // Other suites edit settings files on disk and in editors: settle that first (as workbench.test.ts does).
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await vscode.workspace.saveAll(false);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the first hook configuration', () => api.hookConfig.current !== undefined);
     // Project hooks run once approved: approve the fixture hook as the approval dialog would, and reload.
     const hook = api.hookConfig.current!.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');
@@ -130,14 +145,21 @@ suite('Hook lens', () => {
       return;
     }
     const disable = (await lenses(uri)).find((l) => l.command?.title === 'Disable')!;
-    await vscode.commands.executeCommand(disable.command!.command, ...(disable.command!.arguments ?? []));
+    // A write can race another edit of the same settings file ("the file is newer"): the command reports it; try again.
+    await retry(
+      () => vscode.commands.executeCommand(disable.command!.command, ...(disable.command!.arguments ?? [])),
+      () => (vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+    );
     assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), [HOOK_ID]);
     await until('the reload with the hook switched off', () => api.hookConfig.current?.config.disabledHookIds?.has(HOOK_ID) === true);
     await until('the Enable lens', async () => (await titles(uri)).includes('Enable'));
     const offHover = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at)) ?? []);
     assert.match(offHover, /skipped: switched off in hookwise\.hooks\.disabled/);
     const enable = (await lenses(uri)).find((l) => l.command?.title === 'Enable')!;
-    await vscode.commands.executeCommand(enable.command!.command, ...(enable.command!.arguments ?? []));
+    await retry(
+      () => vscode.commands.executeCommand(enable.command!.command, ...(enable.command!.arguments ?? [])),
+      () => !(vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+    );
     assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), []);
   });
 });

@@ -1,9 +1,14 @@
 import { findNodeAtLocation, getNodeValue, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { isScalar } from 'yaml';
+import { readAgentFileText } from './agentFileReader';
+import { readAgentFrontmatter } from './agentFrontmatter';
 import { findExcessNesting } from './configLimits';
 import { DiagnosticSink } from './diagnosticSink';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import { readHooksObject } from './hooksObjectReader';
 import { formatJsonPath, type JsonSegment } from './jsonPath';
+import { yamlLocator } from './nodeLocator';
+import { readSkillFileText } from './skillFileReader';
 import type { HookEvent } from '../hookEvent';
 
 /** Handlers located per document; more are not shown (a settings file with thousands of hooks is not written by hand). */
@@ -36,8 +41,12 @@ export interface LocatedHook {
 export interface HookDocumentKind {
   /** The source label ids start with, e.g. `.claude/settings.json`, `workspace settings`, `plugin x › hooks/hooks.json`. */
   readonly label: string;
-  /** `claude`: a `{"hooks": {...}}` file (settings, plugin hooks.json); `vscodeSettings`: the flat `hookwise.hooks` key of a settings.json; `workspaceFile`: the same under `settings` of a .code-workspace. */
-  readonly shape: 'claude' | 'vscodeSettings' | 'workspaceFile';
+  /**
+   * `claude`: a `{"hooks": {...}}` file (settings, plugin hooks.json); `vscodeSettings`: the flat `hookwise.hooks`
+   * key of a settings.json; `workspaceFile`: the same under `settings` of a .code-workspace; `agentFile` /
+   * `skillFile`: the YAML frontmatter `hooks:` of an agent `.md` or a SKILL.md.
+   */
+  readonly shape: 'claude' | 'vscodeSettings' | 'workspaceFile' | 'agentFile' | 'skillFile';
 }
 
 /**
@@ -47,6 +56,7 @@ export interface HookDocumentKind {
  * Comments and trailing commas are allowed; a text nested too deeply gives nothing.
  */
 export function locateHooks(text: string, kind: HookDocumentKind): LocatedHook[] {
+  if (kind.shape === 'agentFile' || kind.shape === 'skillFile') return locateFrontmatterHooks(text, kind);
   if (findExcessNesting(text) !== undefined) return [];
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   if (!root) return [];
@@ -78,6 +88,37 @@ export function locateHooks(text: string, kind: HookDocumentKind): LocatedHook[]
   return located;
 }
 
+/** The same for the YAML frontmatter of an agent file or SKILL.md, read by the loader's readers (agent `Stop` is `SubagentStop`). */
+function locateFrontmatterHooks(text: string, kind: HookDocumentKind): LocatedHook[] {
+  const frontmatter = readAgentFrontmatter(text);
+  if (!frontmatter || !frontmatter.yaml.ok) return [];
+  const where = { file: '', displayFile: kind.label };
+  const entries = kind.shape === 'agentFile' ? readAgentFileText(text, where).hooks : readSkillFileText(text, where).hooks;
+  const locator = yamlLocator(frontmatter.yaml.doc, frontmatter.yamlOffset);
+  return entries.slice(0, MAX_LOCATED).flatMap((entry): LocatedHook[] => {
+    const range = locator.locate(entry.path);
+    if (!range) return [];
+    const jsonPath = formatJsonPath(entry.path);
+    const { handler } = entry;
+    const field = bodyField(handler);
+    // A handler written as a bare string is its own command; else the field's scalar, when written.
+    const doc = frontmatter.yaml.ok ? frontmatter.yaml.doc : undefined; // (narrowed above; closures forget it)
+    const bodyPath = isScalar(doc?.getIn(entry.path, true)) ? entry.path : [...entry.path, field ?? ''];
+    const bodySpan = field !== undefined && isScalar(doc?.getIn(bodyPath, true)) ? locator.locate(bodyPath) : undefined;
+    return [
+      {
+        id: `${kind.label} › ${jsonPath}`,
+        jsonPath,
+        event: entry.event,
+        ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
+        handler,
+        range,
+        ...(field !== undefined && bodySpan !== undefined ? { body: { field, ...bodySpan } } : {}),
+      },
+    ];
+  });
+}
+
 /** The `command` / `url` / `prompt` string of a handler node (a bare string handler is its own command). */
 function bodyOf(node: JsonNode, handler: HookHandlerConfig): LocatedHook['body'] {
   if (node.type === 'string') return { field: 'command', offset: node.offset, length: node.length };
@@ -86,4 +127,15 @@ function bodyOf(node: JsonNode, handler: HookHandlerConfig): LocatedHook['body']
   if (field === undefined) return undefined;
   const value = findNodeAtLocation(node, [field]);
   return value?.type === 'string' ? { field, offset: value.offset, length: value.length } : undefined;
+}
+
+/** The field a hover and links attach to: what the handler runs or asks. */
+function bodyField(handler: HookHandlerConfig): 'command' | 'url' | 'prompt' | undefined {
+  return handler.type === 'command'
+    ? 'command'
+    : handler.type === 'http'
+      ? 'url'
+      : handler.type === 'prompt' || handler.type === 'agent'
+        ? 'prompt'
+        : undefined;
 }

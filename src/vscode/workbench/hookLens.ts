@@ -52,7 +52,7 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
   constructor(private readonly o: HookLensOptions) {
     this.index = new HookLensIndex(o.current, () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
     this.lenses = new HookCodeLensProvider(this.index, this.stats);
-    const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+    const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'markdown' }];
     this.disposables.push(
       this.lenses,
       vscode.languages.registerCodeLensProvider(selector, this.lenses),

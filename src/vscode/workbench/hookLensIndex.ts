@@ -150,13 +150,13 @@ function knownFile(hook: LoadedHook): { file: string; known: Known } | undefined
     const shape = source.file.endsWith('.code-workspace') ? 'workspaceFile' : 'vscodeSettings';
     return { file: source.file, known: { kind: { label, shape }, ...(hook.folder !== undefined ? { folder: hook.folder } : {}) } };
   }
-  // Agent and skill files keep hooks in YAML frontmatter: not located here.
-  if (/\.md$/i.test(source.file)) return undefined;
   const label = describeSource(source).slice(0, -(source.jsonPath.length + 3));
+  // Agent files and SKILL.md keep hooks in their YAML frontmatter.
+  const shape = !/\.md$/i.test(source.file) ? 'claude' : source.skill !== undefined ? 'skillFile' : 'agentFile';
   return {
     file: source.file,
     known: {
-      kind: { label, shape: 'claude' },
+      kind: { label, shape },
       ...(hook.folder !== undefined ? { folder: hook.folder } : {}),
       ...(source.plugin !== undefined ? { pluginRoot: source.plugin.root } : {}),
     },

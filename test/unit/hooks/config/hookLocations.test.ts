@@ -95,3 +95,45 @@ describe('locateHooks', () => {
     expect(locateHooks(`{"hooks": {"Stop": ${'['.repeat(5000)}`, { label: 'a', shape: 'claude' })).toEqual([]);
   });
 });
+
+describe('locateHooks in agent and skill frontmatter', () => {
+  it('locates YAML hooks with the ids the loader gives them (an agent Stop is SubagentStop)', async () => {
+    const text = `---
+name: reviewer
+description: Reviews changes
+hooks:
+  Stop:
+    - hooks:
+        - type: command
+          command: ./.claude/hooks/summary.sh
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: prompt
+          prompt: "Is this command safe?"
+---
+Review the diff.
+`;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-locate-md-'));
+    dirs.push(dir);
+    const agents = path.join(dir, '.claude', 'agents');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(path.join(agents, 'reviewer.md'), text);
+    const loaded = await loadHookConfig([{ kind: 'agentsDirectory', scope: 'project', dir: agents, displayDir: '.claude/agents' }]);
+    const label = describeLabel(loaded.hooks[0]?.source);
+
+    const located = locateHooks(text, { label, shape: 'agentFile' });
+
+    expect(located.map((h) => h.id)).toEqual(loaded.hooks.map((h) => hookSwitchId(h)));
+    expect(located.map((h) => h.event)).toEqual(['SubagentStop', 'PreToolUse']);
+    expect(slice(text, located[0]!.body!)).toBe('./.claude/hooks/summary.sh');
+    expect(slice(text, located[1]!.body!)).toBe('"Is this command safe?"');
+    expect(slice(text, located[0]!.range)).toMatch(/^type: command\n\s+command: \.\/\.claude\/hooks\/summary\.sh/);
+  });
+});
+
+function describeLabel(source: Parameters<typeof hookSwitchId>[0]['source'] | undefined): string {
+  if (!source || source.kind !== 'file') throw new Error('no file hook loaded');
+  return hookSwitchId({ source }).slice(0, -(source.jsonPath.length + 3));
+}
