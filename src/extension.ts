@@ -24,6 +24,9 @@ import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import type { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
 import { registerHookRunsView } from './vscode/tree/hookRunsView';
 import { registerHookWorkbench } from './vscode/workbench/hookWorkbench';
+import { HookLens } from './vscode/workbench/hookLens';
+import type { HookRunRecord } from './hooks/hookRunTypes';
+import type { ModelClient } from './model/modelClient';
 import { HOOK_RUNS_TOOL, RecentHookRuns, registerHookRunsTool } from './vscode/tools/hookRunsTool';
 import { createVscodeTools, enabledPatterns } from './vscode/tools/vscodeTools';
 import { McpService } from './vscode/mcp/mcpService';
@@ -52,6 +55,8 @@ export interface HookwiseApi extends HookwiseExtensionApi {
   readonly hookTests: HookTestController;
   /** The OpenTelemetry export (`apply()` settles once the current settings are in effect). */
   readonly telemetry: VscodeTelemetry;
+  /** CodeLens, hover and links on hooks in settings files, with per-hook run stats. */
+  readonly hookLens: HookLens;
   /** Wall time of `activate()` itself, in ms (module loading not included). */
   readonly activationMs: number;
 }
@@ -75,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     log,
     state: context.globalState,
     rerun: (record) => controller.rerunHook(record),
-    onClear: () => history.clear(),
+    onClear: () => (lens.clear(), history.clear()),
   });
   context.subscriptions.push(runs.disposable);
   // Runs of earlier windows come back into the tree; every finished run is kept (10,000 / 7 days).
@@ -83,7 +88,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const keepHistory = vscode.workspace.getConfiguration('hookwise').get<boolean>('hookRuns.keepHistory', true);
   const history = new HookRunHistory(keepHistory ? context.storageUri : undefined, log);
   context.subscriptions.push(history, history.registerExportCommand());
-  void history.restore(runs.provider).then(
+  // Per-hook stats on the settings files' lenses count live runs and the restored history alike.
+  const lens = new HookLens({ current: () => hookConfig.current, model: (): ModelClient => controller.runtime.model, log });
+  context.subscriptions.push(lens);
+  const restoreSink = { onHookFinished: (record: HookRunRecord) => (runs.provider.onHookFinished(record), lens.onHookFinished(record)) };
+  void history.restore(restoreSink).then(
     (count) => count > 0 && log.info(`restored ${count} hook runs from the history`),
     (error: unknown) => log.warn(`hook run history not read: ${String(error)}`),
   );
@@ -125,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     log,
     permissionProvider: permissions,
     // A hook's statusMessage on its tool card while it runs (the status bar shows it too).
-    observers: [runs.provider, status, recentRuns, history, new ToolHookStatus((update) => chat.postHookStatus(update))],
+    observers: [runs.provider, status, recentRuns, history, lens, new ToolHookStatus((update) => chat.postHookStatus(update))],
     onAgentEvent,
     onBusyChanged: (busy) => chat.setBusy(busy),
     onModelChanged: (label) => chat.setModelLabel(label),
@@ -212,6 +221,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   context.subscriptions.push(
     registerHookWorkbench({ current: () => hookConfig.current, selection: () => runs.treeView.selection, projectDir: controller.projectDir, log }),
   );
+  lens.watchConfig(hookConfig.onDidChange);
   if (hookConfig.current) markConfigReady();
   const hookTests = new HookTestController({
     config: () => hookConfig.current,
@@ -277,6 +287,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     history,
     hookTests,
     telemetry,
+    hookLens: lens,
     activationMs: performance.now() - activationStarted,
   };
 }

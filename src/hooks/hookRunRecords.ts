@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { HookActionResult, HookRawOutput } from './hookAction';
 import type { HookOutcome } from './hookOutcome';
 import type { HookEvent } from './hookEvent';
@@ -34,12 +35,19 @@ const NOTHING_RAN = {
   failures: NONE,
 } as const;
 
-// Counter ids: unique per process, cheap (no crypto in the hot path).
+/**
+ * Tags this process's run and occurrence ids: runs restored from an earlier window's history (and
+ * runs of a second copy of the runner, as in tests) must not share ids with new ones, or Hook Runs
+ * would merge them. Drawn once; ids stay a cheap counter.
+ */
+export const RUN_ID_TAG = randomBytes(4).toString('hex');
+
+// Counter ids: unique per process (with the tag, across processes), cheap (no crypto in the hot path).
 let occurrenceCounter = 0;
 
-/** A new occurrence id, `ho-<n>`. */
+/** A new occurrence id, `ho-<tag>-<n>`. */
 export function nextOccurrenceId(): string {
-  return `ho-${++occurrenceCounter}`;
+  return `ho-${RUN_ID_TAG}-${++occurrenceCounter}`;
 }
 
 /** `value` when it is a string. */

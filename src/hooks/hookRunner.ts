@@ -12,6 +12,7 @@ import {
   mergeMayFail,
   nextOccurrenceId,
   refusedByFailClosed,
+  RUN_ID_TAG,
   select,
   skillKey,
   startedRecord,
@@ -292,7 +293,7 @@ export class HookRunner {
 
   /** Starts one execution; returns a promise only when it did not finish synchronously. */
   private start(execution: HookExecution, input: Input, occurrenceId: string, matchError: string | undefined): Promise<void> | undefined {
-    execution.runId = `hr-${++runCounter}`;
+    execution.runId = `hr-${RUN_ID_TAG}-${++runCounter}`;
     execution.startedAt = this.now();
     execution.startClock = this.clock();
     if (this.observers.length > 0) this.notify('onHookStarted', startedRecord(execution, occurrenceId, input));

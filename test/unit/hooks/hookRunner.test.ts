@@ -451,8 +451,8 @@ describe('HookRunner: failures, timeouts, cancellation', () => {
     expect(finished[0]).toMatchObject({ status: 'ok', runId: started[0]?.runId, occurrenceId: result.occurrenceId, raw: { stderr: 'x', exitCode: 0 } });
     expect(finished[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(finished[0]?.source).toMatchObject({ kind: 'file', jsonPath: 'hooks.PreToolUse[0].hooks[0]' });
-    expect(started[0]?.runId).toMatch(/^hr-\d+$/);
-    expect(result.occurrenceId).toMatch(/^ho-\d+$/);
+    expect(started[0]?.runId).toMatch(/^hr-[0-9a-f]{8}-\d+$/);
+    expect(result.occurrenceId).toMatch(/^ho-[0-9a-f]{8}-\d+$/);
   });
 });
 

@@ -1,0 +1,59 @@
+import { MATCHER_FIELD, type HookEvent } from './hookEvent';
+
+/** Tool events: their input names a tool and carries a tool_use_id. */
+const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
+
+const TOOL_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
+  Bash: { command: 'npm test' },
+  Read: { file_path: 'README.md' },
+  Write: { file_path: 'example.txt', content: 'hello\n' },
+  Edit: { file_path: 'README.md', old_string: 'a', new_string: 'b' },
+  Glob: { pattern: '**/*.ts' },
+  Grep: { pattern: 'TODO' },
+  WebFetch: { url: 'https://example.com', prompt: 'summarise' },
+};
+
+const EVENT_FIELDS: Readonly<Partial<Record<HookEvent, Record<string, unknown>>>> = {
+  UserPromptSubmit: { prompt: 'Explain this project' },
+  SessionStart: { source: 'startup' },
+  SessionEnd: { reason: 'other' },
+  Stop: { stop_hook_active: false },
+  SubagentStop: { stop_hook_active: false, agent_type: 'general-purpose' },
+  Notification: { message: 'Hookwise needs your permission', notification_type: 'permission_prompt' },
+  PreCompact: { trigger: 'manual', custom_instructions: '' },
+};
+
+/**
+ * A plausible hook input for `event`, for "Run with Sample Input…" when the hook has not run yet:
+ * the common fields, the event's own fields, and a matcher field value the hook's matcher accepts
+ * when the matcher starts with a plain name (`Bash|Write` → `Bash`). The user edits it before it runs.
+ */
+export function sampleHookInput(event: HookEvent, matcher: string | undefined, cwd: string): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    session_id: 'sample',
+    transcript_path: '',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...(EVENT_FIELDS[event] ?? {}),
+  };
+  const field = MATCHER_FIELD[event];
+  const named = /^[A-Za-z0-9_.-]+/.exec(matcher ?? '')?.[0];
+  if (TOOL_EVENTS.has(event)) {
+    const tool = named ?? 'Bash';
+    Object.assign(input, { tool_name: tool, tool_input: TOOL_INPUTS[tool] ?? {}, tool_use_id: 'toolu_sample' });
+    if (event === 'PostToolUse') input.tool_response = { success: true };
+  } else if (field !== undefined && named !== undefined) {
+    input[field] = named;
+  }
+  return input;
+}
+
+/** The input "Run with Sample Input…" starts from: the hook's last run input when it ran, else a sample for its event. */
+export function startingInput(
+  hook: { readonly event: HookEvent; readonly matcher?: string },
+  lastInput: Readonly<Record<string, unknown>> | undefined,
+  cwd: string,
+): Record<string, unknown> {
+  return lastInput !== undefined ? { ...lastInput } : sampleHookInput(hook.event, hook.matcher, cwd);
+}

@@ -1,0 +1,165 @@
+/**
+ * The settings-file lenses in the real extension host: the fixture `.claude/settings.json` hook runs
+ * through the extension's own runner, then its CodeLens shows the run count and last outcome, the
+ * hover names the hook and says it is effective, the command links to the file it names, "Run with
+ * Sample Input…" runs it alone, and the Disable lens writes `hookwise.hooks.disabled` (Enable undoes it).
+ */
+import * as assert from 'node:assert/strict';
+import { writeFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { HookwiseApi } from '../../src/extension';
+import { workspaceRoot } from './configSupport';
+
+const EXTENSION_ID = 'hookwise.hookwise';
+const HOOK_ID = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs `action` until `done` (at most 10 tries, 300 ms apart). */
+async function retry(action: () => Thenable<unknown>, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10 && !done(); i++) {
+    await action();
+    if (!done()) await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+async function lenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
+  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
+}
+
+/** The titles of the lenses above the fixture hook's object. */
+async function titles(uri: vscode.Uri): Promise<string[]> {
+  return (await lenses(uri)).map((l) => l.command?.title ?? '');
+}
+
+function runCount(all: readonly string[]): number {
+  const stats = all.find((t) => /^\d+ runs? · last:/.test(t) || t === 'no runs yet in this workspace') ?? '';
+  return stats.startsWith('no runs') ? 0 : Number(/^(\d+)/.exec(stats)?.[1] ?? NaN);
+}
+
+/** The hovers' Markdown as it reads rendered (backslash escapes dropped). */
+function hoverText(hovers: readonly vscode.Hover[]): string {
+  const md = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+  return md.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+}
+
+function bashInput(command: string): Record<string, unknown> {
+  return {
+    session_id: 'lens-it',
+    transcript_path: '',
+    cwd: workspaceRoot(),
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_lens',
+  };
+}
+
+suite('Hook lens', () => {
+  let api: HookwiseApi;
+  const settingsFile = (): string => path.join(workspaceRoot(), '.claude', 'settings.json');
+  suiteSetup(async () => {
+    api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
+    // Other suites edit settings files on disk and in editors: settle that first (as workbench.test.ts does).
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await vscode.workspace.saveAll(false);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the first hook configuration', () => api.hookConfig.current !== undefined);
+    // Project hooks run once approved: approve the fixture hook as the approval dialog would, and reload.
+    const hook = api.hookConfig.current!.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');
+    assert.ok(hook, 'the fixture hook is loaded');
+    if (!api.hookConfig.current!.applied.active.some((h) => h.hash === hook.hash)) {
+      await api.hookConfig.approve([hook.hash]);
+      writeFileSync(settingsFile(), readFileSync(settingsFile(), 'utf8'));
+      await until('the approved fixture hook', () => api.hookConfig.current?.applied.active.some((h) => h.hash === hook.hash) === true, 15_000);
+    }
+  });
+  suiteTeardown(async () => {
+    await Promise.resolve(vscode.workspace.getConfiguration().update('hookwise.hooks.disabled', undefined, vscode.ConfigurationTarget.Workspace)).catch(
+      () => undefined,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('a run shows in the lens and hover; the command links to its file; Run with Sample Input runs it; Disable writes the switch', async function () {
+    const uri = vscode.Uri.file(settingsFile());
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const before = runCount(await titles(uri));
+    assert.ok(!Number.isNaN(before), `a stats lens: ${JSON.stringify(await titles(uri))}`);
+
+    // Two real runs through the extension's runner (the one the agent uses): the lens counts them.
+    for (const command of ['npm test', 'ls'])
+      await api.controller.runtime.runner.run('PreToolUse', bashInput(command), { signal: AbortSignal.timeout(10_000), cwd: workspaceRoot() });
+    await until('the lens to count the runs', async () => runCount(await titles(uri)) === before + 2);
+    const all = await titles(uri);
+    const stats = all.find((t) => /^\d+ runs? · last:/.test(t))!;
+    assert.match(stats, /^\d+ runs · last: allow just now · median \d+ ms$/);
+    assert.ok(all.includes('Run with Sample Input…') && all.includes('Show Runs') && all.includes('Disable'), JSON.stringify(all));
+
+    // The hover on the command: the hook's id, the same stats, and that it runs.
+    const text = doc.getText();
+    const at = doc.positionAt(text.indexOf('"command": "') + '"command": "ec'.length);
+    const hover = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at)) ?? []);
+    assert.ok(hover.includes(HOOK_ID), hover);
+    assert.ok(hover.includes(stats), hover);
+    assert.match(hover, /✓ effective/);
+
+    // The command names ./README.md, which exists: one link to it.
+    const links = (await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri)) ?? [];
+    const targets = links.map((l) => l.target?.fsPath);
+    assert.deepEqual(targets, [path.join(workspaceRoot(), 'README.md')]);
+    assert.equal(doc.getText(links[0]!.range), './README.md');
+
+    // Run with Sample Input… starts from the last run's input and runs just this hook.
+    const sample = await vscode.commands.executeCommand<{ decision: string; input: Record<string, unknown> }>(
+      'hookwise.hookLens.runSample',
+      HOOK_ID,
+      bashInput('git status'),
+    );
+    assert.equal(sample?.decision, 'allow');
+
+    // Show Runs filters Hook Runs to this hook with the view's search.
+    const query = await vscode.commands.executeCommand<string>('hookwise.hookLens.showRuns', HOOK_ID);
+    assert.equal(query, 'hook:config:.claude/settings.json hook:hooks.PreToolUse[0].hooks[0]');
+    assert.equal(api.hookRuns.model.query, query);
+    await vscode.commands.executeCommand('hookwise.hookRuns.search', '');
+
+    // The Disable lens writes the switch; the reload turns the lens into Enable and the hover says why it is skipped.
+    try {
+      await vscode.workspace.getConfiguration().update('hookwise.hooks.disabled', undefined, vscode.ConfigurationTarget.Workspace);
+    } catch (error) {
+      // Another suite's unsaved workspace settings editor blocks writes (see workbench.test.ts): run this suite alone.
+      console.warn(`skipped the switch: workspace settings not writable here (${String(error)})`);
+      return;
+    }
+    const disable = (await lenses(uri)).find((l) => l.command?.title === 'Disable')!;
+    // A write can race another edit of the same settings file ("the file is newer"): the command reports it; try again.
+    await retry(
+      () => vscode.commands.executeCommand(disable.command!.command, ...(disable.command!.arguments ?? [])),
+      () => (vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+    );
+    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), [HOOK_ID]);
+    await until('the reload with the hook switched off', () => api.hookConfig.current?.config.disabledHookIds?.has(HOOK_ID) === true);
+    await until('the Enable lens', async () => (await titles(uri)).includes('Enable'));
+    const offHover = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at)) ?? []);
+    assert.match(offHover, /skipped: switched off in hookwise\.hooks\.disabled/);
+    const enable = (await lenses(uri)).find((l) => l.command?.title === 'Enable')!;
+    await retry(
+      () => vscode.commands.executeCommand(enable.command!.command, ...(enable.command!.arguments ?? [])),
+      () => !(vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+    );
+    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), []);
+  });
+});
