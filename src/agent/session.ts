@@ -33,7 +33,7 @@ import type { CheckpointScope, RewindResult } from './sessionCheckpoints';
 import { contextNote } from './sessionContextNote';
 import { SessionEvents } from './sessionEvents';
 import { MAIN } from './sessionHooks';
-import { preparePrompt } from './sessionPrompt';
+import { attachedMemoryNote, preparePrompt } from './sessionPrompt';
 import { sessionRunContext } from './sessionRunContext';
 import type { PromptContext, SessionOptions } from './sessionOptions';
 
@@ -242,12 +242,13 @@ export class Session {
   /**
    * Sends one prompt through UserPromptSubmit and the agent. One prompt at a time.
    * `attachments`: texts the user attached (chat context), given to the model just before the
-   * prompt; hooks see the prompt as typed.
+   * prompt; hooks see the prompt as typed. `attachedFiles`: the files among them (absolute), whose
+   * nested CLAUDE.md and `paths:` rules load as for a read.
    */
-  async submit(prompt: string, signal: AbortSignal, attachments: readonly string[] = []): Promise<SubmitResult> {
+  async submit(prompt: string, signal: AbortSignal, attachments: readonly string[] = [], attachedFiles: readonly string[] = []): Promise<SubmitResult> {
     if (this.running) throw new Error('a prompt is already running in this session');
     this.events.clearIdle();
-    const work = this.submitNow(prompt, signal, attachments);
+    const work = this.submitNow(prompt, signal, attachments, attachedFiles);
     this.running = work;
     try {
       return await work;
@@ -257,7 +258,7 @@ export class Session {
     }
   }
 
-  private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[]): Promise<SubmitResult> {
+  private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[], attachedFiles: readonly string[]): Promise<SubmitResult> {
     this.promptId = randomUUID();
     const prepared = await preparePrompt(prompt, {
       ctx: this.ctx,
@@ -282,6 +283,13 @@ export class Session {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
       this.pendingContext.length = 0;
     }
+    const memory = await attachedMemoryNote([...prepared.files, ...attachedFiles], {
+      lazyMemory: this.ctx.lazyMemory,
+      emit: this.o.emit,
+      instructionsLoaded: (files, s) => this.events.instructionsLoaded(files, undefined, s),
+      signal,
+    });
+    if (memory !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${memory}\n</system-reminder>` });
     // What the user attached (files, selection, Problems: `<system-reminder>` texts) goes just before the prompt, as Claude Code sends it.
     if (attachments.length > 0) this.conversation.append({ role: 'user', content: attachments.join('\n') });
     this.conversation.append({ role: 'user', content: finalPrompt });

@@ -2,6 +2,9 @@ import { HookContext } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEventResult } from '../hooks/hookRunTypes';
 import type { AgentEventListener } from './agentEvents';
+import type { LazyMemory } from './memory/lazyMemory';
+import type { MemoryFile } from './memory/memoryFiles';
+import { describeMemoryFile } from './memory/promptContext';
 import { emitSystemMessages } from './agentEvents';
 import { expandPrompt } from './commands/promptExpansion';
 import type { SlashCommandSet } from './commands/slashCommands';
@@ -20,6 +23,8 @@ export type PreparedPrompt =
       readonly prompt: string;
       /** UserPromptSubmit's result: its context goes to the model with the prompt. */
       readonly submitted: HookEventResult;
+      /** The files a slash command's `@path`s attached (absolute). */
+      readonly files: readonly string[];
     };
 
 /** What the session lends a prompt's preparation. */
@@ -55,6 +60,7 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
   }
   const rewritten = submitted.updatedInput?.prompt;
   let finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
+  let files: readonly string[] = [];
   if (d.slashCommands && finalPrompt.trimStart().startsWith('/')) {
     const expanded = await expandPrompt(finalPrompt, {
       ctx: d.ctx,
@@ -70,7 +76,42 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
       d.emit({ type: 'systemMessage', agent: MAIN, text: expanded.reason, source: 'UserPromptExpansion' });
       return { kind: 'blocked', reason: expanded.reason };
     }
-    if (expanded.kind === 'expanded') finalPrompt = expanded.prompt;
+    if (expanded.kind === 'expanded') {
+      finalPrompt = expanded.prompt;
+      files = expanded.files;
+    }
   }
-  return { kind: 'ready', prompt: finalPrompt, submitted };
+  return { kind: 'ready', prompt: finalPrompt, submitted, files };
+}
+
+/** Most attached files one prompt loads memory for (a prompt naming hundreds of files costs no more). */
+export const MAX_ATTACHED_MEMORY_FILES = 32;
+
+/** What loading the memory of a prompt's attached files needs from the session. */
+export interface AttachedMemoryDeps {
+  /** Absent when the session loads no memory at all. */
+  readonly lazyMemory: LazyMemory | undefined;
+  readonly emit: AgentEventListener;
+  /** InstructionsLoaded for what loaded (observation only). */
+  readonly instructionsLoaded: (files: readonly MemoryFile[], signal: AbortSignal) => Promise<void>;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The nested CLAUDE.md files and `paths:` rules that the files a prompt attaches (`@path` of a
+ * slash command, a chat attachment) bring in, as Claude Code loads them for an `@`-mentioned
+ * file just as for a read: each once per session, InstructionsLoaded for each. Returns the text
+ * for the model (undefined when nothing new); problems are shown, never thrown.
+ */
+export async function attachedMemoryNote(files: readonly string[], d: AttachedMemoryDeps): Promise<string | undefined> {
+  if (!d.lazyMemory || files.length === 0) return undefined;
+  const loaded: MemoryFile[] = [];
+  for (const file of [...new Set(files)].slice(0, MAX_ATTACHED_MEMORY_FILES)) {
+    const touched = await d.lazyMemory.touch(file);
+    for (const problem of touched.problems) d.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
+    loaded.push(...touched.files);
+  }
+  await d.instructionsLoaded(loaded, d.signal);
+  const withText = loaded.filter((f) => f.content.trim() !== '');
+  return withText.length > 0 ? withText.map(describeMemoryFile).join('\n\n') : undefined;
 }

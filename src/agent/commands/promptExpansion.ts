@@ -23,7 +23,7 @@ import { parseSlashInvocation, type SlashCommandSet } from './slashCommands';
 /** What expanding one prompt gave. */
 export type PromptExpansionResult =
   | { readonly kind: 'unchanged' }
-  | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string }
+  | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string; readonly files: readonly string[] }
   | { readonly kind: 'refused'; readonly reason: string };
 
 /** The session's side of an expansion. */
@@ -73,7 +73,7 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
   );
   if (hooked.decision === 'deny' || hooked.decision === 'stop')
     return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
-  return { kind: 'expanded', prompt: expansion.prompt, command: command.name };
+  return { kind: 'expanded', prompt: expansion.prompt, command: command.name, files: expansion.files ?? [] };
 }
 
 /** One pre-execution command as a Bash tool call of the main agent: hooks, rules, popup, then the tool. */
