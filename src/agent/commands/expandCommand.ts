@@ -18,11 +18,8 @@ export interface ExpansionPorts {
   readFile(absPath: string): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }>;
 }
 
-/**
- * The expanded prompt and the files its `@path`s attached (absolute; absent when none), or why the command could
- * not be expanded (shown to the user; nothing is sent).
- */
-export type Expansion = { readonly ok: true; readonly prompt: string; readonly files?: readonly string[] } | { readonly ok: false; readonly error: string };
+/** The expanded prompt, or why the command could not be expanded (shown to the user; nothing is sent). */
+export type Expansion = { readonly ok: true; readonly prompt: string } | { readonly ok: false; readonly error: string };
 
 const MAX_PRE_COMMANDS = 16;
 const MAX_FILE_REFS = 16;
@@ -44,15 +41,13 @@ export async function expandCommand(command: SlashCommand, args: string, ports: 
 
   const refs = [...new Set([...text.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+\.[\w]+)/g)].map((m) => m[1] as string))].slice(0, MAX_FILE_REFS);
   const attached: string[] = [];
-  const files: string[] = [];
   for (const ref of refs) {
     const abs = path.resolve(ports.cwd, ref);
     const read = await ports.readFile(abs);
     if (!read.ok) return { ok: false, error: `/${command.name}: @${ref} cannot be included: ${read.error}` };
     attached.push(`Contents of ${abs}:\n\n${read.text}`);
-    files.push(abs);
   }
-  return { ok: true, prompt: [text.trim(), ...attached].join('\n\n'), ...(files.length > 0 ? { files } : {}) };
+  return { ok: true, prompt: [text.trim(), ...attached].join('\n\n') };
 }
 
 /** Splits arguments like a shell: whitespace separates, single or double quotes group. */
