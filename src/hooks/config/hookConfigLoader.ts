@@ -78,6 +78,8 @@ export interface HookConfig {
    * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
    */
   readonly disabledHookIds?: ReadonlySet<string>;
+  /** Hooks left out because the managed policy `file` sets `allowManagedHooksOnly` (explain lists them as skipped). */
+  readonly managedOnly?: { readonly file: string; readonly hooks: readonly LoadedHook[] };
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -378,6 +380,7 @@ export function buildHookConfig(
       additionalDirectories,
     },
     duplicates,
+    ...(policy.overridden.length > 0 && managed ? { managedOnly: { file: managed.displayFile, hooks: policy.overridden } } : {}),
     ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
   };
@@ -399,9 +402,9 @@ function applyManagedPolicy(
   hooks: LoadedHook[],
   rules: PermissionRuleEntry[],
   disablingFiles: readonly { file: string; displayFile: string }[],
-): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[] } {
+): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[]; overridden: LoadedHook[] } {
   const diagnostics: ConfigDiagnostic[] = [];
-  if (!managed) return { hooks, rules, diagnostics };
+  if (!managed) return { hooks, rules, diagnostics, overridden: [] };
   const overridden = (items: readonly { readonly source: HookSource }[], what: string, why: string): void => {
     const perFile = new Map<string, { file?: string; displayFile: string; count: number }>();
     for (const item of items) {
@@ -423,7 +426,9 @@ function applyManagedPolicy(
       });
   };
   let kept = hooks;
+  let overriddenHooks: LoadedHook[] = [];
   if (managed.policy.allowManagedHooksOnly) {
+    overriddenHooks = hooks.filter((h) => !isManagedHook(h));
     overridden(
       hooks.filter((h) => !isManagedHook(h)),
       'hook(s)',
@@ -450,7 +455,7 @@ function applyManagedPolicy(
         code: 'overriddenByPolicy',
         message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the managed policy ${managed.displayFile}; they still run`,
       });
-  return { hooks: kept, rules: keptRules, diagnostics };
+  return { hooks: kept, rules: keptRules, diagnostics, overridden: overriddenHooks };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string; skill?: string }): LoadedHook {
