@@ -10,11 +10,14 @@
  * from this run; otherwise they only land in test-results/.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   e2e,
+  expandTreeItem,
+  hookRunsView,
+  reloadWorkbench,
   REPO_ROOT,
   runCommand,
   screenshot,
@@ -257,5 +260,29 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     assert.match(await result.innerHTML(), /testing-passed-icon/);
     await page.locator('.part.panel .monaco-list-row', { hasText: 'Hookwise hook tests' }).first().waitFor();
     await shot('e2e-workbench-hook-test-explorer', 'hook-test-explorer');
+  });
+
+  it('Hook Runs come back after a window reload (hookwise.hookRuns.keepHistory on): the blocked call is still listed under its session', async function () {
+    // The e2e host turns the history off (every other scenario reads Hook Runs from empty); this one turns it on.
+    const settingsFile = path.join(e2e().userDataDir, 'User', 'settings.json');
+    const original = readFileSync(settingsFile, 'utf8');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(original), 'hookwise.hookRuns.keepHistory': true }, null, 2));
+    try {
+      await blockedRmRf(); // its reload activates the extension with the history on
+      const sessions = hookRunsView().locator('.monaco-list-row[aria-level="1"]');
+      // The live session is the expanded one.
+      const mine = (await hookRunsView().locator('.monaco-list-row[aria-level="1"][aria-expanded="true"]').first().innerText()).replace(/\s+/g, ' ').trim();
+      assert.ok(mine.startsWith('Session'), `the live session row:\n${await treeSnapshot()}`);
+      await reloadWorkbench(); // a fresh extension host: only the history can bring the runs back
+      await sessions.first().waitFor({ timeout: 30_000 });
+      const restored = sessions.filter({ hasText: mine.split(' ').at(-1) ?? mine });
+      assert.equal(await restored.count(), 1, `${mine} is restored:\n${await treeSnapshot()}`);
+      await expandTreeItem(restored);
+      await expandTreeItem(hookRunsView().locator('.monaco-list-row[aria-level="2"]', { hasText: 'main agent' }));
+      await treeItem('PreToolUse · Bash · rm -rf build').filter({ hasText: '· deny' }).first().waitFor();
+      console.log(`      screenshot: ${await screenshot('e2e-workbench-history-after-reload')}`);
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
   });
 });
