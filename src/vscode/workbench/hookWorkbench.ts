@@ -77,8 +77,9 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
   const sessionOf = (node: unknown): ExplainSession | undefined => {
     const n = (node ?? o.selection()[0]) as HookRunsNode | undefined;
     const occurrence = n?.kind === 'run' ? n.occurrence : n?.kind === 'occurrence' ? n : undefined;
-    if (!occurrence) return undefined;
-    const session = occurrence.agent.session;
+    // A node built by hand (another extension, a test) may lack the tree links: explain without the session then.
+    const session = (occurrence as Partial<typeof occurrence> | undefined)?.agent?.session;
+    if (!occurrence || !session) return undefined;
     const records = [...session.runs.values()].map((r) => r.record);
     return explainSessionOf(occurrence.occurrenceId, records, o.skillsOf?.(session.sessionId, occurrence.first.startedAt));
   };
