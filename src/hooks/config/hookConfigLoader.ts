@@ -79,8 +79,11 @@ export interface HookConfig {
    * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
    */
   readonly disabledHookIds?: ReadonlySet<string>;
-  /** The managed policy file that set `allowManagedHooksOnly` (hooks registered through the extension API are off too). */
-  readonly managedHooksOnly?: string;
+  /**
+   * Set when the managed policy `file` sets `allowManagedHooksOnly`: the hooks it left out (explain
+   * lists them as skipped); hooks registered through the extension API are off too.
+   */
+  readonly managedOnly?: { readonly file: string; readonly hooks: readonly LoadedHook[] };
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -389,9 +392,9 @@ export function buildHookConfig(
       additionalDirectories,
     },
     duplicates,
+    ...(managed?.policy.allowManagedHooksOnly ? { managedOnly: { file: managed.displayFile, hooks: policy.overridden } } : {}),
     ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
-    ...(managed?.policy.allowManagedHooksOnly ? { managedHooksOnly: managed.displayFile } : {}),
   };
 }
 
@@ -411,9 +414,9 @@ function applyManagedPolicy(
   hooks: LoadedHook[],
   rules: PermissionRuleEntry[],
   disablingFiles: readonly { file: string; displayFile: string }[],
-): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[] } {
+): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[]; overridden: LoadedHook[] } {
   const diagnostics: ConfigDiagnostic[] = [];
-  if (!managed) return { hooks, rules, diagnostics };
+  if (!managed) return { hooks, rules, diagnostics, overridden: [] };
   const overridden = (items: readonly { readonly source: HookSource }[], what: string, why: string): void => {
     const perFile = new Map<string, { file?: string; displayFile: string; count: number }>();
     for (const item of items) {
@@ -435,7 +438,9 @@ function applyManagedPolicy(
       });
   };
   let kept = hooks;
+  let overriddenHooks: LoadedHook[] = [];
   if (managed.policy.allowManagedHooksOnly) {
+    overriddenHooks = hooks.filter((h) => !isManagedHook(h));
     overridden(
       hooks.filter((h) => !isManagedHook(h)),
       'hook(s)',
@@ -462,7 +467,7 @@ function applyManagedPolicy(
         code: 'overriddenByPolicy',
         message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the managed policy ${managed.displayFile}; they still run`,
       });
-  return { hooks: kept, rules: keptRules, diagnostics };
+  return { hooks: kept, rules: keptRules, diagnostics, overridden: overriddenHooks };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string; skill?: string }): LoadedHook {
