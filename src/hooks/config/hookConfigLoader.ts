@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import { isProjectSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
-import { readClaudeSettingsText, type PolicySwitches } from './claudeSettingsReader';
+import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
@@ -252,7 +252,17 @@ export function buildHookConfig(
   let defaultMode: MergedPermissions['defaultMode'];
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
   /** The managed policy file's switches, and which files set `disableAllHooks` (to tell them managed hooks still run). */
-  let managed: { readonly displayFile: string; readonly file: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined;
+  let managed:
+    | {
+        readonly displayFile: string;
+        readonly file: string;
+        readonly policy: PolicySwitches;
+        readonly disableAllHooks: boolean;
+        readonly enabledPlugins?: readonly EnabledPluginEntry[];
+      }
+    | undefined;
+  /** The other settings files' `enabledPlugins` entries, checked against the managed policy's. */
+  const pluginEntries: EnabledPluginEntry[] = [];
   const disablingFiles: { file: string; displayFile: string }[] = [];
   let httpPolicy: HttpHookPolicy = {};
   let managedUrls: readonly string[] | undefined;
@@ -361,8 +371,15 @@ export function buildHookConfig(
     diagnostics.push(...content.diagnostics);
     if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
     if (input.scope === 'managed')
-      managed = { displayFile: input.displayFile, file: input.file, policy: content.policy, disableAllHooks: content.disableAllHooks === true };
-    else if (content.disableAllHooks === true) disablingFiles.push({ file: input.file, displayFile: input.displayFile });
+      managed = {
+        displayFile: input.displayFile,
+        file: input.file,
+        policy: content.policy,
+        disableAllHooks: content.disableAllHooks === true,
+        ...(content.enabledPlugins !== undefined ? { enabledPlugins: content.enabledPlugins } : {}),
+      };
+    else pluginEntries.push(...(content.enabledPlugins ?? []));
+    if (input.scope !== 'managed' && content.disableAllHooks === true) disablingFiles.push({ file: input.file, displayFile: input.displayFile });
     all.push(...hooks);
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
@@ -375,7 +392,7 @@ export function buildHookConfig(
 
   const { kept, duplicates } = dedupHooks(all);
   const policy = applyManagedPolicy(managed, kept, rules, disablingFiles);
-  diagnostics.push(...policy.diagnostics);
+  diagnostics.push(...policy.diagnostics, ...lockedPluginWarnings(managed, pluginEntries));
   const disabled = disabledBy.length > 0;
   return {
     hooks: managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks,
@@ -393,6 +410,24 @@ export function buildHookConfig(
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
     ...(managed?.policy.allowManagedHooksOnly ? { managedHooksOnly: managed.displayFile } : {}),
   };
+}
+
+/**
+ * A warning at each `enabledPlugins` entry the managed policy's entry for the same plugin overrides:
+ * Claude Code lets no other file flip a plugin the policy turns on or off.
+ */
+function lockedPluginWarnings(
+  managed: { readonly displayFile: string; readonly enabledPlugins?: readonly EnabledPluginEntry[] } | undefined,
+  entries: readonly EnabledPluginEntry[],
+): ConfigDiagnostic[] {
+  if (managed?.enabledPlugins === undefined || entries.length === 0) return [];
+  const locked = new Map(managed.enabledPlugins.map((e) => [e.id, e.on]));
+  return entries
+    .filter((e) => locked.has(e.id) && locked.get(e.id) !== e.on)
+    .map((e) => ({
+      ...e.at,
+      message: `"${e.id}": ${e.on} here is ignored: the managed policy ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
+    }));
 }
 
 /** True for a hook from the managed policy file. */
@@ -436,12 +471,14 @@ function applyManagedPolicy(
   };
   let kept = hooks;
   if (managed.policy.allowManagedHooksOnly) {
+    // Plugins the policy force-enables are the policy's own choice: their hooks (hooks files, agent and skill frontmatter) still run.
+    const allowed = (h: LoadedHook): boolean => isManagedHook(h) || isManagedPluginSource(h.source);
     overridden(
-      hooks.filter((h) => !isManagedHook(h)),
+      hooks.filter((h) => !allowed(h)),
       'hook(s)',
       `the managed policy ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`,
     );
-    kept = hooks.filter(isManagedHook);
+    kept = hooks.filter(allowed);
   }
   let keptRules = rules;
   if (managed.policy.allowManagedPermissionRulesOnly) {
