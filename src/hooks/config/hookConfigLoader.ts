@@ -390,12 +390,14 @@ export function buildHookConfig(
   }
   if (managedUrls !== undefined) httpPolicy = { ...httpPolicy, allowedUrls: managedUrls };
 
-  const { kept, duplicates } = dedupHooks(all);
-  const policy = applyManagedPolicy(managed, kept, rules, disablingFiles);
+  // The policy filters before dedup: a user's copy of a policy hook comes first in merge order, and
+  // dedup keeping that copy would let the policy drop the only one left.
+  const policy = applyManagedPolicy(managed, all, rules, disablingFiles);
   diagnostics.push(...policy.diagnostics, ...lockedPluginWarnings(managed, pluginEntries));
   const disabled = disabledBy.length > 0;
+  const { kept, duplicates } = dedupHooks(managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks);
   return {
-    hooks: managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks,
+    hooks: kept,
     diagnostics,
     disabled,
     disabledBy,
