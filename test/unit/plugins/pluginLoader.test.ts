@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import { canSwitchOff } from '../../../src/hooks/config/hookSwitches';
+import { describeLoadedHook } from '../../../src/hooks/config/loadedHook';
 import { describeSource, isProjectSource } from '../../../src/hooks/hookSource';
 import { pluginHookSources } from '../../../src/plugins/pluginHookSources';
 import { discoverPlugins } from '../../../src/plugins/pluginLoader';
@@ -120,6 +121,8 @@ describe('managed enabledPlugins', () => {
     expect(forced.plugins.map((p) => [p.id, p.managed, p.projectFolder])).toEqual([['p@m', true, undefined]]);
     const config = await loadHookConfig(pluginHookSources(forced.plugins), options);
     expect(config.hooks.map((h) => [describeSource(h.source), isProjectSource(h.source), canSwitchOff(h)])).toEqual([[id, false, false]]);
+    // Show Effective Hooks' line says why it is there.
+    expect(config.hooks.map((h) => describeLoadedHook(h))).toEqual([`Stop command: echo ${root} — ${id} (plugin enabled by managed policy)`]);
 
     // Without the policy the same plugin is the project's, and the editor settings drop it.
     const plain = await discoverPlugins({ homeDir: home, projectDirs: [ws], managedSettingsFile: null });
