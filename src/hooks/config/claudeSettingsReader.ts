@@ -37,7 +37,7 @@ export interface EnabledPluginEntry {
 
 /** Switches Claude Code honours only in managed settings. */
 export interface PolicySwitches {
-  /** Only the managed file's hooks run (plugin and agent/skill frontmatter hooks too are skipped). */
+  /** Only the managed file's hooks run, and those of plugins it force-enables (other plugin and agent/skill frontmatter hooks are skipped). */
   readonly allowManagedHooksOnly?: boolean;
   /** Only the managed file's permission rules apply. */
   readonly allowManagedPermissionRulesOnly?: boolean;

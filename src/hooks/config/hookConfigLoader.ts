@@ -438,7 +438,7 @@ export function isManagedHook(hook: { readonly source: HookSource }): boolean {
 }
 
 /**
- * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks,
+ * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks (and those of plugins it force-enables),
  * `allowManagedPermissionRulesOnly` only its rules, and a lower layer's `disableAllHooks`
  * cannot turn its hooks off. Each file whose settings are overridden gets a warning, so a
  * user sees why their hook or rule does nothing.
