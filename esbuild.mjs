@@ -98,20 +98,35 @@ export const extensionConfig = {
   ...importMetaShim,
 };
 
+/**
+ * The CLI is two files: dist/cli.js (the bin, a few lines) loads dist/cliMain.js through V8's
+ * code cache (src/cli/compileCache.ts), so a run does not re-parse the 1 MB bundle.
+ */
+export const cliMainConfig = {
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cliMain.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  ...importMetaShim,
+};
+
+/** The MCP SDK's client, beside extension.js and cliMain.js (see mcpSplitPlugin). */
+export const mcpClientConfig = {
+  ...common,
+  entryPoints: ['src/mcp/mcpClient.ts'],
+  outfile: 'dist/mcp.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  ...importMetaShim,
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [
   extensionConfig,
-  // The CLI is two files: dist/cli.js (the bin, a few lines) loads dist/cliMain.js through
-  // V8's code cache (src/cli/compileCache.ts), so a run does not re-parse the 1 MB bundle.
-  {
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cliMain.js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    ...importMetaShim,
-  },
+  cliMainConfig,
   // The OpenTelemetry exporter, beside extension.js and cliMain.js (see telemetrySplitPlugin).
   {
     ...common,
@@ -122,16 +137,7 @@ const configs = [
     target: 'node20',
     ...importMetaShim,
   },
-  // The MCP SDK's client, beside extension.js and cliMain.js (see mcpSplitPlugin).
-  {
-    ...common,
-    entryPoints: ['src/mcp/mcpClient.ts'],
-    outfile: 'dist/mcp.js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    ...importMetaShim,
-  },
+  mcpClientConfig,
   {
     ...common,
     entryPoints: ['src/cli/bin.ts'],
