@@ -17,15 +17,16 @@ let loaded: Promise<McpClient> | undefined;
 export const loadMcpClient: McpClientLoader = () => {
   // esbuild turns this into a require of dist/mcp.js beside the bundle (see esbuild.mjs): users
   // without MCP servers never parse the SDK.
-  loaded ??= import('./mcpClient').then(
-    (client) => {
+  loaded ??= import('./mcpClient')
+    .then((client) => {
       // A bundle whose first load threw is cached by the bundler as an empty module.
       if (typeof client.McpConnection !== 'function' || typeof client.compileInputSchema !== 'function') throw new Error('the MCP client bundle is incomplete');
       return client;
-    },
-  ).catch((error: unknown) => {
-    loaded = undefined;
-    throw new Error(`cannot load the MCP client (${describeThrown(error)})`);
-  });
+    })
+    .catch((error: unknown) => {
+      loaded = undefined;
+      // Node's require error goes on with the require stack; its first line says what is missing.
+      throw new Error(`cannot load the MCP client (${describeThrown(error).split('\n')[0]})`);
+    });
   return loaded;
 };

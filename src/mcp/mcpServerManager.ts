@@ -1,6 +1,6 @@
 import type { AnyAgentTool, ToolResult } from '../agent/tools/tool';
 import { toolError } from '../agent/tools/tool';
-import { describeThrown } from '../shared/describeThrown';
+import { describeThrown, thrownMessage } from '../shared/describeThrown';
 import type { McpClient, McpClientLoader } from './loadMcpClient';
 import { loadMcpClient } from './loadMcpClient';
 import type { ElicitationHandler, McpServerStatus } from './mcpConnection';
@@ -64,7 +64,7 @@ export class McpServerManager {
       try {
         this.client = await (this.o.loadClient ?? loadMcpClient)();
       } catch (error) {
-        unavailable = describeThrown(error);
+        unavailable = thrownMessage(error);
       }
       if (generation !== this.generation || this.disposed) return;
     }
@@ -82,7 +82,12 @@ export class McpServerManager {
       this.connections.set(
         server.name,
         client
-          ? new client.McpConnection(server, { cwd: this.o.cwd, env: this.o.env, onChange: () => this.changed(), ...(this.o.elicit ? { elicit: this.o.elicit } : {}) })
+          ? new client.McpConnection(server, {
+              cwd: this.o.cwd,
+              env: this.o.env,
+              onChange: () => this.changed(),
+              ...(this.o.elicit ? { elicit: this.o.elicit } : {}),
+            })
           : new UnavailableMcpConnection(server, unavailable ?? 'the MCP client is not loaded'),
       );
     }
