@@ -73,7 +73,9 @@ export class McpServerManager {
     const stopping: Promise<void>[] = [];
     for (const [name, conn] of this.connections) {
       const next = wanted.get(name);
-      if (next && next.hash === conn.definition.hash && sameLaunch(next, conn.definition)) continue;
+      // A server left without a client gets a real connection once the client loads.
+      const stale = client !== undefined && conn instanceof UnavailableMcpConnection;
+      if (next && !stale && next.hash === conn.definition.hash && sameLaunch(next, conn.definition)) continue;
       this.connections.delete(name);
       stopping.push(conn.close());
     }

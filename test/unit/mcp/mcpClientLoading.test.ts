@@ -43,6 +43,22 @@ describe('McpServerManager loads the MCP client only for configured servers', ()
     expect(manager.pids()).toEqual([]);
   });
 
+  it('the same servers set again after the client loads are real connections, no longer failed', async () => {
+    let fail = true;
+    manager = new McpServerManager({
+      cwd: process.cwd(),
+      env: process.env,
+      loadClient: () => (fail ? Promise.reject(new Error('cannot load the MCP client (no mcp.js)')) : loadMcpClient()),
+    });
+    await manager.setServers([stdioServer('fixture')]);
+    fail = false;
+    await manager.setServers([stdioServer('fixture')]);
+    await manager.ensureStarted(AbortSignal.timeout(15_000));
+
+    expect(manager.statuses()).toEqual([expect.objectContaining({ name: 'fixture', state: 'ready' })]);
+    expect(manager.tools().map((t) => t.name)).toContain('mcp__fixture__echo');
+  });
+
   it('a later configuration (no servers) wins over an earlier one still waiting for the client', async () => {
     let release: (client: McpClient) => void = () => undefined;
     const slow = new Promise<McpClient>((resolve) => (release = resolve));
