@@ -54,22 +54,28 @@ const importMetaShim = {
 };
 
 /**
- * The OpenTelemetry SDK and the span builder ship as their own file, dist/telemetry.js, loaded
- * only when export is on: `import('./otelSdk')` in src/telemetry/telemetryExport.ts becomes a
- * runtime require of the sibling file, so the extension and CLI bundles do not grow.
+ * A part of the code that ships as its own file beside the bundle and is loaded only when used:
+ * `import('<stub>')` in a file matching `importer` becomes a runtime require of the sibling
+ * `file`, so the extension and CLI bundles do not grow. A real dynamic import() would fail in
+ * the CLI, which runs its bundle through vm.Script (compile cache); a require does not.
  */
-export const telemetrySplitPlugin = {
-  name: 'telemetry-split',
-  setup(build) {
-    // A stub module whose require of ./telemetry.js stays a runtime require: a real dynamic
-    // import() would fail in the CLI, which runs its bundle through vm.Script (compile cache).
-    build.onResolve({ filter: /^\.\/otelSdk$/ }, (args) =>
-      /[\\/]telemetry[\\/]telemetryExport\.ts$/.test(args.importer) ? { path: 'otelSdk', namespace: 'telemetry-split' } : undefined,
-    );
-    build.onResolve({ filter: /^\.\/telemetry\.js$/, namespace: 'telemetry-split' }, () => ({ path: './telemetry.js', external: true }));
-    build.onLoad({ filter: /.*/, namespace: 'telemetry-split' }, () => ({ contents: "module.exports = require('./telemetry.js');", loader: 'js' }));
-  },
-};
+function sideBundlePlugin(name, stub, importer, file) {
+  const stubFilter = new RegExp(`^${stub.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: stubFilter }, (args) => (importer.test(args.importer) ? { path: stub, namespace: name } : undefined));
+      build.onResolve({ filter: /.*/, namespace: name }, () => ({ path: file, external: true }));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `module.exports = require(${JSON.stringify(file)});`, loader: 'js' }));
+    },
+  };
+}
+
+/** The OpenTelemetry SDK and the span builder: dist/telemetry.js, loaded by src/telemetry/telemetryExport.ts when export is on. */
+export const telemetrySplitPlugin = sideBundlePlugin('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js');
+
+/** The MCP SDK (client, transports, ajv): dist/mcp.js, loaded by src/mcp/loadMcpClient.ts once an MCP server is configured. */
+export const mcpSplitPlugin = sideBundlePlugin('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js');
 
 const common = {
   bundle: true,
@@ -77,7 +83,7 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin],
+  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin],
 };
 
 /** The extension host bundle's options (also used by bench/bundleSize.bench.mjs). */
@@ -92,20 +98,35 @@ export const extensionConfig = {
   ...importMetaShim,
 };
 
+/**
+ * The CLI is two files: dist/cli.js (the bin, a few lines) loads dist/cliMain.js through V8's
+ * code cache (src/cli/compileCache.ts), so a run does not re-parse the 1 MB bundle.
+ */
+export const cliMainConfig = {
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cliMain.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  ...importMetaShim,
+};
+
+/** The MCP SDK's client, beside extension.js and cliMain.js (see mcpSplitPlugin). */
+export const mcpClientConfig = {
+  ...common,
+  entryPoints: ['src/mcp/mcpClient.ts'],
+  outfile: 'dist/mcp.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  ...importMetaShim,
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [
   extensionConfig,
-  // The CLI is two files: dist/cli.js (the bin, a few lines) loads dist/cliMain.js through
-  // V8's code cache (src/cli/compileCache.ts), so a run does not re-parse the 1 MB bundle.
-  {
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cliMain.js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    ...importMetaShim,
-  },
+  cliMainConfig,
   // The OpenTelemetry exporter, beside extension.js and cliMain.js (see telemetrySplitPlugin).
   {
     ...common,
@@ -116,6 +137,7 @@ const configs = [
     target: 'node20',
     ...importMetaShim,
   },
+  mcpClientConfig,
   {
     ...common,
     entryPoints: ['src/cli/bin.ts'],

@@ -219,7 +219,13 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   void loadAgents();
   context.subscriptions.push(hookConfig.onDidChange(() => (markConfigReady(), void loadAgents())));
   context.subscriptions.push(
-    registerHookWorkbench({ current: () => hookConfig.current, selection: () => runs.treeView.selection, projectDir: controller.projectDir, log }),
+    registerHookWorkbench({
+      current: () => hookConfig.current,
+      selection: () => runs.treeView.selection,
+      projectDir: controller.projectDir,
+      log,
+      skillsOf: (sessionId, at) => controller.runtime.runner.skillsOf(sessionId, at),
+    }),
   );
   lens.watchConfig(hookConfig.onDidChange);
   if (hookConfig.current) markConfigReady();

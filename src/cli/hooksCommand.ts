@@ -14,7 +14,7 @@ import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
 import { checkExpectations, fillTestInput, observedDecision } from '../hooks/explain/hookTestCase';
 import { loadHookTestCase } from '../hooks/explain/loadHookTestCase';
 import { isHookEvent } from '../hooks/hookEvent';
-import { describeSource } from '../hooks/hookSource';
+import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE } from '../hooks/hookSource';
 import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { killLiveProcessGroups } from '../shared/processRunner';
@@ -99,6 +99,7 @@ async function list(config: HookConfig, cwd: string, homeDir: string, json: bool
     ...(h.handler.timeout !== undefined ? { timeout: h.handler.timeout } : {}),
     ...(h.agentType !== undefined ? { agentType: h.agentType } : {}),
     source: describeSource(h.source),
+    ...(isManagedPluginSource(h.source) ? { note: MANAGED_PLUGIN_NOTE } : {}),
   }));
   if (json) {
     io.stdout(`${JSON.stringify(hooks, null, 2)}\n`);
@@ -106,7 +107,9 @@ async function list(config: HookConfig, cwd: string, homeDir: string, json: bool
   }
   if (hooks.length === 0) io.stdout('No hooks configured.\n');
   for (const h of hooks)
-    io.stdout(`${h.event}${h.matcher ? ` [${h.matcher}]` : ''}${h.agentType ? ` (agent ${h.agentType})` : ''} ${h.type}: ${h.command} — ${h.source}\n`);
+    io.stdout(
+      `${h.event}${h.matcher ? ` [${h.matcher}]` : ''}${h.agentType ? ` (agent ${h.agentType})` : ''} ${h.type}: ${h.command} — ${h.source}${h.note ? ` (${h.note})` : ''}\n`,
+    );
   return 0;
 }
 

@@ -9,7 +9,7 @@ import type { Session, SubmitResult } from '../agent/session';
 import { SessionManager } from '../agent/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
-import { loadCliConfig } from './cliConfig';
+import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
 import type { HookRunner } from '../hooks/hookRunner';
 import { killLiveProcessGroups } from '../shared/processRunner';
 import type { ModelClient } from '../model/modelClient';
@@ -25,8 +25,6 @@ import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
-import { discoverPlugins } from '../plugins/pluginLoader';
-import { pluginHookSources } from '../plugins/pluginHookSources';
 import { startTelemetry } from '../telemetry/startTelemetry';
 import { version } from '../../package.json';
 
@@ -58,11 +56,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const homeDir = io.env.HOME ?? os.homedir();
-  const plugins = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: args.pluginDirs.map((dir) => path.resolve(dir)) });
-  for (const p of plugins.problems)
-    io.stderr(`hookwise: ${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}
-`);
-  const config = await loadCliConfig(cwd, homeDir, args.settingsFile, pluginHookSources(plugins.plugins));
+  const { config, plugins, problems: pluginProblems } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs);
+  for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
   if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)
@@ -104,7 +99,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });
   const applied = runtime.applyConfig(config, { trusted: true });
-  runtime.setPlugins(plugins.plugins);
+  runtime.setPlugins(plugins);
   // OpenTelemetry export: only when the standard OTEL_* variables ask for it (the SDK is loaded then).
   const telemetry = await startTelemetry(undefined, io.env, version, (message) => io.stderr(`hookwise: ${message}\n`));
   const sessions = new SessionManager({
@@ -123,7 +118,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     cwd: process.cwd(),
     flagConfigs: args.mcpConfigs,
     strict: args.strictMcpConfig,
-    plugins: plugins.plugins,
+    plugins,
   });
   for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
   const stopReporting = reportMcpProblems(runtime, io);

@@ -109,7 +109,7 @@ export function select(
   metadata: Input | undefined,
   skipped?: SkippedHook[],
   onceRan?: Set<string>,
-  activeSkills?: ReadonlySet<string>,
+  activeSkills?: { has(key: string): boolean },
 ): Selected[] | undefined {
   const target: MatchTarget = metadata === undefined ? { event, input } : { event, input, metadata };
   // The main agent has no `agent_type` in Claude's fields: the scope is Hookwise's own.

@@ -85,8 +85,8 @@ export class HookRunner {
   private readonly backgroundRuns = new Set<Promise<void>>();
   /** `session\0hookId` of every `once` hook that ran (bounded by sessions × once hooks). */
   private readonly onceRan = new Set<string>();
-  /** `session\0skill` of every skill a session loaded: its SKILL.md hooks run from then on. */
-  private readonly activeSkills = new Set<string>();
+  /** `session\0skill` of every skill a session loaded (its SKILL.md hooks run from then on), with when (epoch ms). */
+  private readonly activeSkills = new Map<string, number>();
 
   constructor(
     private readonly registry: HookRegistry,
@@ -140,7 +140,19 @@ export class HookRunner {
    * the rest of that session, as Claude Code does from the Skill call on.
    */
   activateSkill(sessionId: string, skill: string): void {
-    this.activeSkills.add(skillKey(sessionId, skill));
+    const key = skillKey(sessionId, skill);
+    if (!this.activeSkills.has(key)) this.activeSkills.set(key, this.now());
+  }
+
+  /**
+   * The skills session `sessionId` had loaded (see {@link activateSkill}) by epoch ms `at`
+   * (default: now), for explaining an occurrence as it was when it happened.
+   */
+  skillsOf(sessionId: string, at = Infinity): ReadonlySet<string> {
+    const prefix = skillKey(sessionId, '');
+    const out = new Set<string>();
+    for (const [key, when] of this.activeSkills) if (when <= at && key.startsWith(prefix)) out.add(key.slice(prefix.length));
+    return out;
   }
 
   /** True when some registration listens to `event` (lets callers skip building an input). */

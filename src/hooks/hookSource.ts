@@ -20,7 +20,7 @@ export type HookSource =
       /** The skill whose SKILL.md frontmatter defines the hook (scopes userSkill/projectSkill). */
       readonly skill?: string;
       /** Set for a plugin's hooks: its root and data directory are given to its command hooks. */
-      readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string };
+      readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string; readonly managed?: true };
     }
   | {
       readonly kind: 'settings';
@@ -72,6 +72,14 @@ export function isProjectSource(source: HookSource): boolean {
   if (source.kind === 'file') return FILE_SCOPE_IS_PROJECT[source.scope] ?? true;
   if (source.kind === 'settings') return source.scope !== 'user';
   return false;
+}
+
+/** Shown next to the source of a hook whose plugin the managed policy force-enables. */
+export const MANAGED_PLUGIN_NOTE = 'plugin enabled by managed policy';
+
+/** True for a hook of a plugin the managed policy force-enables (`enabledPlugins`): the policy vouches for it like for its own hooks. */
+export function isManagedPluginSource(source: HookSource): boolean {
+  return source.kind === 'file' && source.plugin?.managed === true;
 }
 
 /**

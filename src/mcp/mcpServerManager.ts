@@ -1,13 +1,16 @@
 import type { AnyAgentTool, ToolResult } from '../agent/tools/tool';
 import { toolError } from '../agent/tools/tool';
-import { describeThrown } from '../shared/describeThrown';
+import { describeThrown, thrownMessage } from '../shared/describeThrown';
+import type { McpClient, McpClientLoader } from './loadMcpClient';
+import { loadMcpClient } from './loadMcpClient';
 import type { ElicitationHandler, McpServerStatus } from './mcpConnection';
-import { McpConnection } from './mcpConnection';
 import { mapCallToolResult } from './mcpResultMapping';
 import type { McpServerDefinition } from './mcpServerConfig';
 import type { McpToolProblem } from './mcpTool';
 import { createMcpTool } from './mcpTool';
 import { assignToolNames } from './mcpToolNames';
+import type { McpServerConnection } from './unavailableMcpConnection';
+import { UnavailableMcpConnection } from './unavailableMcpConnection';
 
 /** How long all servers get to start, together (Claude Code's MCP_TIMEOUT default is 30 s). */
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
@@ -25,6 +28,8 @@ export interface McpServerManagerOptions {
   /** `hookwise.mcp.trustReadOnlyHint`: a tool marked `readOnlyHint` runs without asking. */
   readonly trustReadOnlyHint?: () => boolean;
   readonly elicit?: ElicitationHandler;
+  /** Loads the MCP SDK's bundle (tests replace it); by default {@link loadMcpClient}. */
+  readonly loadClient?: McpClientLoader;
 }
 
 /**
@@ -32,9 +37,14 @@ export interface McpServerManagerOptions {
  * one timeout), their tools offered as `mcp__<server>__<tool>` agent tools, a crashed server
  * started again on its next use, a `tools/list_changed` reflected in the next step's tool set,
  * and every server (and its process group) stopped by {@link dispose}. Owned by the runtime.
+ * The MCP SDK (its own bundle) is loaded by the first {@link setServers} that names a server;
+ * when it cannot be, each server is `failed` with the reason and the agent works without them.
  */
 export class McpServerManager {
-  private readonly connections = new Map<string, McpConnection>();
+  private readonly connections = new Map<string, McpServerConnection>();
+  private client: McpClient | undefined;
+  /** Counts {@link setServers} calls: one that waited for the client loses to a later one. */
+  private generation = 0;
   private cachedTools: readonly AnyAgentTool[] | undefined;
   private problems: McpToolProblem[] = [];
   private readonly listeners = new Set<() => void>();
@@ -44,14 +54,28 @@ export class McpServerManager {
 
   /**
    * Makes `servers` the configured set: a server whose definition changed or that is gone is
-   * stopped; new ones start on the next {@link ensureStarted}. Resolves when removed ones are stopped.
+   * stopped; new ones start on the next {@link ensureStarted}. Resolves when removed ones are
+   * stopped. A call superseded by a later one while the client loads changes nothing.
    */
   async setServers(servers: readonly McpServerDefinition[]): Promise<void> {
+    const generation = ++this.generation;
+    let unavailable: string | undefined;
+    if (servers.length > 0 && !this.client) {
+      try {
+        this.client = await (this.o.loadClient ?? loadMcpClient)();
+      } catch (error) {
+        unavailable = thrownMessage(error);
+      }
+      if (generation !== this.generation || this.disposed) return;
+    }
+    const client = this.client;
     const wanted = new Map(servers.map((s) => [s.name, s] as const));
     const stopping: Promise<void>[] = [];
     for (const [name, conn] of this.connections) {
       const next = wanted.get(name);
-      if (next && next.hash === conn.definition.hash && sameLaunch(next, conn.definition)) continue;
+      // A server left without a client gets a real connection once the client loads.
+      const stale = client !== undefined && conn instanceof UnavailableMcpConnection;
+      if (next && !stale && next.hash === conn.definition.hash && sameLaunch(next, conn.definition)) continue;
       this.connections.delete(name);
       stopping.push(conn.close());
     }
@@ -59,7 +83,14 @@ export class McpServerManager {
       if (this.connections.has(server.name)) continue;
       this.connections.set(
         server.name,
-        new McpConnection(server, { cwd: this.o.cwd, env: this.o.env, onChange: () => this.changed(), ...(this.o.elicit ? { elicit: this.o.elicit } : {}) }),
+        client
+          ? new client.McpConnection(server, {
+              cwd: this.o.cwd,
+              env: this.o.env,
+              onChange: () => this.changed(),
+              ...(this.o.elicit ? { elicit: this.o.elicit } : {}),
+            })
+          : new UnavailableMcpConnection(server, unavailable ?? 'the MCP client is not loaded'),
       );
     }
     this.changed();
@@ -114,6 +145,9 @@ export class McpServerManager {
    */
   tools(): readonly AnyAgentTool[] {
     if (this.cachedTools) return this.cachedTools;
+    // Only connections of a loaded client list tools: without it there are none.
+    const compile = this.client?.compileInputSchema;
+    if (!compile) return (this.cachedTools = []);
     const conns = [...this.connections.values()].sort((a, b) => a.name.localeCompare(b.name));
     const keys = conns.flatMap((c) => c.tools.map((t) => ({ conn: c, tool: t, server: c.name })));
     const names = assignToolNames(keys.map((k) => ({ server: k.server, tool: k.tool.name })));
@@ -123,6 +157,7 @@ export class McpServerManager {
     keys.forEach((k, i) => {
       const made = createMcpTool(k.server, k.tool, names[i] ?? k.tool.name, (server, tool, args, signal) => this.callTool(server, tool, args, signal), {
         trustReadOnlyHint: trust,
+        compile,
       });
       if ('execute' in made) tools.push(made);
       else problems.push(made);

@@ -1,11 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { AnyAgentTool, ToolResult } from '../agent/tools/tool';
 import { toolError } from '../agent/tools/tool';
 import { checkValueBounds } from '../shared/boundedJson';
 import { describeThrown } from '../shared/describeThrown';
+import type { InputSchemaCompiler } from './mcpClient';
 
 /** Longest tool description sent to the model (Claude Code cuts long MCP descriptions too). */
 const MAX_DESCRIPTION = 2048;
@@ -23,29 +22,28 @@ export interface McpToolProblem {
   readonly message: string;
 }
 
-const validators = new AjvJsonSchemaValidator();
-
 /**
  * A server's tool as an agent tool named `name` (`mcp__server__tool`, see mcpToolNames.ts), so
  * the whole tool-call skeleton applies: PreToolUse with `tool_input` = the arguments, rules,
  * the permission gate (asks by default: `needsApproval`, not read-only — unless
  * `trustReadOnlyHint` and the server marks it `readOnlyHint`), PostToolUse and its
  * `updatedMCPToolOutput`. The arguments are checked against the tool's JSON Schema before any
- * hook runs. Returns a problem instead when that schema does not compile.
+ * hook runs (`compile`: the SDK's ajv, from the MCP client bundle). Returns a problem instead
+ * when that schema does not compile.
  */
 export function createMcpTool(
   server: string,
   tool: Tool,
   name: string,
   call: McpToolCaller,
-  options: { readonly trustReadOnlyHint: boolean },
+  options: { readonly trustReadOnlyHint: boolean; readonly compile: InputSchemaCompiler },
 ): AnyAgentTool | McpToolProblem {
   // The schema goes to the model and to ajv: a huge or deeply nested one is refused, not sent.
   const tooBig = checkValueBounds(tool.inputSchema, { maxDepth: MAX_SCHEMA_DEPTH, maxNodes: MAX_SCHEMA_NODES });
   if (tooBig !== undefined) return { server, tool: tool.name, message: `its input schema ${tooBig}` };
-  let validate: (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+  let validate: ReturnType<InputSchemaCompiler>;
   try {
-    validate = validators.getValidator(tool.inputSchema as JsonSchemaType);
+    validate = options.compile(tool.inputSchema);
   } catch (error) {
     return { server, tool: tool.name, message: `its input schema is not valid JSON Schema: ${describeThrown(error)}` };
   }

@@ -11,7 +11,7 @@ import type { PluginRoot } from './pluginLoader';
  */
 export function pluginHookSources(plugins: readonly PluginRoot[]): ConfigSourceInput[] {
   return plugins.flatMap((plugin): ConfigSourceInput[] => {
-    const ref = { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir };
+    const ref = { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir, ...(plugin.managed ? { managed: true as const } : {}) };
     const folder = plugin.projectFolder !== undefined ? { folder: plugin.projectFolder } : {};
     const scope = plugin.projectFolder !== undefined ? 'project' : 'user';
     const display = (file: string): string => `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { getNodeValue, parseTree } from 'jsonc-parser';
 import { readBoundedTextFile } from '../hooks/config/configFileSystem';
 import { findExcessNesting } from '../hooks/config/configLimits';
+import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import { folderContains } from '../hooks/config/loadedHook';
 import { thrownMessage } from '../shared/describeThrown';
 
@@ -12,6 +13,8 @@ import { thrownMessage } from '../shared/describeThrown';
  * plugin roots named by `--plugin-dir` or `hookwise.plugins.directories`. A root holds
  * `.claude-plugin/plugin.json` (optional; its `hooks`/`commands`/`agents`/`mcpServers` may
  * point elsewhere inside the root), `hooks/hooks.json`, `commands/`, `agents/` and `.mcp.json`.
+ * The managed policy's `enabledPlugins` wins over every other file: `true` force-enables a plugin
+ * (its hooks then run under `allowManagedHooksOnly`), `false` keeps it off whatever the user says.
  * Nothing here runs anything: the result is data for the hook loader, commands, agents and MCP.
  */
 
@@ -30,6 +33,8 @@ export interface PluginRoot {
    * workspace settings file: its hooks then need trust and approval like project hooks.
    */
   readonly projectFolder?: string;
+  /** Force-enabled by the managed policy's `enabledPlugins`: no other file can turn it off, and its hooks count as managed for `allowManagedHooksOnly`. */
+  readonly managed?: true;
   /** Hooks files: `hooks/hooks.json` plus the manifest's `hooks` paths; `plugin.json` itself when the manifest has inline hooks. */
   readonly hooksFiles: readonly string[];
   readonly commandDirs: readonly string[];
@@ -57,6 +62,8 @@ export interface PluginDiscoveryOptions {
   readonly flagDirs?: readonly string[];
   /** `hookwise.plugins.directories` roots. */
   readonly settingDirs?: readonly string[];
+  /** The managed policy file; default {@link defaultManagedSettingsFile} of this process; null = none. */
+  readonly managedSettingsFile?: string | null;
 }
 
 /** Bound on plugins read in one load (a settings file could name thousands). */
@@ -66,7 +73,7 @@ export const MAX_PLUGINS = 100;
 export async function discoverPlugins(options: PluginDiscoveryOptions): Promise<{ plugins: PluginRoot[]; problems: PluginProblem[] }> {
   const problems: PluginProblem[] = [];
   const pluginsHome = path.join(options.homeDir, '.claude', 'plugins');
-  const candidates: { root: string; id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string }[] = [];
+  const candidates: { root: string; id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string; managed?: true }[] = [];
 
   const enabled = await readEnabledPlugins(options, problems);
   if (enabled.size > 0) {
@@ -84,7 +91,13 @@ export async function discoverPlugins(options: PluginDiscoveryOptions): Promise<
         });
         continue;
       }
-      candidates.push({ root: first.installPath, id, origin: 'installed', ...(by.projectFolder !== undefined ? { enabledByProject: by.projectFolder } : {}) });
+      candidates.push({
+        root: first.installPath,
+        id,
+        origin: 'installed',
+        ...(by.projectFolder !== undefined ? { enabledByProject: by.projectFolder } : {}),
+        ...(by.managed ? { managed: true as const } : {}),
+      });
     }
   }
   for (const dir of options.settingDirs ?? []) candidates.push({ root: dir, origin: 'setting' });
@@ -108,7 +121,7 @@ export async function discoverPlugins(options: PluginDiscoveryOptions): Promise<
 
 async function readPluginRoot(
   root: string,
-  candidate: { id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string },
+  candidate: { id?: string; origin: 'installed' | 'flag' | 'setting'; enabledByProject?: string; managed?: true },
   options: PluginDiscoveryOptions,
   pluginsHome: string,
   problems: PluginProblem[],
@@ -157,6 +170,7 @@ async function readPluginRoot(
     root,
     dataDir,
     ...(projectFolder !== undefined ? { projectFolder } : {}),
+    ...(candidate.managed ? { managed: true as const } : {}),
     hooksFiles,
     commandDirs: unique([path.join(root, 'commands'), ...paths('commands')]),
     agentDirs: unique([path.join(root, 'agents'), ...paths('agents')]),
@@ -168,31 +182,48 @@ async function readPluginRoot(
 
 /**
  * `enabledPlugins` merged over `~/.claude/settings.json`, then each folder's `.claude/settings.json`
- * and `.claude/settings.local.json` (a later file wins, so a project can turn a user plugin off).
+ * and `.claude/settings.local.json` (a later file wins, so a project can turn a user plugin off),
+ * then the managed policy, whose entries no other file can flip (the hook loader warns on a file
+ * that tries: hookConfigLoader.ts).
  */
-async function readEnabledPlugins(options: PluginDiscoveryOptions, problems: PluginProblem[]): Promise<Map<string, { file: string; projectFolder?: string }>> {
+async function readEnabledPlugins(
+  options: PluginDiscoveryOptions,
+  problems: PluginProblem[],
+): Promise<Map<string, { file: string; projectFolder?: string; managed?: true }>> {
   const files: { file: string; projectFolder?: string }[] = [{ file: path.join(options.homeDir, '.claude', 'settings.json') }];
   for (const dir of options.projectDirs)
     for (const name of ['settings.json', 'settings.local.json']) files.push({ file: path.join(dir, '.claude', name), projectFolder: dir });
-  const enabled = new Map<string, { file: string; projectFolder?: string }>();
+  const managedFile = options.managedSettingsFile === undefined ? defaultManagedSettingsFile() : options.managedSettingsFile;
+  const locked = managedFile === null ? new Map<string, boolean>() : await readEntries(managedFile, problems);
+  const enabled = new Map<string, { file: string; projectFolder?: string; managed?: true }>();
   for (const entry of files) {
-    const settings = await readJsonObject(entry.file, problems);
-    const value = settings?.enabledPlugins;
-    if (value === undefined) continue;
-    if (!isObject(value)) {
-      problems.push({ file: entry.file, jsonPath: 'enabledPlugins', message: 'must be an object like {"name@marketplace": true}; it is ignored' });
-      continue;
-    }
-    for (const [id, on] of Object.entries(value)) {
-      if (on === true) {
+    for (const [id, on] of await readEntries(entry.file, problems)) {
+      if (locked.has(id)) continue;
+      if (on) {
         // Once the user enabled it, a project file enabling it too does not make it a project plugin.
         const previous = enabled.get(id);
         enabled.set(id, previous && previous.projectFolder === undefined ? previous : entry);
-      } else if (on === false) enabled.delete(id);
-      else problems.push({ file: entry.file, jsonPath: `enabledPlugins["${id}"]`, message: 'must be true or false; it is ignored' });
+      } else enabled.delete(id);
     }
   }
+  for (const [id, on] of locked) if (on && managedFile !== null) enabled.set(id, { file: managedFile, managed: true });
   return enabled;
+}
+
+/** One file's boolean `enabledPlugins` entries; anything else is a problem naming the place. */
+async function readEntries(file: string, problems: PluginProblem[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  const value = (await readJsonObject(file, problems))?.enabledPlugins;
+  if (value === undefined) return out;
+  if (!isObject(value)) {
+    problems.push({ file, jsonPath: 'enabledPlugins', message: 'must be an object like {"name@marketplace": true}; it is ignored' });
+    return out;
+  }
+  for (const [id, on] of Object.entries(value)) {
+    if (typeof on === 'boolean') out.set(id, on);
+    else problems.push({ file, jsonPath: `enabledPlugins["${id}"]`, message: 'must be true or false; it is ignored' });
+  }
+  return out;
 }
 
 /** A JSON(C) object file; undefined when missing; a problem when unreadable, too large, too deep or not an object. */

@@ -25,6 +25,9 @@ const REQUIRED_IN_VSIX = [
   'dist/extension.js',
   'dist/cli.js',
   'dist/cliMain.js',
+  // Required at run time only when used (an MCP server configured, OpenTelemetry export on).
+  'dist/mcp.js',
+  'dist/telemetry.js',
   'dist/media/chat.js',
   'media/hookwise.svg',
   'media/playground/demo.json',

@@ -23,10 +23,20 @@ class FileRestorer {
     if (!this.saved.has(file)) this.saved.set(file, existsSync(file) ? readFileSync(file, 'utf8') : undefined);
     return file;
   }
-  restore(): void {
+  /**
+   * Puts the files back. A file that did not exist is deleted through a WorkspaceEdit: deleted
+   * behind VS Code's back while open as a document, it stays as a dirty orphaned model, and VS Code
+   * then refuses every later settings write to it ("the content of the file is newer").
+   */
+  async restore(): Promise<void> {
     for (const [file, text] of this.saved) {
-      if (text === undefined) rmSync(file, { force: true });
-      else writeFileSync(file, text);
+      if (text !== undefined) writeFileSync(file, text);
+      else if (!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file)) rmSync(file, { force: true });
+      else {
+        const edit = new vscode.WorkspaceEdit();
+        edit.deleteFile(vscode.Uri.file(file), { ignoreIfNotExists: true });
+        await vscode.workspace.applyEdit(edit);
+      }
     }
     this.saved.clear();
   }
@@ -67,7 +77,7 @@ suite('Hook configuration (VS Code glue)', () => {
   teardown(async () => {
     harness?.dispose();
     harness = undefined;
-    files.restore();
+    await files.restore();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -238,7 +248,7 @@ suite('Hook configuration (VS Code glue)', () => {
     await harness.service.reload();
     assert.equal(harness.notJsonWarnings.length, 1, 'warned once per file');
 
-    files.restore();
+    await files.restore();
     await harness.service.reload();
     // The extension's own service (when wired) clears its copy after its debounce: wait for both.
     for (let i = 0; i < 100 && hookwiseDiagnostics(uri).length > 0; i++) await new Promise((r) => setTimeout(r, 50));

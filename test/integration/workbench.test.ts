@@ -56,15 +56,7 @@ suite('Hook workbench', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('Disable Hook switches a hook off in settings, Why These Hooks? says so, Enable Hook turns it back on', async function () {
-    try {
-      await vscode.workspace.getConfiguration().update('hookwise.hooks.disabled', ['probe'], vscode.ConfigurationTarget.Workspace);
-      await vscode.workspace.getConfiguration().update('hookwise.hooks.disabled', undefined, vscode.ConfigurationTarget.Workspace);
-    } catch (error) {
-      // config.test.ts's "Add Hook…" into workspace settings leaves that file unsaved in the workbench; run this suite alone (HOOKWISE_TEST_GREP='Hook workbench').
-      console.warn(`skipped: workspace settings not writable here (${String(error)})`);
-      this.skip();
-    }
+  test('Disable Hook switches a hook off in settings, Why These Hooks? says so, Enable Hook turns it back on', async () => {
     const claudeFile = path.join(workspaceRoot(), '.claude', 'settings.json');
     const before = readFileSync(claudeFile, 'utf8');
     const hook = api.hookConfig.current!.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');

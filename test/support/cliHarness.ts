@@ -20,7 +20,8 @@ export function hookCommand(script: string, ...args: string[]): string {
 /**
  * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
  * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js), and the
- * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) — but into
+ * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) and the MCP
+ * client it requires once an MCP server is configured (src/mcp/mcpClient.ts → mcp.js) — but into
  * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
  * launcher's path.
  */
@@ -31,27 +32,31 @@ export async function buildCli(outDir: string): Promise<string> {
     define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
     banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
   };
-  // As esbuild.mjs's telemetrySplitPlugin: the OpenTelemetry SDK is the sibling telemetry.js, required only when export is on.
-  const telemetrySplit: esbuild.Plugin = {
-    name: 'telemetry-split',
+  // As esbuild.mjs's sideBundlePlugin: the OpenTelemetry SDK (telemetry.js) and the MCP SDK (mcp.js) are sibling
+  // files, required only when export is on / an MCP server is configured. A require, not a real dynamic
+  // import(): that would fail in the CLI, which runs its bundle through vm.Script (compile cache).
+  const sideBundle = (name: string, stub: string, importer: RegExp, file: string): esbuild.Plugin => ({
+    name,
     setup(build) {
-      // A stub module whose require of ./telemetry.js stays a runtime require: a real dynamic
-      // import() would fail in the CLI, which runs its bundle through vm.Script (compile cache).
-      build.onResolve({ filter: /^\.\/otelSdk$/ }, (args) =>
-        /[\\/]telemetry[\\/]telemetryExport\.ts$/.test(args.importer) ? { path: 'otelSdk', namespace: 'telemetry-split' } : undefined,
+      build.onResolve({ filter: new RegExp(`^${stub.replace(/[./]/g, '\\$&')}$`) }, (args) =>
+        importer.test(args.importer) ? { path: stub, namespace: name } : undefined,
       );
-      build.onResolve({ filter: /^\.\/telemetry\.js$/, namespace: 'telemetry-split' }, () => ({ path: './telemetry.js', external: true }));
-      build.onLoad({ filter: /.*/, namespace: 'telemetry-split' }, () => ({ contents: "module.exports = require('./telemetry.js');", loader: 'js' }));
+      build.onResolve({ filter: /.*/, namespace: name }, () => ({ path: file, external: true }));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `module.exports = require(${JSON.stringify(file)});`, loader: 'js' }));
     },
-  };
+  });
   await esbuild.build({
     ...common,
     ...shim,
     entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
     outfile: path.join(outDir, 'cliMain.js'),
-    plugins: [telemetrySplit],
+    plugins: [
+      sideBundle('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js'),
+      sideBundle('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js'),
+    ],
   });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/telemetry/otelSdk.ts')], outfile: path.join(outDir, 'telemetry.js') });
+  await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/mcp/mcpClient.ts')], outfile: path.join(outDir, 'mcp.js') });
   const launcher = path.join(outDir, 'cli.js');
   await esbuild.build({ ...common, entryPoints: [path.resolve(here, '../../src/cli/bin.ts')], outfile: launcher, banner: { js: '#!/usr/bin/env node' } });
   return launcher;

@@ -20,12 +20,24 @@ export interface ClaudeSettingsContent {
   readonly additionalDirectories: string[];
   /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` as written (absent when not set or invalid). */
   readonly httpPolicy?: HttpHookPolicy;
+  /**
+   * The boolean `enabledPlugins` entries, each with a warning placed at it (message empty) that the
+   * loader fills in when the managed policy overrides the entry. Other values are the plugin loader's to report.
+   */
+  readonly enabledPlugins?: readonly EnabledPluginEntry[];
   readonly diagnostics: ConfigDiagnostic[];
+}
+
+/** One `"name@marketplace": true|false` entry of `enabledPlugins`. */
+export interface EnabledPluginEntry {
+  readonly id: string;
+  readonly on: boolean;
+  readonly at: ConfigDiagnostic;
 }
 
 /** Switches Claude Code honours only in managed settings. */
 export interface PolicySwitches {
-  /** Only the managed file's hooks run (plugin and agent/skill frontmatter hooks too are skipped). */
+  /** Only the managed file's hooks run, and those of plugins it force-enables (other plugin and agent/skill frontmatter hooks are skipped). */
   readonly allowManagedHooksOnly?: boolean;
   /** Only the managed file's permission rules apply. */
   readonly allowManagedPermissionRulesOnly?: boolean;
@@ -112,8 +124,26 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
     ...permissions,
     ...(httpPolicy !== undefined ? { httpPolicy } : {}),
     policy: readPolicySwitches(value, sink),
+    ...(isPlainObject(value.enabledPlugins)
+      ? { enabledPlugins: readEnabledPlugins(value.enabledPlugins, new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })) }
+      : {}),
     diagnostics: sink.diagnostics,
   };
+}
+
+/** Bound on `enabledPlugins` entries kept from one file (the plugin loader reads at most MAX_PLUGINS anyway). */
+const MAX_PLUGIN_ENTRIES = 1000;
+
+function readEnabledPlugins(value: Record<string, unknown>, places: DiagnosticSink): EnabledPluginEntry[] {
+  const out: EnabledPluginEntry[] = [];
+  for (const [id, on] of Object.entries(value)) {
+    if (typeof on !== 'boolean') continue;
+    if (out.length >= MAX_PLUGIN_ENTRIES) break;
+    places.report('warning', 'overriddenByPolicy', ['enabledPlugins', id], '');
+    const at = places.diagnostics[places.diagnostics.length - 1];
+    if (at !== undefined) out.push({ id, on, at });
+  }
+  return out;
 }
 
 /**

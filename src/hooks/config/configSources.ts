@@ -89,6 +89,8 @@ export interface PluginRef {
   readonly name: string;
   readonly root: string;
   readonly dataDir: string;
+  /** Force-enabled by the managed policy's `enabledPlugins`: its hooks run under `allowManagedHooksOnly`. */
+  readonly managed?: true;
 }
 
 /**
@@ -138,13 +140,14 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
       // Flag files and the managed policy cannot be switched off by hookwise.hooks.sources.
       return input.scope === 'user' ? 'claudeUser' : input.scope === 'flag' || input.scope === 'managed' ? undefined : input.scope;
     case 'pluginHooksFile':
-      return 'plugins';
+      // A plugin the managed policy force-enables cannot be switched off from the editor either.
+      return input.plugin.managed ? undefined : 'plugins';
     case 'agentsDirectory':
     case 'agentFile':
     case 'skillsDirectory':
     case 'skillFile':
       // A skill's frontmatter hooks, like an agent file's: the same switch governs them; a plugin's are its plugin's.
-      return input.plugin ? 'plugins' : 'agents';
+      return input.plugin ? (input.plugin.managed ? undefined : 'plugins') : 'agents';
   }
 }
 

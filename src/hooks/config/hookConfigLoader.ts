@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import { isProjectSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
-import { readClaudeSettingsText, type PolicySwitches } from './claudeSettingsReader';
+import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
@@ -79,8 +79,11 @@ export interface HookConfig {
    * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
    */
   readonly disabledHookIds?: ReadonlySet<string>;
-  /** The managed policy file that set `allowManagedHooksOnly` (hooks registered through the extension API are off too). */
-  readonly managedHooksOnly?: string;
+  /**
+   * Set when the managed policy `file` sets `allowManagedHooksOnly`: the hooks it left out (explain
+   * lists them as skipped); hooks registered through the extension API are off too.
+   */
+  readonly managedOnly?: { readonly file: string; readonly hooks: readonly LoadedHook[] };
 }
 
 /** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
@@ -252,7 +255,17 @@ export function buildHookConfig(
   let defaultMode: MergedPermissions['defaultMode'];
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
   /** The managed policy file's switches, and which files set `disableAllHooks` (to tell them managed hooks still run). */
-  let managed: { readonly displayFile: string; readonly file: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined;
+  let managed:
+    | {
+        readonly displayFile: string;
+        readonly file: string;
+        readonly policy: PolicySwitches;
+        readonly disableAllHooks: boolean;
+        readonly enabledPlugins?: readonly EnabledPluginEntry[];
+      }
+    | undefined;
+  /** The other settings files' `enabledPlugins` entries, checked against the managed policy's. */
+  const pluginEntries: EnabledPluginEntry[] = [];
   const disablingFiles: { file: string; displayFile: string }[] = [];
   let httpPolicy: HttpHookPolicy = {};
   let managedUrls: readonly string[] | undefined;
@@ -361,8 +374,15 @@ export function buildHookConfig(
     diagnostics.push(...content.diagnostics);
     if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
     if (input.scope === 'managed')
-      managed = { displayFile: input.displayFile, file: input.file, policy: content.policy, disableAllHooks: content.disableAllHooks === true };
-    else if (content.disableAllHooks === true) disablingFiles.push({ file: input.file, displayFile: input.displayFile });
+      managed = {
+        displayFile: input.displayFile,
+        file: input.file,
+        policy: content.policy,
+        disableAllHooks: content.disableAllHooks === true,
+        ...(content.enabledPlugins !== undefined ? { enabledPlugins: content.enabledPlugins } : {}),
+      };
+    else pluginEntries.push(...(content.enabledPlugins ?? []));
+    if (input.scope !== 'managed' && content.disableAllHooks === true) disablingFiles.push({ file: input.file, displayFile: input.displayFile });
     all.push(...hooks);
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
@@ -373,12 +393,14 @@ export function buildHookConfig(
   }
   if (managedUrls !== undefined) httpPolicy = { ...httpPolicy, allowedUrls: managedUrls };
 
-  const { kept, duplicates } = dedupHooks(all);
-  const policy = applyManagedPolicy(managed, kept, rules, disablingFiles);
-  diagnostics.push(...policy.diagnostics);
+  // The policy filters before dedup: a user's copy of a policy hook comes first in merge order, and
+  // dedup keeping that copy would let the policy drop the only one left.
+  const policy = applyManagedPolicy(managed, all, rules, disablingFiles);
+  diagnostics.push(...policy.diagnostics, ...lockedPluginWarnings(managed, pluginEntries));
   const disabled = disabledBy.length > 0;
+  const { kept, duplicates } = dedupHooks(managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks);
   return {
-    hooks: managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks,
+    hooks: kept,
     diagnostics,
     disabled,
     disabledBy,
@@ -389,10 +411,28 @@ export function buildHookConfig(
       additionalDirectories,
     },
     duplicates,
+    ...(managed?.policy.allowManagedHooksOnly ? { managedOnly: { file: managed.displayFile, hooks: policy.overridden } } : {}),
     ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
-    ...(managed?.policy.allowManagedHooksOnly ? { managedHooksOnly: managed.displayFile } : {}),
   };
+}
+
+/**
+ * A warning at each `enabledPlugins` entry the managed policy's entry for the same plugin overrides:
+ * Claude Code lets no other file flip a plugin the policy turns on or off.
+ */
+function lockedPluginWarnings(
+  managed: { readonly displayFile: string; readonly enabledPlugins?: readonly EnabledPluginEntry[] } | undefined,
+  entries: readonly EnabledPluginEntry[],
+): ConfigDiagnostic[] {
+  if (managed?.enabledPlugins === undefined || entries.length === 0) return [];
+  const locked = new Map(managed.enabledPlugins.map((e) => [e.id, e.on]));
+  return entries
+    .filter((e) => locked.has(e.id) && locked.get(e.id) !== e.on)
+    .map((e) => ({
+      ...e.at,
+      message: `"${e.id}": ${e.on} here is ignored: the managed policy ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
+    }));
 }
 
 /** True for a hook from the managed policy file. */
@@ -401,7 +441,7 @@ export function isManagedHook(hook: { readonly source: HookSource }): boolean {
 }
 
 /**
- * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks,
+ * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks (and those of plugins it force-enables),
  * `allowManagedPermissionRulesOnly` only its rules, and a lower layer's `disableAllHooks`
  * cannot turn its hooks off. Each file whose settings are overridden gets a warning, so a
  * user sees why their hook or rule does nothing.
@@ -411,9 +451,9 @@ function applyManagedPolicy(
   hooks: LoadedHook[],
   rules: PermissionRuleEntry[],
   disablingFiles: readonly { file: string; displayFile: string }[],
-): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[] } {
+): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[]; overridden: LoadedHook[] } {
   const diagnostics: ConfigDiagnostic[] = [];
-  if (!managed) return { hooks, rules, diagnostics };
+  if (!managed) return { hooks, rules, diagnostics, overridden: [] };
   const overridden = (items: readonly { readonly source: HookSource }[], what: string, why: string): void => {
     const perFile = new Map<string, { file?: string; displayFile: string; count: number }>();
     for (const item of items) {
@@ -435,13 +475,13 @@ function applyManagedPolicy(
       });
   };
   let kept = hooks;
+  let overriddenHooks: LoadedHook[] = [];
   if (managed.policy.allowManagedHooksOnly) {
-    overridden(
-      hooks.filter((h) => !isManagedHook(h)),
-      'hook(s)',
-      `the managed policy ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`,
-    );
-    kept = hooks.filter(isManagedHook);
+    // Plugins the policy force-enables are the policy's own choice: their hooks (hooks files, agent and skill frontmatter) still run.
+    const allowed = (h: LoadedHook): boolean => isManagedHook(h) || isManagedPluginSource(h.source);
+    overriddenHooks = hooks.filter((h) => !allowed(h));
+    overridden(overriddenHooks, 'hook(s)', `the managed policy ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`);
+    kept = hooks.filter(allowed);
   }
   let keptRules = rules;
   if (managed.policy.allowManagedPermissionRulesOnly) {
@@ -462,7 +502,7 @@ function applyManagedPolicy(
         code: 'overriddenByPolicy',
         message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the managed policy ${managed.displayFile}; they still run`,
       });
-  return { hooks: kept, rules: keptRules, diagnostics };
+  return { hooks: kept, rules: keptRules, diagnostics, overridden: overriddenHooks };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string; skill?: string }): LoadedHook {

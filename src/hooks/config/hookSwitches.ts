@@ -1,4 +1,4 @@
-import { describeSource } from '../hookSource';
+import { describeSource, isManagedPluginSource } from '../hookSource';
 import type { LoadedHook } from './loadedHook';
 
 /** Longest id kept, and most ids read, from `hookwise.hooks.disabled` (outside input: a workspace may set it). */
@@ -14,11 +14,11 @@ export function hookSwitchId(hook: Pick<LoadedHook, 'source'>): string {
 }
 
 /**
- * Managed policy hooks cannot be switched off: the organisation set them and a user or workspace
- * setting must not silence them (the same reason `disableAllHooks` elsewhere leaves them running).
+ * Managed policy hooks, and those of plugins it force-enables, cannot be switched off: the
+ * organisation set them and a user or workspace setting must not silence them (the same reason `disableAllHooks` elsewhere leaves them running).
  */
 export function canSwitchOff(hook: Pick<LoadedHook, 'source'>): boolean {
-  return !(hook.source.kind === 'file' && hook.source.scope === 'managed');
+  return !(hook.source.kind === 'file' && hook.source.scope === 'managed') && !isManagedPluginSource(hook.source);
 }
 
 /** The setting's value as a bounded set of ids; anything that is not a string is ignored. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '../hookEvent';
-import { describeSource, type HookSource } from '../hookSource';
+import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE, type HookSource } from '../hookSource';
 import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 import type { ScriptPin } from './scriptPins';
@@ -74,5 +74,5 @@ export function describeLoadedHook(hook: LoadedHook): string {
   const full = handlerBody(handler);
   const body = handler.type === 'prompt' || handler.type === 'agent' ? (full.length > 60 ? `${full.slice(0, 60)}…` : full) : full;
   const timeout = handler.timeout !== undefined ? ` (timeout ${handler.timeout} s)` : '';
-  return `${hook.event}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}`;
+  return `${hook.event}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}${isManagedPluginSource(hook.source) ? ` (${MANAGED_PLUGIN_NOTE})` : ''}`;
 }

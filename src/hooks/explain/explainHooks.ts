@@ -6,6 +6,7 @@ import { describeSource } from '../hookSource';
 import { isSwitchedOff } from '../config/hookSwitches';
 import { compileHookCondition, TOOL_EVENTS } from '../hookCondition';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from '../matchers/claudeMatcher';
+import type { HookRunRecord } from '../hookRunTypes';
 
 /** What would happen to one configured hook for one event occurrence. */
 export interface HookExplanation {
@@ -16,7 +17,8 @@ export interface HookExplanation {
   readonly matcher?: string;
   /** `file › json path`, the same label Hook Runs and diagnostics use. */
   readonly source: string;
-  readonly outcome: 'would run' | 'skipped';
+  /** `ran` only when explaining a real occurrence (ExplainQuery.session) and a record says it ran. */
+  readonly outcome: 'ran' | 'would run' | 'skipped';
   /** Why it runs or is skipped, in a sentence. */
   readonly reason: string;
 }
@@ -34,6 +36,18 @@ export interface ExplainQuery {
   readonly homeDir?: string;
   /** `hookwise.hooks.disabled` ids; default: the config's own (`disabledHookIds`). */
   readonly disabled?: ReadonlySet<string>;
+  /** What the session knew at a real occurrence (Hook Runs); absent = explaining without a session. */
+  readonly session?: ExplainSession;
+}
+
+/** Session state behind one real event occurrence, so the list agrees with what actually ran. */
+export interface ExplainSession {
+  /** The executions of this occurrence: their hooks are listed as `ran`, with the decision. */
+  readonly ran: readonly Pick<HookRunRecord, 'source' | 'status' | 'outcome' | 'error' | 'hookLabel' | 'actionKind'>[];
+  /** Earlier executions in the same session, before this occurrence: a `once` hook among them was spent. */
+  readonly before: readonly Pick<HookRunRecord, 'source' | 'event'>[];
+  /** Skills the session had loaded (their SKILL.md hooks run); absent = none. */
+  readonly skills?: ReadonlySet<string>;
 }
 
 /**
@@ -64,6 +78,27 @@ export function explainHooks(config: HookConfig, query: ExplainQuery): HookExpla
   const value = typeof raw === 'string' ? raw : '';
   const q = query.disabled === undefined && config.disabledHookIds !== undefined ? { ...query, disabled: config.disabledHookIds } : query;
   const out: HookExplanation[] = off.concat(ofEvent.map((hook) => explainOne(hook, q, heldWhy.get(hook), field, value)));
+  // Runs no configured hook accounts for: API hooks, or hooks edited away since.
+  for (const r of query.session?.ran ?? []) {
+    const source = describeSource(r.source);
+    if (r.source.kind !== 'code' && out.some((row) => row.outcome === 'ran' && row.source === source)) continue;
+    out.push({
+      event: query.event,
+      command: r.hookLabel,
+      type: r.actionKind,
+      source,
+      outcome: 'ran',
+      reason: `${ranReason(r)}${r.source.kind === 'code' ? '' : ' (no longer in the configuration)'}`,
+    });
+  }
+  for (const hook of config.managedOnly?.hooks ?? []) {
+    if (hook.event !== query.event) continue;
+    out.push({
+      ...describe(hook),
+      outcome: 'skipped',
+      reason: `managed-only policy: ${config.managedOnly?.file ?? ''} allows only its own hooks (allowManagedHooksOnly)`,
+    });
+  }
   for (const dup of config.duplicates) {
     if (dup.dropped.event !== query.event) continue;
     out.push({
@@ -83,11 +118,16 @@ const HELD_REASONS: Readonly<Record<HeldHook['why'], string>> = {
 function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | undefined, field: string | undefined, value: string): HookExplanation {
   const base = describe(hook);
   const skip = (reason: string): HookExplanation => ({ ...base, outcome: 'skipped', reason });
+  // What ran is a fact; the rest is reasoned from the configuration as it is now.
+  const ran = query.session?.ran.find((r) => r.source.kind !== 'code' && describeSource(r.source) === base.source);
+  if (ran !== undefined) return { ...base, outcome: 'ran', reason: ranReason(ran) };
   if (hook.folder !== undefined && !folderContains(hook.folder, query.cwd)) return skip(`belongs to the workspace folder ${hook.folder}, not ${query.cwd}`);
   if (query.disabled !== undefined && isSwitchedOff(hook, query.disabled)) return skip('disabled by hookwise.hooks.disabled');
   if (heldReason !== undefined) return skip(heldReason);
   if (hook.agentType !== undefined && hook.agentType !== query.agentType)
     return skip(`scoped to the ${hook.agentType} agent; this occurrence is in ${query.agentType ?? 'the main agent'}`);
+  if (hook.skill !== undefined && query.session?.skills?.has(hook.skill) !== true)
+    return skip(`scoped to the ${hook.skill} skill, which ${query.session ? 'this session has not loaded' : 'runs only in a session that loaded it'}`);
   const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
   if (!compiled.ok) return skip(`is off: ${compiled.error.message}`);
   if (field !== undefined && !compiled.matcher.matches({ event: query.event, input: query.input }))
@@ -103,13 +143,24 @@ function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | 
     if (!TOOL_EVENTS.has(query.event) || !compiled.test(query.input))
       return skip(`\`if\` \`${condition}\` is false for this ${TOOL_EVENTS.has(query.event) ? 'tool call' : 'event (it tests tool calls only)'}`);
   }
-  const why =
+  const once = (hook.handler as { readonly once?: unknown }).once === true;
+  if (once && query.session?.before.some((r) => r.event === hook.event && r.source.kind !== 'code' && describeSource(r.source) === base.source))
+    return skip('once: it already ran in this session');
+  const matched =
     field === undefined
       ? `${query.event} ignores matchers: every hook of it runs`
       : hook.matcher === undefined || hook.matcher === '' || hook.matcher === '*'
         ? `no matcher: runs for every ${field}`
         : `matcher \`${hook.matcher}\` matches ${field} \`${value}\``;
-  return { ...base, outcome: 'would run', reason: why };
+  return { ...base, outcome: 'would run', reason: once && query.session === undefined ? `${matched} (once: not yet run)` : matched };
+}
+
+/** A run as the list says it: the decision and its reason, or how it ended without one. */
+function ranReason(r: Pick<HookRunRecord, 'status' | 'outcome' | 'error'>): string {
+  if (r.status === 'failed' || r.status === 'timed-out' || r.status === 'cancelled') return `ran: ${r.status}${r.error ? ` — ${r.error}` : ''}`;
+  const decision = r.outcome?.decision;
+  const reason = r.outcome?.reason;
+  return decision === undefined ? `ran: no decision (${r.status})` : `ran: ${decision}${reason ? ` — ${reason}` : ''}`;
 }
 
 function describe(hook: LoadedHook): Omit<HookExplanation, 'outcome' | 'reason'> {

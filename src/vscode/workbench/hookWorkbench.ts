@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { TrustPolicy } from '../../hooks/config/hookApproval';
 import { canSwitchOff, hookSwitchId, withSwitch } from '../../hooks/config/hookSwitches';
-import { explainHooks, handlerText } from '../../hooks/explain/explainHooks';
+import { explainHooks, handlerText, type ExplainSession } from '../../hooks/explain/explainHooks';
+import { explainSessionOf } from '../../hooks/explain/explainSession';
 import { renderExplanation } from '../../hooks/explain/explainReport';
 import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEvent';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
@@ -34,6 +35,8 @@ export interface HookWorkbenchOptions {
   /** Where a session runs when the occurrence does not say (the first workspace folder). */
   readonly projectDir: string;
   readonly log?: vscode.LogOutputChannel;
+  /** The skills a session has loaded (the runner's state), so skill-scoped hooks are explained right. */
+  readonly skillsOf?: (sessionId: string, at: number) => ReadonlySet<string>;
 }
 
 /**
@@ -44,7 +47,7 @@ export interface HookWorkbenchOptions {
 export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposable {
   const documents = new Map<string, string>();
   let next = 0;
-  const show = async (title: string, event: HookEvent, input: Readonly<Record<string, unknown>>): Promise<void> => {
+  const show = async (title: string, event: HookEvent, input: Readonly<Record<string, unknown>>, session?: ExplainSession): Promise<void> => {
     const change = o.current();
     if (!change) {
       void vscode.window.showInformationMessage('Hookwise: the hook configuration is still loading; try again in a moment.');
@@ -52,9 +55,16 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
     }
     const cwd = typeof input.cwd === 'string' ? input.cwd : o.projectDir;
     const agentType = typeof input.agent_type === 'string' && input.agent_type !== 'main' ? input.agent_type : undefined;
-    const rows = explainHooks(change.config, { event, input, cwd, trust: trustOf(change), ...(agentType !== undefined ? { agentType } : {}) });
+    const rows = explainHooks(change.config, {
+      event,
+      input,
+      cwd,
+      trust: trustOf(change),
+      ...(agentType !== undefined ? { agentType } : {}),
+      ...(session !== undefined ? { session } : {}),
+    });
     const id = String(++next);
-    documents.set(id, renderExplanation(title, input, rows));
+    documents.set(id, renderExplanation(title, input, rows, session !== undefined));
     for (const key of documents.keys()) if (documents.size > MAX_DOCUMENTS) documents.delete(key);
     const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/Why these hooks - ${event}.md`, query: id });
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -64,6 +74,16 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
     const n = (node ?? o.selection()[0]) as HookRunsNode | undefined;
     return n?.kind === 'run' ? n.record : n?.kind === 'occurrence' ? n.first : undefined;
   };
+  // The occurrence's session as Hook Runs holds it: what ran then, and what had run before.
+  const sessionOf = (node: unknown): ExplainSession | undefined => {
+    const n = (node ?? o.selection()[0]) as HookRunsNode | undefined;
+    const occurrence = n?.kind === 'run' ? n.occurrence : n?.kind === 'occurrence' ? n : undefined;
+    // A node built by hand (another extension, a test) may lack the tree links: explain without the session then.
+    const session = (occurrence as Partial<typeof occurrence> | undefined)?.agent?.session;
+    if (!occurrence || !session) return undefined;
+    const records = [...session.runs.values()].map((r) => r.record);
+    return explainSessionOf(occurrence.occurrenceId, records, o.skillsOf?.(session.sessionId, occurrence.first.startedAt));
+  };
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {
       provideTextDocumentContent: (uri) => documents.get(uri.query) ?? '# Gone\n\nThis explanation is no longer kept; ask again from Hook Runs.',
@@ -71,7 +91,7 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
     vscode.commands.registerCommand(WorkbenchCommands.whyTheseHooks, async (node?: unknown) => {
       const record = recordOf(node);
       if (!record) return;
-      await show(`Why these hooks? ${record.event}${record.matchValue ? ` (${record.matchValue})` : ''}`, record.event, record.input);
+      await show(`Why these hooks? ${record.event}${record.matchValue ? ` (${record.matchValue})` : ''}`, record.event, record.input, sessionOf(node));
     }),
     vscode.commands.registerCommand(WorkbenchCommands.explain, async (node?: unknown) => {
       const asked = await askQuery(recordOf(node));

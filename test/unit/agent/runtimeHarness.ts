@@ -32,6 +32,8 @@ export interface RuntimeEnv {
     readonly setup?: (runtime: HookwiseRuntime) => void;
     /** RuntimeOptions.protectedFiles (the extension passes VS Code's settings files). */
     readonly protectedFiles?: readonly string[];
+    /** Load the workspace's `.claude/skills` first, as the extension does. */
+    readonly skills?: boolean;
   }): Promise<RuntimeRun>;
 }
 
@@ -74,6 +76,7 @@ export function useRuntimeEnv(): RuntimeEnv {
       });
       runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: ws.home, folders: [{ root: ws.ws }] })), { trusted: options.trusted });
       options.setup?.(runtime);
+      if (options.skills === true) await runtime.loadSkills([{ dir: path.join(ws.ws, '.claude', 'skills'), displayDir: '.claude/skills', scope: 'project' }]);
       const events: AgentEvent[] = [];
       const session = runtime.createSession({ permissionMode: options.mode ?? 'default', trusted: options.trusted, emit: (e) => events.push(e) });
       await session.start('startup', new AbortController().signal);

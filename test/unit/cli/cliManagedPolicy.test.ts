@@ -69,6 +69,16 @@ describe('managed policy', () => {
     expect((JSON.parse(list.stdout) as { source: string }[]).map((h) => h.source)).toEqual([
       `managed policy (${managedFile()}) › hooks.PreToolUse[0].hooks[0]`,
     ]);
+    // Explain still lists the hooks the policy keeps out, and says why.
+    const explain = await runCliProcess(suite.cli, suite.w, ['hooks', 'explain', '--event', 'PreToolUse', '--tool', 'Bash', '--json']);
+    const rows = JSON.parse(explain.stdout) as { source: string; outcome: string; reason: string }[];
+    expect(rows.filter((r) => r.outcome === 'skipped').map((r) => [r.source, r.reason])).toEqual([
+      [
+        '.claude/settings.json › hooks.PreToolUse[0].hooks[0]',
+        `managed-only policy: managed policy (${managedFile()}) allows only its own hooks (allowManagedHooksOnly)`,
+      ],
+      ['.claude/agents/helper.md › hooks.PreToolUse[0].hooks[0]', expect.stringMatching(/^managed-only policy: /)],
+    ]);
   });
 
   it("allowManagedPermissionRulesOnly drops the project's allow rule (Bash asks and, headless, is denied); a managed deny beats a project allow", async () => {

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
+import { canSwitchOff } from '../../../src/hooks/config/hookSwitches';
+import { describeLoadedHook } from '../../../src/hooks/config/loadedHook';
 import { describeSource, isProjectSource } from '../../../src/hooks/hookSource';
 import { pluginHookSources } from '../../../src/plugins/pluginHookSources';
 import { discoverPlugins } from '../../../src/plugins/pluginLoader';
@@ -101,6 +103,41 @@ describe('plugin manifest', () => {
     expect(inline.config.hooks.map((h) => describeSource(h.source))).toEqual([
       'plugin kit › hooks/hooks.json › hooks.Stop[0].hooks[0]',
       'plugin kit › .claude-plugin/plugin.json › hooks.Stop[0].hooks[0]',
+    ]);
+  });
+});
+
+describe('managed enabledPlugins', () => {
+  it('a plugin the policy force-enables is not a project plugin though the project enables it too, and hookwise.hooks.sources / .disabled cannot drop its hooks', async () => {
+    const root = path.join(home, '.claude', 'plugins', 'cache', 'm', 'p');
+    await installed('p@m', root);
+    const managed = path.join(base, 'managed-settings.json');
+    await put(managed, { enabledPlugins: { 'p@m': true } });
+    await put(path.join(ws, '.claude', 'settings.json'), { enabledPlugins: { 'p@m': true } });
+    const id = 'plugin p › hooks/hooks.json › hooks.Stop[0].hooks[0]';
+    const options = { projectDirs: [ws], sources: ['claudeUser' as const], disabledHooks: [id] };
+
+    const forced = await discoverPlugins({ homeDir: home, projectDirs: [ws], managedSettingsFile: managed });
+    expect(forced.plugins.map((p) => [p.id, p.managed, p.projectFolder])).toEqual([['p@m', true, undefined]]);
+    const config = await loadHookConfig(pluginHookSources(forced.plugins), options);
+    expect(config.hooks.map((h) => [describeSource(h.source), isProjectSource(h.source), canSwitchOff(h)])).toEqual([[id, false, false]]);
+    // Show Effective Hooks' line says why it is there.
+    expect(config.hooks.map((h) => describeLoadedHook(h))).toEqual([`Stop command: echo ${root} — ${id} (plugin enabled by managed policy)`]);
+
+    // Without the policy the same plugin is the project's, and the editor settings drop it.
+    const plain = await discoverPlugins({ homeDir: home, projectDirs: [ws], managedSettingsFile: null });
+    expect(plain.plugins.map((p) => [p.managed, p.projectFolder])).toEqual([[undefined, ws]]);
+    expect((await loadHookConfig(pluginHookSources(plain.plugins), options)).hooks).toEqual([]);
+  });
+
+  it('a policy entry for a plugin that is not installed is a problem naming the policy file', async () => {
+    const managed = path.join(base, 'managed-settings.json');
+    await put(managed, { enabledPlugins: { 'ghost@m': true, 'bad@m': 'yes' } });
+    const { plugins, problems } = await discoverPlugins({ homeDir: home, projectDirs: [], managedSettingsFile: managed });
+    expect(plugins).toEqual([]);
+    expect(problems).toEqual([
+      expect.objectContaining({ file: managed, jsonPath: 'enabledPlugins["bad@m"]', message: 'must be true or false; it is ignored' }),
+      expect.objectContaining({ file: managed, jsonPath: 'enabledPlugins["ghost@m"]', message: expect.stringContaining('not installed') }),
     ]);
   });
 });

@@ -53,7 +53,7 @@ describe('hooks other extensions register through the API', () => {
         text: JSON.stringify({ allowManagedHooksOnly: true }),
       },
     ]);
-    expect(managed.managedHooksOnly).toBe('managed policy');
+    expect(managed.managedOnly?.file).toBe('managed policy');
     const { api, deny } = setup();
     api.applyConfig(managed);
     expect(api.blockedBy(['extension acme.guard'])).toMatch(/allowManagedHooksOnly/);

@@ -192,3 +192,17 @@ describe('VS Code settings layers', () => {
     ]);
   });
 });
+
+describe('managed policy and duplicates', () => {
+  const hook = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }] } };
+  const file = (scope: 'user' | 'managed', value: unknown) => ({
+    input: { kind: 'claudeSettingsFile' as const, scope, file: `/${scope}.json`, displayFile: `${scope}.json` },
+    text: JSON.stringify(value),
+  });
+  it('a policy hook that a user file repeats still runs under allowManagedHooksOnly and a user disableAllHooks (the copy is not what dedup keeps)', () => {
+    const onlyManaged = buildHookConfig([file('user', hook), file('managed', { ...hook, allowManagedHooksOnly: true })]);
+    expect(onlyManaged.hooks.map((h) => describeSource(h.source))).toEqual(['managed.json › hooks.PreToolUse[0].hooks[0]']);
+    const userOff = buildHookConfig([file('user', { ...hook, disableAllHooks: true }), file('managed', hook)]);
+    expect(userOff.hooks.map((h) => describeSource(h.source))).toEqual(['managed.json › hooks.PreToolUse[0].hooks[0]']);
+  });
+});

@@ -77,4 +77,81 @@ describe('explainHooks', () => {
     const push = { tool_name: 'Bash', tool_input: { command: 'git push origin main' } };
     expect(explainHooks(config([guarded]), { event: 'PreToolUse', input: push, cwd: '/p', trust: { trusted: true } })[0]?.outcome).toBe('would run');
   });
+
+  it('a `once` hook: "not yet run" without a session; skipped once it ran earlier in the session; listed as ran in the occurrence it ran in', () => {
+    const once = hook({
+      jsonPath: 'o',
+      matcher: 'Bash',
+      agentType: 'helper',
+      handler: { type: 'command', command: 'first', once: true } as LoadedHook['handler'],
+    });
+    const q = { event: 'PreToolUse' as const, input: bash, cwd: '/p', trust: { trusted: true }, agentType: 'helper' };
+    expect(explainHooks(config([once]), q)[0]).toMatchObject({ outcome: 'would run', reason: 'matcher `Bash` matches tool_name `Bash` (once: not yet run)' });
+    const earlier = { source: once.source, event: 'PreToolUse' as const };
+    const spent = explainHooks(config([once]), { ...q, session: { ran: [], before: [earlier] } });
+    expect(spent[0]).toMatchObject({ outcome: 'skipped', reason: 'once: it already ran in this session' });
+    const ran = { source: once.source, status: 'ok' as const, outcome: {}, hookLabel: 'first', actionKind: 'command' as const };
+    expect(explainHooks(config([once]), { ...q, session: { ran: [ran], before: [] } })[0]).toMatchObject({ outcome: 'ran', reason: 'ran: no decision (ok)' });
+    // An earlier run of another event does not spend it.
+    const other = explainHooks(config([once]), { ...q, session: { ran: [], before: [{ ...earlier, event: 'PostToolUse' }] } });
+    expect(other[0]?.outcome).toBe('would run');
+  });
+
+  it('a skill-scoped hook is skipped until its skill is loaded in the session', () => {
+    const skillHook = hook({ jsonPath: 's', matcher: 'Bash', skill: 'deploy' });
+    const q = { event: 'PreToolUse' as const, input: bash, cwd: '/p', trust: { trusted: true } };
+    expect(explainHooks(config([skillHook]), q)[0]).toMatchObject({
+      outcome: 'skipped',
+      reason: 'scoped to the deploy skill, which runs only in a session that loaded it',
+    });
+    const notLoaded = explainHooks(config([skillHook]), { ...q, session: { ran: [], before: [], skills: new Set(['lint']) } });
+    expect(notLoaded[0]).toMatchObject({ outcome: 'skipped', reason: 'scoped to the deploy skill, which this session has not loaded' });
+    expect(explainHooks(config([skillHook]), { ...q, session: { ran: [], before: [], skills: new Set(['deploy']) } })[0]?.outcome).toBe('would run');
+  });
+
+  it('a ran hook shows its decision and reason; a run no configured hook accounts for is listed too', () => {
+    const deny = hook({ jsonPath: 'd', matcher: 'Bash' });
+    const run = {
+      source: deny.source,
+      status: 'blocked' as const,
+      outcome: { decision: 'deny' as const, reason: 'no rm' },
+      hookLabel: 'echo d',
+      actionKind: 'command' as const,
+    };
+    const api = {
+      source: { kind: 'code' as const, label: 'my.ext' },
+      status: 'ok' as const,
+      outcome: { decision: 'allow' as const },
+      hookLabel: 'api hook',
+      actionKind: 'callable' as const,
+    };
+    const rows = explainHooks(config([deny]), {
+      event: 'PreToolUse',
+      input: bash,
+      cwd: '/p',
+      trust: { trusted: true },
+      session: { ran: [run, api] as never, before: [] },
+    });
+    expect(rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ['ran', 'ran: deny — no rm'],
+      ['ran', 'ran: allow'],
+    ]);
+  });
+
+  it('hooks the managed policy keeps out (allowManagedHooksOnly) are listed as skipped, naming the policy file', () => {
+    const user = hook({ jsonPath: 'u', matcher: 'Bash', scope: 'user' });
+    const rows = explainHooks(config([], { managedOnly: { file: '/etc/claude-code/managed-settings.json', hooks: [user] } }), {
+      event: 'PreToolUse',
+      input: bash,
+      cwd: '/p',
+      trust: { trusted: true },
+    });
+    expect(rows).toEqual([
+      expect.objectContaining({
+        command: 'echo u',
+        outcome: 'skipped',
+        reason: 'managed-only policy: /etc/claude-code/managed-settings.json allows only its own hooks (allowManagedHooksOnly)',
+      }),
+    ]);
+  });
 });
