@@ -252,8 +252,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   };
 
   context.subscriptions.push(
-    chat.onDidSubmit(async ({ prompt, context: attachments }) => {
-      if (!(await controller.submit(prompt, attachments))) await offerSetup();
+    chat.onDidSubmit(async ({ prompt, context: attachments, files }) => {
+      if (!(await controller.submit(prompt, attachments, files))) await offerSetup();
       showMemory();
     }),
     chat.onDidRequestModelPick(() => vscode.commands.executeCommand('hookwise.selectModel')),

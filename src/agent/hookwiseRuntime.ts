@@ -25,7 +25,7 @@ import { pluginAgentDirs, pluginSkillDirs, withPluginCommands } from '../plugins
 import { hookedElicitation } from './elicitationHooks';
 import { environmentBlock, memoryBlock } from './memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
-import type { PromptContext } from './session';
+import type { PromptContext } from './sessionOptions';
 import type { AgentLimits } from './defaultLimits';
 import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from './defaultLimits';
 import type { PermissionMode } from './permissionMode';

@@ -1,121 +1,47 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
 import { LazyMemory } from './memory/lazyMemory';
-import { expandPrompt } from './commands/promptExpansion';
-import type { SlashCommandSet } from './commands/slashCommands';
-import type { SkillDefinition } from './skills/skillDefinitions';
 import { createSkillTool } from './skills/skillTool';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { HookEventResult } from '../hooks/hookRunTypes';
-import type { ModelClient, ModelMessage } from '../model/modelClient';
-import type { AgentEventListener, AgentRunResult } from './agentEvents';
+import type { ModelMessage } from '../model/modelClient';
+import type { AgentRunResult } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
 import { runAgent } from './agentLoop';
 import { Conversation } from './conversation';
-import type { HookDispatcher } from './hookDispatcher';
-import type { PermissionMode, PermissionRules } from './permissionMode';
 import { HookInputs } from './hookInputs';
-import { askPolicy, PermissionGate } from './permissions/permissionGate';
-import type { AskPolicy, SessionRules } from './permissions/permissionGate';
+import { PermissionGate } from './permissions/permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
-import { createTodoStore } from './tools/todoStore';
-import { createTaskStore } from './tools/taskStore';
-import { ShellCwd } from './tools/shellCwd';
 import { FileWatch } from './fileWatch';
-import type { FileChangeKind } from './fileWatch';
 import { hookSpecificValues } from './hookSpecificFields';
 import type { ConfigChange, ConfigChangeVerdict } from './configChange';
 import { TranscriptWriter } from './transcript';
-import { compactionCut, estimateTokens, summarize } from './compaction';
-import { compactionNote } from './compactionNote';
 import { forEvent, HookContext } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
-import type { AgentDefinition } from './subagents/agentDefinitions';
-import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
-import { createAgentTool, DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
-import { safeTimerDelay } from '../shared/timerDelay';
-import { thrownMessage } from '../shared/describeThrown';
+import { createAgentTool } from './subagents/agentTool';
 import { raceAbort } from '../shared/raceAbort';
 import { CheckpointStore } from './checkpoints/checkpointStore';
 import type { RestoreReport } from './checkpoints/checkpointStore';
 import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
+import { SessionCompaction } from './sessionCompaction';
+import type { CompactionResult } from './sessionCompaction';
+import { rewindToCheckpoint, undoCheckpointEdits } from './sessionCheckpoints';
+import type { CheckpointScope, RewindResult } from './sessionCheckpoints';
+import { contextNote } from './sessionContextNote';
+import { SessionEvents } from './sessionEvents';
+import { MAIN } from './sessionHooks';
+import { attachedMemoryNote, preparePrompt } from './sessionPrompt';
+import { sessionRunContext } from './sessionRunContext';
+import type { PromptContext, SessionOptions } from './sessionOptions';
 
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
 
-/** What builds a session. */
-export interface SessionOptions {
-  readonly sessionId?: string;
-  readonly cwd: string;
-  readonly projectDir: string;
-  /** Folder of transcripts; the file is `<dir>/<sessionId>.jsonl`. */
-  readonly transcriptDir: string;
-  readonly model: ModelClient;
-  readonly modelName?: string;
-  readonly hooks: HookDispatcher;
-  readonly tools: readonly AnyAgentTool[];
-  /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
-  readonly mcp?: SessionToolSource;
-  readonly permissionMode: PermissionMode;
-  readonly rules?: PermissionRules;
-  readonly sessionRules?: SessionRules;
-  /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */
-  readonly asks?: AskPolicy;
-  readonly systemPrompt: string;
-  readonly emit: AgentEventListener;
-  /** Conversation to continue (resume). */
-  readonly history?: readonly ModelMessage[];
-  /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
-  readonly agents?: readonly AgentDefinition[];
-  readonly maxSubagentDepth?: number;
-  /** File names FileChanged matchers list literally (`.envrc|.env`): watched in `cwd` from SessionStart on, as in Claude Code. */
-  readonly fileChangedNames?: () => readonly string[];
-  /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
-  readonly compactionBudgetTokens?: number;
-  /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
-  readonly idleNotificationMs?: number;
-  /**
-   * Loaded at each start: the environment block and memory files (CLAUDE.md…) appended to the
-   * system prompt. Absent = the system prompt alone.
-   */
-  readonly promptContext?: () => Promise<PromptContext>;
-  /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
-  readonly slashCommands?: () => Promise<SlashCommandSet>;
-  /** Skills the main agent can load with the Skill tool; none = no Skill tool. */
-  readonly skills?: readonly SkillDefinition[];
-}
-
-/** What a session appends to its system prompt, and the memory it came from. */
-export interface PromptContext {
-  readonly text: string;
-  readonly memory?: MemorySnapshot;
-}
-
-/** Tools from outside (the MCP servers): started when a prompt needs them, re-read before every model call. */
-export interface SessionToolSource {
-  readonly hasServers: boolean;
-  /** Starts what is not running; never throws (a server that fails offers no tools). */
-  ensureStarted(signal: AbortSignal): Promise<void>;
-  tools(): readonly AnyAgentTool[];
-}
-
-/** What a compaction did. */
-export type CompactionResult =
-  | { readonly status: 'compacted'; readonly summarized: number; readonly kept: number; readonly summary: string }
-  | { readonly status: 'skipped'; readonly reason: string };
-
-/** What a rewind did: the prompt it removed (for the input box) and the files it put back. */
-export type RewindResult =
-  | { readonly ok: true; readonly prompt: string; readonly files: RestoreReport; readonly messagesRemoved: number }
-  | { readonly ok: false; readonly error: string };
-
 /** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
-
-const MAIN = { agentId: 'main', parentAgentId: null, agentType: 'main' } as const;
 
 /**
  * One conversation with the main agent. Fires SessionStart (its stdout and
@@ -131,16 +57,13 @@ export class Session {
   readonly transcriptPath: string;
   /** `CLAUDE_ENV_FILE` of this session: SessionStart hooks append `export K=V` lines, Bash sources them. */
   readonly envFile: string;
-  /** Estimated message tokens right after the last auto compaction: the next one waits for the messages to grow. */
-  private stillOverAfterCompaction: number | undefined;
   private readonly transcript: TranscriptWriter;
   private readonly conversation: Conversation;
-  private readonly todos = createTodoStore();
-  private pendingContext: string[] = [];
+  /** Context waiting for the next prompt (hook notes, undo notices); changed in place. */
+  private readonly pendingContext: string[] = [];
   private running: Promise<SubmitResult> | undefined;
   /** The prompt being answered (hook input `prompt_id`); kept after it ends for the idle Notification and Stop of that prompt. */
   private promptId: string | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private readonly ctx: RunContext;
   /** The main agent's gate for the session's own events (SessionStart, UserPromptSubmit, PreCompact…). */
@@ -159,8 +82,12 @@ export class Session {
   private readonly tools: readonly AnyAgentTool[];
   /** The paths SessionStart/CwdChanged/FileChanged hooks asked to watch (FileChanged fires on their changes). */
   private readonly fileWatch: FileWatch;
-  /** Prompt tokens the model last reported, and the conversation length then (auto-compaction reads them). */
-  private reportedPrompt: { readonly tokens: number; readonly messages: number } | undefined;
+  /** Compaction, manual and automatic (sessionCompaction.ts). */
+  private readonly compaction: SessionCompaction;
+  /** InstructionsLoaded, ConfigChange, DirectoryAdded, FileChanged and the idle Notification (sessionEvents.ts). */
+  private readonly events: SessionEvents;
+  /** What Restore Checkpoint and Undo change (sessionCheckpoints.ts). */
+  private readonly checkpointScope: CheckpointScope;
 
   constructor(private readonly o: SessionOptions) {
     this.id = o.sessionId ?? randomUUID();
@@ -173,44 +100,25 @@ export class Session {
     this.checkpointProblem = loaded.problem;
     this.tools = withCheckpoints(o.tools, this.checkpoints);
     this.fileWatch = new FileWatch(
-      (file, kind) => this.fileChanged(file, kind),
+      (file, kind) => this.events.fileChanged(file, kind),
       (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
     );
     this.lazyMemory = new LazyMemory(o.cwd, o.projectDir);
-    this.ctx = {
+    this.ctx = sessionRunContext(o, {
       sessionId: this.id,
-      cwd: o.cwd,
-      projectDir: o.projectDir,
-      model: o.model,
-      modelName: o.modelName,
-      hooks: o.hooks,
-      permissionMode: o.permissionMode,
+      transcriptPath: this.transcriptPath,
+      envFile: this.envFile,
+      transcript: this.transcript,
+      tools: this.tools,
       promptId: () => this.promptId,
-      rules: o.rules,
-      sessionRules: o.sessionRules,
-      asks: o.asks ?? askPolicy(undefined, undefined),
       emit: (event) => {
         // The model's own count of the prompt: what auto-compaction measures (the estimate only fills in the messages since).
-        if (event.type === 'usage' && event.agent.agentId === MAIN.agentId)
-          this.reportedPrompt = { tokens: event.inputTokens, messages: this.conversation.length };
+        if (event.type === 'usage' && event.agent.agentId === MAIN.agentId) this.compaction.noteUsage(event.inputTokens);
         o.emit(event);
       },
-      todos: this.todos,
-      tasks: createTaskStore(),
-      shellCwd: new ShellCwd(o.cwd),
       watchPaths: (paths) => this.fileWatch.add(paths),
-      envFile: this.envFile,
-      sessionTranscriptPath: this.transcriptPath,
-      subagents: {
-        agents: o.agents ?? BUILTIN_AGENTS,
-        maxDepth: o.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
-        baseTools: this.tools,
-        ...(o.mcp ? { moreTools: () => o.mcp?.tools() ?? [] } : {}),
-        transcriptDir: path.join(o.transcriptDir, this.id, 'subagents'),
-      },
-      parentTranscript: this.transcript,
-      lazyMemory: o.promptContext ? this.lazyMemory : undefined,
-    };
+      lazyMemory: this.lazyMemory,
+    });
     const inputs = new HookInputs({
       ...MAIN,
       sessionId: this.id,
@@ -224,6 +132,37 @@ export class Session {
       void work.finally(() => this.background.delete(work));
     };
     this.gate = PermissionGate.forAgent(this.ctx, MAIN, inputs, o.hooks, track);
+    const runHooks = this.runHooks.bind(this);
+    const envelope = this.envelope.bind(this);
+    this.compaction = new SessionCompaction({
+      conversation: this.conversation,
+      checkpoints: this.checkpoints,
+      transcript: this.transcript,
+      model: o.model,
+      modelName: o.modelName,
+      emit: o.emit,
+      budgetTokens: o.compactionBudgetTokens ?? 0,
+      envFile: this.envFile,
+      envelope,
+      runHooks,
+    });
+    this.checkpointScope = {
+      checkpoints: this.checkpoints,
+      conversation: this.conversation,
+      transcript: this.transcript,
+      pendingContext: this.pendingContext,
+    };
+    this.events = new SessionEvents({
+      hooks: o.hooks,
+      emit: o.emit,
+      runHooks,
+      envelope,
+      envFile: this.envFile,
+      ended: () => this.ended,
+      watch: (paths) => this.fileWatch.add(paths),
+      track,
+      idleNotificationMs: o.idleNotificationMs ?? 0,
+    });
   }
 
   /** Runs one of the session's own events; an ask in it is settled by the gate. */
@@ -265,7 +204,7 @@ export class Session {
       this.lazyMemory.reset(this.context?.memory);
       for (const problem of this.context?.memory?.problems ?? [])
         this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
-      await this.instructionsLoaded(source === 'compact' ? 'compact' : undefined, signal);
+      await this.events.instructionsLoaded(this.context?.memory?.files ?? [], source === 'compact' ? 'compact' : undefined, signal);
     }
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
     const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, {
@@ -279,21 +218,6 @@ export class Session {
     return result;
   }
 
-  /** InstructionsLoaded for each memory file the session loaded (observation only, as in Claude Code). */
-  private async instructionsLoaded(reason: 'compact' | undefined, signal?: AbortSignal): Promise<void> {
-    const files = this.context?.memory?.files ?? [];
-    if (files.length === 0 || this.o.hooks.hasHooks?.('InstructionsLoaded') === false) return;
-    for (const file of files) {
-      const input = forEvent('InstructionsLoaded', this.envelope(), {
-        file_path: file.path,
-        memory_type: file.memoryType,
-        load_reason: reason ?? file.loadReason,
-        ...(file.parentPath ? { parent_file_path: file.parentPath } : {}),
-      });
-      emitSystemMessages(this.o.emit, MAIN, await this.runHooks('InstructionsLoaded', input, signal));
-    }
-  }
-
   /**
    * Fires Setup (`hookwise --init`: trigger `init`; `--maintenance`: `maintenance`) before
    * SessionStart; what its hooks add becomes context for the first prompt.
@@ -305,114 +229,67 @@ export class Session {
     return result;
   }
 
-  /**
-   * ConfigChange, once per changed source, before the new configuration is applied (the
-   * hooks of the configuration in force run). A block (exit 2, `decision: "block"`) keeps the
-   * old configuration, except for policy settings, which always apply (Claude Code too).
-   */
-  async configChanging(changes: readonly ConfigChange[], signal?: AbortSignal): Promise<ConfigChangeVerdict> {
-    if (this.ended || this.o.hooks.hasHooks?.('ConfigChange') === false) return { apply: true };
-    for (const change of changes) {
-      const input = forEvent('ConfigChange', this.envelope(), { source: change.source, ...(change.filePath ? { file_path: change.filePath } : {}) });
-      const result = await this.runHooks('ConfigChange', input, signal);
-      emitSystemMessages(this.o.emit, MAIN, result);
-      if ((result.decision === 'deny' || result.decision === 'stop') && change.source !== 'policy_settings') {
-        const reason = result.reason ?? 'blocked by a ConfigChange hook';
-        this.o.emit({
-          type: 'systemMessage',
-          agent: MAIN,
-          text: `The configuration change (${change.source}) was not applied: ${reason}`,
-          source: 'ConfigChange',
-        });
-        return { apply: false, reason, source: change.source };
-      }
-    }
-    return { apply: true };
+  /** ConfigChange before a new configuration applies; see {@link SessionEvents.configChanging}. */
+  configChanging(changes: readonly ConfigChange[], signal?: AbortSignal): Promise<ConfigChangeVerdict> {
+    return this.events.configChanging(changes, signal);
   }
 
   /** DirectoryAdded: a folder joined the workspace (a VS Code workspace folder). Observation only. */
-  async directoryAdded(directory: string, signal?: AbortSignal): Promise<void> {
-    if (this.ended || this.o.hooks.hasHooks?.('DirectoryAdded') === false) return;
-    const result = await this.runHooks('DirectoryAdded', forEvent('DirectoryAdded', this.envelope(), { directory, source: 'register_repo_root' }), signal);
-    emitSystemMessages(this.o.emit, MAIN, result);
-  }
-
-  /** A watched file changed: FileChanged hooks run (matcher = the file name) and may watch more paths. */
-  private fileChanged(file: string, kind: FileChangeKind): void {
-    if (this.ended || this.o.hooks.hasHooks?.('FileChanged') === false) return;
-    const work = this.runHooks('FileChanged', forEvent('FileChanged', this.envelope(), { file_path: file, event: kind }), undefined, {
-      CLAUDE_ENV_FILE: this.envFile,
-    }).then((result) => {
-      emitSystemMessages(this.o.emit, MAIN, result);
-      this.fileWatch.add(hookSpecificValues(result, 'watchPaths').flat());
-    });
-    this.background.add(work);
-    void work.catch(() => undefined).finally(() => this.background.delete(work));
+  directoryAdded(directory: string, signal?: AbortSignal): Promise<void> {
+    return this.events.directoryAdded(directory, signal);
   }
 
   /**
    * Sends one prompt through UserPromptSubmit and the agent. One prompt at a time.
    * `attachments`: texts the user attached (chat context), given to the model just before the
-   * prompt; hooks see the prompt as typed.
+   * prompt; hooks see the prompt as typed. `attachedFiles`: the files among them (absolute), whose
+   * nested CLAUDE.md and `paths:` rules load as for a read.
    */
-  async submit(prompt: string, signal: AbortSignal, attachments: readonly string[] = []): Promise<SubmitResult> {
+  async submit(prompt: string, signal: AbortSignal, attachments: readonly string[] = [], attachedFiles: readonly string[] = []): Promise<SubmitResult> {
     if (this.running) throw new Error('a prompt is already running in this session');
-    this.clearIdle();
-    const work = this.submitNow(prompt, signal, attachments);
+    this.events.clearIdle();
+    const work = this.submitNow(prompt, signal, attachments, attachedFiles);
     this.running = work;
     try {
       return await work;
     } finally {
       this.running = undefined;
-      this.armIdle();
+      this.events.armIdle();
     }
   }
 
-  private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[]): Promise<SubmitResult> {
+  private async submitNow(prompt: string, signal: AbortSignal, attachments: readonly string[], attachedFiles: readonly string[]): Promise<SubmitResult> {
     this.promptId = randomUUID();
-    const submitted = await this.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(this.envelope(), { prompt }), signal);
-    emitSystemMessages(this.o.emit, MAIN, submitted);
-    if (submitted.decision === 'deny' || submitted.decision === 'stop') {
-      const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
-      this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
-      this.o.emit({
-        type: 'systemMessage',
-        agent: MAIN,
-        text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`,
-        source: 'UserPromptSubmit',
-      });
-      return { status: 'blocked', reason };
-    }
-    const rewritten = submitted.updatedInput?.prompt;
-    let finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
-    if (this.o.slashCommands && finalPrompt.trimStart().startsWith('/')) {
-      const expanded = await expandPrompt(finalPrompt, {
-        ctx: this.ctx,
-        agent: MAIN,
-        envelope: this.envelope(),
-        tools: this.tools,
-        commands: this.o.slashCommands,
-        runHooks: (event, input, s) => this.runHooks(event, input, s),
-        signal,
-      });
-      if (expanded.kind === 'refused') {
-        this.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason: expanded.reason });
-        this.o.emit({ type: 'systemMessage', agent: MAIN, text: expanded.reason, source: 'UserPromptExpansion' });
-        return { status: 'blocked', reason: expanded.reason };
-      }
-      if (expanded.kind === 'expanded') finalPrompt = expanded.prompt;
-    }
+    const prepared = await preparePrompt(prompt, {
+      ctx: this.ctx,
+      envelope: () => this.envelope(),
+      tools: this.tools,
+      slashCommands: this.o.slashCommands,
+      runHooks: (event, input, s, env) => this.runHooks(event, input, s, env),
+      transcript: this.transcript,
+      emit: this.o.emit,
+      signal,
+    });
+    if (prepared.kind === 'blocked') return { status: 'blocked', reason: prepared.reason };
+    const finalPrompt = prepared.prompt;
     // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
     this.checkpoints.beginTurn(finalPrompt, {
       length: this.conversation.length,
       compactions: this.checkpoints.compactions,
       pendingContext: [...this.pendingContext],
     });
-    this.takeContext(submitted, 'UserPromptSubmit');
+    this.takeContext(prepared.submitted, 'UserPromptSubmit');
     if (this.pendingContext.length > 0) {
       this.conversation.append({ role: 'user', content: `<system-reminder>\n${this.pendingContext.join('\n')}\n</system-reminder>` });
-      this.pendingContext = [];
+      this.pendingContext.length = 0;
     }
+    const memory = await attachedMemoryNote([...prepared.files, ...attachedFiles], {
+      lazyMemory: this.ctx.lazyMemory,
+      emit: this.o.emit,
+      instructionsLoaded: (files, s) => this.events.instructionsLoaded(files, undefined, s),
+      signal,
+    });
+    if (memory !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${memory}\n</system-reminder>` });
     // What the user attached (files, selection, Problems: `<system-reminder>` texts) goes just before the prompt, as Claude Code sends it.
     if (attachments.length > 0) this.conversation.append({ role: 'user', content: attachments.join('\n') });
     this.conversation.append({ role: 'user', content: finalPrompt });
@@ -432,7 +309,7 @@ export class Session {
       ...(mcp ? { moreTools: () => mcp.tools() } : {}),
       signal,
       stopEvent: 'Stop',
-      beforeInference: () => this.maybeAutoCompact(signal),
+      beforeInference: () => this.compaction.maybeAutoCompact(signal),
     });
   }
 
@@ -441,141 +318,32 @@ export class Session {
    * to the instructions; a block skips compaction), older turns are summarized by the model
    * and replaced by the summary, and SessionStart fires with `source: compact`.
    */
-  async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
-    const pre = await this.runHooks(
-      'PreCompact',
-      HookContext.forPreCompact(this.envelope(), { trigger, custom_instructions: customInstructions ?? null }),
-      signal,
-    );
-    emitSystemMessages(this.o.emit, MAIN, pre);
-    if (pre.decision === 'deny' || pre.decision === 'stop') {
-      const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
-      this.o.emit({ type: 'systemMessage', agent: MAIN, text: reason, source: 'PreCompact' });
-      return { status: 'skipped', reason };
-    }
-    const messages = this.conversation.messages;
-    const cut = compactionCut(messages);
-    if (cut === 0) return { status: 'skipped', reason: 'the conversation is too short to compact' };
-    const instructions = [...(customInstructions ? [customInstructions] : []), ...pre.plainOutputs, ...pre.additionalContext];
-    const summary = await summarize(this.o.model, messages.slice(0, cut), instructions, signal, this.o.modelName);
-    const kept = messages.length - cut;
-    this.conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
-    this.checkpoints.noteCompaction();
-    this.transcript.write({ type: 'compaction', agent_id: MAIN.agentId, trigger, summary, kept, summarized: cut });
-    this.o.emit({
-      type: 'systemMessage',
-      agent: MAIN,
-      text: `Conversation compacted (${trigger}): ${cut} messages summarized, ${kept} kept.`,
-      source: 'PreCompact',
-    });
-    this.reportedPrompt = undefined;
-    const post = await this.runHooks('PostCompact', forEvent('PostCompact', this.envelope(), { trigger, compact_summary: summary }), signal);
-    emitSystemMessages(this.o.emit, MAIN, post);
-    const started = await this.runHooks(
-      'SessionStart',
-      HookContext.forSessionStart(this.envelope(), { source: 'compact', model: this.o.model.label }),
-      signal,
-      { CLAUDE_ENV_FILE: this.envFile },
-    );
-    emitSystemMessages(this.o.emit, MAIN, started);
-    const note = contextNote(started, 'SessionStart:compact');
-    if (note !== undefined) this.conversation.append({ role: 'user', content: `<system-reminder>\n${note}\n</system-reminder>` });
-    return { status: 'compacted', summarized: cut, kept, summary };
-  }
-
-  private async maybeAutoCompact(signal: AbortSignal): Promise<void> {
-    const budget = this.o.compactionBudgetTokens ?? 0;
-    if (budget <= 0) return;
-    const size = this.contextTokens();
-    if (size <= budget) return;
-    // The last compaction could not get under the budget (the recent turns it keeps are that
-    // large): compacting again before the conversation has grown would only summarize the
-    // summary, one model call per step. Growth is the messages' own (estimated in both cases),
-    // so the model's count, which also covers the system prompt and tools, cannot fake it.
-    if (this.stillOverAfterCompaction !== undefined && estimateTokens(this.conversation.messages) - this.stillOverAfterCompaction < budget / 4) return;
-    try {
-      const result = await this.compact('auto', signal);
-      if (result.status !== 'compacted') return;
-      const after = estimateTokens(this.conversation.messages);
-      // Kept even when under the budget: the model's count (system prompt and tools included)
-      // may still be over it, and must not set off a compaction per step.
-      this.stillOverAfterCompaction = after;
-      if (after > budget) {
-        this.o.emit({
-          type: 'systemMessage',
-          agent: MAIN,
-          text: `The conversation is still over the compaction budget (~${after} of ${budget} tokens): the recent turns alone are that large. It is compacted again once it has grown.`,
-          source: 'PreCompact',
-        });
-      }
-    } catch (error) {
-      if (signal.aborted) return;
-      this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
-    }
+  compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
+    return this.compaction.compact(trigger, signal, customInstructions);
   }
 
   /**
-   * Restore Checkpoint: the files the agent changed since prompt `checkpointId` go back (a
-   * file changed meanwhile by someone else is left alone and reported), and the conversation
-   * is cut to just before that prompt; the transcript records the cut, so a resumed session
-   * continues from it. No hook fires (Claude Code fires none on /rewind either).
+   * Restore Checkpoint: files back and the conversation cut to just before prompt
+   * `checkpointId` (sessionCheckpoints.ts); refused while a prompt runs.
    */
   async rewind(checkpointId: number): Promise<RewindResult> {
     if (this.running) return { ok: false, error: 'the agent is still working; press Stop first' };
-    const mark = this.checkpoints.markOf(checkpointId);
-    const checkpoint = this.checkpoints.list().find((c) => c.id === checkpointId);
-    if (!mark || !checkpoint) return { ok: false, error: `there is no checkpoint ${checkpointId} in this session` };
-    if (mark.compactions !== this.checkpoints.compactions)
-      return { ok: false, error: 'the conversation was compacted after this message, so it cannot be cut back to it; undo the files per turn instead' };
-    const files = await this.checkpoints.restoreTo(checkpointId);
-    const messagesRemoved = this.conversation.length - mark.length;
-    this.conversation.truncate(mark.length);
-    this.pendingContext = [...mark.pendingContext];
-    this.transcript.write({
-      type: 'rewind',
-      agent_id: MAIN.agentId,
-      checkpoint: checkpointId,
-      kept: mark.length,
-      files_restored: files.restored.map((r) => r.path),
-      ...(files.conflicts.length > 0 ? { files_conflicting: files.conflicts.map((c) => c.path) } : {}),
-    });
-    return { ok: true, prompt: checkpoint.prompt, files, messagesRemoved };
+    return rewindToCheckpoint(this.checkpointScope, checkpointId);
   }
 
   /**
    * Undo of one prompt's file changes (one file, or all), keeping the conversation. The model
    * is told at the next prompt, so it does not build on edits that are gone.
    */
-  async undoEdits(checkpointId: number, filePath?: string): Promise<RestoreReport> {
-    const report = await this.checkpoints.undo(checkpointId, filePath);
-    const undone = report.restored.map((r) => r.path);
-    if (undone.length > 0) {
-      this.transcript.write({ type: 'file_undo', agent_id: MAIN.agentId, checkpoint: checkpointId, files: undone });
-      this.pendingContext.push(`The user undid your changes to ${undone.join(', ')}: these files are back to how they were before that turn.`);
-    }
-    return report;
-  }
-
-  /**
-   * The conversation's size in tokens: the prompt tokens the model reported for its last call
-   * plus an estimate of what was appended since; the estimate alone before any report (a
-   * model that reports no usage, a resumed session, right after a compaction). Never below the
-   * estimate of the whole conversation: a server that under-reports (a constant, or cached
-   * tokens left out) must not let requests grow without bound.
-   */
-  private contextTokens(): number {
-    const messages = this.conversation.messages;
-    const reported = this.reportedPrompt;
-    const estimate = estimateTokens(messages);
-    if (reported === undefined || reported.messages > messages.length) return estimate;
-    return Math.max(estimate, reported.tokens + estimateTokens(messages.slice(reported.messages)));
+  undoEdits(checkpointId: number, filePath?: string): Promise<RestoreReport> {
+    return undoCheckpointEdits(this.checkpointScope, checkpointId, filePath);
   }
 
   /** Fires SessionEnd (reason clear | prompt_input_exit | other) within a short budget, then closes the transcript. */
   async end(reason: 'clear' | 'prompt_input_exit' | 'logout' | 'other'): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.clearIdle();
+    this.events.clearIdle();
     this.fileWatch.close();
     const signal = AbortSignal.timeout(SESSION_END_TIMEOUT_MS);
     // Past the budget the session ends anyway, whether or not the hooks heed the signal.
@@ -584,29 +352,6 @@ export class Session {
     await raceAbort(this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal), signal).catch(() => undefined);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
-  }
-
-  /** After a turn: tell Notification hooks when the user has not answered for a while. */
-  private armIdle(): void {
-    const ms = this.o.idleNotificationMs ?? 0;
-    if (ms <= 0 || this.ended) return;
-    this.idleTimer = setTimeout(
-      () => {
-        this.idleTimer = undefined;
-        void this.runHooks(
-          'Notification',
-          HookContext.forNotification(this.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }),
-        );
-      },
-      safeTimerDelay(ms, 0),
-    ); // a setting: never past Node's timer limit, where it would fire at once
-    // An idle reminder must never keep a headless process alive.
-    this.idleTimer.unref?.();
-  }
-
-  private clearIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
   }
 
   /** The fields every hook input of the main agent shares (MCP elicitations use them too). */
@@ -627,24 +372,4 @@ export class Session {
     const note = contextNote(result, hookName);
     if (note !== undefined) this.pendingContext.push(note);
   }
-}
-
-/**
- * "<hookName> hook additional context: …" from an event's plain outputs and additionalContext
- * (SessionStart and UserPromptSubmit treat plain stdout as context); undefined when empty.
- * Claude Code caps each UserPromptSubmit output at 10,000 characters.
- */
-function contextNote(result: HookEventResult, hookName: string): string | undefined {
-  const cap = result.event === 'UserPromptSubmit' ? capHookText : (c: string): string => c;
-  const context = [...result.plainOutputs, ...result.additionalContext].map((c) => cap(c.trim())).filter((c) => c !== '');
-  return context.length > 0 ? `${hookName} hook additional context: ${context.join('\n')}` : undefined;
-}
-
-/** Most characters of one UserPromptSubmit output that reach the model. */
-export const USER_PROMPT_CONTEXT_CAP = 10_000;
-
-/** Claude Code's cut of an over-long UserPromptSubmit output, with its marker. */
-function capHookText(text: string): string {
-  if (text.length <= USER_PROMPT_CONTEXT_CAP) return text;
-  return `${text.slice(0, USER_PROMPT_CONTEXT_CAP)}… [output truncated - exceeded ${USER_PROMPT_CONTEXT_CAP} characters]`;
 }

@@ -95,9 +95,10 @@ export class AgentController implements vscode.Disposable {
 
   /**
    * Sends a prompt (the first one of a session fires SessionStart), with the texts of its
-   * attachments. Returns false when no model is configured (the caller shows what to do).
+   * attachments (`files`: the attached files, whose nested memory loads). Returns false when no
+   * model is configured (the caller shows what to do).
    */
-  async submit(prompt: string, attachments: readonly string[] = []): Promise<boolean> {
+  async submit(prompt: string, attachments: readonly string[] = [], files: readonly string[] = []): Promise<boolean> {
     if (this.running) {
       void vscode.window.showInformationMessage('Hookwise is still working on the last prompt. Press Stop first.');
       return true;
@@ -111,7 +112,7 @@ export class AgentController implements vscode.Disposable {
     try {
       await waitForConfig(this.deps.configReady, this.deps.log);
       const session = await this.sessions.ensureStarted(controller.signal);
-      const result = await session.submit(prompt, controller.signal, attachments);
+      const result = await session.submit(prompt, controller.signal, attachments, files);
       if (result.status === 'failed') this.say(`The agent failed: ${result.reason ?? 'unknown error'}`);
       else if (result.status === 'stopped' && result.reason) this.say(`Stopped: ${result.reason}`);
     } catch (error) {

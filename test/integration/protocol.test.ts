@@ -206,4 +206,30 @@ suite('Chat webview protocol', () => {
       provider.dispose();
     }
   });
+
+  test('the files a prompt attaches are handed on with it (their nested memory loads), never one a Read deny rule covers', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder');
+    const provider = new ChatViewProvider(vscode.Uri.file('/ext'));
+    provider.setReadPolicy((file) => (file.endsWith('secret.txt') ? 'Read(secret.txt)' : undefined));
+    const fake = fakeView();
+    const submitted: { prompt: string; files?: readonly string[] | undefined }[] = [];
+    const sub = provider.onDidSubmit((s) => submitted.push(s));
+    const file = vscode.Uri.joinPath(folder.uri, 'pkg', 'api', 'server.ts');
+    const secret = vscode.Uri.joinPath(folder.uri, 'secret.txt');
+    try {
+      provider.resolveWebviewView(fake.view);
+      fake.send({ type: 'ready' });
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('export const port = 1;\n'));
+      await vscode.workspace.fs.writeFile(secret, new TextEncoder().encode('hush\n'));
+      fake.send({ type: 'submit', prompt: 'review #file:pkg/api/server.ts and #file:secret.txt', includeEditorSelection: false });
+      for (let i = 0; i < 100 && submitted.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(submitted[0]?.files, [file.fsPath]);
+    } finally {
+      sub.dispose();
+      provider.dispose();
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder.uri, 'pkg'), { recursive: true });
+      await vscode.workspace.fs.delete(secret);
+    }
+  });
 });

@@ -23,7 +23,7 @@ import { parseSlashInvocation, type SlashCommandSet } from './slashCommands';
 /** What expanding one prompt gave. */
 export type PromptExpansionResult =
   | { readonly kind: 'unchanged' }
-  | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string }
+  | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string; readonly files: readonly string[] }
   | { readonly kind: 'refused'; readonly reason: string };
 
 /** The session's side of an expansion. */
@@ -44,6 +44,8 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
   if (!invocation) return { kind: 'unchanged' };
   const command = (await deps.commands()).commands.find((c) => c.name === invocation.name);
   if (!command) return { kind: 'unchanged' };
+  // The files its `@path`s attach: their nested memory loads as for a read.
+  const files: string[] = [];
   const expansion = await expandCommand(command, invocation.args, {
     cwd: deps.ctx.cwd,
     runShell: (cmd) => runThroughBashTool(cmd, deps),
@@ -53,7 +55,9 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
         return { ok: false, error: `${denied.behavior === 'deny' ? 'denied' : 'held'} by permission rule ${denied.rule}` };
       try {
         const text = await readBoundedTextFile(abs);
-        return text === undefined ? { ok: false, error: 'no such file' } : { ok: true, text };
+        if (text === undefined) return { ok: false, error: 'no such file' };
+        files.push(abs);
+        return { ok: true, text };
       } catch (error) {
         return { ok: false, error: thrownMessage(error) };
       }
@@ -73,7 +77,7 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
   );
   if (hooked.decision === 'deny' || hooked.decision === 'stop')
     return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
-  return { kind: 'expanded', prompt: expansion.prompt, command: command.name };
+  return { kind: 'expanded', prompt: expansion.prompt, command: command.name, files };
 }
 
 /** One pre-execution command as a Bash tool call of the main agent: hooks, rules, popup, then the tool. */

@@ -1,30 +1,20 @@
-import path from 'node:path';
-import { parseTree } from 'jsonc-parser';
-import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
 import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
-import { ConfigFileTooLargeError, findExcessNesting, MAX_AGENT_FILES, MAX_CONFIG_FILE_BYTES } from './configLimits';
+import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
-import {
-  sourceKeyOf,
-  sourceRank,
-  type AgentFileInput,
-  type ConfigSourceInput,
-  type SettingsValueInput,
-  type SkillFileInput,
-  type SkillsDirectoryInput,
-} from './configSources';
-import { DiagnosticSink } from './diagnosticSink';
+import { sourceKeyOf, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { hookApprovalKey } from './hookApproval';
-import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
+import type { RawHookEntry } from './hooksObjectReader';
 import type { HookSourceKey } from './hookwiseSettingsSchema';
 import { formatJsonPath } from './jsonPath';
 import type { LoadedHook } from './loadedHook';
 import { dedupHooks, type DroppedDuplicate } from './hookDedup';
-import { jsoncLocator } from './nodeLocator';
-import { pinScripts } from './scriptPins';
+import { withPinnedScripts } from './hookScriptPinning';
+import { listAgentFiles, listSkillFiles } from './configDirectoryListing';
+import { readSettingsValue, SETTINGS_LABELS } from './settingsValueReader';
 import { normaliseDisabledIds } from './hookSwitches';
 import type { PermissionRuleEntry } from './permissionRules';
 import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
@@ -94,8 +84,6 @@ export type ConfigDocument =
     }
   | { readonly input: SettingsValueInput };
 
-const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources', 'disabled']);
-
 function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] | undefined): boolean {
   const key = sourceKeyOf(input);
   return sources === undefined || key === undefined || sources.includes(key);
@@ -134,41 +122,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
     if (input.kind === 'settingsValue') {
       documents.push({ input });
     } else if (input.kind === 'agentsDirectory') {
-      let names: string[] = [];
-      try {
-        names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
-      } catch (error) {
-        ioDiagnostics.push({
-          file: input.dir,
-          displayFile: input.displayDir,
-          jsonPath: '',
-          severity: 'error',
-          code: 'unreadable',
-          message: `cannot list agent files (${thrownMessage(error)})`,
-        });
-      }
-      if (names.length > MAX_AGENT_FILES) {
-        ioDiagnostics.push({
-          file: input.dir,
-          displayFile: input.displayDir,
-          jsonPath: '',
-          severity: 'error',
-          code: 'tooLarge',
-          message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read`,
-        });
-        names = names.slice(0, MAX_AGENT_FILES);
-      }
-      for (const name of names) {
-        const agent: AgentFileInput = {
-          kind: 'agentFile',
-          scope: input.scope,
-          file: path.join(input.dir, name),
-          displayFile: `${input.displayDir}/${name}`,
-          ...(input.folder !== undefined ? { folder: input.folder } : {}),
-          ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
-        };
-        documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
-      }
+      for (const agent of await listAgentFiles(fs, input, ioDiagnostics)) documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
     } else if (input.kind === 'skillsDirectory') {
       for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push({ input: skill, text: await readText(skill.file, skill.displayFile) });
     } else {
@@ -178,57 +132,6 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
   const config = buildHookConfig(documents, options);
   const hooks = await Promise.all(config.hooks.map((hook) => withPinnedScripts(hook, options.projectDirs ?? [])));
   return { ...config, hooks, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
-}
-
-/**
- * A project command hook with the workspace scripts its command names pinned into its
- * approval key (docs/security.md). Done here, at load, so no hook event pays for file I/O.
- */
-async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
-  if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
-  const { command, args } = hook.handler;
-  const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
-  const perRoot = await Promise.all(
-    roots.map(async (root) =>
-      (await pinScripts(command, root, args)).map((pin) => (roots.length > 1 ? { ...pin, path: `${path.basename(root)}/${pin.path}` } : pin)),
-    ),
-  );
-  const scripts = perRoot.flat();
-  if (scripts.length === 0) return hook;
-  return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
-}
-
-/**
- * The `<name>/SKILL.md` files of a skills directory, sorted, at most MAX_AGENT_FILES; a missing
- * directory is none, an unlistable one a diagnostic. A folder without SKILL.md is skipped by the read.
- */
-async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<SkillFileInput[]> {
-  let names: string[];
-  try {
-    names = (await fs.listDirectory(input.dir)).sort();
-  } catch {
-    return [];
-  }
-  if (names.length > MAX_AGENT_FILES) {
-    diagnostics.push({
-      file: input.dir,
-      displayFile: input.displayDir,
-      jsonPath: '',
-      severity: 'error',
-      code: 'tooLarge',
-      message: `${names.length} skills; only the first ${MAX_AGENT_FILES} (by name) are read`,
-    });
-    names = names.slice(0, MAX_AGENT_FILES);
-  }
-  return names.map((name) => ({
-    kind: 'skillFile',
-    scope: input.scope,
-    file: path.join(input.dir, name, 'SKILL.md'),
-    displayFile: `${input.displayDir}/${name}/SKILL.md`,
-    skill: name,
-    ...(input.folder !== undefined ? { folder: input.folder } : {}),
-    ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
-  }));
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
@@ -514,20 +417,4 @@ function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?:
     ...extra,
     hash: hookApprovalKey({ ...entry, ...extra }),
   };
-}
-
-const SETTINGS_LABELS = { user: 'user settings', workspace: 'workspace settings', workspaceFolder: 'folder settings' } as const;
-
-function readSettingsValue(input: SettingsValueInput): { hooks: RawHookEntry[]; diagnostics: ConfigDiagnostic[] } {
-  // The text only locates diagnostics; a too-deep one would overflow the parser, so it is not located.
-  const root = input.text !== undefined && findExcessNesting(input.text) === undefined ? parseTree(input.text, [], { allowTrailingComma: true }) : undefined;
-  const sink = new DiagnosticSink({
-    ...(input.file !== undefined ? { file: input.file } : {}),
-    displayFile: SETTINGS_LABELS[input.scope],
-    ...(input.text !== undefined ? { text: input.text } : {}),
-    locator: jsoncLocator(root, input.textPath ?? ['hookwise.hooks']),
-    pathRoot: 'hookwise.hooks',
-  });
-  const hooks = readHooksObject(input.value, [], sink, { ignoreKeys: IGNORED_SETTINGS_KEYS });
-  return { hooks, diagnostics: sink.diagnostics };
 }

@@ -127,8 +127,14 @@ export type ReadPolicy = (absPath: string) => string | undefined;
  * The reminder texts the model gets for `items`, in order (files read now; unreadable files
  * become a note). A file, folder or selection that a Read deny or ask rule covers is not
  * attached, as Claude Code refuses an `@file` of a denied path; `refused` lists them.
+ * `attachedFiles` gets the path of each file attached (its nested memory loads as for a read).
  */
-export async function resolveContext(items: readonly ContextItem[], readDenied?: ReadPolicy, refused: string[] = []): Promise<string[]> {
+export async function resolveContext(
+  items: readonly ContextItem[],
+  readDenied?: ReadPolicy,
+  refused: string[] = [],
+  attachedFiles: string[] = [],
+): Promise<string[]> {
   const out: string[] = [];
   for (const item of items) {
     const rule = 'path' in item && readDenied ? readDenied(item.path) : undefined;
@@ -143,8 +149,10 @@ export async function resolveContext(items: readonly ContextItem[], readDenied?:
         break;
       case 'file': {
         const text = await readText(item.path);
-        if (typeof text === 'string') out.push(...formatFile(item.path, text, item.startLine, item.endLine).map(systemReminder));
-        else out.push(systemReminder(`The user attached ${item.path}, but it could not be read: ${text.error}`));
+        if (typeof text === 'string') {
+          out.push(...formatFile(item.path, text, item.startLine, item.endLine).map(systemReminder));
+          attachedFiles.push(item.path);
+        } else out.push(systemReminder(`The user attached ${item.path}, but it could not be read: ${text.error}`));
         break;
       }
       case 'folder': {

@@ -27,6 +27,8 @@ import type { TerminalOutputRecorder } from './terminalOutput';
 export interface ChatSubmission {
   readonly prompt: string;
   readonly context: readonly string[];
+  /** The files attached (absolute paths): their nested CLAUDE.md and `paths:` rules load as for a read. */
+  readonly files?: readonly string[];
 }
 
 /** One webview showing the chat (the side bar view or an editor tab); all show the same conversation. */
@@ -475,13 +477,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postChatEvent({ type: 'userPrompt', text: message.prompt, ...(attachments.length > 0 ? { attachments } : {}) });
     let context: string[] = [];
     const refused: string[] = [];
+    const files: string[] = [];
     try {
-      context = await resolveContext(unique, this.readPolicy, refused);
+      context = await resolveContext(unique, this.readPolicy, refused, files);
     } catch (error) {
       this.log?.warn(`chat: attachments could not be read (${String(error)})`);
     }
     if (refused.length > 0) void vscode.window.showWarningMessage(`Hookwise: not attached, a permission rule denies reading: ${refused.join(', ')}`);
-    this.submitted.fire({ prompt: message.prompt, context });
+    this.submitted.fire({ prompt: message.prompt, context, files });
   }
 
   private async attachDropped(uris: readonly string[]): Promise<void> {

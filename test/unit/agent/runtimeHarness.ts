@@ -25,6 +25,9 @@ export interface RuntimeEnv {
     readonly trusted: boolean;
     readonly mode?: PermissionMode;
     readonly prompt?: string;
+    /** The prompt's chat attachments: their texts, and the attached files among them. */
+    readonly attachments?: readonly string[];
+    readonly attachedFiles?: readonly string[];
     /** Called once the runtime is built, before the session: register in-process hooks, observers. */
     readonly setup?: (runtime: HookwiseRuntime) => void;
     /** RuntimeOptions.protectedFiles (the extension passes VS Code's settings files). */
@@ -77,7 +80,7 @@ export function useRuntimeEnv(): RuntimeEnv {
       const events: AgentEvent[] = [];
       const session = runtime.createSession({ permissionMode: options.mode ?? 'default', trusted: options.trusted, emit: (e) => events.push(e) });
       await session.start('startup', new AbortController().signal);
-      await session.submit(options.prompt ?? 'go', new AbortController().signal);
+      await session.submit(options.prompt ?? 'go', new AbortController().signal, options.attachments, options.attachedFiles);
       await session.end('other');
       const toolStatus = new Map<string, string>();
       for (const e of events) if (e.type === 'toolStatus') toolStatus.set(e.toolUseId, e.status);

@@ -79,3 +79,46 @@ it('reading a file loads the CLAUDE.md of its folders and the paths: rules that 
   expect(loaded[1]).toMatchObject({ memory_type: 'Project', trigger_file_path: path.join(w.ws, 'packages/api/src/server.ts') });
   expect(loaded[2]).toMatchObject({ memory_type: 'Project', globs: ['packages/**/*.ts'], trigger_file_path: path.join(w.ws, 'packages/api/src/server.ts') });
 });
+
+// An `@file` the user attaches loads memory as a read does (Claude Code loads nested memory for an
+// @-mentioned file before the model call): the file's folder CLAUDE.md and matching `paths:` rules
+// reach the model before the prompt, and InstructionsLoaded says which file brought them in.
+it("a slash command's @file loads the CLAUDE.md of its folders and the matching paths: rules before the first model call", async () => {
+  const { w } = suite;
+  await w.write('CLAUDE.md', 'Root rules.');
+  await w.write('packages/api/CLAUDE.md', 'API: never log tokens.');
+  await w.write('packages/api/src/server.ts', 'export const port = 1;');
+  await w.write('packages/web/CLAUDE.md', 'WEB ONLY: use signals.');
+  await w.write('.claude/rules/typescript.md', '---\npaths:\n  - "packages/**/*.ts"\n---\nTS: no any.');
+  await w.write('.claude/commands/review.md', 'Review @packages/api/src/server.ts for leaks.');
+  await w.write('docs/CLAUDE.md', 'DOCS ONLY.');
+  await w.settings({
+    hooks: {
+      InstructionsLoaded: [
+        { hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/instructions.log"; echo >> "$CLAUDE_PROJECT_DIR/instructions.log"' }] },
+      ],
+    },
+  });
+  const s = await suite.serve([textReply('reviewed')]);
+  const run = await suite.runPrompt(s, '/review', 2);
+  expect(run.code).toBe(0);
+  const messages = s.requests[0]?.body.messages ?? [];
+  const prompt = messages.findIndex((m) => m.role === 'user' && String(m.content).startsWith('Review @packages/api/src/server.ts'));
+  const reminder = messages.findIndex((m) => m.role === 'user' && String(m.content).includes('API: never log tokens.'));
+  expect(prompt).toBeGreaterThan(0);
+  expect(reminder).toBeGreaterThan(0);
+  expect(reminder).toBeLessThan(prompt);
+  expect(String(messages[reminder]?.content)).toMatch(/^<system-reminder>\n/);
+  expect(String(messages[reminder]?.content)).toContain(`Contents of ${path.join(w.ws, 'packages/api/CLAUDE.md')}`);
+  expect(String(messages[reminder]?.content)).toContain('TS: no any.');
+  const all = JSON.stringify(messages);
+  expect(all).not.toContain('WEB ONLY');
+  expect(all).not.toContain('DOCS ONLY');
+  const trigger = path.join(w.ws, 'packages/api/src/server.ts');
+  const loaded = w.jsonLines('instructions.log');
+  expect(loaded.map((e) => [path.relative(w.ws, String(e.file_path)), e.load_reason, e.trigger_file_path])).toEqual([
+    ['CLAUDE.md', 'session_start', undefined],
+    ['packages/api/CLAUDE.md', 'nested_traversal', trigger],
+    ['.claude/rules/typescript.md', 'path_glob_match', trigger],
+  ]);
+});

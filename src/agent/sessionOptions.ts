@@ -1,0 +1,66 @@
+import type { ModelClient, ModelMessage } from '../model/modelClient';
+import type { AgentEventListener } from './agentEvents';
+import type { SlashCommandSet } from './commands/slashCommands';
+import type { HookDispatcher } from './hookDispatcher';
+import type { MemorySnapshot } from './memory/memoryFiles';
+import type { PermissionMode, PermissionRules } from './permissionMode';
+import type { AskPolicy, SessionRules } from './permissions/permissionGate';
+import type { SkillDefinition } from './skills/skillDefinitions';
+import type { AgentDefinition } from './subagents/agentDefinitions';
+import type { AnyAgentTool } from './tools/tool';
+
+/** What builds a session. */
+export interface SessionOptions {
+  readonly sessionId?: string;
+  readonly cwd: string;
+  readonly projectDir: string;
+  /** Folder of transcripts; the file is `<dir>/<sessionId>.jsonl`. */
+  readonly transcriptDir: string;
+  readonly model: ModelClient;
+  readonly modelName?: string;
+  readonly hooks: HookDispatcher;
+  readonly tools: readonly AnyAgentTool[];
+  /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
+  readonly mcp?: SessionToolSource;
+  readonly permissionMode: PermissionMode;
+  readonly rules?: PermissionRules;
+  readonly sessionRules?: SessionRules;
+  /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */
+  readonly asks?: AskPolicy;
+  readonly systemPrompt: string;
+  readonly emit: AgentEventListener;
+  /** Conversation to continue (resume). */
+  readonly history?: readonly ModelMessage[];
+  /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
+  readonly agents?: readonly AgentDefinition[];
+  readonly maxSubagentDepth?: number;
+  /** File names FileChanged matchers list literally (`.envrc|.env`): watched in `cwd` from SessionStart on, as in Claude Code. */
+  readonly fileChangedNames?: () => readonly string[];
+  /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
+  readonly compactionBudgetTokens?: number;
+  /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
+  readonly idleNotificationMs?: number;
+  /**
+   * Loaded at each start: the environment block and memory files (CLAUDE.md…) appended to the
+   * system prompt. Absent = the system prompt alone.
+   */
+  readonly promptContext?: () => Promise<PromptContext>;
+  /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
+  readonly slashCommands?: () => Promise<SlashCommandSet>;
+  /** Skills the main agent can load with the Skill tool; none = no Skill tool. */
+  readonly skills?: readonly SkillDefinition[];
+}
+
+/** What a session appends to its system prompt, and the memory it came from. */
+export interface PromptContext {
+  readonly text: string;
+  readonly memory?: MemorySnapshot;
+}
+
+/** Tools from outside (the MCP servers): started when a prompt needs them, re-read before every model call. */
+export interface SessionToolSource {
+  readonly hasServers: boolean;
+  /** Starts what is not running; never throws (a server that fails offers no tools). */
+  ensureStarted(signal: AbortSignal): Promise<void>;
+  tools(): readonly AnyAgentTool[];
+}

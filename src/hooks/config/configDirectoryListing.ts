@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { thrownMessage } from '../../shared/describeThrown';
+import type { ConfigDiagnostic } from './configDiagnostic';
+import type { ConfigFileSystem } from './configFileSystem';
+import { MAX_AGENT_FILES } from './configLimits';
+import type { AgentFileInput, AgentsDirectoryInput, SkillFileInput, SkillsDirectoryInput } from './configSources';
+
+/**
+ * The `*.md` files of an agents directory, sorted, at most MAX_AGENT_FILES; a directory that
+ * cannot be listed is a diagnostic naming it, and no files.
+ */
+export async function listAgentFiles(fs: ConfigFileSystem, input: AgentsDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<AgentFileInput[]> {
+  let names: string[] = [];
+  try {
+    names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.md')).sort();
+  } catch (error) {
+    diagnostics.push({
+      file: input.dir,
+      displayFile: input.displayDir,
+      jsonPath: '',
+      severity: 'error',
+      code: 'unreadable',
+      message: `cannot list agent files (${thrownMessage(error)})`,
+    });
+  }
+  if (names.length > MAX_AGENT_FILES) {
+    diagnostics.push({
+      file: input.dir,
+      displayFile: input.displayDir,
+      jsonPath: '',
+      severity: 'error',
+      code: 'tooLarge',
+      message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read`,
+    });
+    names = names.slice(0, MAX_AGENT_FILES);
+  }
+  return names.map((name) => ({
+    kind: 'agentFile',
+    scope: input.scope,
+    file: path.join(input.dir, name),
+    displayFile: `${input.displayDir}/${name}`,
+    ...(input.folder !== undefined ? { folder: input.folder } : {}),
+    ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
+  }));
+}
+
+/**
+ * The `<name>/SKILL.md` files of a skills directory, sorted, at most MAX_AGENT_FILES; a missing
+ * directory is none, an unlistable one a diagnostic. A folder without SKILL.md is skipped by the read.
+ */
+export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<SkillFileInput[]> {
+  let names: string[];
+  try {
+    names = (await fs.listDirectory(input.dir)).sort();
+  } catch {
+    return [];
+  }
+  if (names.length > MAX_AGENT_FILES) {
+    diagnostics.push({
+      file: input.dir,
+      displayFile: input.displayDir,
+      jsonPath: '',
+      severity: 'error',
+      code: 'tooLarge',
+      message: `${names.length} skills; only the first ${MAX_AGENT_FILES} (by name) are read`,
+    });
+    names = names.slice(0, MAX_AGENT_FILES);
+  }
+  return names.map((name) => ({
+    kind: 'skillFile',
+    scope: input.scope,
+    file: path.join(input.dir, name, 'SKILL.md'),
+    displayFile: `${input.displayDir}/${name}/SKILL.md`,
+    skill: name,
+    ...(input.folder !== undefined ? { folder: input.folder } : {}),
+    ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
+  }));
+}
