@@ -103,11 +103,11 @@ export class HookRunStats {
   }
 }
 
-/** The outcome of a run in one word or two: `deny`, `ask → allow`, `failed`, `no decision`. */
+/** The outcome of a finished run in one word or two, as Hook Runs words it: `deny`, `asked → allow`, `block`, `failed`, `no decision`. */
 export function outcomeWord(record: HookRunRecord): string {
   switch (record.status) {
     case 'asked':
-      return record.permission ? `ask → ${record.permission.decision}` : 'ask';
+      return record.permission ? `asked → ${record.permission.decision}` : 'ask';
     case 'failed':
       return 'failed';
     case 'timed-out':

@@ -1,3 +1,4 @@
+import { outcomeWord } from '../../hooks/hookRunStats';
 import type { HookRunRecord, HookRunStatus } from '../../hooks/hookRunTypes';
 
 /**
@@ -53,24 +54,9 @@ export function runLabel(record: HookRunRecord): string {
   return oneLine(record.hookLabel || record.hookId, MAX_LABEL);
 }
 
-/** The decision word of a finished run, e.g. `deny`, `asked → allow`, `failed`, or `no decision`. */
+/** The decision word of a run, e.g. `deny`, `asked → allow`, `failed`, `no decision`, or `running…` (the same words as the settings-file lenses). */
 export function decisionText(record: HookRunRecord): string {
-  switch (record.status) {
-    case 'running':
-      return 'running…';
-    case 'asked':
-      return record.permission ? `asked → ${record.permission.decision}` : 'ask';
-    case 'failed':
-      return 'failed';
-    case 'timed-out':
-      return 'timed out';
-    case 'cancelled':
-      return 'cancelled';
-    case 'blocked':
-      return record.outcome?.decision ?? 'deny';
-    case 'ok':
-      return record.outcome?.decision ?? 'no decision';
-  }
+  return record.status === 'running' ? 'running…' : outcomeWord(record);
 }
 
 /** Description of one execution: "deny · 12 ms", "asked → allow · 3.2 s", "running…". */

@@ -55,7 +55,7 @@ describe('HookRunStats', () => {
     const asked = run({ status: 'asked', outcome: { decision: 'ask' } as never });
     stats.add(asked);
     stats.add({ ...asked, permission: { decision: 'allow', decidedBy: 'user' } });
-    expect(stats.get(ID)).toMatchObject({ runs: 1, last: { word: 'ask → allow' } });
+    expect(stats.get(ID)).toMatchObject({ runs: 1, last: { word: 'asked → allow' } });
     expect(stats.lastInput(ID)).toEqual({ tool_name: 'Bash' });
   });
 
