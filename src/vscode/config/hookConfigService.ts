@@ -22,7 +22,7 @@ import {
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
-import { PluginFolderWatcher } from './pluginFolderWatcher';
+import { FileWatchSet } from './fileWatchSet';
 import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
 import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
@@ -78,8 +78,11 @@ export class HookConfigService implements vscode.Disposable {
   private readonly scripts = new PinnedScriptWatcher(() => {
     if (!this.disposed) void this.reload();
   });
-  /** Reloads when a plugin's hooks, agents or skills change, or plugins are installed (the last load's plugin files). */
-  private readonly pluginFiles = new PluginFolderWatcher(() => this.scheduleReload());
+  /**
+   * Reloads when a plugin's hooks, agents or skills change, plugins are installed, or a
+   * `hookwise.plugins.directories` root changes (the last load's targets, pluginWatchTargets.ts).
+   */
+  private readonly pluginFiles = new FileWatchSet(() => this.scheduleReload());
   /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
   private readonly written = new Set<string>();
   private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
+import { FileWatchSet } from './fileWatchSet';
 
 /**
  * Watches every workspace script a project hook names (docs/security.md): their content is
@@ -9,32 +10,20 @@ import type { LoadedHook } from '../../hooks/config/loadedHook';
  * approval still applies, so the callback runs at once, without a debounce.
  */
 export class PinnedScriptWatcher implements vscode.Disposable {
-  private watchers: vscode.Disposable[] = [];
-  private watched = '';
+  private readonly files: FileWatchSet;
 
-  constructor(private readonly onChange: () => void) {}
+  constructor(onChange: () => void) {
+    this.files = new FileWatchSet(() => onChange());
+  }
 
   /** Watches the scripts pinned by `hooks` (and their symlink targets); unchanged sets keep their watchers. */
   update(hooks: readonly LoadedHook[]): void {
     const files = new Set<string>();
     for (const hook of hooks) for (const pin of hook.scripts ?? []) files.add(pin.file).add(pin.target ?? pin.file);
-    const key = [...files].sort().join('\n');
-    if (key === this.watched) return;
-    this.watched = key;
-    this.disposeWatchers();
-    const fire = (): void => this.onChange();
-    for (const file of files) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
-      this.watchers.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
-    }
-  }
-
-  private disposeWatchers(): void {
-    for (const d of this.watchers.splice(0)) d.dispose();
+    this.files.update([...files].sort().map((file) => ({ base: path.dirname(file), pattern: path.basename(file) })));
   }
 
   dispose(): void {
-    this.disposeWatchers();
-    this.watched = '';
+    this.files.dispose();
   }
 }

@@ -4,7 +4,7 @@ import type { PluginRoot } from '../../../src/plugins/pluginLoader';
 import { MAX_PLUGIN_WATCHERS, pluginWatchTargets } from '../../../src/plugins/pluginWatchTargets';
 
 // What the editor watches so a plugin edit reloads hooks live (the watchers themselves are
-// vscode.FileSystemWatchers built one per target in pluginFolderWatcher.ts).
+// vscode.FileSystemWatchers built one per target in fileWatchSet.ts).
 
 const home = path.join(path.sep, 'home', 'u');
 const plugin = (root: string, more: Partial<PluginRoot> = {}): PluginRoot => ({

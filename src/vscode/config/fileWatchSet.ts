@@ -1,20 +1,23 @@
 import * as vscode from 'vscode';
-import type { PluginWatchTarget } from '../../plugins/pluginWatchTargets';
+
+/** One watched place: files under `base` matching the glob `pattern`. */
+export interface WatchTarget {
+  readonly base: string;
+  readonly pattern: string;
+}
 
 /**
- * Watches the plugin files of the last load (pluginWatchTargets.ts): an edit to an enabled
- * plugin's hooks, agents or skills, to Claude Code's install record or to a
- * `hookwise.plugins.directories` root reloads hooks without a window reload, like a
- * `.claude/settings.json` edit. An unchanged set of targets keeps its watchers.
+ * A set of file system watchers that follows the targets of the last `update`: an unchanged set
+ * keeps its watchers (no churn on every reload), a changed one replaces them all. Create, change
+ * and delete all call `onChange` with the file.
  */
-export class PluginFolderWatcher implements vscode.Disposable {
+export class FileWatchSet implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
   private watched = '';
 
-  /** `onChange` gets the changed file (the config service debounces). */
   constructor(private readonly onChange: (uri: vscode.Uri) => void) {}
 
-  update(targets: readonly PluginWatchTarget[]): void {
+  update(targets: readonly WatchTarget[]): void {
     const key = targets.map((t) => `${t.base}\0${t.pattern}`).join('\n');
     if (key === this.watched) return;
     this.watched = key;
