@@ -172,6 +172,8 @@ export class HookTestController implements vscode.Disposable {
       const problems = checkExpectations(loaded, result);
       const duration = Date.now() - started;
       if (problems.length === 0) {
+        // The Test Results panel says what the hooks decided, not "no output".
+        run.appendOutput(`✓ ${loaded.name} (decision: ${observedDecision(result)})\r\n`, undefined, item);
         run.passed(item, duration);
         this.report(item, { state: 'passed', message: '' });
       } else {

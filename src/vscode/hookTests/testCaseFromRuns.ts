@@ -11,7 +11,7 @@ import type { HookTestCase } from '../../hooks/explain/hookTestCase';
  */
 
 /** Input fields that belong to one session or machine: a test fills its own (see fillTestInput). */
-const SESSION_FIELDS = new Set(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'tool_use_id', 'agent_id', 'agent_transcript_path']);
+const SESSION_FIELDS = new Set(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'tool_use_id', 'prompt_id', 'agent_id', 'agent_transcript_path']);
 
 /** Longest reason kept in `expect.reason` (a substring check: a prefix is enough and stays readable). */
 const MAX_REASON = 200;

@@ -7,6 +7,7 @@ const input = {
   session_id: 'sess-123',
   transcript_path: '/home/u/.hookwise/t.jsonl',
   cwd: '/ws',
+  prompt_id: '113910f2-d291-4f56-8536-b0c6a1287dfb',
   permission_mode: 'default',
   hook_event_name: 'PreToolUse',
   tool_name: 'Bash',
