@@ -255,10 +255,19 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
       return /^1\/1 [\d.]+ ?m?s$/.test(text) ? text : undefined;
     });
     assert.ok(summary);
-    // The Test Results panel reads the same: the run of the Hookwise controller, the case passed.
-    const result = page.locator('.part.panel .monaco-list-row', { hasText: 'rm-rf build is blocked' }).first();
-    await result.waitFor({ timeout: 15_000 });
-    assert.match(await result.innerHTML(), /testing-passed-icon/);
+    // The Test Results panel reads the same: the run of the Hookwise controller, the case passed,
+    // and its output says what the hooks decided.
+    const result = page.locator('.part.panel .monaco-list-row', { hasText: 'rm-rf build is blocked', has: page.locator('[class*="testing-passed-icon"]') });
+    await result.first().waitFor({ timeout: 15_000 });
+    await waitUntil('the case output in Test Results', async () =>
+      /✓ rm-rf build is blocked \(decision: deny\)/.test(
+        (await page
+          .locator('.part.panel .xterm-rows')
+          .first()
+          .innerText()
+          .catch(() => '')) ?? '',
+      ),
+    );
     await page.locator('.part.panel .monaco-list-row', { hasText: 'Hookwise hook tests' }).first().waitFor();
     await shot('e2e-workbench-hook-test-explorer', 'hook-test-explorer');
   });
