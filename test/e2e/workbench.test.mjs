@@ -207,6 +207,21 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     await shot('e2e-workbench-explain-hooks', 'explain-hooks');
   });
 
+  it('the CodeLens above the block-rm-rf hook in .claude/settings.json shows its run and last decision', async function () {
+    await blockedRmRf();
+    const { page } = e2e();
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('.claude/settings.json');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'settings.json' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /\bruns? · last: deny\b/ });
+    await lens.first().waitFor({ timeout: 30_000 });
+    const text = (await lens.first().innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /Run with Sample Input…/, `the lens offers its actions: ${text}`);
+    assert.match(text, /Disable/);
+    await shot('e2e-workbench-settings-codelens', 'settings-codelens');
+  });
+
   it('Save as Test Case on that event writes .hookwise/hook-tests/<name>.json; the Test Explorer lists it and it passes', async function () {
     const { page, workspace } = e2e();
     const occurrence = await blockedRmRf();
