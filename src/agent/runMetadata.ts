@@ -2,6 +2,7 @@ import type { HookEvent } from '../hooks/hookEvent';
 import { withContextMetadata } from '../hooks/hookContext';
 import type { HookDispatcher } from './hookDispatcher';
 import { describeThrown } from '../shared/describeThrown';
+import { isPlainObject } from '../shared/jsonObject';
 
 /** Metadata of one agent run: plain JSON, frozen all the way down. */
 export type RunMetadataValue = Readonly<Record<string, unknown>>;
@@ -14,10 +15,6 @@ export const NO_RUN_METADATA: RunMetadataValue = Object.freeze({});
  * command hooks get it on stdin), so a hook that adds a key per step must not grow it forever.
  */
 export const MAX_RUN_METADATA_CHARS = 64 * 1024;
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function isEmpty(value: RunMetadataValue): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return false;
@@ -44,7 +41,7 @@ export function overlayMetadata(base: RunMetadataValue, add: RunMetadataValue): 
   for (const key of Object.keys(add)) {
     const next = add[key];
     const prev = merged[key];
-    merged[key] = isPlainRecord(prev) && isPlainRecord(next) ? overlayMetadata(prev, next) : next;
+    merged[key] = isPlainObject(prev) && isPlainObject(next) ? overlayMetadata(prev, next) : next;
   }
   return merged;
 }

@@ -3,6 +3,7 @@ import type { HookAction, HookActionContext, HookActionResult } from './hookActi
 import type { HookOutcome } from './hookOutcome';
 import { hookOutcomeSchema, proceed } from './hookOutcome';
 import { describeThrown } from '../shared/describeThrown';
+import { isPlainObject } from '../shared/jsonObject';
 
 /**
  * A TypeScript function used as a hook (a "callable hook"). It gets the event's
@@ -21,10 +22,6 @@ export const DEFAULT_CALLABLE_TIMEOUT_MS = 60_000;
 const PROCEED_RESULT: HookActionResult = Object.freeze({ status: 'ok', outcome: proceed() });
 
 const DECISIONS: ReadonlySet<unknown> = new Set(['allow', 'deny', 'ask', 'stop', 'continue']);
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 // Hand-written check for the common shapes, so a matched callable costs well under the
 // 2 µs budget; anything it is unsure about goes to the zod schema, which has the last word
@@ -48,7 +45,7 @@ function looksValid(value: Record<string, unknown>): boolean {
         break;
       case 'updatedInput':
       case 'metadataToMerge':
-        if (v !== undefined && !isPlainRecord(v)) return false;
+        if (v !== undefined && !isPlainObject(v)) return false;
         break;
       default:
         return false; // messagesToInject and unknown keys: let zod decide
@@ -60,7 +57,7 @@ function looksValid(value: Record<string, unknown>): boolean {
 /** Turns whatever a callable returned into an action result (exported for tests). */
 export function toActionResult(value: unknown): HookActionResult {
   if (value === undefined || value === null) return PROCEED_RESULT;
-  if (isPlainRecord(value) && looksValid(value)) return { status: 'ok', outcome: value as HookOutcome };
+  if (isPlainObject(value) && looksValid(value)) return { status: 'ok', outcome: value as HookOutcome };
   const parsed = hookOutcomeSchema.safeParse(value);
   if (parsed.success) return { status: 'ok', outcome: parsed.data as HookOutcome };
   return { status: 'failed', outcome: proceed(), error: `returned an invalid outcome: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}` };

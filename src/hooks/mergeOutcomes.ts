@@ -9,6 +9,7 @@ import { withRewrittenInput } from './hookContext';
 import { describeSource } from './hookSource';
 import { checkValueBounds } from '../shared/boundedJson';
 import { thrownMessage } from '../shared/describeThrown';
+import { isPlainObject } from '../shared/jsonObject';
 
 /** A part of one hook's outcome that could not be used: recorded as that hook's failure. */
 export interface MergeProblem {
@@ -56,10 +57,6 @@ export function checkOutcomeForEvent(event: HookEvent, outcome: HookOutcome): Me
   return undefined;
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Deep-merges `add` into `base` without mutating either. Nested
  * plain objects merge key by key; any other value already present with a different value is
@@ -77,7 +74,7 @@ export function mergeMetadata(
     const prev = base[key];
     let value: unknown;
     if (prev === undefined) value = next;
-    else if (isPlainRecord(prev) && isPlainRecord(next)) {
+    else if (isPlainObject(prev) && isPlainObject(next)) {
       const inner = mergeMetadata(prev, next, `${prefix}${key}.`);
       conflicts.push(...inner.conflicts);
       value = inner.merged;

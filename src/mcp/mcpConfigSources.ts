@@ -6,6 +6,7 @@ import { describeThrown } from '../shared/describeThrown';
 import type { McpConfigProblem, McpServerDefinition, McpServerScope } from './mcpServerConfig';
 import { parseMcpServers } from './mcpServerConfig';
 import type { PluginRoot } from '../plugins/pluginLoader';
+import { isPlainObject } from '../shared/jsonObject';
 
 /** `~/.claude.json` also holds Claude Code's history and grows past the 2 MiB of settings files. */
 const MAX_CLAUDE_JSON_BYTES = 16 * 1024 * 1024;
@@ -60,20 +61,20 @@ export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfi
     // First, so a user or project server of the same name wins.
     for (const plugin of o.plugins ?? []) await addPluginServers(plugin, o.env, add, problems);
     const claudeJson = await readJson(path.join(o.homeDir, '.claude.json'), '~/.claude.json', MAX_CLAUDE_JSON_BYTES, problems);
-    if (isObject(claudeJson)) {
+    if (isPlainObject(claudeJson)) {
       add(claudeJson.mcpServers, 'user', '~/.claude.json', ['mcpServers']);
       const projects = claudeJson.projects;
-      if (isObject(projects)) {
+      if (isPlainObject(projects)) {
         const key = Object.keys(projects).find((p) => samePath(p, o.projectDir));
         const entry = key === undefined ? undefined : projects[key];
-        if (key !== undefined && isObject(entry)) add(entry.mcpServers, 'local', '~/.claude.json', ['projects', key, 'mcpServers']);
+        if (key !== undefined && isPlainObject(entry)) add(entry.mcpServers, 'local', '~/.claude.json', ['projects', key, 'mcpServers']);
       }
     }
     if (o.settingServers !== undefined) add(o.settingServers, 'setting', 'hookwise.mcp.servers', []);
     if (o.workspaceSettingServers !== undefined) add(o.workspaceSettingServers, 'project', 'workspace hookwise.mcp.servers', []);
     const project = await readJson(path.join(o.projectDir, '.mcp.json'), '.mcp.json', MAX_CONFIG_FILE_BYTES, problems);
     if (project !== undefined) {
-      if (isObject(project)) add(project.mcpServers, 'project', '.mcp.json', ['mcpServers']);
+      if (isPlainObject(project)) add(project.mcpServers, 'project', '.mcp.json', ['mcpServers']);
       else problems.push({ displayFile: '.mcp.json', jsonPath: '', message: 'must be a JSON object with "mcpServers"' });
     }
   }
@@ -84,7 +85,7 @@ export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfi
       ? parseText(trimmed, label, problems)
       : await readJson(path.resolve(o.cwd ?? process.cwd(), value), label, MAX_CONFIG_FILE_BYTES, problems, true);
     if (json === undefined) continue;
-    if (isObject(json) && json.mcpServers !== undefined) add(json.mcpServers, 'flag', label, ['mcpServers']);
+    if (isPlainObject(json) && json.mcpServers !== undefined) add(json.mcpServers, 'flag', label, ['mcpServers']);
     else problems.push({ displayFile: label, jsonPath: '', message: 'must be a JSON object with "mcpServers"' });
   }
 
@@ -110,7 +111,7 @@ async function addPluginServers(
     const displayFile = `plugin ${plugin.name} › ${path.relative(plugin.root, file).split(path.sep).join('/')}`;
     const json = await readJson(file, displayFile, MAX_CONFIG_FILE_BYTES, problems);
     if (json === undefined) continue;
-    if (!isObject(json)) problems.push({ displayFile, jsonPath: '', message: 'must be a JSON object of servers' });
+    if (!isPlainObject(json)) problems.push({ displayFile, jsonPath: '', message: 'must be a JSON object of servers' });
     else if (json.mcpServers !== undefined) add(json.mcpServers, scope, displayFile, ['mcpServers'], env);
     else add(json, scope, displayFile, [], env);
   }
@@ -137,10 +138,6 @@ function parseText(text: string, displayFile: string, problems: McpConfigProblem
   if (parsed.ok) return parsed.value;
   problems.push({ displayFile, jsonPath: '', message: `not valid JSON: ${parsed.error}` });
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function samePath(a: string, b: string): boolean {

@@ -5,6 +5,7 @@ import { toolError } from '../agent/tools/tool';
 import { checkValueBounds } from '../shared/boundedJson';
 import { describeThrown } from '../shared/describeThrown';
 import type { InputSchemaCompiler } from './mcpClient';
+import { oneLine } from '../shared/oneLine';
 
 /** Longest tool description sent to the model (Claude Code cuts long MCP descriptions too). */
 const MAX_DESCRIPTION = 2048;
@@ -60,7 +61,7 @@ export function createMcpTool(
     jsonSchema: tool.inputSchema,
     readOnly,
     needsApproval: !readOnly,
-    summarize: (input) => oneLine(`${server} › ${tool.name} ${JSON.stringify(input)}`),
+    summarize: (input) => oneLine(`${server} › ${tool.name} ${JSON.stringify(input)}`, 200),
     execute: async (input, ctx) => {
       if (ctx.signal.aborted) return toolError(`${name} was interrupted before it started.`);
       try {
@@ -70,9 +71,4 @@ export function createMcpTool(
       }
     },
   };
-}
-
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

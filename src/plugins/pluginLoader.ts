@@ -6,6 +6,7 @@ import { findExcessNesting } from '../hooks/config/configLimits';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import { folderContains } from '../hooks/config/loadedHook';
 import { thrownMessage } from '../shared/describeThrown';
+import { isPlainObject } from '../shared/jsonObject';
 
 /**
  * Claude Code plugins (README "Plugins"): the enabled installed ones (`enabledPlugins` in the
@@ -81,9 +82,9 @@ export async function discoverPlugins(options: PluginDiscoveryOptions): Promise<
     const installed = await readJsonObject(installedFile, problems);
     const records = installed?.plugins;
     for (const [id, by] of enabled) {
-      const record = isObject(records) ? records[id] : undefined;
-      const first = Array.isArray(record) ? record.find((r) => isObject(r) && typeof r.installPath === 'string') : record;
-      if (!isObject(first) || typeof first.installPath !== 'string') {
+      const record = isPlainObject(records) ? records[id] : undefined;
+      const first = Array.isArray(record) ? record.find((r) => isPlainObject(r) && typeof r.installPath === 'string') : record;
+      if (!isPlainObject(first) || typeof first.installPath !== 'string') {
         problems.push({
           file: by.file,
           jsonPath: `enabledPlugins["${id}"]`,
@@ -156,7 +157,7 @@ async function readPluginRoot(
     return out;
   };
   const unique = (list: string[]): string[] => [...new Set(list)];
-  const hooksFiles = unique([path.join(root, 'hooks', 'hooks.json'), ...paths('hooks'), ...(isObject(manifest.hooks) ? [manifestFile] : [])]);
+  const hooksFiles = unique([path.join(root, 'hooks', 'hooks.json'), ...paths('hooks'), ...(isPlainObject(manifest.hooks) ? [manifestFile] : [])]);
   const mcp = manifest.mcpServers;
   const id = candidate.id ?? `${name}@inline`;
   const dataDir = path.join(pluginsHome, 'data', id.replace(/[^\w.-]/g, '-'));
@@ -176,7 +177,7 @@ async function readPluginRoot(
     agentDirs: unique([path.join(root, 'agents'), ...paths('agents')]),
     skillDirs: unique([path.join(root, 'skills'), ...paths('skills')]),
     mcpFiles: unique([path.join(root, '.mcp.json'), ...(typeof mcp === 'string' ? paths('mcpServers') : [])]),
-    ...(isObject(mcp) ? { inlineMcpServers: mcp } : {}),
+    ...(isPlainObject(mcp) ? { inlineMcpServers: mcp } : {}),
   };
 }
 
@@ -215,7 +216,7 @@ async function readEntries(file: string, problems: PluginProblem[]): Promise<Map
   const out = new Map<string, boolean>();
   const value = (await readJsonObject(file, problems))?.enabledPlugins;
   if (value === undefined) return out;
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     problems.push({ file, jsonPath: 'enabledPlugins', message: 'must be an object like {"name@marketplace": true}; it is ignored' });
     return out;
   }
@@ -242,7 +243,7 @@ async function readJsonObject(file: string, problems: PluginProblem[]): Promise<
   }
   const root = parseTree(text.replace(/^\uFEFF/, ''), [], { allowTrailingComma: true });
   const value: unknown = root ? getNodeValue(root) : undefined;
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     problems.push({ file, jsonPath: '', message: 'not a JSON object; it is ignored' });
     return undefined;
   }
@@ -255,8 +256,4 @@ async function isDirectory(dir: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

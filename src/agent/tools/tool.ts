@@ -4,6 +4,10 @@ import type { TaskStore } from './taskStore';
 import type { TaskHook } from './taskTools';
 import type { TodoStore } from './todoStore';
 import { thrownMessage } from '../../shared/describeThrown';
+import { oneLine } from '../../shared/oneLine';
+
+/** Longest tool summary: one UI line. */
+const MAX_SUMMARY = 200;
 
 /**
  * What a tool hands back. `content` is what the model sees; `data` is the structured
@@ -120,7 +124,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): AgentTo
     needsApproval: def.needsApproval,
     summarize: (input) => {
       try {
-        return oneLine(def.summarize(input));
+        return oneLine(def.summarize(input), MAX_SUMMARY);
       } catch {
         return def.name;
       }
@@ -142,10 +146,4 @@ function toModelJsonSchema(schema: z.ZodType): Record<string, unknown> {
   // The dialect marker is noise to a model and some endpoints reject unknown top-level keys.
   delete json.$schema;
   return json;
-}
-
-/** Collapses whitespace and caps length so a summary fits one UI line. */
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

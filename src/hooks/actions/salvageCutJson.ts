@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH } from '../../shared/boundedJson';
+import { parseJsonObject } from '../../shared/jsonObject';
 
 /**
  * The complete part of a JSON object text cut off mid-way (hook stdout past its byte cap):
@@ -40,7 +41,7 @@ export function salvageCutJson(text: string): Record<string, unknown> | undefine
         open = open.slice(0, -1);
         safeEnd = i + 1;
         safeOpen = open;
-        if (open === '') return parseObject(text.slice(0, i + 1));
+        if (open === '') return parseJsonObject(text.slice(0, i + 1));
         break;
       case ',':
         // A comma follows a complete value (or pair): everything before it stands.
@@ -54,14 +55,5 @@ export function salvageCutJson(text: string): Record<string, unknown> | undefine
   if (safeEnd < 0) return undefined;
   let closers = '';
   for (let k = safeOpen.length - 1; k >= 0; k--) closers += safeOpen[k] === '{' ? '}' : ']';
-  return parseObject(text.slice(0, safeEnd) + closers);
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonObject(text.slice(0, safeEnd) + closers);
 }

@@ -3,9 +3,10 @@ import type { Document } from 'yaml';
 import { HookEvent } from '../hookEvent';
 import { readAgentFrontmatter } from './agentFrontmatter';
 import type { ConfigDiagnostic } from './configDiagnostic';
-import { DiagnosticSink, describeValue, isPlainObject } from './diagnosticSink';
+import { DiagnosticSink, describeValue } from './diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
 import { yamlLocator } from './nodeLocator';
+import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one `.claude/agents/*.md` file contributes. */
 export interface AgentFileContent {

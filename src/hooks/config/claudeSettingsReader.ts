@@ -1,5 +1,5 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { DiagnosticSink, describeValue, isPlainObject } from './diagnosticSink';
+import { DiagnosticSink, describeValue } from './diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
 import type { JsonSegment } from './jsonPath';
 import { jsoncLocator } from './nodeLocator';
@@ -7,6 +7,7 @@ import { parsePermissionRule, type PermissionBehavior, type PermissionRule } fro
 import type { ConfigDiagnostic } from './configDiagnostic';
 import type { HttpHookPolicy } from '../actions/httpHookPolicy';
 import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
+import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one Claude settings file contributes. */
 export interface ClaudeSettingsContent {

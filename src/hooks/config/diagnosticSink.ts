@@ -91,8 +91,3 @@ export function describeValue(value: unknown): string {
       return typeof value;
   }
 }
-
-/** True for a plain JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

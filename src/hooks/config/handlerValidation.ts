@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { HANDLER_SCHEMAS, HANDLER_TYPES, type HookHandlerConfig } from './hookConfigSchema';
-import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticSink';
+import { describeValue, type DiagnosticSink } from './diagnosticSink';
 import type { JsonSegment } from './jsonPath';
+import { isPlainObject } from '../../shared/jsonObject';
 
 /** Claude Code handler fields Hookwise does not implement yet; accepted with a warning. */
 const LATER_CLAUDE_FIELDS = new Set(['asyncRewake', 'continueOnBlock']);

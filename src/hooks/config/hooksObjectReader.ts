@@ -2,11 +2,12 @@ import { HOOK_EVENTS, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '
 import { resolveEventName } from '../hookAliases';
 import { TOOL_EVENTS } from '../hookCondition';
 import { closestName } from './configDiagnostic';
-import { describeValue, isPlainObject, type DiagnosticSink } from './diagnosticSink';
+import { describeValue, type DiagnosticSink } from './diagnosticSink';
 import { validateHandler } from './handlerValidation';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import type { JsonSegment } from './jsonPath';
 import { checkMatcher } from './matcherCheck';
+import { isPlainObject } from '../../shared/jsonObject';
 
 const GROUP_KEYS = new Set(['matcher', 'hooks']);
 

@@ -1,9 +1,10 @@
 import type { Document } from 'yaml';
 import { readAgentFrontmatter } from './agentFrontmatter';
 import type { ConfigDiagnostic } from './configDiagnostic';
-import { DiagnosticSink, describeValue, isPlainObject } from './diagnosticSink';
+import { DiagnosticSink, describeValue } from './diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
 import { yamlLocator } from './nodeLocator';
+import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one `<skills dir>/<name>/SKILL.md` contributes to the hook configuration. */
 export interface SkillFileContent {

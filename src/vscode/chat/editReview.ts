@@ -10,6 +10,7 @@ import { describeThrown } from '../../shared/describeThrown';
 import type { ChatEvent } from '../../shared/webviewProtocol';
 import type { EditReviewRequest } from './chatViewProvider';
 import { displayPath, editSummaryEvent, fileDiffEvent } from './editReviewEvents';
+import { oneLine } from '../../shared/oneLine';
 
 /** The chat, as edit review uses it. */
 export interface EditReviewChat {
@@ -141,7 +142,7 @@ export class EditReview implements vscode.Disposable {
             ? 'and that prompt returns to the input box for editing'
             : 'and that prompt returns to the input box';
       const detail = [
-        `The conversation goes back to before “${oneLine(preview.checkpoint.prompt)}”: ${preview.turnsRemoved} prompt(s) and their replies are removed, ${afterwards}.`,
+        `The conversation goes back to before “${oneLine(preview.checkpoint.prompt, 120)}”: ${preview.turnsRemoved} prompt(s) and their replies are removed, ${afterwards}.`,
         files.length > 0 ? `Files the agent changed since then:\n${files.join('\n')}` : 'The agent changed no files since then.',
         'A file changed since the agent wrote it is left as it is.',
       ].join('\n\n');
@@ -238,9 +239,4 @@ export class EditReview implements vscode.Disposable {
     this.deps.chat.postAgentEvent({ type: 'systemMessage', agent: MAIN_AGENT, text, source: 'Hookwise' });
     if (problems.length > 0) void vscode.window.showWarningMessage(`Hookwise: ${what} left ${problems.length} file(s) as they are: ${problems.join('; ')}`);
   }
-}
-
-function oneLine(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

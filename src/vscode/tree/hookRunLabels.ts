@@ -1,5 +1,6 @@
 import { outcomeWord } from '../../hooks/hookRunStats';
 import type { HookRunRecord, HookRunStatus } from '../../hooks/hookRunTypes';
+import { oneLine } from '../../shared/oneLine';
 
 /**
  * Words for the Hook Runs tree, kept pure (no vscode) so the texts are unit-tested:
@@ -8,12 +9,6 @@ import type { HookRunRecord, HookRunStatus } from '../../hooks/hookRunTypes';
 
 const MAX_SUMMARY = 60;
 const MAX_LABEL = 100;
-
-/** One line, at most `max` characters (an ellipsis marks the cut). */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
 
 /** "12 ms", "3.2 s", "1 m 5 s". */
 export function formatDuration(ms: number): string {

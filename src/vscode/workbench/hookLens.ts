@@ -13,11 +13,14 @@ import { HookRunsTreeProvider } from '../tree/hookRunsTreeProvider';
 import { HookLensIndex } from './hookLensIndex';
 import { HookCodeLensProvider, HookHoverProvider, HookLensCommands, HookLinkProvider } from './hookLensProviders';
 import { setSwitch } from './hookWorkbench';
+import { isPlainObject, parseJsonObject } from '../../shared/jsonObject';
 
 /** Lenses are re-asked at most this often while runs arrive. */
 const REFRESH_MS = 1000;
 /** Longest a sample run may take: the hook has its own timeout, this bounds a stuck runner. */
 const SAMPLE_TIMEOUT_MS = 120_000;
+/** Longest hook input accepted from the input box. */
+const MAX_INPUT_CHARS = 1_000_000;
 
 export interface HookLensOptions {
   /** The configuration as last applied (undefined before the first load). */
@@ -108,7 +111,7 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
       return undefined;
     }
     const projectDir = hook.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-    const input = isObject(given) ? given : await askInput(startingInput(hook, this.stats.lastInput(id), projectDir), id);
+    const input = isPlainObject(given) ? given : await askInput(startingInput(hook, this.stats.lastInput(id), projectDir), id);
     if (!input) return undefined;
     const runtime = new HookwiseRuntime({
       projectDir,
@@ -165,29 +168,16 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The input box, prefilled; undefined when cancelled. */
 async function askInput(initial: Record<string, unknown>, id: string): Promise<Record<string, unknown> | undefined> {
   const text = await vscode.window.showInputBox({
     title: `Run with Sample Input: ${id}`,
     prompt: 'The hook input as JSON (edit it, then Enter to run the hook)',
     value: JSON.stringify(initial),
-    validateInput: (v) => (parseObject(v) === undefined ? 'A JSON object, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}' : undefined),
+    validateInput: (v) =>
+      parseJsonObject(v, MAX_INPUT_CHARS) === undefined ? 'A JSON object, e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}' : undefined,
   });
-  return text === undefined ? undefined : parseObject(text);
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  if (text.length > 1_000_000) return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  return text === undefined ? undefined : parseJsonObject(text, MAX_INPUT_CHARS);
 }
 
 function summarise(id: string, result: HookEventResult, input: Readonly<Record<string, unknown>>): SampleRunResult {

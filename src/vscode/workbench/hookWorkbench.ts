@@ -11,6 +11,7 @@ import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';
 import { isExtensionApiSource } from '../extensionApiHooks';
+import { parseJsonObject } from '../../shared/jsonObject';
 
 /** Command ids of the hook workbench (declared in package.json). */
 export const WorkbenchCommands = {
@@ -26,6 +27,8 @@ export const EXPLAIN_SCHEME = 'hookwise-explain';
 /** Documents kept for re-opening; older ones are dropped (each is small, but a long session makes many). */
 const MAX_DOCUMENTS = 50;
 const SETTING = 'hookwise.hooks.disabled';
+/** Longest tool_input accepted from the Explain Hooks… input box. */
+const MAX_INPUT_CHARS = 100_000;
 
 export interface HookWorkbenchOptions {
   /** The configuration as last applied (undefined before the first load). */
@@ -188,20 +191,10 @@ async function askQuery(
     title: 'Explain Hooks: tool_input',
     prompt: 'The tool input as JSON',
     value: JSON.stringify(sample),
-    validateInput: (v) => (parseObject(v) === undefined ? 'A JSON object, e.g. {"command": "ls"}' : undefined),
+    validateInput: (v) => (parseJsonObject(v, MAX_INPUT_CHARS) === undefined ? 'A JSON object, e.g. {"command": "ls"}' : undefined),
   });
   if (text === undefined) return undefined;
-  const toolInput = parseObject(text);
+  const toolInput = parseJsonObject(text, MAX_INPUT_CHARS);
   if (toolInput === undefined) return undefined;
   return { event, tool, input: { ...base, tool_name: tool, tool_input: toolInput } };
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  if (text.length > 100_000) return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
