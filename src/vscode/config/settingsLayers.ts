@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
 import { findExcessNesting } from '../../hooks/config/configLimits';
 import type { SettingsLayer, StandardSourcesOptions } from '../../hooks/config/configSources';
+import { canonicalJson } from '../../hooks/config/hookApproval';
 
 /**
  * Reads the `hookwise.hooks` layers VS Code knows (user, workspace, folder) and, where the
@@ -60,7 +61,7 @@ export async function locateSettingsFile(file: string, textPath: readonly string
 
 /** Deep equality of two `hookwise.hooks` values, ignoring the folded-in sibling settings. */
 export function sameHooks(a: unknown, b: unknown): boolean {
-  return stableJson(withoutSiblings(a)) === stableJson(withoutSiblings(b));
+  return canonicalJson(withoutSiblings(a)) === canonicalJson(withoutSiblings(b));
 }
 
 function withoutSiblings(value: unknown): unknown {
@@ -68,16 +69,6 @@ function withoutSiblings(value: unknown): unknown {
   const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key of SIBLING_KEYS) delete copy[key];
   return Object.keys(copy).length === 0 ? undefined : copy;
-}
-
-function stableJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      typeof v === 'object' && v !== null && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => x.localeCompare(y)))
-        : v,
-    ) ?? 'undefined'
-  );
 }
 
 function layer(value: unknown, located: LocatedSettingsFile | undefined): SettingsLayer | undefined {
