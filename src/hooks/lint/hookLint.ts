@@ -8,7 +8,7 @@ import { classifyMatcher } from '../config/matcherCheck';
 import { jsoncLocator } from '../config/nodeLocator';
 import { shellWords } from '../config/scriptPins';
 import { MATCHER_FIELD } from '../hookEvent';
-import { parseJsonPath } from './lintJsonPath';
+import { parseJsonPath } from '../config/jsonPath';
 import { riskyCommandReason } from './riskyCommands';
 
 /**

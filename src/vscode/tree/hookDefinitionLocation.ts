@@ -1,30 +1,18 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { HookSource } from '../../hooks/hookSource';
-import type { JsonSegment } from '../../hooks/config/jsonPath';
+import { parseJsonPath, type JsonSegment } from '../../hooks/config/jsonPath';
 
 /**
  * Where "Go to Hook Definition" lands: the file of a hook's source and the offset of its
  * handler in that file. Pure (text in, span out); the command does the I/O.
  */
 
-/** Parses a display JSON path (`hooks.PreToolUse[0].hooks[1]`, `hooks["Pre Tool"][0]`) into segments. */
-export function parseJsonPath(path: string): JsonSegment[] {
-  const segments: JsonSegment[] = [];
-  const re = /([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
-  for (let m = re.exec(path); m; m = re.exec(path)) {
-    if (m[1] !== undefined) segments.push(m[1]);
-    else if (m[2] !== undefined) segments.push(Number(m[2]));
-    else if (m[3] !== undefined) segments.push(JSON.parse(m[3]) as string);
-  }
-  return segments;
-}
-
 /** Candidate paths of a source's handler inside its file (settings keys are flat: `hookwise.hooks`). */
 export function candidatePaths(source: HookSource): JsonSegment[][] {
-  if (source.kind === 'file') return [parseJsonPath(source.jsonPath)];
+  if (source.kind === 'file') return [parseJsonPath(source.jsonPath) ?? []];
   if (source.kind === 'settings') {
     const prefix = 'hookwise.hooks';
-    const rest = source.jsonPath.startsWith(prefix) ? parseJsonPath(source.jsonPath.slice(prefix.length)) : parseJsonPath(source.jsonPath);
+    const rest = parseJsonPath(source.jsonPath.startsWith(prefix) ? source.jsonPath.slice(prefix.length) : source.jsonPath) ?? [];
     // settings.json has the flat key; a .code-workspace nests it under "settings".
     return [
       [prefix, ...rest],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decisionText, formatDuration, inputSummary, occurrenceLabel, runDescription, runLabel } from '../../../../src/vscode/tree/hookRunLabels';
 import { renderHookRun } from '../../../../src/vscode/tree/hookRunText';
-import { candidatePaths, locateHookDefinition, parseJsonPath } from '../../../../src/vscode/tree/hookDefinitionLocation';
+import { parseJsonPath } from '../../../../src/hooks/config/jsonPath';
+import { candidatePaths, locateHookDefinition } from '../../../../src/vscode/tree/hookDefinitionLocation';
 import { record } from '../../../support/hookRunFixtures';
 
 describe('Hook Runs labels', () => {
