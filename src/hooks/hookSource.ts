@@ -87,14 +87,11 @@ export function isManagedPluginSource(source: HookSource): boolean {
  * `workspace settings › hookwise.hooks.Stop[0].hooks[0]` or `code: built-in: max steps`.
  */
 export function describeSource(source: HookSource): string {
-  switch (source.kind) {
-    case 'file':
-      return source.skill !== undefined ? `skill ${source.skill} › SKILL.md › ${source.jsonPath}` : `${source.displayFile} › ${source.jsonPath}`;
-    case 'settings': {
-      const layer = source.scope === 'user' ? 'user settings' : source.scope === 'workspace' ? 'workspace settings' : 'folder settings';
-      return `${layer} › ${source.jsonPath}`;
-    }
-    case 'code':
-      return source.label;
-  }
+  return source.kind === 'code' ? source.label : `${sourceDocumentLabel(source)} › ${source.jsonPath}`;
+}
+
+/** The document part of {@link describeSource}: `.claude/settings.json`, `skill tidy › SKILL.md`, `workspace settings`. */
+export function sourceDocumentLabel(source: Exclude<HookSource, { kind: 'code' }>): string {
+  if (source.kind === 'file') return source.skill !== undefined ? `skill ${source.skill} › SKILL.md` : source.displayFile;
+  return source.scope === 'user' ? 'user settings' : source.scope === 'workspace' ? 'workspace settings' : 'folder settings';
 }

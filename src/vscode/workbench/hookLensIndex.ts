@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import { locateHooks, type HookDocumentKind, type LocatedHook } from '../../hooks/config/hookLocations';
 import { canSwitchOff, hookSwitchId, isSwitchedOff } from '../../hooks/config/hookSwitches';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
-import { describeSource, type HookSource } from '../../hooks/hookSource';
+import { sourceDocumentLabel, type HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 
 /** A settings document that holds hooks: how to read it and where its commands run. */
@@ -146,11 +146,11 @@ function knownFile(hook: LoadedHook): { file: string; known: Known } | undefined
   if (source.kind === 'code') return undefined;
   if (source.kind === 'settings') {
     if (source.file === undefined) return undefined;
-    const label = describeSource(source).slice(0, -(source.jsonPath.length + 3));
+    const label = sourceDocumentLabel(source);
     const shape = source.file.endsWith('.code-workspace') ? 'workspaceFile' : 'vscodeSettings';
     return { file: source.file, known: { kind: { label, shape }, ...(hook.folder !== undefined ? { folder: hook.folder } : {}) } };
   }
-  const label = describeSource(source).slice(0, -(source.jsonPath.length + 3));
+  const label = sourceDocumentLabel(source);
   // Agent files and SKILL.md keep hooks in their YAML frontmatter.
   const shape = !/\.md$/i.test(source.file) ? 'claude' : source.skill !== undefined ? 'skillFile' : 'agentFile';
   return {
