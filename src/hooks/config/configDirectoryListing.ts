@@ -23,18 +23,7 @@ export async function listAgentFiles(fs: ConfigFileSystem, input: AgentsDirector
       message: `cannot list agent files (${thrownMessage(error)})`,
     });
   }
-  if (names.length > MAX_AGENT_FILES) {
-    diagnostics.push({
-      file: input.dir,
-      displayFile: input.displayDir,
-      jsonPath: '',
-      severity: 'error',
-      code: 'tooLarge',
-      message: `${names.length} agent files; only the first ${MAX_AGENT_FILES} (by name) are read`,
-    });
-    names = names.slice(0, MAX_AGENT_FILES);
-  }
-  return names.map((name) => ({
+  return firstFiles(names, input, 'agent files', diagnostics).map((name) => ({
     kind: 'agentFile',
     scope: input.scope,
     file: path.join(input.dir, name),
@@ -45,8 +34,8 @@ export async function listAgentFiles(fs: ConfigFileSystem, input: AgentsDirector
 }
 
 /**
- * The `<name>/SKILL.md` files of a skills directory, sorted, at most MAX_AGENT_FILES; a missing
- * directory is none, an unlistable one a diagnostic. A folder without SKILL.md is skipped by the read.
+ * The `<name>/SKILL.md` files of a skills directory, sorted, at most MAX_AGENT_FILES; a directory
+ * that cannot be listed (or is missing) gives none. A folder without SKILL.md is skipped by the read.
  */
 export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<SkillFileInput[]> {
   let names: string[];
@@ -55,18 +44,7 @@ export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirector
   } catch {
     return [];
   }
-  if (names.length > MAX_AGENT_FILES) {
-    diagnostics.push({
-      file: input.dir,
-      displayFile: input.displayDir,
-      jsonPath: '',
-      severity: 'error',
-      code: 'tooLarge',
-      message: `${names.length} skills; only the first ${MAX_AGENT_FILES} (by name) are read`,
-    });
-    names = names.slice(0, MAX_AGENT_FILES);
-  }
-  return names.map((name) => ({
+  return firstFiles(names, input, 'skills', diagnostics).map((name) => ({
     kind: 'skillFile',
     scope: input.scope,
     file: path.join(input.dir, name, 'SKILL.md'),
@@ -75,4 +53,18 @@ export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirector
     ...(input.folder !== undefined ? { folder: input.folder } : {}),
     ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
   }));
+}
+
+/** The first MAX_AGENT_FILES of `names` (already sorted); more is a diagnostic on the directory. */
+function firstFiles(names: string[], input: { readonly dir: string; readonly displayDir: string }, what: string, diagnostics: ConfigDiagnostic[]): string[] {
+  if (names.length <= MAX_AGENT_FILES) return names;
+  diagnostics.push({
+    file: input.dir,
+    displayFile: input.displayDir,
+    jsonPath: '',
+    severity: 'error',
+    code: 'tooLarge',
+    message: `${names.length} ${what}; only the first ${MAX_AGENT_FILES} (by name) are read`,
+  });
+  return names.slice(0, MAX_AGENT_FILES);
 }
