@@ -80,7 +80,7 @@ export class ExtensionApiHooks implements HookDisposable {
   blockedBy(switchIds: readonly string[]): string | undefined {
     const p = this.policy;
     if (p === undefined) return 'the hook configuration has not loaded yet';
-    if (p.managedOnly !== undefined) return `the managed policy ${p.managedOnly.file} allows only its own hooks (allowManagedHooksOnly)`;
+    if (p.managedOnly !== undefined) return `the ${p.managedOnly.file} allows only its own hooks (allowManagedHooksOnly)`;
     if (p.disabled) return 'hooks are turned off (disableAllHooks or hookwise.hooks.enabled)';
     if (p.disabledHookIds !== undefined && switchIds.some((id) => p.disabledHookIds?.has(id))) return 'switched off by hookwise.hooks.disabled';
     return undefined;

@@ -334,7 +334,7 @@ function lockedPluginWarnings(
     .filter((e) => locked.has(e.id) && locked.get(e.id) !== e.on)
     .map((e) => ({
       ...e.at,
-      message: `"${e.id}": ${e.on} here is ignored: the managed policy ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
+      message: `"${e.id}": ${e.on} here is ignored: the ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
     }));
 }
 
@@ -383,7 +383,7 @@ function applyManagedPolicy(
     // Plugins the policy force-enables are the policy's own choice: their hooks (hooks files, agent and skill frontmatter) still run.
     const allowed = (h: LoadedHook): boolean => isManagedHook(h) || isManagedPluginSource(h.source);
     overriddenHooks = hooks.filter((h) => !allowed(h));
-    overridden(overriddenHooks, 'hook(s)', `the managed policy ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`);
+    overridden(overriddenHooks, 'hook(s)', `the ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`);
     kept = hooks.filter(allowed);
   }
   let keptRules = rules;
@@ -391,7 +391,7 @@ function applyManagedPolicy(
     overridden(
       rules.filter((r) => !isManagedHook(r)),
       'permission rule(s)',
-      `the managed policy ${managed.displayFile} allows only its own permission rules (allowManagedPermissionRulesOnly)`,
+      `the ${managed.displayFile} allows only its own permission rules (allowManagedPermissionRulesOnly)`,
     );
     keptRules = rules.filter(isManagedHook);
   }
@@ -403,7 +403,7 @@ function applyManagedPolicy(
         jsonPath: 'disableAllHooks',
         severity: 'warning',
         code: 'overriddenByPolicy',
-        message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the managed policy ${managed.displayFile}; they still run`,
+        message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the ${managed.displayFile}; they still run`,
       });
   return { hooks: kept, rules: keptRules, diagnostics, overridden: overriddenHooks };
 }

@@ -69,7 +69,7 @@ describe('managed enabledPlugins', () => {
     expect(out.code).toBe(0);
     expect(lastToolResult(s.requests[1]?.body.messages ?? [])).toContain('lint-kit: no rm -rf');
     expect(out.stderr).toMatch(
-      /hookwise: ~\/\.claude\/settings\.json:\d+:\d+ warning enabledPlugins\["lint-kit@acme"\]: "lint-kit@acme": false here is ignored: the managed policy managed policy \(.*\) force-enables this plugin/,
+      /hookwise: ~\/\.claude\/settings\.json:\d+:\d+ warning enabledPlugins\["lint-kit@acme"\]: "lint-kit@acme": false here is ignored: the managed policy \(.*\) force-enables this plugin/,
     );
     expect(parseJsonResult(out).hook_runs).toContainEqual(
       expect.objectContaining({ event: 'PreToolUse', source: 'plugin lint-kit › hooks/hooks.json › hooks.PreToolUse[0].hooks[0]' }),

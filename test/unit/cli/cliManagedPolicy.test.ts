@@ -60,9 +60,7 @@ describe('managed policy', () => {
     const out = await run(await suite.serve(bashCall('echo hi')));
     expect([suite.w.exists('managed-ran'), suite.w.exists('project-ran')]).toEqual([true, false]);
     expect(out.stderr).toContain(
-      '.claude/settings.json warning : 1 hook(s) here is ignored: the managed policy managed policy (' +
-        managedFile() +
-        ') allows only its own hooks (allowManagedHooksOnly)',
+      '.claude/settings.json warning : 1 hook(s) here is ignored: the managed policy (' + managedFile() + ') allows only its own hooks (allowManagedHooksOnly)',
     );
     expect(out.stderr).toMatch(/\.claude\/agents\/helper\.md warning : 1 hook\(s\) here is ignored/);
     const list = await runCliProcess(suite.cli, suite.w, ['hooks', 'list', '--json']);
