@@ -301,7 +301,7 @@ export function buildHookConfig(
   const policy = applyManagedPolicy(managed, all, rules, disablingFiles);
   diagnostics.push(...policy.diagnostics, ...lockedPluginWarnings(managed, pluginEntries));
   const disabled = disabledBy.length > 0;
-  const { kept, duplicates } = dedupHooks(managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isManagedHook) : policy.hooks);
+  const { kept, duplicates } = dedupHooks(managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isPolicyHook) : policy.hooks);
   return {
     hooks: kept,
     diagnostics,
@@ -343,6 +343,11 @@ export function isManagedHook(hook: { readonly source: HookSource }): boolean {
   return hook.source.kind === 'file' && hook.source.scope === 'managed';
 }
 
+/** A hook the managed policy requires: its own, or one of a plugin it force-enables (`enabledPlugins`). No lower layer turns these off. */
+function isPolicyHook(hook: LoadedHook): boolean {
+  return isManagedHook(hook) || isManagedPluginSource(hook.source);
+}
+
 /**
  * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks (and those of plugins it force-enables),
  * `allowManagedPermissionRulesOnly` only its rules, and a lower layer's `disableAllHooks`
@@ -381,10 +386,9 @@ function applyManagedPolicy(
   let overriddenHooks: LoadedHook[] = [];
   if (managed.policy.allowManagedHooksOnly) {
     // Plugins the policy force-enables are the policy's own choice: their hooks (hooks files, agent and skill frontmatter) still run.
-    const allowed = (h: LoadedHook): boolean => isManagedHook(h) || isManagedPluginSource(h.source);
-    overriddenHooks = hooks.filter((h) => !allowed(h));
+    overriddenHooks = hooks.filter((h) => !isPolicyHook(h));
     overridden(overriddenHooks, 'hook(s)', `the ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`);
-    kept = hooks.filter(allowed);
+    kept = hooks.filter(isPolicyHook);
   }
   let keptRules = rules;
   if (managed.policy.allowManagedPermissionRulesOnly) {
@@ -395,7 +399,7 @@ function applyManagedPolicy(
     );
     keptRules = rules.filter(isManagedHook);
   }
-  const managedHooks = kept.filter(isManagedHook).length;
+  const managedHooks = kept.filter(isPolicyHook).length;
   if (managedHooks > 0 && !managed.disableAllHooks)
     for (const f of disablingFiles)
       diagnostics.push({
