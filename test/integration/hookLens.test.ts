@@ -10,25 +10,10 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
 import { workspaceRoot } from './configSupport';
+import { bashHookInput, retry, until } from './hostWait';
 
 const EXTENSION_ID = 'hookwise.hookwise';
 const HOOK_ID = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Runs `action` until `done` (at most 10 tries, 300 ms apart). */
-async function retry(action: () => Thenable<unknown>, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 10 && !done(); i++) {
-    await action();
-    if (!done()) await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 async function lenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
@@ -48,19 +33,6 @@ function runCount(all: readonly string[]): number {
 function hoverText(hovers: readonly vscode.Hover[]): string {
   const md = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
   return md.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
-}
-
-function bashInput(command: string): Record<string, unknown> {
-  return {
-    session_id: 'lens-it',
-    transcript_path: '',
-    cwd: workspaceRoot(),
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_lens',
-  };
 }
 
 suite('Hook lens', () => {
@@ -101,7 +73,10 @@ suite('Hook lens', () => {
 
     // Two real runs through the extension's runner (the one the agent uses): the lens counts them.
     for (const command of ['npm test', 'ls'])
-      await api.controller.runtime.runner.run('PreToolUse', bashInput(command), { signal: AbortSignal.timeout(10_000), cwd: workspaceRoot() });
+      await api.controller.runtime.runner.run('PreToolUse', bashHookInput('lens-it', command, 'toolu_lens'), {
+        signal: AbortSignal.timeout(10_000),
+        cwd: workspaceRoot(),
+      });
     await until('the lens to count the runs', async () => runCount(await titles(uri)) === before + 2);
     const all = await titles(uri);
     const stats = all.find((t) => /^\d+ runs? · last:/.test(t))!;
@@ -126,7 +101,7 @@ suite('Hook lens', () => {
     const sample = await vscode.commands.executeCommand<{ decision: string; input: Record<string, unknown> }>(
       'hookwise.hookLens.runSample',
       HOOK_ID,
-      bashInput('git status'),
+      bashHookInput('lens-it', 'git status', 'toolu_lens'),
     );
     assert.equal(sample?.decision, 'allow');
 

@@ -19,6 +19,7 @@ import { HookTestController, type HookTestResult } from '../../src/vscode/hookTe
 import { HookRunsTreeProvider, type HookRunsNode } from '../../src/vscode/tree/hookRunsTreeProvider';
 import type { ModelClient } from '../../src/model/modelClient';
 import { workspaceRoot } from './configSupport';
+import { bashHookInput } from './hostWait';
 
 const NO_MODEL: ModelClient = {
   label: 'no model',
@@ -38,19 +39,6 @@ async function applied(file: string, observers: HookRunObserver[] = []): Promise
   const config = await loadHookConfig([{ kind: 'claudeSettingsFile', scope: 'flag', file, displayFile: path.basename(file) }]);
   const runtime = new HookwiseRuntime({ projectDir: workspaceRoot(), homeDir: os.tmpdir(), model: NO_MODEL, observers, transcriptDir: os.tmpdir() });
   return { runtime, change: { config, applied: runtime.applyConfig(config, { trusted: true }) } };
-}
-
-function bashInput(sessionId: string, command: string): Record<string, unknown> {
-  return {
-    session_id: sessionId,
-    transcript_path: '',
-    cwd: workspaceRoot(),
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_it',
-  };
 }
 
 /** Depth-first search of the tree for the occurrence of `sessionId`. */
@@ -98,7 +86,7 @@ suite('Hook tests and history', () => {
     const live = await applied(settings, [api.hookRuns]);
     cleanup.push(() => live.runtime.dispose());
     const sessionId = `it-save-${Date.now()}`;
-    const result = await live.runtime.runner.run('PreToolUse', bashInput(sessionId, 'rm -rf build'), { cwd: workspaceRoot() });
+    const result = await live.runtime.runner.run('PreToolUse', bashHookInput(sessionId, 'rm -rf build', 'toolu_it'), { cwd: workspaceRoot() });
     assert.equal(result.decision, 'deny');
 
     const occurrence = findOccurrence(api.hookRuns, sessionId);
@@ -159,7 +147,7 @@ suite('Hook tests and history', () => {
     writeSettings(settings, 'echo "kept across reloads" >&2; exit 2');
     const { runtime } = await applied(settings, [first]);
     cleanup.push(() => runtime.dispose());
-    await runtime.runner.run('PreToolUse', bashInput('it-history', 'rm -rf /tmp/x'), { cwd: workspaceRoot() });
+    await runtime.runner.run('PreToolUse', bashHookInput('it-history', 'rm -rf /tmp/x', 'toolu_it'), { cwd: workspaceRoot() });
     first.dispose(); // the window closes
 
     const second = new HookRunHistory(storage);

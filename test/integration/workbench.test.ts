@@ -9,28 +9,13 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookConfigService } from '../../src/vscode/config/hookConfigService';
 import { workspaceRoot } from './configSupport';
+import { retry, until } from './hostWait';
 
 const EXTENSION_ID = 'hookwise.hookwise';
 const HOOK_ID = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
 
 interface HookwiseApi {
   readonly hookConfig: HookConfigService;
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Runs `action` until `done` (at most 10 tries, 300 ms apart). */
-async function retry(action: () => Thenable<unknown>, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 10 && !done(); i++) {
-    await action();
-    if (!done()) await new Promise((r) => setTimeout(r, 300));
-  }
 }
 
 suite('Hook workbench', () => {
