@@ -159,7 +159,7 @@ export function buildHookConfig(
   const disabledBy: string[] = options.enabled === false ? ['hookwise.hooks.enabled'] : [];
   // A workspace narrows, never loosens: its switches and a project file's disableAllHooks reach only the project's hooks.
   const projectOffBy: string[] = options.workspace?.enabled === false ? ['workspace settings (hookwise.hooks.enabled)'] : [];
-  const projectDisablingFiles: { file: string; displayFile: string }[] = [];
+  const projectDisablingFiles: ConfigDiagnostic[] = [];
   /** Plugins the user's own file turns on, and project entries that try to turn one of them off. */
   const userPlugins = new Map<string, string>();
   const projectPluginOffs: EnabledPluginEntry[] = [];
@@ -288,7 +288,16 @@ export function buildHookConfig(
     if (content.disableAllHooks === true) {
       if (fromProject) {
         projectOffBy.push(input.displayFile);
-        projectDisablingFiles.push({ file: input.file, displayFile: input.displayFile });
+        projectDisablingFiles.push(
+          content.disableAllHooksAt ?? {
+            file: input.file,
+            displayFile: input.displayFile,
+            jsonPath: 'disableAllHooks',
+            severity: 'warning',
+            code: 'cannotLoosen',
+            message: '',
+          },
+        );
       } else disabledBy.push(input.displayFile);
     }
     for (const e of content.enabledPlugins ?? []) {
@@ -331,9 +340,6 @@ export function buildHookConfig(
     for (const f of projectDisablingFiles)
       diagnostics.push({
         ...f,
-        jsonPath: 'disableAllHooks',
-        severity: 'warning',
-        code: 'cannotLoosen',
         message: `ignored for the user's hooks: a project file cannot disable the user's ${userHooks} hook(s), they still run; only this project's own hooks are off`,
       });
   const projectOff = !disabled && projectOffBy.length > 0;
