@@ -31,8 +31,9 @@ const KEYS = ['hookwise.hooks.sources', 'hookwise.hooks.enabled', 'hookwise.hook
 /** Writes `value` to the workspace settings and waits until the extension host reads it back. */
 async function setWorkspace(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Workspace);
-  await until(`${key} in the workspace settings`, () =>
-    JSON.stringify(vscode.workspace.getConfiguration().inspect(key)?.workspaceValue) === JSON.stringify(value),
+  await until(
+    `${key} in the workspace settings`,
+    () => JSON.stringify(vscode.workspace.getConfiguration().inspect(key)?.workspaceValue) === JSON.stringify(value),
   );
 }
 
@@ -120,6 +121,9 @@ suite('Workspace settings narrow, never loosen (issue 25 item 4)', () => {
     assert.equal(change?.config.disabledHookIds?.has(USER_HOOK_ID), true, "the user's own switch applies");
     assert.equal((await decide(change)).decision === 'deny', false, 'the user switched their hook off');
     assert.equal(await setSwitch(hook.source, false), true);
-    await until('the switch removed', () => !(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.globalValue ?? []).includes(USER_HOOK_ID));
+    await until(
+      'the switch removed',
+      () => !(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.globalValue ?? []).includes(USER_HOOK_ID),
+    );
   });
 });

@@ -38,7 +38,10 @@ async function userPolicy(): Promise<void> {
     enabledPlugins: { 'corp-guard@acme': true },
     hooks: {
       PreToolUse: [
-        { matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >/dev/null; touch "$CLAUDE_PROJECT_DIR/user-hook-ran"; echo "user policy: no rm" >&2; exit 2' }] },
+        {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: 'cat >/dev/null; touch "$CLAUDE_PROJECT_DIR/user-hook-ran"; echo "user policy: no rm" >&2; exit 2' }],
+        },
       ],
     },
   });
@@ -67,7 +70,9 @@ describe('a project file cannot disable the user’s hooks and plugins', () => {
       expect(toolResult).toMatch(/user policy: no rm|corp-guard: no rm -rf/);
       const display = `\\.claude/${file.replace('.', '\\.')}`;
       expect(out.stderr).toMatch(
-        new RegExp(`hookwise: ${display}:\\d+:\\d+ warning disableAllHooks: ignored for the user's hooks: a project file cannot disable the user's 2 hook\\(s\\)`),
+        new RegExp(
+          `hookwise: ${display}:\\d+:\\d+ warning disableAllHooks: ignored for the user's hooks: a project file cannot disable the user's 2 hook\\(s\\)`,
+        ),
       );
       expect(out.stderr).toMatch(
         new RegExp(
