@@ -87,6 +87,7 @@ function usage(io: CliIo, message: string): number {
 
 async function list(config: HookConfig, cwd: string, homeDir: string, json: boolean, io: CliIo): Promise<number> {
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
+  else if (config.projectHooksOffBy) io.stderr(`hookwise: the project's hooks are disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run\n`);
   const effective = hooksForCwd(config.hooks, cwd);
   // Lint goes to stderr with the load diagnostics, so `--json` stdout stays JSON only.
   for (const d of await lintHooks(effective, { projectDir: cwd, homeDir, textOf: await readSourceTexts(effective) }))

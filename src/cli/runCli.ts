@@ -60,6 +60,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
+  else if (config.projectHooksOffBy) io.stderr(`hookwise: the project's hooks are disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run\n`);
   if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)
     io.stderr(`hookwise: bypassPermissions is turned off by ${config.permissions.bypassDisabledBy}; running in default mode\n`);
 

@@ -183,9 +183,10 @@ async function readPluginRoot(
 
 /**
  * `enabledPlugins` merged over `~/.claude/settings.json`, then each folder's `.claude/settings.json`
- * and `.claude/settings.local.json` (a later file wins, so a project can turn a user plugin off),
- * then the managed policy, whose entries no other file can flip (the hook loader warns on a file
- * that tries: hookConfigLoader.ts).
+ * and `.claude/settings.local.json` (a later file wins, except that a project file may turn off only
+ * a plugin a project file turned on: the user's plugins stay on), then the managed policy, whose
+ * entries no other file can flip (the hook loader warns on a file that tries either: hookConfigLoader.ts).
+ * Unlike Claude Code, where project settings override the user's (docs/security.md).
  */
 async function readEnabledPlugins(
   options: PluginDiscoveryOptions,
@@ -204,7 +205,10 @@ async function readEnabledPlugins(
         // Once the user enabled it, a project file enabling it too does not make it a project plugin.
         const previous = enabled.get(id);
         enabled.set(id, previous && previous.projectFolder === undefined ? previous : entry);
-      } else enabled.delete(id);
+      } else if (entry.projectFolder === undefined || enabled.get(id)?.projectFolder !== undefined) {
+        // A project file turns off only what a project file turned on; the user's plugin stays (the hook loader warns at the entry).
+        enabled.delete(id);
+      }
     }
   }
   for (const [id, on] of locked) if (on && managedFile !== null) enabled.set(id, { file: managedFile, managed: true });

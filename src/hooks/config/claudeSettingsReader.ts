@@ -14,6 +14,8 @@ export interface ClaudeSettingsContent {
   readonly hooks: RawHookEntry[];
   /** `disableAllHooks` as written (undefined when absent or invalid). */
   readonly disableAllHooks?: boolean;
+  /** Where `disableAllHooks` is (a warning, message empty, the loader fills in when it cannot apply to every hook). */
+  readonly disableAllHooksAt?: ConfigDiagnostic;
   /** Managed-policy switches as written (they take effect only in the managed file). */
   readonly policy: PolicySwitches;
   readonly permissionRules: { readonly behavior: PermissionBehavior; readonly rule: PermissionRule; readonly path: readonly JsonSegment[] }[];
@@ -122,6 +124,9 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   return {
     hooks,
     ...(disableAllHooks !== undefined ? { disableAllHooks } : {}),
+    ...(disableAllHooks === true
+      ? { disableAllHooksAt: placeAt(['disableAllHooks'], new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })) }
+      : {}),
     ...permissions,
     ...(httpPolicy !== undefined ? { httpPolicy } : {}),
     policy: readPolicySwitches(value, sink),
@@ -130,6 +135,12 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
       : {}),
     diagnostics: sink.diagnostics,
   };
+}
+
+/** A warning placed at `at` with an empty message, for the loader to fill in (undefined when the sink cannot place it). */
+function placeAt(at: readonly JsonSegment[], places: DiagnosticSink): ConfigDiagnostic | undefined {
+  places.report('warning', 'cannotLoosen', [...at], '');
+  return places.diagnostics[places.diagnostics.length - 1];
 }
 
 /** Bound on `enabledPlugins` entries kept from one file (the plugin loader reads at most MAX_PLUGINS anyway). */

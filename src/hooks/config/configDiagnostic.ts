@@ -30,6 +30,8 @@ export type ConfigDiagnosticCode =
   | 'loadFailed'
   /** The managed policy overrides this file's hooks, rules or switches. */
   | 'overriddenByPolicy'
+  /** A workspace or project value that would switch off the user's hooks, plugins or sources: ignored (workspaceNarrowing.ts). */
+  | 'cannotLoosen'
   /** Hook lint (src/hooks/lint/hookLint.ts): likely mistakes in a hook that loads fine. */
   | 'scriptMissing'
   | 'scriptNotExecutable'

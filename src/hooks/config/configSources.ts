@@ -151,6 +151,23 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
   }
 }
 
+/**
+ * True for an input the workspace brought (`.claude/settings*.json`, workspace and folder
+ * settings, the project's agents, skills and plugins): what a workspace-level switch may narrow.
+ */
+export function isProjectInput(input: ConfigSourceInput): boolean {
+  switch (input.kind) {
+    case 'settingsValue':
+      return input.scope !== 'user';
+    case 'claudeSettingsFile':
+      return input.scope === 'project' || input.scope === 'local';
+    case 'pluginHooksFile':
+      return input.folder !== undefined;
+    default:
+      return input.scope === 'project' || input.folder !== undefined;
+  }
+}
+
 /** A settings layer as the VS Code glue reads it. */
 export interface SettingsLayer {
   readonly value: unknown;

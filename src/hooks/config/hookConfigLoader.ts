@@ -1,11 +1,11 @@
-import { isManagedPluginSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
 import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
-import { sourceKeyOf, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
+import { sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { hookApprovalKey } from './hookApproval';
 import type { RawHookEntry } from './hooksObjectReader';
 import type { HookSourceKey } from './hookwiseSettingsSchema';
@@ -16,6 +16,7 @@ import { withPinnedScripts } from './hookScriptPinning';
 import { listAgentFiles, listSkillFiles } from './configDirectoryListing';
 import { readSettingsValue, SETTINGS_LABELS } from './settingsValueReader';
 import { normaliseDisabledIds } from './hookSwitches';
+import { isInputSelected, workspaceEnabledWarning, workspaceSourcesWarnings, workspaceSwitchIds, type WorkspaceHookSwitches } from './workspaceNarrowing';
 import type { PermissionRuleEntry } from './permissionRules';
 import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
@@ -26,12 +27,14 @@ import type { HookHandlerConfig } from './hookConfigSchema';
 export interface LoadHookConfigOptions {
   /** File access; default node:fs. */
   readonly fs?: ConfigFileSystem;
-  /** `hookwise.hooks.enabled`; false = disabled like `disableAllHooks`. Default true. */
+  /** The user-level `hookwise.hooks.enabled` (user settings or a VS Code policy); false = disabled like `disableAllHooks`. Default true. */
   readonly enabled?: boolean;
-  /** `hookwise.hooks.sources`; default all. */
+  /** The user-level `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
-  /** `hookwise.hooks.disabled`: hook ids (`source › json path`) switched off; managed hooks ignore it. */
+  /** The user-level `hookwise.hooks.disabled`: hook ids (`source › json path`) switched off; managed hooks ignore it. */
   readonly disabledHooks?: readonly string[];
+  /** The workspace layer of the same three settings: it narrows the project's own hooks only (workspaceNarrowing.ts). */
+  readonly workspace?: WorkspaceHookSwitches;
   /** Workspace folder roots, to pin the scripts of project hooks that belong to no one folder (multi-root workspace settings). */
   readonly projectDirs?: readonly string[];
 }
@@ -57,8 +60,13 @@ export interface HookConfig {
   readonly diagnostics: ConfigDiagnostic[];
   /** `disableAllHooks: true` somewhere, or `hookwise.hooks.enabled: false`. */
   readonly disabled: boolean;
-  /** What disabled hooks, for the notice (e.g. `.claude/settings.local.json`). */
+  /** What disabled hooks, for the notice (e.g. `~/.claude/settings.json`). */
   readonly disabledBy: string[];
+  /**
+   * What turned off only the project's own hooks (a project file's `disableAllHooks`, a workspace
+   * `hookwise.hooks.enabled: false`); they are left out of `hooks`, the user's still run.
+   */
+  readonly projectHooksOffBy?: string[];
   readonly permissions: MergedPermissions;
   /** Identical hooks dropped by dedup (the first occurrence is kept). */
   readonly duplicates: DroppedDuplicate[];
@@ -83,11 +91,6 @@ export type ConfigDocument =
       readonly text: string | undefined;
     }
   | { readonly input: SettingsValueInput };
-
-function isSelected(input: ConfigSourceInput, sources: readonly HookSourceKey[] | undefined): boolean {
-  const key = sourceKeyOf(input);
-  return sources === undefined || key === undefined || sources.includes(key);
-}
 
 /**
  * Reads every input (missing files are fine, unreadable ones become diagnostics) and builds
@@ -118,7 +121,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       return undefined;
     }
   };
-  for (const input of sortByRank(inputs.filter((i) => isSelected(i, options.sources)))) {
+  for (const input of sortByRank(inputs.filter((i) => isInputSelected(i, options.sources, options.workspace)))) {
     if (input.kind === 'settingsValue') {
       documents.push({ input });
     } else if (input.kind === 'agentsDirectory') {
@@ -144,16 +147,22 @@ function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
 /** Pure core of the loader: texts in, configuration out. Documents are merged in docs/hooks.md §6 order. */
 export function buildHookConfig(
   documents: readonly ConfigDocument[],
-  options: Pick<LoadHookConfigOptions, 'enabled' | 'sources' | 'disabledHooks'> = {},
+  options: Pick<LoadHookConfigOptions, 'enabled' | 'sources' | 'disabledHooks' | 'workspace'> = {},
 ): HookConfig {
   const ordered = documents
     .map((doc, index) => ({ doc, index }))
-    .filter(({ doc }) => isSelected(doc.input, options.sources))
+    .filter(({ doc }) => isInputSelected(doc.input, options.sources, options.workspace))
     .sort((a, b) => sourceRank(a.doc.input) - sourceRank(b.doc.input) || a.index - b.index)
     .map((x) => x.doc);
   const all: LoadedHook[] = [];
   const diagnostics: ConfigDiagnostic[] = [];
   const disabledBy: string[] = options.enabled === false ? ['hookwise.hooks.enabled'] : [];
+  // A workspace narrows, never loosens: its switches and a project file's disableAllHooks reach only the project's hooks.
+  const projectOffBy: string[] = options.workspace?.enabled === false ? ['workspace settings (hookwise.hooks.enabled)'] : [];
+  const projectDisablingFiles: ConfigDiagnostic[] = [];
+  /** Plugins the user's own file turns on, and project entries that try to turn one of them off. */
+  const userPlugins = new Map<string, string>();
+  const projectPluginOffs: EnabledPluginEntry[] = [];
   const rules: PermissionRuleEntry[] = [];
   let defaultMode: MergedPermissions['defaultMode'];
   const additionalDirectories: { path: string; source: HookSource; folder?: string }[] = [];
@@ -275,7 +284,28 @@ export function buildHookConfig(
     const fileRules = content.permissionRules.map((r) => ({ behavior: r.behavior, rule: r.rule, source: fileSource(formatJsonPath(r.path)), ...folder }));
     const dirs = content.additionalDirectories.map((dir, i) => ({ path: dir, source: fileSource(`permissions.additionalDirectories[${i}]`), ...folder }));
     diagnostics.push(...content.diagnostics);
-    if (content.disableAllHooks === true) disabledBy.push(input.displayFile);
+    const fromProject = input.scope === 'project' || input.scope === 'local';
+    if (content.disableAllHooks === true) {
+      if (fromProject) {
+        projectOffBy.push(input.displayFile);
+        projectDisablingFiles.push(
+          content.disableAllHooksAt ?? {
+            file: input.file,
+            displayFile: input.displayFile,
+            jsonPath: 'disableAllHooks',
+            severity: 'warning',
+            code: 'cannotLoosen',
+            message: '',
+          },
+        );
+      } else disabledBy.push(input.displayFile);
+    }
+    for (const e of content.enabledPlugins ?? []) {
+      if (input.scope === 'user') {
+        if (e.on) userPlugins.set(e.id, input.displayFile);
+        else userPlugins.delete(e.id);
+      } else if (fromProject && !e.on && userPlugins.has(e.id)) projectPluginOffs.push(e);
+    }
     if (input.scope === 'managed')
       managed = {
         displayFile: input.displayFile,
@@ -300,13 +330,37 @@ export function buildHookConfig(
   // dedup keeping that copy would let the policy drop the only one left.
   const policy = applyManagedPolicy(managed, all, rules, disablingFiles);
   diagnostics.push(...policy.diagnostics, ...lockedPluginWarnings(managed, pluginEntries));
+  diagnostics.push(...userPluginWarnings(managed, projectPluginOffs, userPlugins));
   const disabled = disabledBy.length > 0;
-  const { kept, duplicates } = dedupHooks(managed?.disableAllHooks ? [] : disabled ? policy.hooks.filter(isPolicyHook) : policy.hooks);
+  // What a project file or the workspace may not reach: the user's hooks (the policy's are covered above).
+  const isUserHook = (h: LoadedHook): boolean => !isPolicyHook(h) && !isProjectSource(h.source);
+  const userHooks = disabled ? 0 : policy.hooks.filter(isUserHook).length;
+  diagnostics.push(...workspaceSourcesWarnings(options.sources, options.workspace), ...workspaceEnabledWarning(options.enabled, options.workspace, userHooks));
+  if (userHooks > 0)
+    for (const f of projectDisablingFiles)
+      diagnostics.push({
+        ...f,
+        message: `ignored for the user's hooks: a project file cannot disable the user's ${userHooks} hook(s), they still run; only this project's own hooks are off`,
+      });
+  const projectOff = !disabled && projectOffBy.length > 0;
+  const { kept, duplicates } = dedupHooks(
+    managed?.disableAllHooks
+      ? []
+      : disabled
+        ? policy.hooks.filter(isPolicyHook)
+        : projectOff
+          ? policy.hooks.filter((h) => isPolicyHook(h) || !isProjectSource(h.source))
+          : policy.hooks,
+  );
+  const switches = workspaceSwitchIds(policy.hooks, options.workspace);
+  diagnostics.push(...switches.diagnostics);
+  const disabledIds = [...(options.disabledHooks ?? []), ...switches.ids];
   return {
     hooks: kept,
     diagnostics,
     disabled,
     disabledBy,
+    ...(projectOff ? { projectHooksOffBy: projectOffBy } : {}),
     permissions: {
       rules: policy.rules,
       ...(defaultMode ? { defaultMode } : {}),
@@ -315,7 +369,7 @@ export function buildHookConfig(
     },
     duplicates,
     ...(managed?.policy.allowManagedHooksOnly ? { managedOnly: { file: managed.displayFile, hooks: policy.overridden } } : {}),
-    ...(options.disabledHooks !== undefined && options.disabledHooks.length > 0 ? { disabledHookIds: normaliseDisabledIds(options.disabledHooks) } : {}),
+    ...(disabledIds.length > 0 ? { disabledHookIds: normaliseDisabledIds(disabledIds) } : {}),
     ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
   };
 }
@@ -335,6 +389,26 @@ function lockedPluginWarnings(
     .map((e) => ({
       ...e.at,
       message: `"${e.id}": ${e.on} here is ignored: the ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
+    }));
+}
+
+/**
+ * A warning at each project `enabledPlugins: false` for a plugin the user's own file turns on:
+ * a project file may disable only what the project brought, so the user's plugin stays on
+ * (pluginLoader.ts). Entries the managed policy locks get lockedPluginWarnings instead.
+ */
+function userPluginWarnings(
+  managed: { readonly enabledPlugins?: readonly EnabledPluginEntry[] } | undefined,
+  offs: readonly EnabledPluginEntry[],
+  userPlugins: ReadonlyMap<string, string>,
+): ConfigDiagnostic[] {
+  const locked = new Set((managed?.enabledPlugins ?? []).map((e) => e.id));
+  return offs
+    .filter((e) => !locked.has(e.id) && userPlugins.has(e.id))
+    .map((e) => ({
+      ...e.at,
+      code: 'cannotLoosen' as const,
+      message: `"${e.id}": false here is ignored: a project file cannot disable the user's plugin (turned on in ${userPlugins.get(e.id) ?? 'user settings'}); it stays on`,
     }));
 }
 

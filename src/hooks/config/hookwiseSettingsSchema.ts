@@ -39,14 +39,14 @@ export const HOOKWISE_SETTINGS = {
     scope: 'resource',
     schema: z.boolean().default(true).meta({
       markdownDescription:
-        'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run.',
+        'Run configured hooks at all. Like `"disableAllHooks": true` in a `.claude` settings file when off. Hooks registered by code (built-ins) still run. A workspace or folder value only narrows: `false` there turns off the project\'s own hooks (your user-level hooks keep running), and `true` there cannot undo `false` in your user settings; an ignored value is reported as a warning.',
     }),
   },
   'hookwise.hooks.disabled': {
     scope: 'resource',
     schema: z.array(z.string().max(1000)).max(1000).default([]).meta({
       markdownDescription:
-        'Hooks switched off, by the id Hook Runs shows: `source › json path`, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`. Set by **Disable Hook** / **Enable Hook**; never edits the `.claude` files. Managed policy hooks cannot be switched off. In an untrusted workspace the workspace value is ignored, so a cloned repository cannot silence your hooks. The CLI has no VS Code settings: it runs every hook.',
+        "Hooks switched off, by the id Hook Runs shows: `source › json path`, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`. Set by **Disable Hook** / **Enable Hook**; never edits the `.claude` files. Managed policy hooks cannot be switched off. Your user settings can switch off any other hook; a workspace or folder value only the project's own hooks (an id naming one of your hooks there is ignored with a warning, so a cloned repository cannot silence your hooks), and **Disable Hook** writes a switch for one of your hooks to your user settings. In an untrusted workspace the workspace value is ignored. The CLI has no VS Code settings: it runs every hook.",
     }),
   },
   'hookwise.hooks.sources': {
@@ -56,7 +56,7 @@ export const HOOKWISE_SETTINGS = {
       .default([...HOOK_SOURCE_KEYS])
       .meta({
         markdownDescription:
-          "Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`), `plugins` (Claude Code plugins' `hooks/hooks.json`).",
+          "Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`), `plugins` (Claude Code plugins' `hooks/hooks.json`). Your user settings decide for every source; a workspace value only narrows: leaving a key out there skips only the project's sources of that kind, while `user`, `claudeUser` and your own agents and plugins still load, and a source your user settings leave out cannot be added back (ignored values are reported as warnings).",
       }),
   },
   'hookwise.plugins.directories': {

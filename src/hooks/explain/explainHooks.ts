@@ -68,7 +68,18 @@ export function explainHooks(config: HookConfig, query: ExplainQuery): HookExpla
           reason: `hooks are turned off by ${config.disabledBy.join(', ')}${config.hooks.length > 0 ? '; the managed policy’s hooks still run' : ''}`,
         },
       ]
-    : [];
+    : config.projectHooksOffBy
+      ? [
+          {
+            event: query.event,
+            command: "(the project's hooks)",
+            type: '',
+            source: config.projectHooksOffBy.join(', '),
+            outcome: 'skipped',
+            reason: `the project's hooks are turned off by ${config.projectHooksOffBy.join(', ')}; the user's still run (a project cannot turn them off)`,
+          },
+        ]
+      : [];
   if (config.disabled && config.hooks.length === 0) return off;
   const ofEvent = config.hooks.filter((h) => h.event === query.event);
   const { held } = filterByTrust(ofEvent, query.trust);

@@ -40,6 +40,7 @@ export function effectiveHooksReport(change: HookConfigChange | undefined, extra
   const { config, applied } = change;
   const lines = [`Effective hooks (generation ${applied.generation}): ${applied.active.length} active, ${applied.held.length} held.`];
   if (config.disabled) lines.push(`Configured hooks are disabled by ${config.disabledBy.join(', ')}.`);
+  else if (config.projectHooksOffBy) lines.push(`The project's hooks are disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run.`);
   let event: string | undefined;
   let n = 0;
   for (const hook of inRunOrder(applied.active)) {

@@ -26,7 +26,8 @@ import { FileWatchSet } from './fileWatchSet';
 import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
 import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
-import { readSourceOptions } from './settingsLayers';
+import { readSourceOptions, workspaceSettingsFile } from './settingsLayers';
+import { splitHookSwitchLayers } from '../../hooks/config/hookSwitchLayers';
 import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
@@ -330,11 +331,18 @@ export class HookConfigService implements vscode.Disposable {
     });
     this.o.onPlugins?.(extra.plugins);
     if (!this.disposed) this.pluginFiles.update(extra.watch);
+    // User level and workspace level apart: the workspace's values narrow the project's hooks only.
+    const switches = splitHookSwitchLayers(
+      (key) => ({ inspected: configuration.inspect(key), effective: configuration.get(key) }),
+      workspaceSettingsFile()?.file,
+    );
+    for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
     const config = await loadHookConfig([...standardConfigSources(options), ...extra.inputs], {
       fs: recording,
-      enabled: settings['hookwise.hooks.enabled'],
-      sources: settings['hookwise.hooks.sources'],
-      disabledHooks: settings['hookwise.hooks.disabled'],
+      enabled: switches.enabled,
+      sources: switches.sources,
+      disabledHooks: switches.disabledHooks,
+      ...(switches.workspace ? { workspace: switches.workspace } : {}),
       projectDirs: options.folders.map((f) => f.root),
     });
     return { config: await this.withLint(config, options, texts), texts };
@@ -365,7 +373,11 @@ export class HookConfigService implements vscode.Disposable {
     const result = this.o.apply({ ...config, hooks: runnable }, trust);
     const applied: AppliedConfig = { ...result, held: [...held, ...result.held] };
     this.latest = { config, applied };
-    const disabled = config.disabled ? ` (hooks disabled by ${config.disabledBy.join(', ')})` : '';
+    const disabled = config.disabled
+      ? ` (hooks disabled by ${config.disabledBy.join(', ')})`
+      : config.projectHooksOffBy
+        ? ` (the project's hooks disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run)`
+        : '';
     this.o.log.info(`hook configuration generation ${applied.generation}: ${applied.active.length} active, ${applied.held.length} held${disabled}`);
     for (const p of result.problems) this.o.log.warn(`${describeLoadedHook(p.hook)}: ${p.message}`);
     this.onDidChangeEmitter.fire(this.latest);

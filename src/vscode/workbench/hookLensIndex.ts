@@ -82,7 +82,9 @@ export class HookLensIndex {
     if (!change || !hook) {
       const why = change?.config.disabled
         ? `all hooks are off (${change.config.disabledBy.join(', ') || 'disableAllHooks'})`
-        : 'not loaded: save the file, or see Problems (an invalid, duplicate or policy-blocked hook is not loaded)';
+        : change?.config.projectHooksOffBy
+          ? `the project's hooks are off (${change.config.projectHooksOffBy.join(', ')}), or not loaded: see Problems`
+          : 'not loaded: save the file, or see Problems (an invalid, duplicate or policy-blocked hook is not loaded)';
       return { effective: false, text: `skipped: ${why}`, switchable: true, switchedOff: false };
     }
     const switchable = canSwitchOff(hook);

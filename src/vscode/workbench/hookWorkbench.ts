@@ -6,7 +6,7 @@ import { explainSessionOf } from '../../hooks/explain/explainSession';
 import { renderExplanation } from '../../hooks/explain/explainReport';
 import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEvent';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
-import type { HookSource } from '../../hooks/hookSource';
+import { isProjectSource, type HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';
@@ -44,8 +44,8 @@ export interface HookWorkbenchOptions {
 
 /**
  * Registers "Why these hooks?" (Hook Runs context menu), **Hookwise: Explain Hooks…**, and
- * Disable / Enable Hook (`hookwise.hooks.disabled`, written to workspace settings; the `.claude`
- * files are never edited). The returned disposable owns everything.
+ * Disable / Enable Hook (`hookwise.hooks.disabled`: a project hook's switch in workspace settings, a
+ * user hook's in user settings; the `.claude` files are never edited). The returned disposable owns everything.
  */
 export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposable {
   const documents = new Map<string, string>();
@@ -113,8 +113,10 @@ function trustOf(change: HookConfigChange): TrustPolicy {
 }
 
 /**
- * Switches one hook off or back on in `hookwise.hooks.disabled`. Written to the workspace
- * settings when a folder is open (the switch belongs to this project), else user settings.
+ * Switches one hook off or back on in `hookwise.hooks.disabled`. A project hook's switch is
+ * written to the workspace settings when a folder is open (it belongs to this project); a user
+ * hook's to the user settings, since the loader ignores a workspace switch for a user hook
+ * (workspaceNarrowing.ts), and the message says so. Enabling removes the id from both.
  */
 export async function setSwitch(source: HookSource | undefined, off: boolean): Promise<boolean> {
   if (source === undefined) return false;
@@ -131,27 +133,38 @@ export async function setSwitch(source: HookSource | undefined, off: boolean): P
   }
   const id = hookSwitchId({ source });
   const config = vscode.workspace.getConfiguration();
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const project = isProjectSource(source);
+  const { Global, Workspace } = vscode.ConfigurationTarget;
+  const folderOpen = (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
   const inspected = config.inspect<unknown[]>(SETTING);
-  const current = target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue;
-  const effective = config.get<unknown[]>(SETTING) ?? [];
-  if (!off && !effective.includes(id)) return true;
-  if (off && effective.includes(id)) return true;
+  const inUser = Array.isArray(inspected?.globalValue) && inspected.globalValue.includes(id);
+  const inWorkspace = folderOpen && Array.isArray(inspected?.workspaceValue) && inspected.workspaceValue.includes(id);
+  // What is off now: the user's switch reaches every hook, the workspace's only the project's.
+  if (off && (inUser || (project && inWorkspace))) return true;
+  if (!off && !inUser && !inWorkspace) return true;
+  const targets = off ? [project && folderOpen ? Workspace : Global] : [...(inUser ? [Global] : []), ...(inWorkspace ? [Workspace] : [])];
   try {
-    await config.update(SETTING, withSwitch(current, id, off), target);
+    for (const target of targets)
+      await config.update(SETTING, withSwitch(target === Workspace ? inspected?.workspaceValue : inspected?.globalValue, id, off), target);
   } catch (error) {
     // E.g. the settings file is open with unsaved changes: say so, the user saves and tries again.
     void vscode.window.showErrorMessage(`Hookwise: could not ${off ? 'disable' : 'enable'} ${id}: ${thrownMessage(error)}`);
     return false;
   }
-  vscode.window.setStatusBarMessage(`Hookwise: ${id} ${off ? 'disabled' : 'enabled'} (hookwise.hooks.disabled)`, 4000);
+  const where = targets.map((t) => (t === Global ? 'user settings' : 'workspace settings')).join(' and ');
+  vscode.window.setStatusBarMessage(`Hookwise: ${id} ${off ? 'disabled' : 'enabled'} (hookwise.hooks.disabled in ${where})`, 4000);
+  if (off && !project && folderOpen)
+    void vscode.window.showInformationMessage(
+      `Hookwise: ${id} is your own hook, so it is switched off in your user settings (every workspace): a workspace setting cannot switch off your hooks.`,
+    );
   return true;
 }
 
 /** "Switch Hooks On/Off…": every configured hook, ticked when on; managed policy hooks are not listed (they cannot be switched off). */
 async function switchHooks(change: HookConfigChange | undefined): Promise<void> {
   if (!change) return;
-  const disabled = new Set(vscode.workspace.getConfiguration().get<unknown[]>(SETTING) ?? []);
+  // What the loader applied: a workspace switch naming a user hook is ignored there, so it is not shown as off here.
+  const disabled: ReadonlySet<string> = change.config.disabledHookIds ?? new Set();
   const items = change.config.hooks
     .filter((h) => canSwitchOff(h))
     .map((h) => {

@@ -55,7 +55,7 @@ describe('plugin trust', () => {
     expect(fromFlag.config.hooks.map((h) => isProjectSource(h.source))).toEqual([false]);
   });
 
-  it('an installed plugin enabled by the user is trusted; enabled only by the project it needs approval; a local false turns it off', async () => {
+  it("an installed plugin enabled by the user is trusted; enabled only by the project it needs approval; a local false turns off only the project's enabling", async () => {
     const root = path.join(home, '.claude', 'plugins', 'cache', 'm', 'p', '1');
     await installed('p@m', root);
     await put(path.join(ws, '.claude', 'settings.json'), { enabledPlugins: { 'p@m': true } });
@@ -69,6 +69,11 @@ describe('plugin trust', () => {
     expect(user.config.hooks[0]?.handler).toMatchObject({ command: `echo ${root}` });
 
     await put(path.join(ws, '.claude', 'settings.local.json'), { enabledPlugins: { 'p@m': false } });
+    // The user's plugin stays on (issue 25 item 5; the hook loader warns at the project entry).
+    const userOn = await load({ homeDir: home, projectDirs: [ws] });
+    expect(userOn.config.hooks.map((h) => isProjectSource(h.source))).toEqual([false]);
+
+    await put(path.join(home, '.claude', 'settings.json'), {});
     expect((await load({ homeDir: home, projectDirs: [ws] })).config.hooks).toEqual([]);
   });
 

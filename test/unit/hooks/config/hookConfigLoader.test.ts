@@ -119,9 +119,27 @@ describe('disableAllHooks', () => {
   });
   const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }] });
 
-  it('true in any source turns every hook off and says which source', async () => {
+  it("true in a project file turns off only the project's hooks; the user's still run, and the file is told so (issue 25 item 5)", async () => {
     const config = await loadHookConfig(inputs, { fs });
-    expect(config).toMatchObject({ hooks: [], disabled: true, disabledBy: ['.claude/settings.local.json'] });
+    expect(config).toMatchObject({ disabled: false, disabledBy: [], projectHooksOffBy: ['.claude/settings.local.json'] });
+    expect(config.hooks.map(bodyOf)).toEqual(['echo user']);
+    expect(config.diagnostics).toContainEqual(
+      expect.objectContaining({
+        displayFile: '.claude/settings.local.json',
+        jsonPath: 'disableAllHooks',
+        code: 'cannotLoosen',
+        message: expect.stringMatching(/^ignored for the user's hooks: a project file cannot disable the user's 1 hook\(s\)/),
+      }),
+    );
+  });
+
+  it('true in the user file turns every hook off and says which source', async () => {
+    const userOff = memoryFs({
+      '/home/u/.claude/settings.json': JSON.stringify({ disableAllHooks: true, hooks: hooksValue('echo user') }),
+      '/ws/.claude/settings.json': JSON.stringify({ hooks: hooksValue('echo project') }),
+    });
+    const config = await loadHookConfig(inputs, { fs: userOff });
+    expect(config).toMatchObject({ hooks: [], disabled: true, disabledBy: ['~/.claude/settings.json'] });
   });
 
   it('hookwise.hooks.enabled: false does the same', async () => {
