@@ -178,6 +178,14 @@ suite("Model settings a workspace chooses (the user's key goes only where a pers
     assert.equal(asked.length, 3);
     assert.equal(listener.seen.length, 0, JSON.stringify(listener.seen));
 
+    // "Select Model…" writing into the workspace's settings (which already set the key) is the person's own choice: not asked.
+    const chosen = `http://localhost:${new URL(listener.url).port}/v1`;
+    await vscode.commands.executeCommand('hookwise.selectModel', { provider: 'openai-compatible', baseUrl: chosen, name: 'gpt-test' });
+    assert.equal(config().inspect('model.baseUrl')?.workspaceValue, chosen);
+    await api.controller.reloadModel();
+    assert.equal(api.controller.model.configured, true);
+    assert.equal(asked.length, 3);
+
     // The same server set in the user's own settings needs nobody's approval.
     await config().update('model.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('model.baseUrl', listener.url, vscode.ConfigurationTarget.Global);
