@@ -239,6 +239,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
 
   const offerSetup = async (): Promise<void> => {
     const pick = await chat.showNotice(controller.model.configurationProblem, [
+      // A workspace model setting waiting for an answer: review it first.
+      ...(controller.model.pendingApproval ? [{ id: 'review', label: 'Review Workspace Model…' }] : []),
       { id: 'playground', label: 'Use Playground' },
       { id: 'configure', label: 'Configure Model' },
       { id: 'apiKey', label: 'Set API Key' },
@@ -247,6 +249,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
       await vscode.workspace.getConfiguration('hookwise.model').update('provider', 'playground', vscode.ConfigurationTarget.Global);
       await controller.reloadModel();
       chat.clearNotice();
+    } else if (pick === 'review') {
+      if (await controller.reviewWorkspaceModel()) chat.clearNotice();
     } else if (pick === 'configure') await vscode.commands.executeCommand('hookwise.selectModel');
     else if (pick === 'apiKey') await vscode.commands.executeCommand('hookwise.setApiKey');
   };
@@ -270,6 +274,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
       edits.showResumedCheckpoints();
     }),
     chat.onDidRequestSetup(() => offerSetup()),
+    vscode.commands.registerCommand('hookwise.reviewWorkspaceModel', () => controller.reviewWorkspaceModel()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
     vscode.commands.registerCommand('hookwise.openChatInEditor', () => chat.openInEditor()),
     vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),

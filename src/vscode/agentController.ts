@@ -94,6 +94,14 @@ export class AgentController implements vscode.Disposable {
   }
 
   /**
+   * "Review Workspace Model Settings…": asks afresh about this workspace's provider and
+   * endpoint (also ones declined before). Resolves whether a model is configured afterwards.
+   */
+  reviewWorkspaceModel(): Promise<boolean> {
+    return this.models.approvePending({ force: true });
+  }
+
+  /**
    * Sends a prompt (the first one of a session fires SessionStart), with the texts of its
    * attachments (`files`: the attached files, whose nested memory loads). Returns false when no
    * model is configured (the caller shows what to do).
@@ -106,7 +114,8 @@ export class AgentController implements vscode.Disposable {
     // Built-ins (/hooks, /mcp…) come before custom commands; only /compact needs the model.
     const builtin = parseBuiltinCommand(prompt);
     if (builtin && (this.model.configured || builtin.name !== 'compact')) return this.runBuiltin(builtin);
-    if (!this.model.configured) return false;
+    // A workspace's model setting waiting for an answer is asked about now, when the person acts.
+    if (!this.model.configured && !(await this.models.approvePending())) return false;
     const controller = (this.running = new AbortController());
     this.deps.onBusyChanged(true);
     try {
