@@ -70,6 +70,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
     if (event.type === 'text' && args.outputFormat === 'text') return;
+    // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
+    if (!stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);
     if (!stream) return;
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);

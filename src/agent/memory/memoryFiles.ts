@@ -1,10 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { realpathLenientSync } from '../../hooks/config/rulePaths';
 import { thrownMessage } from '../../shared/describeThrown';
+import type { MemoryAccess } from './memoryAccess';
 
 /**
  * Memory files as Claude Code loads them at session start: the managed policy's CLAUDE.md, the
@@ -13,7 +14,9 @@ import { thrownMessage } from '../../shared/describeThrown';
  * (`AGENTS.md` too, where a folder has no CLAUDE.md: the file other agents read), then the
  * project's `.claude/rules/**\/*.md` without `paths:` — each followed by the files it imports
  * with `@path` (up to 5 hops). Rules with `paths:` are kept aside for when the agent works on a
- * matching file. Every file is bounded; the whole set has a budget.
+ * matching file. Every file is bounded; the whole set has a budget. With a {@link MemoryAccess},
+ * project memory and its imports are read only inside the project, past no Read deny rule,
+ * unless a person approved the file (memoryAccess.ts); the model gets a note for each one left out.
  */
 
 /** Claude Code's `memory_type`. */
@@ -55,6 +58,8 @@ export interface ConditionalRule {
   readonly memoryType: MemoryType;
   readonly globs: readonly string[];
   readonly content: string;
+  /** Where its imports may point (memoryAccess.ts); undefined = anywhere (the user's own rules). */
+  readonly boundary?: string;
 }
 
 /** What one load found. `problems` name the file and what was wrong; the rest still loads. */
@@ -62,6 +67,8 @@ export interface MemorySnapshot {
   readonly files: readonly MemoryFile[];
   readonly conditionalRules: readonly ConditionalRule[];
   readonly problems: readonly string[];
+  /** For the model: each memory file or import left out, and why (never its content). */
+  readonly notes?: readonly string[];
 }
 
 /** Where to look. */
@@ -70,6 +77,10 @@ export interface MemoryLocations {
   readonly homeDir: string;
   /** The managed policy folder (next to managed-settings.json); undefined = none. */
   readonly managedDir?: string;
+  /** Which project memory may be read; absent = all of it (nothing is checked). */
+  readonly access?: MemoryAccess;
+  /** Aborts an approval question still open. */
+  readonly signal?: AbortSignal;
 }
 
 /** Claude Code warns above 40k characters per file; Hookwise cuts there. */
@@ -82,17 +93,18 @@ const TRUNCATED = '\n[… cut: this memory file is over the size budget]';
 
 /** Loads the session-start memory for `loc`. Never throws. */
 export async function loadMemory(loc: MemoryLocations): Promise<MemorySnapshot> {
-  const loader = new MemoryLoader();
+  const loader = new MemoryLoader({ homeDir: loc.homeDir, ...(loc.access ? { access: loc.access } : {}), ...(loc.signal ? { signal: loc.signal } : {}) });
   if (loc.managedDir) await loader.add(path.join(loc.managedDir, 'CLAUDE.md'), 'Managed');
   await loader.add(path.join(loc.homeDir, '.claude', 'CLAUDE.md'), 'User');
   await loader.addRules(path.join(loc.homeDir, '.claude', 'rules'), 'User');
   for (const dir of foldersDownTo(loc.cwd, loc.homeDir)) {
-    const rootClaude = await loader.add(path.join(dir, 'CLAUDE.md'), 'Project');
-    const dotClaude = await loader.add(path.join(dir, '.claude', 'CLAUDE.md'), 'Project');
+    const at = { boundary: loc.access?.boundaryOf(dir) };
+    const rootClaude = await loader.add(path.join(dir, 'CLAUDE.md'), 'Project', at);
+    const dotClaude = await loader.add(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', at);
     const hadClaude = rootClaude === 1 || dotClaude === 1;
-    await loader.add(path.join(dir, 'CLAUDE.local.md'), 'Local');
-    if (!hadClaude) await loader.add(path.join(dir, 'AGENTS.md'), 'Project');
-    await loader.addRules(path.join(dir, '.claude', 'rules'), 'Project');
+    await loader.add(path.join(dir, 'CLAUDE.local.md'), 'Local', at);
+    if (!hadClaude) await loader.add(path.join(dir, 'AGENTS.md'), 'Project', at);
+    await loader.addRules(path.join(dir, '.claude', 'rules'), 'Project', at.boundary);
   }
   return loader.snapshot();
 }
@@ -111,21 +123,52 @@ function foldersDownTo(cwd: string, homeDir: string): string[] {
   return out.reverse();
 }
 
+/** Where one file sits in a load: who imported it, how deep, why it loads, what binds it. */
+export interface MemoryAddOptions {
+  readonly parentPath?: string;
+  readonly depth?: number;
+  readonly why?: LazyReason;
+  /** Where its real path must stay (memoryAccess.ts); undefined = anywhere (the user's and the policy's memory). */
+  readonly boundary?: string | undefined;
+  /** The import as written (`@~/notes.md`), for a file another imports. */
+  readonly importRef?: string;
+}
+
+/** What a loader starts from. */
+export interface MemoryLoaderOptions {
+  /** Real paths loaded already (a lazy loader is seeded with the start's). */
+  readonly seen?: Iterable<string>;
+  /** Characters of the total budget used already. */
+  readonly total?: number;
+  /** What `@~/` means; default the process's home. */
+  readonly homeDir?: string;
+  /** Which project memory may be read; absent = all of it. */
+  readonly access?: MemoryAccess;
+  /** Aborts an approval question still open. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Reads memory files with their imports, each once (by real path), within the per-file and
- * total budgets. lazyMemory.ts keeps one for a session, seeded with what the start loaded.
+ * total budgets, each one past its {@link MemoryAccess} check first (a file left out gets a
+ * problem for the user and a note for the model, once). lazyMemory.ts keeps one for a
+ * session, seeded with what the start loaded.
  */
 export class MemoryLoader {
   private readonly files: MemoryFile[] = [];
   private readonly rules: ConditionalRule[] = [];
   private readonly problems: string[] = [];
+  private readonly notes: string[] = [];
   private readonly seen: Set<string>;
+  /** Real paths the access check left out: reported once. */
+  private readonly refused = new Set<string>();
+  private total: number;
+  private signal: AbortSignal;
 
-  constructor(
-    seen: Iterable<string> = [],
-    private total = 0,
-  ) {
-    this.seen = new Set(seen);
+  constructor(private readonly o: MemoryLoaderOptions = {}) {
+    this.seen = new Set(o.seen ?? []);
+    this.total = o.total ?? 0;
+    this.signal = o.signal ?? new AbortController().signal;
   }
 
   /** True when the file (by real path) was loaded already. */
@@ -133,38 +176,46 @@ export class MemoryLoader {
     return this.seen.has(realpathLenientSync(file));
   }
 
-  /** Files and problems added since the last take (the lazy loader reports each once). */
-  take(): { files: MemoryFile[]; problems: string[] } {
-    return { files: this.files.splice(0), problems: this.problems.splice(0) };
+  /** The signal of the loads that follow (a lazy load runs under its tool call's). */
+  useSignal(signal: AbortSignal): void {
+    this.signal = signal;
   }
 
-  /** Adds text already read (a `paths:` rule's body) as a lazy load, then its imports. */
-  async addText(file: string, memoryType: MemoryType, text: string, why: LazyReason): Promise<void> {
+  /** Files, problems and notes added since the last take (the lazy loader reports each once). */
+  take(): { files: MemoryFile[]; problems: string[]; notes: string[] } {
+    return { files: this.files.splice(0), problems: this.problems.splice(0), notes: this.notes.splice(0) };
+  }
+
+  /** Adds text already read (a `paths:` rule's body, checked when it was read) as a lazy load, then its imports. */
+  async addText(file: string, memoryType: MemoryType, text: string, why: LazyReason, boundary?: string): Promise<void> {
     const real = realpathLenientSync(file);
     if (this.seen.has(real)) return;
     this.seen.add(real);
     this.push(file, memoryType, text, undefined, why);
-    await this.addImports(file, text, memoryType, 0);
+    await this.addImports(file, text, memoryType, 0, boundary);
   }
 
   snapshot(): MemorySnapshot {
-    return { files: this.files, conditionalRules: this.rules, problems: this.problems };
+    return { files: this.files, conditionalRules: this.rules, problems: this.problems, notes: this.notes };
   }
 
-  /** Adds one file and its imports; 1 when it exists (for the AGENTS.md fallback), else 0. */
-  async add(file: string, memoryType: MemoryType, parentPath?: string, depth = 0, why?: LazyReason): Promise<0 | 1> {
+  /** Adds one file and its imports; 1 when it loaded or had loaded (for the AGENTS.md fallback), else 0. */
+  async add(file: string, memoryType: MemoryType, at: MemoryAddOptions = {}): Promise<0 | 1> {
     const real = realpathLenientSync(file);
     if (this.seen.has(real)) return 1;
-    const text = await this.read(file);
+    // A missing file is no question for anyone; one left out is reported once.
+    if (this.refused.has(real) || !(await exists(real))) return 0;
+    if (!(await this.admit(file, real, at))) return 0;
+    const text = await this.read(file, real);
     if (text === undefined) return 0;
     this.seen.add(real);
-    this.push(file, memoryType, text, parentPath, why);
-    await this.addImports(file, text, memoryType, depth);
+    this.push(file, memoryType, text, at.parentPath, at.why);
+    await this.addImports(file, text, memoryType, at.depth ?? 0, at.boundary);
     return 1;
   }
 
   /** `.claude/rules/**\/*.md`: without `paths:` loaded now, with them kept for a matching file. */
-  async addRules(dir: string, memoryType: MemoryType): Promise<void> {
+  async addRules(dir: string, memoryType: MemoryType, boundary?: string): Promise<void> {
     let names: string[];
     try {
       names = (await readdir(dir, { recursive: true })).filter((n) => n.endsWith('.md')).sort();
@@ -173,14 +224,18 @@ export class MemoryLoader {
     }
     for (const name of names.slice(0, MAX_RULE_FILES)) {
       const file = path.join(dir, name);
-      const text = await this.read(file);
+      const real = realpathLenientSync(file);
+      if (this.refused.has(real) || !(await exists(real))) continue;
+      if (!this.seen.has(real) && !(await this.admit(file, real, { boundary }))) continue;
+      const text = await this.read(file, real);
       if (text === undefined) continue;
       const front = readAgentFrontmatter(text);
       const globs = front?.yaml.ok ? pathsOf(front.yaml.value) : [];
       if (front && !front.yaml.ok) this.problems.push(`${file}: frontmatter is not valid YAML (${front.yaml.message}); the rule loads without paths`);
-      if (globs.length > 0) this.rules.push({ path: file, memoryType, globs, content: (front?.body ?? text).trim() });
-      else if (!this.seen.has(realpathLenientSync(file))) {
-        this.seen.add(realpathLenientSync(file));
+      if (globs.length > 0)
+        this.rules.push({ path: file, memoryType, globs, content: (front?.body ?? text).trim(), ...(boundary !== undefined ? { boundary } : {}) });
+      else if (!this.seen.has(real)) {
+        this.seen.add(real);
         this.push(file, memoryType, front ? front.body : text);
       }
     }
@@ -203,22 +258,54 @@ export class MemoryLoader {
     });
   }
 
-  private async addImports(file: string, text: string, memoryType: MemoryType, depth: number): Promise<void> {
+  private async addImports(file: string, text: string, memoryType: MemoryType, depth: number, boundary: string | undefined): Promise<void> {
     if (depth >= MAX_IMPORT_DEPTH) return;
     for (const ref of importsOf(text)) {
-      const target = ref.startsWith('~/') ? path.join(os.homedir(), ref.slice(2)) : path.resolve(path.dirname(file), ref);
-      await this.add(target, memoryType, file, depth + 1);
+      const target = ref.startsWith('~/') ? path.join(this.o.homeDir ?? os.homedir(), ref.slice(2)) : path.resolve(path.dirname(file), ref);
+      await this.add(target, memoryType, { parentPath: file, depth: depth + 1, boundary, importRef: `@${ref}` });
     }
   }
 
-  private async read(file: string): Promise<string | undefined> {
+  /** Asks the access check; a file it leaves out gets a problem and a note, once. */
+  private async admit(file: string, real: string, at: MemoryAddOptions): Promise<boolean> {
+    if (!this.o.access) return true;
+    const verdict = await this.o.access.check(
+      {
+        given: path.resolve(file),
+        real,
+        boundary: at.boundary,
+        ...(at.parentPath ? { importedBy: at.parentPath } : {}),
+        ...(at.importRef ? { importRef: at.importRef } : {}),
+      },
+      this.signal,
+    );
+    if (verdict.ok) return true;
+    this.refused.add(real);
+    this.problems.push(verdict.problem);
+    this.notes.push(verdict.note);
+    return false;
+  }
+
+  /** Reads the checked real path (not the link, which could be swapped for another after the check). */
+  private async read(file: string, real: string): Promise<string | undefined> {
     try {
-      return await readBoundedTextFile(file);
+      return await readBoundedTextFile(real);
     } catch (error) {
       // A directory named CLAUDE.md, a FIFO, a huge file: say so and go on.
       this.problems.push(`${file}: ${thrownMessage(error)}`);
       return undefined;
     }
+  }
+}
+
+/** True unless `file` is missing (a dangling link, a folder that is not there). */
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }
 
