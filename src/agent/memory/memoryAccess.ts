@@ -84,7 +84,9 @@ export class MemoryAccess {
   async check(t: MemoryAccessTarget, signal: AbortSignal): Promise<MemoryAccessVerdict> {
     if (t.boundary === undefined) return { ok: true };
     const what = t.importedBy ? `${t.importedBy}: import ${t.importRef ?? t.given}` : t.given;
-    const via = t.real !== t.given ? ` (${t.real})` : '';
+    // Where it really lands, unless the import or path already says so.
+    const shown = t.importedBy ? (t.importRef ?? t.given).replace(/^@/, '') : t.given;
+    const via = t.real !== shown ? ` (${t.real})` : '';
     const denied = this.o.readDeniedBy?.(t.given, t.real, this.o.cwd);
     if (denied !== undefined)
       return { ok: false, problem: `${what}${via} is hidden by permission rule ${denied}; not loaded`, note: noteFor(t, `permission rule ${denied} hides it`) };
