@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { realpathLenientSync } from '../../hooks/config/rulePaths';
 import { isInsideDir } from '../tools/workspacePaths';
 import type { MemoryAccess } from './memoryAccess';
-import { MemoryLoader } from './memoryFiles';
+import { MemoryLoader } from './memoryLoader';
 import type { ConditionalRule, MemoryFile, MemorySnapshot } from './memoryFiles';
 
 /**
