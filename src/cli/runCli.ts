@@ -26,6 +26,7 @@ import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvid
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
 import { startTelemetry } from '../telemetry/startTelemetry';
+import { namedFilePins } from '../agent/memory/memoryApproval';
 import { version } from '../../package.json';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
@@ -95,6 +96,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
     ...(prompter ? { permissionProvider: prompter } : {}),
+    // Headless, a memory import outside the project loads only when named on the command line (or approved at the terminal).
+    ...(args.memoryImports ? { memoryApprovals: namedFilePins(args.memoryImports, cwd) } : {}),
     // Nobody can fill a server's form headless: elicitations are declined.
     mcp: { env: io.env, elicit: declineElicitation },
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { realpathLenientSync } from '../../hooks/config/rulePaths';
 import type { PermissionProvider } from '../../hooks/hookRunTypes';
 import { describeExternalMemory } from './memoryAccess';
 import type { ExternalMemoryApprover, ExternalMemoryRequest } from './memoryAccess';
@@ -18,6 +20,18 @@ export interface MemoryApprovalPins {
 /** The pin of one approval: the file's real path under the boundary it was approved for. */
 export function memoryPinKey(request: Pick<ExternalMemoryRequest, 'boundary' | 'file'>): string {
   return `${request.boundary}\u0000${request.file}`;
+}
+
+/**
+ * Pins for files a person named up front (the CLI's `--allow-memory-import FILE`): exactly those
+ * files, by real path, whatever memory imports them. Relative names resolve against `cwd`.
+ */
+export function namedFilePins(files: readonly string[], cwd: string): MemoryApprovalPins {
+  const named = new Set(files.map((f) => realpathLenientSync(path.resolve(cwd, f))));
+  return {
+    has: (key) => named.has(key.slice(key.indexOf('\u0000') + 1)),
+    add: () => undefined,
+  };
 }
 
 /** The session's approver; undefined when no one can approve anything (then nothing outside is read). */

@@ -141,3 +141,16 @@ it("a slash command's @file outside the workspace (by path or through a symlink)
   }
   expect(s.requests).toHaveLength(0);
 });
+
+it('--allow-memory-import FILE lets exactly that outside file be imported headless; another outside import stays out', async () => {
+  const { w } = suite;
+  await outsideFile('outside/team.md', 'TEAM CONVENTIONS.');
+  await outsideFile('outside/secret.md');
+  await w.write('CLAUDE.md', 'Rules. @../outside/team.md @../outside/secret.md');
+  const s = await suite.serve([textReply('ok')]);
+  const run = await suite.runPrompt(s, 'hi', 2, '--allow-memory-import', '../outside/team.md');
+  expect(run.code).toBe(0);
+  expect(systemPrompt(s)).toContain('TEAM CONVENTIONS.');
+  expect(sent(s)).not.toContain(SECRET);
+  expect(run.stderr).toContain(`${path.join(w.ws, 'CLAUDE.md')}: import @../outside/secret.md`);
+});
