@@ -103,7 +103,7 @@ export class Session {
       (file, kind) => this.events.fileChanged(file, kind),
       (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
     );
-    this.lazyMemory = new LazyMemory(o.cwd, o.projectDir);
+    this.lazyMemory = new LazyMemory(o.cwd, o.projectDir, o.memoryAccess);
     this.ctx = sessionRunContext(o, {
       sessionId: this.id,
       transcriptPath: this.transcriptPath,
@@ -200,7 +200,7 @@ export class Session {
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     // Memory is read when a session starts (a CLAUDE.md edit applies to the next session, as in Claude Code); compaction keeps it.
     if (source !== 'compact' || !this.context) {
-      this.context = await this.o.promptContext?.();
+      this.context = await this.o.promptContext?.(signal);
       this.lazyMemory.reset(this.context?.memory);
       for (const problem of this.context?.memory?.problems ?? [])
         this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });

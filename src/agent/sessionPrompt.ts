@@ -106,12 +106,15 @@ export interface AttachedMemoryDeps {
 export async function attachedMemoryNote(files: readonly string[], d: AttachedMemoryDeps): Promise<string | undefined> {
   if (!d.lazyMemory || files.length === 0) return undefined;
   const loaded: MemoryFile[] = [];
+  const notes: string[] = [];
   for (const file of [...new Set(files)].slice(0, MAX_ATTACHED_MEMORY_FILES)) {
-    const touched = await d.lazyMemory.touch(file);
+    const touched = await d.lazyMemory.touch(file, d.signal);
     for (const problem of touched.problems) d.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
     loaded.push(...touched.files);
+    notes.push(...touched.notes);
   }
   await d.instructionsLoaded(loaded, d.signal);
   const withText = loaded.filter((f) => f.content.trim() !== '');
-  return withText.length > 0 ? withText.map(describeMemoryFile).join('\n\n') : undefined;
+  const parts = [...withText.map(describeMemoryFile), ...notes];
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
 }

@@ -223,10 +223,11 @@ async function denied(deps: ToolCallScope, toolName: string, input: Input, toolU
 async function loadLazyMemory(deps: ToolCallScope, toolName: string, input: Input): Promise<void> {
   const target = deps.ctx.lazyMemory ? fileToolTarget(toolName, input) : undefined;
   if (!target || !deps.ctx.lazyMemory) return;
-  const { files, problems } = await deps.ctx.lazyMemory.touch(target);
+  const { files, problems, notes } = await deps.ctx.lazyMemory.touch(target, deps.signal);
   for (const problem of problems) deps.ctx.emit({ type: 'systemMessage', agent: deps.agent, text: `Memory: ${problem}`, source: 'memory' });
   const withText = files.filter((f) => f.content.trim() !== '');
-  if (withText.length > 0) deps.context.add(withText.map(describeMemoryFile).join('\n\n'));
+  // A file left out reaches the model as a note naming it, never its content.
+  if (withText.length > 0 || notes.length > 0) deps.context.add([...withText.map(describeMemoryFile), ...notes].join('\n\n'));
   if (files.length === 0 || deps.hooks.hasHooks?.('InstructionsLoaded') === false) return;
   const events = new EventInputs(deps.inputs);
   for (const file of files) {

@@ -29,6 +29,8 @@ export interface CliArgs {
   readonly strictMcpConfig: boolean;
   /** `--plugin-dir DIR` (repeatable): local Claude Code plugin roots loaded for this run. */
   readonly pluginDirs: readonly string[];
+  /** `--allow-memory-import FILE` (repeatable): files outside the project that project memory may import in this run. */
+  readonly memoryImports?: readonly string[];
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -66,6 +68,8 @@ Options:
   --strict-mcp-config         use only the --mcp-config servers
   --plugin-dir DIR            load the Claude Code plugin at DIR (hooks, commands,
                               agents, .mcp.json) for this run; repeatable
+  --allow-memory-import FILE  let project memory (CLAUDE.md…) import FILE although it is
+                              outside the project (headless, no one is asked); repeatable
   --version                   print the version
   -h, --help                  show this help
 
@@ -107,6 +111,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
         'plugin-dir': { type: 'string', multiple: true },
+        'allow-memory-import': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -155,6 +160,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(v.settings ? { settingsFile: v.settings } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
+    ...(v['allow-memory-import'] ? { memoryImports: v['allow-memory-import'] } : {}),
     ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),
   };
   return { kind: 'run', args };

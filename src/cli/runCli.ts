@@ -26,6 +26,7 @@ import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvid
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
 import { startTelemetry } from '../telemetry/startTelemetry';
+import { namedFilePins } from '../agent/memory/memoryApproval';
 import { version } from '../../package.json';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
@@ -71,6 +72,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
     if (event.type === 'text' && args.outputFormat === 'text') return;
+    // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
+    if (!stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);
     if (!stream) return;
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
@@ -94,6 +97,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
     ...(prompter ? { permissionProvider: prompter } : {}),
+    // Headless, a memory import outside the project loads only when named on the command line (or approved at the terminal).
+    ...(args.memoryImports ? { memoryApprovals: namedFilePins(args.memoryImports, cwd) } : {}),
     // Nobody can fill a server's form headless: elicitations are declined.
     mcp: { env: io.env, elicit: declineElicitation },
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),

@@ -16,6 +16,7 @@ import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
 import { createBuiltinTools } from '../agent/tools/builtinTools';
+import { workspaceMemoryPins } from './permissions/memoryApprovalPins';
 import { parseBuiltinCommand, runBuiltinCommand, type BuiltinInvocation } from '../agent/commands/builtinCommands';
 import type { AnyAgentTool } from '../agent/tools/tool';
 
@@ -67,6 +68,8 @@ export class AgentController implements vscode.Disposable {
       permissionProvider,
       transcriptDir,
       protectedFiles: editorSettingsFiles(deps.context),
+      // A memory file outside the project asks once in the modal; the yes is kept for this workspace.
+      memoryApprovals: workspaceMemoryPins(deps.context.workspaceState),
       ...runtimeSettingsFromVscode(),
     });
     this.sessions = new SessionManager({
