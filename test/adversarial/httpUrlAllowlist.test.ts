@@ -7,6 +7,7 @@ import {
   type HttpHookPolicy,
   type HttpPolicyLayer,
 } from '../../src/hooks/actions/httpHookPolicy';
+import { readClaudeSettingsText } from '../../src/hooks/config/claudeSettingsReader';
 import { generateUrlCases, LOOPBACK_AUTHORITIES, NAMED_AUTHORITIES, NAMES_A_RULE } from './support/httpUrlShapes';
 
 /**
@@ -89,6 +90,9 @@ describe('adversarial: allowedHttpHookUrls at the policy function', () => {
     ['http://allowed.example', 'http://allowed.example/x', false],
     ['http://allowed.example/x', 'http://allowed.example/x#frag', true],
     ['http://allowed.example/x', 'http://allowed.example/x?q', false],
+    // Stricter than Claude Code's text match: a * in the port does not run on into the path.
+    ['http://localhost:*', 'http://localhost:8080/', true],
+    ['http://localhost:*', 'http://localhost:8080/hook', false],
     // Broken patterns match nothing (a * inside a label, user info, a backslash, no scheme).
     ['http://allowed.example*', 'http://allowed.example.evil.test/', false],
     ['http://allowed.example*', 'http://allowed.example/', false],
@@ -137,5 +141,16 @@ describe('adversarial: allowedHttpHookUrls at the policy function', () => {
     expect(effectiveAllowedEnvVars(['A', 'B', 'C', 'D'], policy, 'managed')).toEqual(['A', 'B']);
     expect(effectiveAllowedEnvVars(['A', 'B', 'C', 'D'], policy, 'user')).toEqual(['A', 'B']);
     expect(effectiveAllowedEnvVars(['A', 'B', 'C', 'D'], policy, 'project')).toEqual(['B']);
+  });
+
+  it('an entry that is not a pattern is a warning at the entry, and it still counts as a list (it narrows)', () => {
+    const text = JSON.stringify({ allowedHttpHookUrls: ['https://hooks.example.com*', 'http://u@h/*', 'https://ok.example/*'] });
+    const content = readClaudeSettingsText(text, { displayFile: '.claude/settings.json' });
+    expect(content.httpPolicy?.allowedUrls).toHaveLength(3);
+    expect(content.diagnostics.map((d) => [d.code, d.jsonPath, d.severity])).toEqual([
+      ['invalidUrlPattern', 'allowedHttpHookUrls[0]', 'warning'],
+      ['invalidUrlPattern', 'allowedHttpHookUrls[1]', 'warning'],
+    ]);
+    expect(content.diagnostics[0]?.message).toContain('a * in the host must stand for whole labels');
   });
 });

@@ -32,13 +32,13 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 const LOADS = /^https?:\/\//i;
 
 /** Runs one prompt with `urls` as the project's UserPromptSubmit http hooks and the user's `allowedHttpHookUrls`; returns the hook runs. */
-async function runWithHooks(urls: readonly string[], allowedUrls: readonly string[]): Promise<Record<string, unknown>[]> {
+async function runWithHooks(urls: readonly string[], allowedUrls: readonly string[]): Promise<readonly Record<string, unknown>[]> {
   await writeJson(path.join(suite.w.home, '.claude', 'settings.json'), { allowedHttpHookUrls: allowedUrls });
   await suite.w.settings({ hooks: { UserPromptSubmit: [{ hooks: urls.map((url) => ({ type: 'http', url, timeout: 10 })) }] } });
   const s = await suite.serve([textReply('done')]);
   const out = await suite.runPrompt(s, 'go', 2);
   const json = parseJsonResult(out);
-  return (json.hook_runs as Record<string, unknown>[]).filter((r) => r.event === 'UserPromptSubmit');
+  return (json.hook_runs as readonly Record<string, unknown>[]).filter((r) => r.event === 'UserPromptSubmit');
 }
 
 describe('adversarial: allowedHttpHookUrls end to end (CLI, real listener)', () => {

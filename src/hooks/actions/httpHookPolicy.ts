@@ -66,6 +66,18 @@ function binds(list: HttpHookList, hookLayer: HttpPolicyLayer): boolean {
   return LAYER_RANK[list.layer] <= LAYER_RANK[hookLayer];
 }
 
+/** Compiled patterns by text (undefined = not a pattern); cleared when it grows past a bound, since settings are reloaded many times. */
+const compiledPatterns = new Map<string, HttpUrlPattern | undefined>();
+
+function compiled(text: string): HttpUrlPattern | undefined {
+  if (compiledPatterns.has(text)) return compiledPatterns.get(text);
+  if (compiledPatterns.size >= 4 * MAX_ENTRIES) compiledPatterns.clear();
+  const pattern = compileHttpUrlPattern(text);
+  const value = 'matches' in pattern ? pattern : undefined;
+  compiledPatterns.set(text, value);
+  return value;
+}
+
 /** Whether an http hook may be called, and when not, a sentence naming the rule. */
 export type HttpUrlVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
@@ -87,7 +99,7 @@ export function checkHttpHookUrl(url: string, policy: HttpHookPolicy, hookLayer:
     };
   for (const list of lists) {
     if (list.entries.length === 0) return { allowed: false, reason: `allowedHttpHookUrls is empty in ${list.file}, which blocks every http hook` };
-    const patterns = list.entries.map(compileHttpUrlPattern).filter((p): p is HttpUrlPattern => 'matches' in p);
+    const patterns = list.entries.map(compiled).filter((p): p is HttpUrlPattern => p !== undefined);
     if (!patterns.some((p) => p.matches(target))) {
       const shown = list.entries.slice(0, 5).join(', ') + (list.entries.length > 5 ? ', …' : '');
       return { allowed: false, reason: `${target.href} matches none of allowedHttpHookUrls in ${list.file} (${shown})` };

@@ -36,7 +36,7 @@ const managedFile = (): string => path.join(suite.w.base, 'managed-settings.json
 const hooksOn = (...handlers: Record<string, unknown>[]): Record<string, unknown> => ({ UserPromptSubmit: [{ hooks: handlers }] });
 
 /** One prompt; returns the UserPromptSubmit hook runs. */
-async function run(): Promise<Record<string, unknown>[]> {
+async function run(): Promise<readonly Record<string, unknown>[]> {
   const s = await suite.serve([textReply('done')]);
   const out = await runCliProcess(
     suite.cli,
@@ -44,7 +44,7 @@ async function run(): Promise<Record<string, unknown>[]> {
     ['-p', 'go', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '2'],
     ENV,
   );
-  return (parseJsonResult(out).hook_runs as Record<string, unknown>[]).filter((r) => r.event === 'UserPromptSubmit');
+  return (parseJsonResult(out).hook_runs as readonly Record<string, unknown>[]).filter((r) => r.event === 'UserPromptSubmit');
 }
 
 describe('hookwise -p: http hook lists across settings files', () => {
