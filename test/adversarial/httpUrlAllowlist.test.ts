@@ -153,4 +153,12 @@ describe('adversarial: allowedHttpHookUrls at the policy function', () => {
     ]);
     expect(content.diagnostics[0]?.message).toContain('a * in the host must stand for whole labels');
   });
+
+  it('a hostile pattern with many * cannot make the check backtrack (a project file is read on every load)', () => {
+    const path = `http://h/${'*a'.repeat(40)}b`;
+    const host = `http://${'*.a.'.repeat(40)}b.example/*`;
+    const policy = policyOf([path, host], 'project', '.claude/settings.json');
+    expect(checkHttpHookUrl(`http://h/${'a'.repeat(20_000)}`, policy, 'project').allowed).toBe(false);
+    expect(checkHttpHookUrl(`http://${'a.'.repeat(120)}example/`, policy, 'project').allowed).toBe(false);
+  }, 10_000);
 });

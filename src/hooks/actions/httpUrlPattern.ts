@@ -34,6 +34,11 @@ const DEFAULT_PORTS = { http: 80, https: 443 } as const;
 /** Stands in for `*` while a pattern goes through the URL parser: lowercase letters, digits and hyphens survive host and path parsing unchanged. */
 const STAR = 'hookwise-star-z9q';
 
+/** Glob units: a literal, exactly one unit, or any run of units (possibly none). */
+const ONE: unique symbol = Symbol('one');
+const ANY: unique symbol = Symbol('any');
+type GlobUnit<T> = T | typeof ONE | typeof ANY;
+
 /** Any user info in the authority as written, even one the parser would drop (`http://@host`). */
 const RAW_AUTHORITY = /^[^A-Za-z]*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*([^/\\?#]*)/;
 
@@ -102,7 +107,7 @@ export function compileHttpUrlPattern(text: string): HttpUrlPattern | { readonly
       if (scheme !== '*' && scheme !== target.scheme) return false;
       const wantPort = port === undefined ? DEFAULT_PORTS[target.scheme] : port === '*' ? undefined : Number(port);
       if (wantPort !== undefined && wantPort !== target.port) return false;
-      return host.test(target.host) && path.test(target.path);
+      return host(target.host) && path(target.path);
     },
   };
 }
@@ -122,10 +127,10 @@ function splitHostPort(authority: string): { host: string; port?: string } | str
   return { host: authority.slice(0, colon), ...(port !== '' ? { port } : {}) };
 }
 
-/** The host as a regex over {@link HttpHookTarget.host}: each `*` label matches one or more whole labels. */
-function compileHost(text: string): RegExp | string {
+/** The host as a test over {@link HttpHookTarget.host}: each `*` label matches one or more whole labels. */
+function compileHost(text: string): ((host: string) => boolean) | string {
   if (text === '') return 'the host is empty';
-  if (text === '*') return /^[\s\S]+$/;
+  if (text === '*') return (host) => host !== '';
   if (text.startsWith('[') && text.includes('*')) return 'a * cannot stand inside an IPv6 address';
   let hostname: string;
   try {
@@ -136,18 +141,20 @@ function compileHost(text: string): RegExp | string {
     return `${JSON.stringify(text)} is not a host (or a * is not a whole label of it)`;
   }
   const stars = text.split('*').length - 1;
-  if (hostname.split(STAR).length - 1 !== stars) return 'a * in the host must stand for whole labels, like *.example.com';
-  const labels = hostname.split('.').map((label) => {
-    if (label === STAR) return '[^.]+(?:\\.[^.]+)*';
-    if (label.includes(STAR)) return undefined;
-    return escapeRegex(label);
-  });
-  if (labels.some((l) => l === undefined)) return 'a * in the host must stand for whole labels, like *.example.com';
-  return new RegExp(`^${labels.join('\\.')}$`);
+  const labels = hostname.split('.');
+  if (hostname.split(STAR).length - 1 !== stars || labels.some((l) => l !== STAR && l.includes(STAR)))
+    return 'a * in the host must stand for whole labels, like *.example.com';
+  // A * label is one label followed by any number more: a glob of ONE and ANY over labels.
+  const glob = labels.flatMap((l): GlobUnit<string>[] => (l === STAR ? [ONE, ANY] : [l]));
+  // An empty label (`a..example`) is no DNS name: no pattern naming labels matches it.
+  return (host) => {
+    const hostLabels = host.split('.');
+    return !hostLabels.includes('') && globMatch(glob, hostLabels);
+  };
 }
 
-/** The path (and query) as a regex over {@link HttpHookTarget.path}: `*` matches any characters, `/` and `?` included. */
-function compilePath(text: string): RegExp | string {
+/** The path (and query) as a test over {@link HttpHookTarget.path}: `*` matches any characters, `/` and `?` included. */
+function compilePath(text: string): ((path: string) => boolean) | string {
   let path: string;
   try {
     const parsed = new URL(`http://h${text.startsWith('/') ? '' : '/'}${text.split('*').join(STAR)}`);
@@ -159,7 +166,35 @@ function compilePath(text: string): RegExp | string {
   const parts = path.split(STAR);
   // `..` next to a `*` removes it: such a pattern cannot mean what it says.
   if (parts.length - 1 !== stars) return 'a * in the path is removed by a ".." segment';
-  return new RegExp(`^${parts.map(escapeRegex).join('[\\s\\S]*')}$`);
+  const glob = parts.flatMap((part, i): GlobUnit<string>[] => (i > 0 ? [ANY, ...part] : [...part]));
+  return (subject) => globMatch(glob, [...subject]);
+}
+
+/**
+ * Glob matching without regexes: the two-pointer walk that backs up to the last `ANY`, at most
+ * O(pattern × subject) steps — a hostile pattern with many `*` cannot make it backtrack
+ * exponentially, as a `.*`-per-star regex can.
+ */
+function globMatch<T>(glob: readonly GlobUnit<T>[], subject: readonly T[]): boolean {
+  let g = 0;
+  let s = 0;
+  let starG = -1;
+  let starS = 0;
+  while (s < subject.length) {
+    const unit = glob[g];
+    if (g < glob.length && unit !== ANY && (unit === ONE || unit === subject[s])) {
+      g++;
+      s++;
+    } else if (unit === ANY) {
+      starG = g++;
+      starS = s;
+    } else if (starG >= 0) {
+      g = starG + 1;
+      s = ++starS;
+    } else return false;
+  }
+  while (g < glob.length && glob[g] === ANY) g++;
+  return g === glob.length;
 }
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
@@ -178,8 +213,4 @@ function normalizePath(path: string): string {
 
 function withoutTrailingDot(host: string): string {
   return host.endsWith('.') && host.length > 1 ? host.slice(0, -1) : host;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
