@@ -40,8 +40,11 @@ import type { PromptContext, SessionOptions } from './sessionOptions';
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
 
-/** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
-export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
+/**
+ * How one prompt ended. `blocked`: it never reached the model, with the reason and `blockedBy`,
+ * who dropped it ("a UserPromptSubmit hook", "the permission fallback (…)", "its slash command"…).
+ */
+export type SubmitResult = { readonly status: 'blocked'; readonly reason: string; readonly blockedBy: string } | AgentRunResult;
 
 /**
  * One conversation with the main agent. Fires SessionStart (its stdout and
@@ -270,7 +273,7 @@ export class Session {
       emit: this.o.emit,
       signal,
     });
-    if (prepared.kind === 'blocked') return { status: 'blocked', reason: prepared.reason };
+    if (prepared.kind === 'blocked') return { status: 'blocked', reason: prepared.reason, blockedBy: prepared.blockedBy };
     const finalPrompt = prepared.prompt;
     // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
     this.checkpoints.beginTurn(finalPrompt, {
