@@ -4,6 +4,7 @@ import type { AgentEvent } from '../../../src/agent/agentEvents';
 import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
 import type { PermissionMode } from '../../../src/agent/permissionMode';
 import type { Session } from '../../../src/agent/session';
+import type { PermissionProvider } from '../../../src/hooks/hookRunTypes';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
@@ -34,6 +35,8 @@ export interface RuntimeEnv {
     readonly protectedFiles?: readonly string[];
     /** Load the workspace's `.claude/skills` first, as the extension does. */
     readonly skills?: boolean;
+    /** Who answers an ask (the extension's popup); absent = nobody, the fallback (deny) applies. */
+    readonly provider?: PermissionProvider;
   }): Promise<RuntimeRun>;
 }
 
@@ -72,6 +75,7 @@ export function useRuntimeEnv(): RuntimeEnv {
         model: new OpenAiModelClient({ model: 'test-model', baseURL: server.url, apiKey: 'k', maxRetries: 0 }),
         transcriptDir: path.join(ws.hookwiseHome, 'projects', 'ws'),
         askFallback: 'deny',
+        ...(options.provider ? { permissionProvider: options.provider } : {}),
         ...(options.protectedFiles ? { protectedFiles: options.protectedFiles } : {}),
       });
       runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: ws.home, folders: [{ root: ws.ws }] })), { trusted: options.trusted });
