@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
@@ -98,7 +99,13 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   const status = new AgentStatusBar();
-  const permissions = new ModalPermissionProvider({ log, onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting) });
+  // "Always Allow" writes the agent's project's settings.local.json (the controller, created below, knows its root).
+  const permissions = new ModalPermissionProvider({
+    log,
+    onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting),
+    localSettingsFile: (): vscode.Uri | undefined =>
+      vscode.workspace.workspaceFolders?.length ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json')) : undefined,
+  });
   context.subscriptions.push(status, ProposedChangeDiff.register());
 
   // Reviewable edits read the current session's checkpoints (the controller is created below; read only later).
@@ -144,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     extraTools: () => createVscodeTools({ patterns: enabledPatterns(log), exclude: (tool) => tool.name === HOOK_RUNS_TOOL }),
   });
   // Attachments obey the Read deny/ask rules the agent's Read tool obeys (deny and ask rules apply in any workspace trust).
-  const attachmentRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  const attachmentRoot = controller.projectDir;
   chat.setReadPolicy((file) => {
     let real: string | undefined;
     try {
@@ -230,6 +237,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   lens.watchConfig(hookConfig.onDidChange);
   if (hookConfig.current) markConfigReady();
   const hookTests = new HookTestController({
+    projectDir: () => controller.projectDir,
     config: () => hookConfig.current,
     onDidChangeConfig: hookConfig.onDidChange,
     model: () => controller.runtime.model,
