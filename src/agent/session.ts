@@ -98,7 +98,8 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath, { sessionId: this.id, cwd: o.cwd });
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
-    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')));
+    // Undo and Restore write only inside the workspace, re-checked at that time (symlinks swapped in since).
+    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')), undefined, o.projectDir);
     this.checkpoints = loaded.store;
     this.checkpointProblem = loaded.problem;
     this.tools = withCheckpoints(o.tools, this.checkpoints);
