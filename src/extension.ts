@@ -103,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const permissions = new ModalPermissionProvider({
     log,
     onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting),
+    // A relative Write/Edit path is the agent's: the diff shows the file under its root.
+    showProposedChange: (request): Promise<vscode.Disposable | undefined> => ProposedChangeDiff.show(request, controller.projectDir),
     localSettingsFile: (): vscode.Uri | undefined =>
       vscode.workspace.workspaceFolders?.length ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json')) : undefined,
   });

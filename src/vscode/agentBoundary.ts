@@ -30,11 +30,13 @@ export function currentWorkspaceBoundary(state: vscode.Memento): WorkspaceBounda
  * person has not accepted: a modal names them and the root the agent keeps. Accepting pins that
  * file with exactly that list and reloads the window (the root is fixed for a window's life);
  * anything else keeps them outside. Resolves true when the person accepted. Never throws.
+ * `dialog` and `reload` are injectable for tests.
  */
 export async function offerOutsideFolders(
   boundary: WorkspaceBoundary,
   state: vscode.Memento,
   dialog: BoundaryDialog = (message, options, ...buttons) => vscode.window.showWarningMessage(message, options, ...buttons),
+  reload: () => Thenable<unknown> = () => vscode.commands.executeCommand('workbench.action.reloadWindow'),
 ): Promise<boolean> {
   if (boundary.approved || boundary.outsideFolders.length === 0 || boundary.workspaceFile === undefined) return false;
   const detail = [
@@ -58,6 +60,6 @@ export async function offerOutsideFolders(
   if (choice !== BoundaryButtons.accept) return false;
   const key = boundaryApprovalKey(boundary.workspaceFile, boundary.outsideFolders);
   await state.update(ACCEPTED_KEY, [...new Set([...state.get<string[]>(ACCEPTED_KEY, []), key])]);
-  await vscode.commands.executeCommand('workbench.action.reloadWindow');
+  await reload();
   return true;
 }

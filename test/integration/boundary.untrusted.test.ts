@@ -13,6 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
+import { BoundaryButtons, currentWorkspaceBoundary, offerOutsideFolders } from '../../src/vscode/agentBoundary';
+import { MemoryMemento } from './configSupport';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('hookwise');
 const SECRET = 'HOOKWISE-OUTSIDE-SECRET';
@@ -81,5 +83,33 @@ suite('untrusted host on a repository .code-workspace whose first folder is ..',
     const bash = await oneCall('Bash', { command: `touch '${marker}'` });
     assert.equal(fs.existsSync(marker), false, `Bash ran: ${bash.content}`);
     assert.equal(bash.isError, true);
+  });
+
+  test('the modal names the folders the workspace file adds outside its folder; accepting pins exactly that list, and the next window’s root is its first folder', async () => {
+    const state = new MemoryMemento();
+    const before = currentWorkspaceBoundary(state);
+    assert.deepEqual([before.projectDir, before.approved], [repo, false]);
+    const shown: { message: string; detail: string | undefined; buttons: string[] }[] = [];
+    let reloads = 0;
+    const declined = await offerOutsideFolders(
+      before,
+      state,
+      async (message, options, ...buttons) => (shown.push({ message, detail: options.detail, buttons }), BoundaryButtons.keepOutside),
+      async () => reloads++,
+    );
+    assert.equal(declined, false);
+    assert.equal(currentWorkspaceBoundary(state).approved, false);
+    const accepted = await offerOutsideFolders(
+      before,
+      state,
+      async () => BoundaryButtons.accept,
+      async () => reloads++,
+    );
+    assert.equal(accepted, true);
+    assert.equal(reloads, 1);
+    assert.ok((shown[0]?.detail ?? '').includes(`adds folders outside its own folder:\n  ${home}\n`), shown[0]?.detail);
+    assert.deepEqual(shown[0]?.buttons, [BoundaryButtons.accept, BoundaryButtons.keepOutside]);
+    const after = currentWorkspaceBoundary(state);
+    assert.deepEqual([after.projectDir, after.approved], [home, true]);
   });
 });
