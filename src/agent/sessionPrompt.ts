@@ -52,14 +52,12 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
   emitSystemMessages(d.emit, MAIN, submitted);
   if (submitted.decision === 'deny' || submitted.decision === 'stop') {
     const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
+    const blockedBy = promptSubmitBlocker(submitted);
     d.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
-    d.emit({
-      type: 'systemMessage',
-      agent: MAIN,
-      text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`,
-      source: 'UserPromptSubmit',
-    });
-    return { kind: 'blocked', reason, blockedBy: promptSubmitBlocker(submitted) };
+    // Claude Code's words when the hook blocked; when it only asked, say who answered no.
+    const heading = submitted.asked ? `Prompt not sent: blocked by ${blockedBy}` : 'UserPromptSubmit operation blocked by hook';
+    d.emit({ type: 'systemMessage', agent: MAIN, text: `${heading}:\n${reason}\n\nOriginal prompt: ${prompt}`, source: 'UserPromptSubmit' });
+    return { kind: 'blocked', reason, blockedBy };
   }
   const rewritten = submitted.updatedInput?.prompt;
   let finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
