@@ -90,7 +90,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const history = new HookRunHistory(keepHistory ? context.storageUri : undefined, log);
   context.subscriptions.push(history, history.registerExportCommand());
   // Per-hook stats on the settings files' lenses count live runs and the restored history alike.
-  const lens = new HookLens({ current: () => hookConfig.current, model: (): ModelClient => controller.runtime.model, log });
+  const lens = new HookLens({
+    current: () => hookConfig.current,
+    model: (): ModelClient => controller.runtime.model,
+    log,
+    projectDir: (): string => controller.projectDir,
+  });
   context.subscriptions.push(lens);
   const restoreSink = { onHookFinished: (record: HookRunRecord) => (runs.provider.onHookFinished(record), lens.onHookFinished(record)) };
   void history.restore(restoreSink).then(
