@@ -314,6 +314,8 @@ export class HookwiseRuntime {
       tools: options.tools ?? createBuiltinTools(),
       mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
+      // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.
+      restricted: !options.trusted,
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
       asks: this.asks,

@@ -28,6 +28,8 @@ export interface RunContext {
   /** The HookRunner (an `ask` comes back as data; the agent's permission gate settles it). */
   readonly hooks: HookDispatcher;
   readonly permissionMode: PermissionMode;
+  /** Restricted Mode (an untrusted workspace): every tool call asks a person; only a deny skips the question. */
+  readonly restricted?: boolean | undefined;
   /** The id of the user prompt being answered (hook input `prompt_id`); undefined outside a prompt. */
   readonly promptId?: (() => string | undefined) | undefined;
   readonly rules?: PermissionRules | undefined;

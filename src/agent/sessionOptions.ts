@@ -24,6 +24,8 @@ export interface SessionOptions {
   /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
   readonly mcp?: SessionToolSource;
   readonly permissionMode: PermissionMode;
+  /** Restricted Mode (an untrusted workspace): every tool call asks a person, whatever the rules, mode or hooks allow. */
+  readonly restricted?: boolean;
   readonly rules?: PermissionRules;
   readonly sessionRules?: SessionRules;
   /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */

@@ -41,6 +41,7 @@ export function sessionRunContext(o: SessionOptions, p: SessionRunContextParts):
     modelName: o.modelName,
     hooks: o.hooks,
     permissionMode: o.permissionMode,
+    restricted: o.restricted === true,
     promptId: p.promptId,
     rules: o.rules,
     sessionRules: o.sessionRules,

@@ -138,8 +138,10 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     );
     return denied(deps, tool.name, input, call.id, out);
   }
-  // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
-  if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected')) {
+  // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too),
+  // nor Restricted Mode's — unless that allow was already a person's answer to the hook's ask.
+  const personAllowed = pre.asked && pre.decision === 'allow' && pre.decidedBy?.kind === 'user';
+  if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected' || (policy.by === 'restricted' && !personAllowed))) {
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input });
     const answer = await gate.decide({ event: 'PreToolUse', toolName: tool.name, toolInput: input, policy }, deps.signal);
     verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: answer.decidedBy };

@@ -177,7 +177,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const isError = result.status !== 'completed';
-  const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
+  const resultText = result.status === 'blocked' ? `Prompt blocked by ${result.blockedBy}: ${result.reason}` : result.finalText;
   if (args.outputFormat === 'json') {
     io.stdout(
       `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`,

@@ -27,7 +27,8 @@ import { parseSlashInvocation, type SlashCommandSet } from './slashCommands';
 export type PromptExpansionResult =
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string; readonly files: readonly string[] }
-  | { readonly kind: 'refused'; readonly reason: string };
+  /** `byHook`: a UserPromptExpansion hook refused it (else the command itself could not be expanded). */
+  | { readonly kind: 'refused'; readonly reason: string; readonly byHook?: true };
 
 /** The session's side of an expansion. */
 export interface PromptExpansionDeps {
@@ -86,7 +87,7 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
     deps.signal,
   );
   if (hooked.decision === 'deny' || hooked.decision === 'stop')
-    return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
+    return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook`, byHook: true };
   return { kind: 'expanded', prompt: expansion.prompt, command: command.name, files };
 }
 
