@@ -43,21 +43,22 @@ export class ProtectedAliases {
 
   /** Why writing `absPath` (as given, not yet resolved) writes a protected file under another name, or undefined. Never throws. */
   reason(absPath: string): string | undefined {
-    const real = realpathLenientSync(absPath);
+    // Most checks have no symlinked anchor: skip resolving (a missing path's realpath throws, which is slow).
+    const real = this.anchors.length > 0 ? realpathLenientSync(absPath) : absPath;
     for (const { anchor, real: target } of this.anchors) {
       if (real !== target && !real.startsWith(target + path.sep)) continue;
       const aliased = anchor + real.slice(target.length);
       const why = protectedWriteReason(aliased, this.hookScripts, this.configFiles, this.reach);
       if (why !== undefined) return `${absPath} is ${aliased} (${anchor} is a symlink to ${target}): ${why}`;
     }
-    let st: fs.Stats;
+    let st: fs.Stats | undefined;
     try {
-      st = fs.statSync(absPath);
+      st = fs.statSync(absPath, { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
     // One link: its only name is the real path, judged already. More: another name may be protected.
-    if (!st.isFile() || st.nlink < 2) return undefined;
+    if (!st?.isFile() || st.nlink < 2) return undefined;
     const twin = this.inodeIndex().get(`${st.dev}:${st.ino}`);
     return twin === undefined ? undefined : `${absPath} is a hard link to ${twin}, which is protected; changing it always asks`;
   }
@@ -67,12 +68,8 @@ export class ProtectedAliases {
     this.inodes = new Map();
     const roots = [this.cwd, ...this.anchors.map((a) => path.dirname(a.anchor))];
     for (const file of listProtectedFiles(roots, this.hookScripts, this.configFiles, this.reach).files) {
-      try {
-        const st = fs.statSync(file);
-        if (st.isFile()) this.inodes.set(`${st.dev}:${st.ino}`, file);
-      } catch {
-        // Absent: nothing can be linked to it.
-      }
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (st?.isFile()) this.inodes.set(`${st.dev}:${st.ino}`, file);
     }
     return this.inodes;
   }
@@ -101,11 +98,7 @@ function symlinkedAnchors(cwd: string): Anchor[] {
   for (let i = 0; i < MAX_ANCESTORS; i++) {
     for (const name of ANCHOR_NAMES) {
       const anchor = path.join(dir, name);
-      try {
-        if (!fs.lstatSync(anchor).isSymbolicLink()) continue;
-      } catch {
-        continue;
-      }
+      if (fs.lstatSync(anchor, { throwIfNoEntry: false })?.isSymbolicLink() !== true) continue;
       anchors.push({ anchor, real: realpathLenientSync(anchor) });
     }
     const parent = path.dirname(dir);

@@ -116,13 +116,7 @@ export function protectedBashReason(command: string, cwd: string, hookScripts: R
 function programReason(scan: Scan, cwds: readonly string[], hookScripts: ReadonlySet<string>, configFiles: ReadonlySet<string>): string | undefined {
   let existing: string[] | undefined;
   const protectedFiles = (): string[] =>
-    (existing ??= listProtectedFiles(cwds, hookScripts, configFiles, 'shell').files.filter((f) => {
-      try {
-        return fs.statSync(f) !== undefined;
-      } catch {
-        return false;
-      }
-    }));
+    (existing ??= listProtectedFiles(cwds, hookScripts, configFiles, 'shell').files.filter((f) => fs.statSync(f, { throwIfNoEntry: false }) !== undefined));
   const queue = scan.argvs.map((a) => ({ ...a }));
   for (let k = 0; k < queue.length && k < 500; k++) {
     const { argv, unresolved, piped } = queue[k] as (typeof queue)[number];

@@ -49,7 +49,8 @@ export function listProtectedFiles(
       truncated = true;
       return;
     }
-    const real = realpathLenientSync(file);
+    // A missing file is its own real path as far as duplicates go (resolving it throws, which is slow).
+    const real = fs.lstatSync(file, { throwIfNoEntry: false }) ? realpathLenientSync(file) : file;
     if (seen.has(real) || seen.has(file)) return;
     seen.add(real);
     seen.add(file);
@@ -82,6 +83,7 @@ function walk(
   if (depth > MAX_WALK_DEPTH) return;
   let entries: fs.Dirent[];
   try {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
@@ -96,6 +98,7 @@ function walk(
 
 function readNames(dir: string): string[] {
   try {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     return fs.readdirSync(dir).slice(0, MAX_PROTECTED_FILES);
   } catch {
     return [];

@@ -149,7 +149,7 @@ export class ProtectedSnapshots {
         linkTarget = '';
       }
       try {
-        st = fs.statSync(file, { bigint: true });
+        st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
       } catch {
         st = undefined;
       }
@@ -192,7 +192,7 @@ function differs(a: FileState, b: FileState): boolean {
 
 function lstatOrUndefined(file: string): fs.BigIntStats | undefined {
   try {
-    return fs.lstatSync(file, { bigint: true });
+    return fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
   } catch {
     return undefined;
   }
