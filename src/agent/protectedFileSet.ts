@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { realpathLenientSync } from '../hooks/config/rulePaths';
 import { protectedWriteReason, type ProtectedReach } from './protectedWrites';
 
 /**
@@ -49,10 +48,9 @@ export function listProtectedFiles(
       truncated = true;
       return;
     }
-    // A missing file is its own real path as far as duplicates go (resolving it throws, which is slow).
-    const real = fs.lstatSync(file, { throwIfNoEntry: false }) ? realpathLenientSync(file) : file;
-    if (seen.has(real) || seen.has(file)) return;
-    seen.add(real);
+    // By name only: a stat or realpath per file would double the cost of every snapshot. The
+    // given sets hold real paths beside named ones; a file listed under two names is watched twice.
+    if (seen.has(file)) return;
     seen.add(file);
     files.push(file);
   };
@@ -83,13 +81,18 @@ function walk(
   if (depth > MAX_WALK_DEPTH) return;
   let entries: fs.Dirent[];
   try {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
   }
   for (const entry of entries.slice(0, MAX_PROTECTED_FILES)) {
     const file = path.join(dir, entry.name);
+    // `.claude/commands` is the user's; of `.claude/skills` only each skill's SKILL.md is policy (no need to list the rest).
+    if (depth === 0 && path.basename(dir) === '.claude' && entry.isDirectory() && entry.name === 'commands') continue;
+    if (depth === 0 && path.basename(dir) === '.claude' && entry.isDirectory() && entry.name === 'skills') {
+      for (const skill of readNames(file)) add(path.join(file, skill, 'SKILL.md'));
+      continue;
+    }
     if (entry.isDirectory()) walk(file, depth + 1, hookScripts, configFiles, reach, add);
     // A content folder's files (`.claude/commands/x.md`) are the user's, not policy.
     else if (protectedWriteReason(file, hookScripts, configFiles, reach) !== undefined) add(file);
@@ -98,7 +101,6 @@ function walk(
 
 function readNames(dir: string): string[] {
   try {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     return fs.readdirSync(dir).slice(0, MAX_PROTECTED_FILES);
   } catch {
     return [];
