@@ -69,6 +69,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const hookRuns = new Map<string, CliHookRun>();
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
+    // A self-protection event (a protected file reverted or kept) is logged whatever the format.
+    if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
     if (event.type === 'text' && args.outputFormat === 'text') return;
     if (!stream) return;
     const line = streamLine(event);

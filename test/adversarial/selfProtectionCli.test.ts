@@ -171,6 +171,9 @@ async function runCase(k: Kind, form: Form): Promise<string | undefined> {
         .join('\n');
       if (content !== k.original) return `${form.name} × ${k.name}: the file now holds ${JSON.stringify(content)} (exit ${run.code}; tool results: ${told})`;
       if (!/headless|reverted/i.test(told)) return `${form.name} × ${k.name}: the model was not told (tool results: ${told}; stderr: ${run.stderr})`;
+      // A revert is logged too (stderr), not only told to the model.
+      if (/reverted/.test(told) && !run.stderr.includes('hookwise: Self-protection: Hookwise reverted'))
+        return `${form.name} × ${k.name}: the revert was not logged (stderr: ${run.stderr})`;
       return 'ok';
     } finally {
       await server.close();
