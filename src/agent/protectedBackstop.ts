@@ -44,7 +44,7 @@ export async function settleProtectedChanges(
   if (changes.length === 0) return undefined;
   const names = changes.map((c) => describe(c, scope.ctx.projectDir)).join(', ');
   let kept = false;
-  let why = 'nobody to ask (headless)';
+  let why = scope.signal.aborted ? 'the run was stopped before anyone was asked' : 'nobody to ask (headless)';
   if (scope.ctx.asks.provider && !scope.signal.aborted) {
     const answer = await scope.gate.askUser(
       {
