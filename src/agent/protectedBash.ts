@@ -56,6 +56,7 @@ const WRAPPERS = new Set([
   'chronic',
   'unbuffer',
 ]);
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
 /** Commands whose arguments name files they change: an argument known only at run time asks. */
 const WRITERS = new Set(['cp', 'mv', 'ln', 'tee', 'dd', 'install', 'rsync', 'truncate', 'rm', 'unlink', 'chmod', 'chown', 'touch', 'shred']);
@@ -162,7 +163,7 @@ function gitReason(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Indices of the words run as commands: the first after assignments, and the command after each wrapper's options. */
+/** Indices of the words run as commands: the first after assignments, the command after each wrapper's options, and what find runs with -exec/-ok. */
 function commandHeads(argv: readonly string[]): number[] {
   const heads: number[] = [];
   let i = 0;
@@ -173,6 +174,10 @@ function commandHeads(argv: readonly string[]): number[] {
     i++;
     while (i < argv.length && (/^-/.test(argv[i] as string) || ASSIGNMENT.test(argv[i] as string) || /^\d/.test(argv[i] as string))) i++;
   }
+  if (heads.some((h) => baseName(argv[h] as string) === 'find'))
+    argv.forEach((w, j) => {
+      if (FIND_EXEC.has(w) && j + 1 < argv.length) heads.push(j + 1);
+    });
   return heads;
 }
 

@@ -69,6 +69,7 @@ const runners: ((w: string) => string)[] = [
   (w) => `sh -c "bash -c 'sed -i s/a/b/ ${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/'/g, `'\\''`)}'"`,
   (w) => `bash <<'EOF'\ncp /tmp/x ${w}\nEOF`,
   (w) => `env -i bash -c 'ln -f /tmp/x ${w.replace(/'/g, `'\\''`)}'`,
+  (w) => `find . -name README.md -exec bash -c 'tee ${w.replace(/'/g, `'\\''`)} < /tmp/x' \\;`,
 ];
 /** find forms that select `p` without spelling it. */
 const finds: ((p: string) => string)[] = [
