@@ -19,7 +19,7 @@ export const MAX_KEPT_FILE_BYTES = 512 * 1024;
 /** Bytes of content kept across all files (the policy files are small; a hostile repository may not be). */
 export const MAX_KEPT_TOTAL_BYTES = 8 * 1024 * 1024;
 /** An mtime this close to the snapshot may hide a same-size rewrite in the same clock tick: hash again. */
-const RACY_NS = 2_000_000_000n;
+const RACY_MS = 2_000;
 
 /** One protected file as it was. */
 export interface FileState {
@@ -141,7 +141,7 @@ export class ProtectedSnapshots {
       return { path: file, exists: false, mode: 0, size: 0 };
     }
     let linkTarget: string | undefined;
-    let st: fs.BigIntStats | undefined = link;
+    let st: fs.Stats | undefined = link;
     if (link.isSymbolicLink()) {
       try {
         linkTarget = fs.readlinkSync(file);
@@ -149,14 +149,14 @@ export class ProtectedSnapshots {
         linkTarget = '';
       }
       try {
-        st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+        st = fs.statSync(file, { throwIfNoEntry: false });
       } catch {
         st = undefined;
       }
     }
-    const key = `${link.ino}:${link.ctimeNs}:${linkTarget ?? ''}|${st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}` : '-'}`;
+    const key = `${link.ino}:${link.ctimeMs}:${linkTarget ?? ''}|${st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}` : '-'}`;
     const cached = this.cache.get(file);
-    const racy = st !== undefined && BigInt(Date.now()) * 1_000_000n - st.mtimeNs < RACY_NS;
+    const racy = st !== undefined && Date.now() - st.mtimeMs < RACY_MS;
     if (cached && cached.key === key && !racy) return cached.state;
     const state = this.read(file, st, linkTarget);
     this.forget(file);
@@ -165,13 +165,13 @@ export class ProtectedSnapshots {
     return state;
   }
 
-  private read(file: string, st: fs.BigIntStats | undefined, linkTarget: string | undefined): FileState {
+  private read(file: string, st: fs.Stats | undefined, linkTarget: string | undefined): FileState {
     const base = {
       path: file,
       exists: true,
       ...(linkTarget !== undefined ? { linkTarget } : {}),
-      mode: st ? Number(st.mode & 0o7777n) : 0,
-      size: st ? Number(st.size) : 0,
+      mode: st ? st.mode & 0o7777 : 0,
+      size: st?.size ?? 0,
     };
     if (!st?.isFile()) return base;
     try {
@@ -190,9 +190,9 @@ function differs(a: FileState, b: FileState): boolean {
   return a.exists !== b.exists || a.linkTarget !== b.linkTarget || a.hash !== b.hash || a.mode !== b.mode;
 }
 
-function lstatOrUndefined(file: string): fs.BigIntStats | undefined {
+function lstatOrUndefined(file: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    return fs.lstatSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
