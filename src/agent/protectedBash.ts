@@ -4,7 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { splitShellCommand, type SimpleCommand } from '../hooks/config/shellCommand';
 import { ProtectedAliases } from './protectedAliases';
-import { examineFind } from './protectedBashFind';
+import { examineFind, READERS } from './protectedBashFind';
 import { listProtectedFiles } from './protectedFileSet';
 import { protectedPathReason } from './protectedWrites';
 import { wordValues } from './shellWordValues';
@@ -201,7 +201,12 @@ function collect(command: string, depth: number, scan: Scan): void {
     if (eq >= 0 && eq + 1 < trimmed.length) words.add(trimmed.slice(eq + 1));
   };
   const split = splitShellCommand(command);
-  const piped = split.commands.some((c) => c.words.some((w) => baseName(w) === 'xargs'));
+  // `find … | xargs sed -i`: find's output feeds a writer (`xargs grep` only reads).
+  const piped = split.commands.some((c) => {
+    const heads = commandHeads(c.words);
+    const at = heads.findIndex((h) => baseName(c.words[h] as string) === 'xargs');
+    return at >= 0 && !READERS.has(baseName(c.words[heads[at + 1] ?? -1] ?? ''));
+  });
   for (const c of split.commands) {
     const name = c.words[0] ?? '';
     if (name === 'cd' || name === 'pushd') cdTargets.push(c.words.slice(1).find((w) => !w.startsWith('-')) ?? '~');

@@ -16,6 +16,38 @@ const NAME_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', 
 const REGEX_TESTS = new Set(['-regex', '-iregex']);
 /** Operators after which a name test no longer filters every action. */
 const ALTERNATIVES = new Set(['-o', '-or', '!', '-not', ',']);
+/** Programs that only read the files find hands them: running one on every file is not a write. */
+export const READERS = new Set([
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'ls',
+  'stat',
+  'file',
+  'du',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'echo',
+  'printf',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'test',
+  '[',
+  'jq',
+  'sort',
+  'uniq',
+  'diff',
+  'cmp',
+  'true',
+]);
 /** Primaries that take one argument (skipped so it is not read as a test). */
 const ONE_ARG = new Set([
   '-type',
@@ -55,7 +87,7 @@ export interface FindUse {
 /**
  * Examines `find` at `argv[at]`. `protectedFiles` are the existing protected files (absolute),
  * `cwds` the folders a relative start path may be resolved from, `piped` true when the command
- * line also runs `xargs` (find's output may feed a writer).
+ * line also runs `xargs` with a program that is not a reader (find's output may feed a writer).
  */
 export function examineFind(argv: readonly string[], at: number, protectedFiles: readonly string[], cwds: readonly string[], piped: boolean): FindUse {
   let i = at + 1;
@@ -66,6 +98,7 @@ export function examineFind(argv: readonly string[], at: number, protectedFiles:
   const execs: string[][] = [];
   const patterns: { test: string; pattern: string }[] = [];
   let acts = false;
+  let writes = false;
   let regex = false;
   let alternatives = false;
   while (i < argv.length) {
@@ -76,9 +109,11 @@ export function examineFind(argv: readonly string[], at: number, protectedFiles:
         let end = i + 1;
         while (end < argv.length && argv[end] !== ';' && !(argv[end] === '+' && argv[end - 1] === '{}')) end++;
         execs.push(argv.slice(i + 1, end).filter((a) => a !== '{}'));
+        if (!READERS.has(path.basename(argv[i + 1] ?? ''))) writes = true;
         i = end + 1;
         continue;
       }
+      writes = true;
       i += w === '-delete' ? 1 : w === '-fprintf' ? 3 : 2;
       continue;
     }
@@ -98,7 +133,8 @@ export function examineFind(argv: readonly string[], at: number, protectedFiles:
     const hit = candidates.find((c) => re.test(onPath ? c.shown : path.basename(c.shown)));
     if (hit) return { execs, reason: `find ${test} ${pattern} selects ${hit.file}, the agent's own configuration, and ${what}; it asks` };
   }
-  if ((patterns.length === 0 || alternatives) && candidates.length > 0)
+  // Every file, protected ones included, but only read (`-exec grep …`): reading is not what this guards.
+  if ((patterns.length === 0 || alternatives) && candidates.length > 0 && (writes || (!acts && piped)))
     return {
       execs,
       reason: `find ${starts.join(' ')} ${what} without a name test that keeps out ${candidates[0]?.file}, the agent's own configuration; it asks`,

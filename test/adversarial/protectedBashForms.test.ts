@@ -155,6 +155,9 @@ it('[adversarial] a writer given a name known only at run time asks; reading or 
     'bash -c "$CMD"',
     'mv /tmp/x ${DIR}/y',
     'find . -exec cp /tmp/x {} \\;',
+    'find . -type f -delete',
+    'find . -type f | xargs sed -i s/a/b/',
+    'find . -type f -exec sh -c \'echo > "$1"\' _ {} \\;',
   ];
   const quiet = [
     'echo "$HOME"',
@@ -164,6 +167,9 @@ it('[adversarial] a writer given a name known only at run time asks; reading or 
     'cp src/index.ts /tmp/y',
     'find src -exec grep -l x {} +',
     'find . -name "*.ts" -exec grep x {} +',
+    'find . -type f -exec grep -l TODO {} +',
+    'find . -type f | xargs grep -n x',
+    'find . -type f -exec wc -l {} \\;',
   ];
   const failures: string[] = [];
   for (const c of asks) check(c, true, failures);
