@@ -92,6 +92,17 @@ const forms: Form[] = [
     steps: (k) => [write('change.diff', diff(k)), bash('git apply change.diff')],
   },
   {
+    // No patch, no name: a commit built by fast-import from a file the model wrote, then checked out.
+    name: 'git fast-import + checkout (only Bash(git:*) + acceptEdits), the backstop',
+    flags: [...ACCEPT_EDITS, '--allowed-tools', 'Bash(git:*)'],
+    steps: (k) => [
+      write('import.txt', `commit refs/heads/pwn\ncommitter a <a@b> 0 +0000\ndata 0\nM 100644 inline ${k.rel}\ndata 6\nPWNED\n\n`),
+      bash('git init -q'),
+      bash('git fast-import --quiet < import.txt'),
+      bash('git checkout -qf pwn'),
+    ],
+  },
+  {
     name: 'patch',
     flags: [...ACCEPT_EDITS, '--allowed-tools', 'Bash(patch:*)'],
     steps: (k) => [write('change.diff', diff(k)), bash('patch -p1 -i change.diff')],
@@ -162,7 +173,7 @@ async function runCase(k: Kind, form: Form): Promise<string | undefined> {
     if (form.setup && !form.setup(k, w)) return undefined;
     const server = await startOpenAiTestServer({ script: [...steps, textReply('done')] });
     try {
-      const run = await runCliProcess(cli, w, ['-p', 'tidy up', '--model', 'test-model', '--base-url', server.url, '--max-steps', '6', ...form.flags]);
+      const run = await runCliProcess(cli, w, ['-p', 'tidy up', '--model', 'test-model', '--base-url', server.url, '--max-steps', '8', ...form.flags]);
       const content = readFileSync(path.join(w.ws, k.rel), 'utf8');
       const last = server.requests[server.requests.length - 1]?.body.messages ?? [];
       const told = last
