@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { protectedAliasOf } from './protectedAliases';
 import { protectedBashReason } from './protectedBash';
 import { protectedWriteOf } from './protectedWrites';
 
@@ -107,7 +108,12 @@ const NO_FILES: ReadonlySet<string> = new Set();
 
 /** Why this call touches protected files (protectedWrites.ts, protectedBash.ts) and must ask, or undefined. */
 function protectedCallReason(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string, rules: PermissionRules | undefined): string | undefined {
-  if (EDIT_TOOLS.has(toolName)) return protectedWriteOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.());
+  // By name first; then by where it really is (a symlinked `.claude`) and its inode (a hard link).
+  if (EDIT_TOOLS.has(toolName))
+    return (
+      protectedWriteOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.()) ??
+      protectedAliasOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.())
+    );
   if (toolName === 'Bash' && typeof input.command === 'string')
     return protectedBashReason(input.command, cwd, rules?.hookScripts?.() ?? NO_FILES, rules?.configFiles?.() ?? NO_FILES);
   return undefined;

@@ -10,6 +10,7 @@ import type { ShellCwd } from './tools/shellCwd';
 import type { TaskStore } from './tools/taskStore';
 import type { TodoStore } from './tools/todoStore';
 import type { TranscriptWriter } from './transcript';
+import type { ProtectedSnapshots } from './protectedSnapshot';
 
 /**
  * Everything a run shares, stated once: the Session builds one; `runAgent`, `runToolCall`
@@ -59,6 +60,8 @@ export interface RunContext {
   };
   /** Nested CLAUDE.md and `paths:` rules, loaded when a file tool works on a file (lazyMemory.ts); absent = none. */
   readonly lazyMemory?: LazyMemory | undefined;
+  /** The protected set's snapshots: a tool that can write is compared before and after (protectedBackstop.ts); absent = no backstop. */
+  readonly protectedSnapshots?: ProtectedSnapshots | undefined;
   /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */
   readonly parentTranscript?: TranscriptWriter;
 }

@@ -15,6 +15,7 @@ import type { RunContext } from './runContext';
 import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
 import { validateToolInput } from './tools/validateToolInput';
 import { parseBoundedJson, type BoundedJsonResult } from '../shared/boundedJson';
+import { settleProtectedChanges, watchProtected } from './protectedBackstop';
 
 /** What one tool call produced for the conversation, and whether the run must end. */
 export interface ToolCallOutcome {
@@ -174,9 +175,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   }
 
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });
+  // The backstop: a change to the protected set that no person approved is caught after the call
+  // (a protected call that reached here was approved, by a person or a PermissionRequest hook).
+  const watched = policy.behavior === 'ask' && policy.by === 'protected' ? undefined : watchProtected(deps.ctx, tool.name, tool.readOnly);
   const started = Date.now();
-  const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
+  let result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
+  if (watched) {
+    const note = await settleProtectedChanges(deps, watched, tool.name, input);
+    if (note !== undefined) result = { ...result, content: `${result.content}\n\n${note}` };
+  }
   // The transcript's toolUseResult, as Claude Code writes it.
   if (!result.isError) deps.ctx.parentTranscript?.noteToolResult(call.id, result.data);
 

@@ -71,6 +71,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const hookRuns = new Map<string, CliHookRun>();
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
+    // A self-protection event (a protected file reverted or kept) is logged whatever the format.
+    if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
     if (event.type === 'text' && args.outputFormat === 'text') return;
     // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
     if (!stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);

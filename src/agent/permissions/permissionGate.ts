@@ -181,6 +181,30 @@ export class PermissionGate {
     return this.askPerson(request, signal);
   }
 
+  /**
+   * Asks the person directly, past PermissionRequest hooks (the answer is the user's alone: the
+   * self-protection backstop asks whether to keep a change to the agent's own configuration);
+   * with nobody to ask, `askFallback` answers. Allow / Deny only.
+   */
+  askUser(
+    q: { readonly event: HookEvent; readonly toolName?: string; readonly toolInput?: Input; readonly reason: string },
+    signal: AbortSignal,
+  ): Promise<GateAnswer> {
+    return this.askPerson(
+      {
+        ...this.o.agent,
+        sessionId: this.o.ctx.sessionId,
+        event: q.event,
+        toolName: q.toolName,
+        toolInput: q.toolInput,
+        reason: q.reason,
+        kind: 'rule',
+        askedBy: [],
+      },
+      signal,
+    );
+  }
+
   private async askPerson(request: PermissionRequest, signal: AbortSignal): Promise<GateAnswer> {
     if (this.o.hooks.hasHooks?.('Notification') ?? true) {
       const message = `Hookwise needs your permission to use ${request.toolName ?? request.event}`;
