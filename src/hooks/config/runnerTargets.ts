@@ -68,7 +68,7 @@ export async function nodeEntryTargets(sink: TargetSink, entry: string, cwds: re
         const target = path.resolve(dir, main);
         sink.addFile(target);
         if ((await kind(target)) === 'dir') sink.addFile(path.join(target, 'index.js'));
-        else if ((await kind(target)) === 'none') sink.addFile(`${target}.js`);
+        else if ((await kind(target)) === 'none' && path.extname(target) === '') sink.addFile(`${target}.js`);
       }
       sink.addFile(path.join(dir, 'index.js'));
     } else {
