@@ -35,8 +35,12 @@ export async function resolveCommandTargets(command: string, args: readonly stri
   return resolver.found();
 }
 
+/** Commands looked at per hook (nested lines included): a Makefile of recipes that re-run make must not stall the load. */
+const MAX_STEPS = 256;
+
 class TargetResolver implements TargetSink {
   private readonly files = new Set<string>();
+  private steps = 0;
 
   constructor(readonly root: string) {}
 
@@ -45,7 +49,7 @@ class TargetResolver implements TargetSink {
   }
 
   full(): boolean {
-    return this.files.size >= MAX_RESOLVED_TARGETS;
+    return this.files.size >= MAX_RESOLVED_TARGETS || this.steps >= MAX_STEPS;
   }
 
   /** A word as the shell would see it, `$CLAUDE_PROJECT_DIR` filled in; undefined when it depends on anything else. */
@@ -102,7 +106,7 @@ class TargetResolver implements TargetSink {
   async argv(input: readonly string[], cwds: readonly string[], depth: number): Promise<void> {
     const words = skipWrappers(input);
     const program = words[0];
-    if (program === undefined || depth > MAX_DEPTH) return;
+    if (program === undefined || depth > MAX_DEPTH || this.steps++ >= MAX_STEPS) return;
     const name = path.basename(this.expand(program) ?? program).replace(/\.exe$/i, '');
     const rest = words.slice(1);
     // In a nested line (an npm script, a recipe) nothing else scans for `./guard`.

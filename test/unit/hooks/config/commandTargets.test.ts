@@ -55,3 +55,18 @@ describe('resolveCommandTargets', () => {
     expect(await rel('cd "${CLAUDE_PROJECT_DIR}/sub" && sh guard')).toEqual(['sub/guard', 'guard']);
   });
 });
+
+describe('resolveCommandTargets bounds', () => {
+  it('a Makefile whose recipes re-run make over and over resolves quickly and still pins the Makefile', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-targets-loop-')));
+    try {
+      writeFileSync(path.join(dir, 'Makefile'), `hook:\n${'\tmake -C . hook\n'.repeat(64)}`);
+      const started = Date.now();
+      const files = await resolveCommandTargets('make hook', undefined, dir);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(files).toContain(path.join(dir, 'Makefile'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
