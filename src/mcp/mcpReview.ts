@@ -1,4 +1,4 @@
-import { envVarNames } from '../hooks/config/approvalReview';
+import { envVarNames, visible } from '../hooks/config/approvalReview';
 import type { McpServerDefinition } from './mcpServerConfig';
 import { normalizeNamePart } from './mcpToolNames';
 
@@ -11,6 +11,10 @@ import { normalizeNamePart } from './mcpToolNames';
 
 /** The fields of `server`, one line each (`header Authorization: Bearer ${GITHUB_TOKEN} — sends $GITHUB_TOKEN`). */
 export function mcpServerFields(server: McpServerDefinition): string[] {
+  return rawFields(server).map(visible);
+}
+
+function rawFields(server: McpServerDefinition): string[] {
   const written = server.written ?? {};
   const text = (key: string, fallback: string): string => (typeof written[key] === 'string' ? (written[key] as string) : fallback);
   const map = (key: string, fallback: Readonly<Record<string, string>>): [string, string][] => {
@@ -41,7 +45,7 @@ export function mcpServerFields(server: McpServerDefinition): string[] {
 
 /** One modal entry per server: its name and source, then its fields indented. */
 export function describeMcpServerFull(server: McpServerDefinition): string {
-  return [`${server.name} (${server.displayFile})`, ...mcpServerFields(server).map((l) => `    ${l}`)].join('\n');
+  return [visible(`${server.name} (${server.displayFile})`), ...mcpServerFields(server).map((l) => `    ${l}`)].join('\n');
 }
 
 /** The full review as markdown: every server in `servers`, with every field. */

@@ -13,6 +13,18 @@ import { describeLoadedHook, type LoadedHook } from './loadedHook';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
+/**
+ * `text` on one line with nothing hidden: line breaks, control characters and bidi overrides as
+ * `\n` / `\uXXXX`, so a hostile field cannot draw a fake hook (`…\n## 2. … allowed`) into the
+ * review or reorder what a reader sees.
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is escaped
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (ch) =>
+    ch === '\n' ? '\\n' : ch === '\t' ? '\\t' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Names of the environment variables `text` refers to (`$X`, `${X}`, `${X:-default}`), in order, once each. */
 export function envVarNames(text: string): string[] {
   const names = new Set<string>();
@@ -26,6 +38,10 @@ export function envVarNames(text: string): string[] {
  * `allowedEnvVars` is marked as sent empty.
  */
 export function handlerDataFields(handler: HookHandlerConfig): string[] {
+  return rawDataFields(handler).map(visible);
+}
+
+function rawDataFields(handler: HookHandlerConfig): string[] {
   switch (handler.type) {
     case 'http': {
       const allowed = new Set(handler.allowedEnvVars ?? []);
@@ -66,7 +82,7 @@ export function dataSummary(handler: HookHandlerConfig): string {
 
 /** One modal line per hook: its description, what it sends, and what changed since an earlier approval. */
 export function hookSummaryLine(hook: LoadedHook, mark: string, changes: readonly string[]): string {
-  return `${mark}${describeLoadedHook(hook)}${dataSummary(hook.handler)}${changes.length > 0 ? `\n    changed since approved: ${changes.join('; ')}` : ''}`;
+  return `${mark}${visible(describeLoadedHook(hook) + dataSummary(hook.handler))}${changes.length > 0 ? `\n    changed since approved: ${changes.join('; ')}` : ''}`;
 }
 
 /** A fenced block that the content cannot close (a fence longer than any backtick run in it). */
@@ -97,17 +113,17 @@ export function hookReviewMarkdown(
     const state = approved === undefined ? '' : approved.has(hook.hash) ? ' — allowed' : ' — off';
     const scope = hook.agentType !== undefined ? ` (agent ${hook.agentType})` : hook.skill !== undefined ? ` (skill ${hook.skill})` : '';
     const matcher = hook.matcher !== undefined && hook.matcher !== '' ? ` [${hook.matcher}]` : '';
-    out.push(`## ${i + 1}. ${hook.event}${matcher}${scope}: ${hook.handler.type}${state}`, '', `- from: ${describeSource(hook.source)}`);
+    out.push(visible(`## ${i + 1}. ${hook.event}${matcher}${scope}: ${hook.handler.type}${state}`), '', visible(`- from: ${describeSource(hook.source)}`));
     const { type: _type, ...rest } = hook.handler as Readonly<Record<string, unknown>>;
     const shown = new Set(['command', 'args', 'shell', 'url', 'headers', 'allowedEnvVars', 'server', 'tool', 'input', 'prompt', 'model']);
     const others = Object.entries(rest).filter(([k]) => !shown.has(k));
-    if (others.length > 0) out.push(`- settings: ${others.map(([k, v]) => `${k} ${canonicalJson(v)}`).join(', ')}`);
+    if (others.length > 0) out.push(visible(`- settings: ${others.map(([k, v]) => `${k} ${canonicalJson(v)}`).join(', ')}`));
     for (const pin of hook.scripts ?? [])
       out.push(
         `- pins ${pin.path}: ${pin.digest === 'missing' ? 'missing (creating it asks again)' : pin.digest.slice(0, 19)}${pin.target ? ` → ${pin.target}` : ''}`,
       );
     const changes = approved?.has(hook.hash) ? [] : describeApprovalChanges(hook, records);
-    if (changes.length > 0) out.push(`- changed since approved: ${changes.join('; ')}`);
+    if (changes.length > 0) out.push(visible(`- changed since approved: ${changes.join('; ')}`));
     out.push('', fenced(handlerDataFields(hook.handler).join('\n')), '');
   }
   return out.join('\n');
