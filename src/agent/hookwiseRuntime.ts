@@ -41,6 +41,7 @@ import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentD
 import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import type { AnyAgentTool } from './tools/tool';
+import { mcpScriptPaths } from '../mcp/mcpScriptPins';
 import { McpServerManager } from '../mcp/mcpServerManager';
 import type { McpServerManagerOptions } from '../mcp/mcpServerManager';
 import { loadSkills } from './skills/skillDefinitions';
@@ -117,6 +118,8 @@ export class HookwiseRuntime {
   private plugins: readonly PluginRoot[] = [];
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
+  /** Every workspace script a configured MCP server runs (mcpScriptPins.ts): writing one always asks too. */
+  private mcpScripts: ReadonlySet<string> = new Set();
   /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
   private configFiles: ReadonlySet<string>;
   /** The newest session: an MCP elicitation's hook input carries its ids. */
@@ -214,6 +217,7 @@ export class HookwiseRuntime {
    * ones are stopped, new ones start when a session next needs them.
    */
   setMcpServers(servers: Parameters<McpServerManager['setServers']>[0]): Promise<void> {
+    this.mcpScripts = mcpScriptPaths(servers);
     return this.mcp.setServers(servers);
   }
 
@@ -237,7 +241,7 @@ export class HookwiseRuntime {
     return new ConfigPermissionRules(
       [...entries, ...this.extraRules],
       { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
-      this.hookScripts,
+      this.mcpScripts.size === 0 ? this.hookScripts : new Set([...this.hookScripts, ...this.mcpScripts]),
       this.configFiles,
     );
   }
