@@ -1,3 +1,4 @@
+import { HookActivity } from './hookActivity';
 import path from 'node:path';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../hooks/config/loadedHook';
@@ -124,10 +125,12 @@ export class HookwiseRuntime {
   private configFiles: ReadonlySet<string>;
   /** The newest session: an MCP elicitation's hook input carries its ids. */
   private lastSession: Session | undefined;
+  /** Hook runs in flight: the self-protection backstop takes a data file changed while a hook ran as the hook's write. */
+  private readonly hookActivity = new HookActivity();
 
   constructor(private readonly o: RuntimeOptions) {
     this.configFiles = configFilePaths([], o.protectedFiles);
-    this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, ...(o.observers ? { observers: o.observers } : {}) });
+    this.runner = new HookRunner(this.registry, { projectDir: o.projectDir, observers: [...(o.observers ?? []), this.hookActivity] });
     this.asks = askPolicy(o.permissionProvider, o.askFallback);
     // Elicitation hooks answer first, then the person (o.mcp.elicit), then ElicitationResult hooks may change the answer.
     this.mcp = new McpServerManager({
@@ -320,6 +323,7 @@ export class HookwiseRuntime {
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.
       restricted: !options.trusted,
+      hookActivity: this.hookActivity,
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
       asks: this.asks,

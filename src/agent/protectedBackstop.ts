@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { AgentRef } from '../hooks/hookRunTypes';
 import type { PermissionGate } from './permissions/permissionGate';
+import type { HookActivityMark } from './hookActivity';
 import type { ProtectedChange, ProtectedSnapshot, ProtectedSnapshots } from './protectedSnapshot';
+import { isPolicyFile } from './protectedPolicyFiles';
 import type { RunContext } from './runContext';
 
 /**
@@ -15,10 +17,16 @@ import type { RunContext } from './runContext';
 /** Tools that never write on their own: no snapshot around them (the Agent tool's subagents check their own calls). */
 const NOT_WATCHED = new Set(['Agent', 'Task', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'TaskGet', 'TaskList']);
 
+/** A snapshot taken before a call, with where hook activity stood then. */
+export interface WatchedCall {
+  readonly before: ProtectedSnapshot;
+  readonly hooks: HookActivityMark | undefined;
+}
+
 /** The snapshot to compare after `toolName` runs, or undefined when the call is not watched. */
-export function watchProtected(ctx: RunContext, toolName: string, readOnly: boolean): ProtectedSnapshot | undefined {
+export function watchProtected(ctx: RunContext, toolName: string, readOnly: boolean): WatchedCall | undefined {
   if (!ctx.protectedSnapshots || readOnly || NOT_WATCHED.has(toolName)) return undefined;
-  return ctx.protectedSnapshots.take();
+  return { before: ctx.protectedSnapshots.take(), hooks: ctx.protectedSnapshots.hookMark() };
 }
 
 /** What settling the changes needs. */
@@ -35,12 +43,18 @@ export interface BackstopScope {
  */
 export async function settleProtectedChanges(
   scope: BackstopScope,
-  before: ProtectedSnapshot,
+  watched: WatchedCall,
   toolName: string,
   toolInput: Readonly<Record<string, unknown>>,
 ): Promise<string | undefined> {
   const snapshots = scope.ctx.protectedSnapshots as ProtectedSnapshots;
-  const changes = snapshots.changes(before);
+  let changes = snapshots.changes(watched.before);
+  // A hook that ran meanwhile (an async or FileChanged hook appending to its log under .claude)
+  // is approved code: its writes to data files are its own. Policy files stay strict whoever wrote them.
+  if (changes.length > 0 && snapshots.hookRanSince(watched.hooks)) {
+    const config = snapshots.configFiles();
+    changes = changes.filter((c) => isPolicyFile(c, config));
+  }
   if (changes.length === 0) return undefined;
   const names = changes.map((c) => describe(c, scope.ctx.projectDir)).join(', ');
   let kept = false;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { HookActivity, HookActivityMark } from './hookActivity';
 import { listProtectedFiles } from './protectedFileSet';
 
 /**
@@ -53,6 +54,8 @@ export interface ProtectedSetSource {
   readonly hookScripts: () => ReadonlySet<string>;
   readonly configFiles: () => ReadonlySet<string>;
   readonly homeDir?: string;
+  /** Hook runs in flight (the runtime's runner): a change while a hook ran may be the hook's own write. */
+  readonly hookActivity?: HookActivity;
 }
 
 interface Cached {
@@ -66,6 +69,21 @@ export class ProtectedSnapshots {
   private keptBytes = 0;
 
   constructor(private readonly source: ProtectedSetSource) {}
+
+  /** Where hook activity stands now (undefined without a tracker): give it to {@link hookRanSince}. */
+  hookMark(): HookActivityMark | undefined {
+    return this.source.hookActivity?.mark();
+  }
+
+  /** True when a hook ran at some point since `mark`. */
+  hookRanSince(mark: HookActivityMark | undefined): boolean {
+    return mark !== undefined && this.source.hookActivity?.overlapped(mark) === true;
+  }
+
+  /** The files whose hooks and rules were loaded now (strict even while a hook ran). */
+  configFiles(): ReadonlySet<string> {
+    return this.source.configFiles();
+  }
 
   /** The protected set now. Never throws. */
   take(extra: Iterable<string> = []): ProtectedSnapshot {

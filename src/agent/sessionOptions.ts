@@ -1,3 +1,4 @@
+import type { HookActivity } from './hookActivity';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import type { AgentEventListener } from './agentEvents';
 import type { SlashCommandSet } from './commands/slashCommands';
@@ -26,6 +27,8 @@ export interface SessionOptions {
   readonly permissionMode: PermissionMode;
   /** Restricted Mode (an untrusted workspace): every tool call asks a person, whatever the rules, mode or hooks allow. */
   readonly restricted?: boolean;
+  /** Hook runs in flight (the runtime's runner), for the self-protection backstop. */
+  readonly hookActivity?: HookActivity;
   readonly rules?: PermissionRules;
   readonly sessionRules?: SessionRules;
   /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */

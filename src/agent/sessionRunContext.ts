@@ -69,6 +69,7 @@ export function sessionRunContext(o: SessionOptions, p: SessionRunContextParts):
       roots: () => [o.projectDir, o.cwd],
       hookScripts: () => o.rules?.hookScripts?.() ?? NONE,
       configFiles: () => o.rules?.configFiles?.() ?? NONE,
+      ...(o.hookActivity ? { hookActivity: o.hookActivity } : {}),
     }),
   };
 }
