@@ -1,7 +1,7 @@
 /**
  * Where a model endpoint URL really sends its requests: the parsed origin (scheme, host,
  * port), never the raw string. Used to decide whether an API key may go to a URL that a
- * workspace chose (issue 25): `https://api.openai.com@evil.example`, `HTTPS://API.OPENAI.COM:443`
+ * workspace chose: `https://api.openai.com@evil.example`, `HTTPS://API.OPENAI.COM:443`
  * and `http://2130706433` are all judged by where `fetch` would connect.
  */
 

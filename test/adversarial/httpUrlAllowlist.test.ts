@@ -11,7 +11,7 @@ import { readClaudeSettingsText } from '../../src/hooks/config/claudeSettingsRea
 import { generateUrlCases, LOOPBACK_AUTHORITIES, NAMED_AUTHORITIES, NAMES_A_RULE } from './support/httpUrlShapes';
 
 /**
- * Issue 25 item 8, at the policy function: `allowedHttpHookUrls` is matched on the parsed URL,
+ * At the policy function: `allowedHttpHookUrls` is matched on the parsed URL,
  * never on its text. Generated URL shapes (user info, encoded @, backslashes, mixed case,
  * trailing dots, IPv4 spellings, IPv6, ports, a decoy of the allowed host in every other part)
  * under patterns with a `*` in every position, checked against an oracle that asks the URL

@@ -8,7 +8,7 @@ import { useCliSuite } from '../unit/cli/cliSuite';
 import { generateUrlCases, LOOPBACK_AUTHORITIES, NAMES_A_RULE, PATTERNS } from './support/httpUrlShapes';
 
 /**
- * Issue 25 item 8, end to end: the generated URL shapes of httpUrlAllowlist.test.ts aimed at a
+ * End to end: the generated URL shapes of httpUrlAllowlist.test.ts aimed at a
  * real listener on 127.0.0.1 (every IPv4 spelling of it, and IPv6-mapped), as a hostile
  * project's http hooks under the user's `allowedHttpHookUrls`. Through the real CLI: every
  * hostile shape is a failed run naming the rule and the listener sees no connection at all;

@@ -13,7 +13,7 @@ import { discoverPlugins } from '../../src/plugins/pluginLoader';
 import { RecordingModel } from '../unit/agent/agentHarness';
 import { seededRandom } from './support/seededRandom';
 
-// Issue 25 items 4 and 5: a hostile repository against the user's own hooks and plugins. Whatever
+// A hostile repository against the user's own hooks and plugins. Whatever
 // its `.claude/settings.json` / `.claude/settings.local.json` say (disableAllHooks, enabledPlugins
 // false for the user's plugin, both, with its own hooks and plugins beside) and whatever its
 // workspace settings say (`hookwise.hooks.sources`, `.enabled`, `.disabled`), the user's hook
@@ -110,7 +110,7 @@ async function load(dir: string, ws: string, options: { workspace?: WorkspaceHoo
 }
 
 describe('adversarial: a project cannot disable the user’s hooks and plugins', () => {
-  it('project disableAllHooks / enabledPlugins false: the user’s hook and plugin stay active, trusted or not, and each ignored entry is reported (item 5)', async () => {
+  it('project disableAllHooks / enabledPlugins false: the user’s hook and plugin stay active, trusted or not, and each ignored entry is reported', async () => {
     const failures: string[] = [];
     let cases = 0;
     for (const hostile of combinations())
@@ -153,7 +153,7 @@ describe('adversarial: a project cannot disable the user’s hooks and plugins',
     expect(config.diagnostics.filter((d) => d.code === 'cannotLoosen')).toEqual([]);
   });
 
-  it('workspace hookwise.hooks.sources / .enabled / .disabled (generated): the user’s hook and plugin stay active; the ignored part is reported (item 4)', async () => {
+  it('workspace hookwise.hooks.sources / .enabled / .disabled (generated): the user’s hook and plugin stay active; the ignored part is reported', async () => {
     const dir = path.join(base, 'ws-settings');
     const ws = path.join(dir, 'ws');
     home(dir);

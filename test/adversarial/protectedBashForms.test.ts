@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { protectedBashReason } from '../../src/agent/protectedBash';
 
 /**
- * The write forms the name checks of protectedBash.test.ts did not see (issue 25, item 10):
+ * The write forms the name checks of protectedBash.test.ts did not see:
  * brace expansion and ANSI-C quoting (`$'\x2e…'`), inside `bash -c`, nested shells, `eval` and a
  * heredoc fed to bash; `find` selecting a protected file by a case-folded or path pattern and
  * acting on it; `git apply`/`git am`/`patch` in any spelling; writers given a name known only at

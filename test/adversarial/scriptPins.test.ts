@@ -9,7 +9,7 @@ import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConf
 import { RecordingModel } from '../unit/agent/agentHarness';
 
 /**
- * Issue 25 item 6: a hook command that names its script without a `/` or an extension
+ * A hook command that names its script without a `/` or an extension
  * (`bash guard`, `make -s hook`, `npm run -s hook`, `python3 -m guardmod`, `node .`) must pin
  * what it runs. Generated: command shapes × wrappers and spellings × edits of the resolved
  * file after approval, through the real loader and runtime on real files; every edit must hold
@@ -167,7 +167,7 @@ function cases(): { shape: Shape; spelling: string; handler: Record<string, unkn
   return out;
 }
 
-describe('adversarial: script pins (issue 25 item 6)', () => {
+describe('adversarial: script pins', () => {
   it('an edit of the file a command really runs holds the approved hook until approved again', async () => {
     const failures: string[] = [];
     let tried = 0;

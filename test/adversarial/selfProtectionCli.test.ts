@@ -9,7 +9,7 @@ import type { ScriptedReply } from '../support/openAiTestServer';
 import { startOpenAiTestServer, textReply, toolCallsReply } from '../support/openAiTestServer';
 
 /**
- * Self-protection bypasses (issue 25, item 10), each run through the real CLI with real bash
+ * Self-protection bypasses, each run through the real CLI with real bash
  * and git/patch/find processes and a scripted model: every write form × every protected file
  * kind (the project's settings.json, a hook's script, .mcp.json, .vscode/settings.json). After
  * the run the file must hold its original content, and the model must have been told: the

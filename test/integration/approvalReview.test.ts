@@ -1,5 +1,5 @@
 /**
- * Issue 25 items 6, 7 and 11 in the real extension host: the approval review lists every
+ * In the real extension host: the approval review lists every
  * project hook being approved (no cut list) with each field that can move data — http headers
  * and the environment variables they expand, allowedEnvVars — and the MCP approval shows
  * server headers and env as written, pins the server's name (a rename asks again) and the

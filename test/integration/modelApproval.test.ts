@@ -1,5 +1,5 @@
 /**
- * Issue 25, item 1, in the real extension host: a workspace's `hookwise.model.baseUrl` gets the
+ * In the real extension host: a workspace's `hookwise.model.baseUrl` gets the
  * user's API key (and the prompt) only after a person approved that origin for that key, and a
  * workspace's `hookwise.model.provider` is not taken silently. The attacker's endpoint is a bare
  * node:http listener on 127.0.0.1 that records every request, whatever its path.

@@ -1,5 +1,5 @@
 /**
- * Issue 25 item 4 in the real extension host: in a trusted workspace, a workspace
+ * In the real extension host: in a trusted workspace, a workspace
  * `hookwise.hooks.sources`, `hookwise.hooks.enabled: false` or `hookwise.hooks.disabled` cannot
  * silence a user-level hook. The user's `~/.claude/settings.json` hook that denies `rm -rf` still
  * denies through the real runner, and the ignored value is a warning. Disable Hook on a user hook
@@ -37,7 +37,7 @@ async function setWorkspace(key: string, value: unknown): Promise<void> {
   );
 }
 
-suite('Workspace settings narrow, never loosen (issue 25 item 4)', () => {
+suite('Workspace settings narrow, never loosen', () => {
   let harness: ServiceHarness | undefined;
   let temp = '';
 

@@ -1,5 +1,5 @@
 /**
- * Generated http-hook URL shapes against `allowedHttpHookUrls` patterns (issue 25 item 8).
+ * Generated http-hook URL shapes against `allowedHttpHookUrls` patterns.
  *
  * The oracle is written apart from the matcher under test: it asks the WHATWG URL parser (what
  * `http.request` connects to) for the scheme, host, port and path of each URL and checks a

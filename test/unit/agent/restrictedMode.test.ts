@@ -8,7 +8,7 @@ import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { RecordingProvider } from './agentHarness';
 import { useRuntimeEnv } from './runtimeHarness';
 
-// Issue 25 §9: the extension's trust description says that in an untrusted workspace Hookwise
+// The extension's trust description says that in an untrusted workspace Hookwise
 // "runs no tool without asking". Restricted Mode: every tool call asks a person — whatever the
 // user's mode, allow rules or hooks allow — and says why; only a deny skips the question. The
 // runtime the extension builds, a real model server, real tools on disk.

@@ -8,7 +8,7 @@ import { createTodoStore } from '../../../src/agent/tools/todoStore';
 import type { ToolContext } from '../../../src/agent/tools/tool';
 import { boundaryApprovalKey, decideWorkspaceBoundary } from '../../../src/agent/workspaceBoundary';
 
-// Issue 25 §3: a repository's `.code-workspace` whose first folder is `..` made $HOME the
+// A repository's `.code-workspace` whose first folder is `..` made $HOME the
 // agent's project, so Read and Grep returned ~/.ssh without asking. Real folders, a real
 // workspace file and symlink, and the real Read/Grep tools on the root that is decided.
 

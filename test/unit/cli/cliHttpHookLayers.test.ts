@@ -6,7 +6,7 @@ import { textReply } from '../../support/openAiTestServer';
 import { startRecordingListener, type RecordingListener } from '../../support/recordingListener';
 import { useCliSuite } from './cliSuite';
 
-// Issue 25 item 8: `allowedHttpHookUrls` and `httpHookAllowedEnvVars` across settings files.
+// `allowedHttpHookUrls` and `httpHookAllowedEnvVars` across settings files.
 // Each file's list binds its own layer and every layer below (managed > user > project/local):
 // a repository's file can narrow what its own hooks call and read, but cannot add a URL or a
 // variable name to the user's or the policy's lists, nor block a user's hook. Real CLI

@@ -5,7 +5,7 @@ import { parseJsonResult } from '../../support/cliHarness';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
 
-// Issue 25 item 5: a project file may disable only what the project brought. A hostile
+// A project file may disable only what the project brought. A hostile
 // `.claude/settings.json` or `.claude/settings.local.json` with `disableAllHooks: true` and
 // `enabledPlugins: {"corp-guard@acme": false}` leaves the user's own hook and the user's plugin
 // running (both deny `rm -rf`), and the CLI prints a warning naming each ignored entry. Real

@@ -5,7 +5,7 @@ import { runCliProcess, type CliRun } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 /**
- * Issue 25 item 6, through the real CLI: the file a project hook runs without naming it by a
+ * Through the real CLI: the file a project hook runs without naming it by a
  * path (`bash guard`, `make -s hook`, `npm run -s hook`) is protected like any hook script, so
  * a model in bypassPermissions cannot rewrite the policy that gates it (headless, the ask is a deny).
  */

@@ -10,7 +10,7 @@ import { filterMcpByTrust } from '../../../src/mcp/mcpTrust';
 import { RecordingModel } from '../agent/agentHarness';
 
 /**
- * Issue 25 item 11: an MCP approval pins the server's name with its definition (a rename asks
+ * An MCP approval pins the server's name with its definition (a rename asks
  * again), a workspace server cannot take the name of one of the user's (it would inherit the
  * user's `mcp__name__*` rules), and the workspace scripts a stdio server runs are pinned by
  * content (an edit asks again) and protected from the agent.

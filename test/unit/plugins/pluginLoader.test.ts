@@ -69,7 +69,7 @@ describe('plugin trust', () => {
     expect(user.config.hooks[0]?.handler).toMatchObject({ command: `echo ${root}` });
 
     await put(path.join(ws, '.claude', 'settings.local.json'), { enabledPlugins: { 'p@m': false } });
-    // The user's plugin stays on (issue 25 item 5; the hook loader warns at the project entry).
+    // The user's plugin stays on (the hook loader warns at the project entry).
     const userOn = await load({ homeDir: home, projectDirs: [ws] });
     expect(userOn.config.hooks.map((h) => isProjectSource(h.source))).toEqual([false]);
 

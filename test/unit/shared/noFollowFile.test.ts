@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LinkedPathError, readFileNoFollow, writeFileNoFollow } from '../../../src/shared/noFollowFile';
 
-// Issue 25 §13: "Always Allow" followed a repository symlink (.claude/settings.local.json →
+// "Always Allow" followed a repository symlink (.claude/settings.local.json →
 // ~/.claude/settings.json) and wrote the rule into the user's global file. Real files and links.
 
 let base = '';

@@ -10,7 +10,7 @@ import { HookRunner } from '../../../../src/hooks/hookRunner';
 import type { Turn } from '../agentHarness';
 import { RecordingModel } from '../agentHarness';
 
-// Issue 25 §14: Undo and Restore Checkpoint wrote the recorded path without checking that it
+// Undo and Restore Checkpoint wrote the recorded path without checking that it
 // still resolves inside the workspace. A folder the agent edited in is swapped for a symlink to
 // a folder outside holding the same file; undoing must not write (or delete) there. Real files.
 

@@ -119,7 +119,7 @@ describe('disableAllHooks', () => {
   });
   const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }] });
 
-  it("true in a project file turns off only the project's hooks; the user's still run, and the file is told so (issue 25 item 5)", async () => {
+  it("true in a project file turns off only the project's hooks; the user's still run, and the file is told so", async () => {
     const config = await loadHookConfig(inputs, { fs });
     expect(config).toMatchObject({ disabled: false, disabledBy: [], projectHooksOffBy: ['.claude/settings.local.json'] });
     expect(config.hooks.map(bodyOf)).toEqual(['echo user']);

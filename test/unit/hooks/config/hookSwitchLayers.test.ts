@@ -17,7 +17,7 @@ function layers(values: Partial<Record<HookSwitchKey, { globalValue?: unknown; w
   };
 }
 
-describe('splitHookSwitchLayers (issue 25 item 4)', () => {
+describe('splitHookSwitchLayers', () => {
   it('keeps the user level apart from the workspace level instead of letting the workspace replace it', () => {
     const split = splitHookSwitchLayers(
       layers({
