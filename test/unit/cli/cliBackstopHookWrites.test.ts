@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliProcess } from '../../support/cliHarness';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
 
@@ -28,18 +27,7 @@ async function run(command: string): Promise<{ stderr: string }> {
     toolCallsReply([{ id: 'b2', name: 'Bash', arguments: { command: 'sleep 0.5' } }]),
     textReply('done'),
   ]);
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    'go',
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--max-steps',
-    '8',
-    '--permission-mode',
-    'bypassPermissions',
-  ]);
+  return suite.runPrompt(s, 'go', 8, '--permission-mode', 'bypassPermissions');
 }
 
 describe('the self-protection backstop and hooks that write while a tool runs', () => {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliRun } from '../../support/cliHarness';
-import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { parseJsonResult } from '../../support/cliHarness';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from './cliSuite';
@@ -22,22 +22,7 @@ const answerAllow = {
   command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'`,
 };
 
-function run(s: OpenAiTestServer): Promise<CliRun> {
-  return runCliProcess(suite.cli, suite.w, [
-    '-p',
-    'go',
-    '--model',
-    'test-model',
-    '--base-url',
-    s.url,
-    '--output-format',
-    'json',
-    '--max-steps',
-    '4',
-    '--permission-prompt',
-    'none',
-  ]);
-}
+const run = (s: OpenAiTestServer): Promise<CliRun> => suite.runPrompt(s, 'go', 4, '--permission-prompt', 'none');
 
 // The project allows the command itself, so only the managed ask makes it ask.
 const projectSettings = { permissions: { allow: ['Bash(touch:*)'] }, hooks: { PermissionRequest: [{ matcher: 'Bash', hooks: [answerAllow] }] } };

@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply } from '../../support/openAiTestServer';
-import { HOOKS_DIR } from '../../support/cliHarness';
+import type { PtyRun } from '../../support/ptyCli';
+import { runCliInPty } from '../../support/ptyCli';
 import { useCliSuite } from './cliSuite';
 
 // At a real terminal (python3's pty) a memory import or a slash command's @file outside the
@@ -12,34 +12,11 @@ import { useCliSuite } from './cliSuite';
 // file in, "n" keeps it out (the model gets a note, never the content). One question per file.
 
 const suite = useCliSuite();
-const DRIVER = path.join(HOOKS_DIR, '..', 'ptyDriver.py');
 const SECRET = 'OUTSIDE-9c1e-content';
 
-interface PtyRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly tty: string;
-  readonly unmet: readonly string[];
-}
-
 function runInPty(s: OpenAiTestServer, prompt: string, steps: readonly { expect: string; send: string }[]): Promise<PtyRun> {
-  const w = suite.w;
-  const spec = {
-    argv: [process.execPath, suite.cli, '-p', prompt, '--model', 'test-model', '--base-url', s.url, '--max-steps', '3', '--output-format', 'json'],
-    cwd: w.ws,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', TERM: 'dumb' },
-    steps,
-    stdin: 'tty',
-    stderr: 'tty',
-    terminal: true,
-    timeout: 15,
-  };
-  return new Promise((resolve, reject) => {
-    execFile('python3', [DRIVER, JSON.stringify(spec)], { timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`pty driver failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as PtyRun);
-    });
-  });
+  const args = ['-p', prompt, '--model', 'test-model', '--base-url', s.url, '--max-steps', '3', '--output-format', 'json'];
+  return runCliInPty(suite.cli, suite.w, args, { steps });
 }
 
 async function outsideFile(): Promise<string> {

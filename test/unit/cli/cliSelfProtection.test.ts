@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
-import { HOOKS_DIR } from '../../support/cliHarness';
+import type { PtyRun } from '../../support/ptyCli';
+import { runCliInPty } from '../../support/ptyCli';
 import { useCliSuite } from './cliSuite';
 
 /**
@@ -14,41 +13,12 @@ import { useCliSuite } from './cliSuite';
  */
 
 const suite = useCliSuite();
-const DRIVER = path.join(HOOKS_DIR, '..', 'ptyDriver.py');
 const ORIGINAL = '{"cleanupPeriodDays": 30}\n';
 const WRITE = `node -e "require('fs').writeFileSync(String.fromCharCode(46) + 'claude/settings.json', 'PWNED')"`;
 
-function runInPty(s: OpenAiTestServer, answer: string): Promise<{ code: number; tty: string; unmet: readonly string[] }> {
-  const w = suite.w;
-  const spec = {
-    argv: [
-      process.execPath,
-      suite.cli,
-      '-p',
-      'do it',
-      '--model',
-      'test-model',
-      '--base-url',
-      s.url,
-      '--max-steps',
-      '6',
-      '--permission-mode',
-      'bypassPermissions',
-    ],
-    cwd: w.ws,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', TERM: 'dumb' },
-    steps: [{ expect: 'Answer [y/n]: ', send: answer }],
-    stdin: 'tty',
-    stderr: 'tty',
-    terminal: true,
-    timeout: 15,
-  };
-  return new Promise((resolve, reject) => {
-    execFile('python3', [DRIVER, JSON.stringify(spec)], { timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`pty driver failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as { code: number; tty: string; unmet: readonly string[] });
-    });
-  });
+function runInPty(s: OpenAiTestServer, answer: string): Promise<PtyRun> {
+  const args = ['-p', 'do it', '--model', 'test-model', '--base-url', s.url, '--max-steps', '6', '--permission-mode', 'bypassPermissions'];
+  return runCliInPty(suite.cli, suite.w, args, { steps: [{ expect: 'Answer [y/n]: ', send: answer }] });
 }
 
 const bashCall = (command: string): ScriptedReply => toolCallsReply([{ name: 'Bash', arguments: { command } }]);

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer, ScriptedReply } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
-import { HOOKS_DIR, parseJsonResult } from '../../support/cliHarness';
+import { parseJsonResult } from '../../support/cliHarness';
+import type { PtyOptions, PtyRun } from '../../support/ptyCli';
+import { runCliInPty } from '../../support/ptyCli';
 import { useCliSuite } from './cliSuite';
 
 /**
@@ -12,46 +12,10 @@ import { useCliSuite } from './cliSuite';
  */
 
 const suite = useCliSuite();
-const DRIVER = path.join(HOOKS_DIR, '..', 'ptyDriver.py');
-
-interface PtyRun {
-  readonly code: number;
-  readonly stdout: string;
-  /** stderr when it is a pipe beside the terminal (`stderr: 'pipe'`). */
-  readonly stderr: string;
-  /** Everything the terminal showed (stderr and the echo of what was typed). */
-  readonly tty: string;
-  readonly timedOut: boolean;
-  /** `expect`s the terminal never showed. */
-  readonly unmet: readonly string[];
-}
-
-interface PtyOptions {
-  readonly steps?: readonly { readonly expect: string; readonly send: string }[];
-  readonly stdin?: 'tty' | 'devnull';
-  readonly stderr?: 'tty' | 'pipe';
-  /** false: no terminal at all (no controlling tty, stderr a pipe). */
-  readonly terminal?: boolean;
-}
 
 function runInPty(s: OpenAiTestServer, extra: readonly string[], options: PtyOptions = {}): Promise<PtyRun> {
-  const w = suite.w;
-  const spec = {
-    argv: [process.execPath, suite.cli, '-p', 'do it', '--model', 'test-model', '--base-url', s.url, '--max-steps', '6', '--output-format', 'json', ...extra],
-    cwd: w.ws,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, HOOKWISE_HOME: w.hookwiseHome, OPENAI_API_KEY: 'test-key', TERM: 'dumb' },
-    steps: options.steps ?? [],
-    stdin: options.stdin ?? 'tty',
-    stderr: options.stderr ?? 'tty',
-    terminal: options.terminal ?? true,
-    timeout: 15,
-  };
-  return new Promise((resolve, reject) => {
-    execFile('python3', [DRIVER, JSON.stringify(spec)], { timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`pty driver failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as PtyRun);
-    });
-  });
+  const args = ['-p', 'do it', '--model', 'test-model', '--base-url', s.url, '--max-steps', '6', '--output-format', 'json', ...extra];
+  return runCliInPty(suite.cli, suite.w, args, options);
 }
 
 const bashCall = (command: string): ScriptedReply => toolCallsReply([{ name: 'Bash', arguments: { command } }]);
