@@ -271,7 +271,10 @@ suite('Hook configuration (VS Code glue)', () => {
     // No reload() call: onDidChangeConfiguration must pick it up.
     const change = await waitForChange(service, (c) => c.applied.active.some((h) => h.event === 'Stop'), 15_000, 'the workspace settings hook');
     const stop = change.applied.active.find((h) => h.event === 'Stop');
-    assert.deepEqual(stop?.source, { kind: 'settings', scope: 'workspace', file: settingsJson, jsonPath: 'hookwise.hooks.Stop[0].hooks[0]' });
+    assert.deepEqual(
+      { ...stop?.source, switchId: undefined },
+      { kind: 'settings', scope: 'workspace', file: settingsJson, jsonPath: 'hookwise.hooks.Stop[0].hooks[0]', switchId: undefined },
+    );
 
     writeFileSync(settingsJson, '{\n  // typo below\n  "hookwise.hooks": { "PreToolUSe": [] }\n}\n');
     await waitForChange(service, (c) => c.config.diagnostics.some((d) => d.code === 'unknownEvent'), 15_000, 'the unknown event diagnostic');

@@ -395,7 +395,9 @@ export class HookConfigService implements vscode.Disposable {
       this.o.log.warn(`hookwise.hooks.disabled (${v.layer} settings): "${v.id}" names no loaded hook; the hook under this switch changed or was removed`);
     this.onDidChangeEmitter.fire(this.latest);
     // Old position ids become identity ids in the settings now, before a hook inserted above could move them (the write reloads).
-    if (config.switchMigrations !== undefined) void writeSwitchMigrations(config.switchMigrations, this.o.log);
+    // Not into an untrusted workspace's files: its switches do not apply there, and nothing is written for it.
+    const migrations = (config.switchMigrations ?? []).filter((m) => m.layer === 'user' || trusted);
+    if (migrations.length > 0) void writeSwitchMigrations(migrations, this.o.log);
 
     const untrusted = held.filter((h) => h.why === 'untrusted').length;
     if (untrusted > 0 && !this.untrustedNoticeShown) {
