@@ -66,7 +66,13 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
   if (!existsSync(cwd)) return usage(io, `--cwd ${cwd} does not exist`);
   const homeDir = io.env.HOME ?? os.homedir();
   // The hooks that would run: a broken file's last good copy, as `hookwise -p` uses it (the diagnostics say so).
-  const { config, problems } = await loadCliConfigWithPlugins(cwd, homeDir, values.settings, values['plugin-dir'] ?? [], FileLastGoodStore.forProject(cwd, io.env));
+  const { config, problems } = await loadCliConfigWithPlugins(
+    cwd,
+    homeDir,
+    values.settings,
+    values['plugin-dir'] ?? [],
+    FileLastGoodStore.forProject(cwd, io.env),
+  );
   for (const p of problems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   switch (sub) {

@@ -58,13 +58,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const homeDir = io.env.HOME ?? os.homedir();
-  const { config, plugins, problems: pluginProblems } = await loadCliConfigWithPlugins(
-    cwd,
-    homeDir,
-    args.settingsFile,
-    args.pluginDirs,
-    FileLastGoodStore.forProject(cwd, io.env),
-  );
+  const {
+    config,
+    plugins,
+    problems: pluginProblems,
+  } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs, FileLastGoodStore.forProject(cwd, io.env));
   for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) if (d.code !== 'lastGoodInForce') io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   // A broken config file never silently drops its policy: its last good copy runs, and this says so (or --strict-config stops).
