@@ -236,14 +236,15 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(localFile, '// my hooks\n\nhooks: oops\n');
     await harness.service.reload();
     const broken = hookwiseDiagnostics(uri);
+    // The file read cleanly before: its last good version stays in force, and the Problems panel says so too (issue 31).
     assert.deepEqual(
       broken.map((d) => d.code),
-      ['notJson'],
+      ['notJson', 'lastGoodInForce'],
     );
     assert.equal(harness.notJsonWarnings.length, 1);
     assert.match(
       harness.notJsonWarnings[0] ?? '',
-      /^Hookwise ignored \.claude\/settings\.local\.json: not valid JSON \(line 3\)\. Its hooks are off until you fix it\.$/,
+      /^Hookwise: \.claude\/settings\.local\.json is not valid JSON \(line 3\)\. Its last good version stays in force until you fix it\.$/,
     );
     await harness.service.reload();
     assert.equal(harness.notJsonWarnings.length, 1, 'warned once per file');

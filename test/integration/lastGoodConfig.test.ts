@@ -142,6 +142,8 @@ suite('A broken config file keeps its last good version in force (issue 31 §1.2
 
     assert.match(notice.text, /Hookwise: project hooks from \.claude\/settings\.json: last good version in force, the file has an error/);
     assert.ok(notice.tooltip.includes(NOTICE));
+    assert.equal(notice.link?.command, 'vscode.open', 'the status bar item links to the error');
+    assert.equal((notice.link?.arguments?.[0] as vscode.Uri | undefined)?.fsPath, file());
     await until('the chat notice', () => chatNotice(posted).text.includes(NOTICE));
     const { id } = chatNotice(posted);
     send({ type: 'noticeAction', noticeId: id, actionId: 'show' });

@@ -3,9 +3,6 @@ import { brokenFileNotice, type BrokenConfigFile } from '../../hooks/config/last
 import type { ChatNoticeAction } from '../chat/chatViewProvider';
 import type { HookConfigChange } from './hookConfigService';
 
-/** Opens a broken config file at its error (the status bar item's and the chat notice's link). */
-export const SHOW_CONFIG_ERROR_COMMAND = 'hookwise.showConfigError';
-
 /** The chat's notice area, as far as this needs it. */
 export interface NoticeSurface {
   showNotice(text: string, actions?: readonly ChatNoticeAction[]): Promise<string | undefined>;
@@ -34,7 +31,6 @@ export class BrokenConfigNotice implements vscode.Disposable {
     this.disposables.push(
       this.item,
       onDidChange((change) => this.update(change.config.brokenFiles ?? [])),
-      vscode.commands.registerCommand(SHOW_CONFIG_ERROR_COMMAND, (file?: unknown) => showError(this.files, file)),
     );
     if (current) this.update(current.config.brokenFiles ?? []);
   }
@@ -44,6 +40,11 @@ export class BrokenConfigNotice implements vscode.Disposable {
   /** The status bar text ('' while hidden), for tests. */
   get text(): string {
     return this.files.length === 0 ? '' : this.item.text;
+  }
+
+  /** What clicking the item does (opens the error), for tests. */
+  get link(): vscode.Command | undefined {
+    return this.files.length === 0 ? undefined : (this.item.command as vscode.Command | undefined);
   }
 
   /** The tooltip, for tests. */
@@ -68,7 +69,12 @@ export class BrokenConfigNotice implements vscode.Disposable {
     this.item.text = `${lost ? '$(error)' : '$(warning)'} Hookwise: ${sentences[0]?.replace(/`/g, '') ?? ''}${files.length > 1 ? ` (+${files.length - 1})` : ''}`;
     this.item.tooltip = `${sentences.join('\n')}\n\nClick to open the error.`;
     this.item.backgroundColor = new vscode.ThemeColor(lost ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
-    this.item.command = { command: SHOW_CONFIG_ERROR_COMMAND, title: 'Show the error', arguments: [first.file] };
+    // The built-in vscode.open: no command of ours to register (the extension and tests may both show this).
+    this.item.command = {
+      command: 'vscode.open',
+      title: 'Show the error',
+      arguments: [vscode.Uri.file(first.file), { selection: errorRange(first), preview: false }],
+    };
     this.item.accessibilityInformation = { label: sentences.join('. ') };
     this.item.show();
     if (!this.chat) return;
@@ -84,13 +90,16 @@ export class BrokenConfigNotice implements vscode.Disposable {
   }
 }
 
+/** Where the error is, as an empty range at its start. */
+function errorRange(broken: BrokenConfigFile): vscode.Range {
+  const at = new vscode.Position(Math.max(0, (broken.error.line ?? 1) - 1), Math.max(0, (broken.error.column ?? 1) - 1));
+  return new vscode.Range(at, at);
+}
+
 /** Opens `file` (default: the first broken one) at its first error. */
 async function showError(files: readonly BrokenConfigFile[], file: unknown): Promise<void> {
   const broken = files.find((f) => f.file === file) ?? files[0];
   if (!broken) return;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(broken.file));
-  const line = Math.max(0, (broken.error.line ?? 1) - 1);
-  const column = Math.max(0, (broken.error.column ?? 1) - 1);
-  const at = new vscode.Position(line, column);
-  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: false });
+  await vscode.window.showTextDocument(doc, { selection: errorRange(broken), preview: false });
 }

@@ -20,12 +20,20 @@ export async function writeSwitchMigrations(migrations: readonly SwitchMigration
   type Layer = { config: vscode.WorkspaceConfiguration; target: vscode.ConfigurationTarget; value: unknown; layer: SwitchMigration['layer']; label: string };
   const layers: Layer[] = [
     { config: root, target: Global, value: inspected?.globalValue, layer: 'user', label: 'user settings' },
-    ...(folders.length > 0 ? [{ config: root, target: Workspace, value: inspected?.workspaceValue, layer: 'workspace' as const, label: 'workspace settings' }] : []),
+    ...(folders.length > 0
+      ? [{ config: root, target: Workspace, value: inspected?.workspaceValue, layer: 'workspace' as const, label: 'workspace settings' }]
+      : []),
     // Folder settings are their own layer only in a multi-root workspace (in a single folder they are the workspace settings).
     ...(vscode.workspace.workspaceFile !== undefined
       ? folders.map((f): Layer => {
           const config = vscode.workspace.getConfiguration(undefined, f.uri);
-          return { config, target: WorkspaceFolder, value: config.inspect<unknown[]>(SETTING)?.workspaceFolderValue, layer: 'workspace', label: `folder settings of ${f.name}` };
+          return {
+            config,
+            target: WorkspaceFolder,
+            value: config.inspect<unknown[]>(SETTING)?.workspaceFolderValue,
+            layer: 'workspace',
+            label: `folder settings of ${f.name}`,
+          };
         })
       : []),
   ];
