@@ -20,6 +20,7 @@ import { renderExplanation } from '../../src/hooks/explain/explainReport';
 import type { ModelClient } from '../../src/model/modelClient';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
 import { setSwitch } from '../../src/vscode/workbench/hookWorkbench';
+import { showConfigWarnings } from '../../src/vscode/config/brokenConfigNotice';
 import { createHarness, workspaceRoot, type ServiceHarness } from './configSupport';
 import { bashHookInput, until } from './hostWait';
 
@@ -133,8 +134,13 @@ suite('A switch follows its hook, not its position (issue 31 §1.1)', () => {
     const id = hookSwitchId(hookWith(first, ASK));
     await vscode.workspace.getConfiguration().update(SETTING, [id], vscode.ConfigurationTarget.Workspace);
     const changedAsk = ASK.replace('ask-before-risky', 'ask-before-risky (v2)');
+    // The message on top of Hook Runs (the extension hands its tree view to the same function).
+    const hookRuns: { message?: string } = {};
+    const sub = showConfigWarnings(hookRuns, harness!.service.onDidChange);
     writeProject([bash(GUARD), bash(changedAsk)]);
     const change = await harness!.service.reload();
+    sub.dispose();
+    assert.match(hookRuns.message ?? '', /names no loaded hook: the hook under it changed or was removed/);
     assert.deepEqual(change?.config.vanishedSwitches, [{ layer: 'workspace', id }]);
     assert.equal(isSwitchedOff(hookWith(change, GUARD), change?.config.disabledHookIds ?? new Set()), false);
     const warning = change?.config.diagnostics.find((d) => d.code === 'switchVanished');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { configWarnings } from '../../hooks/config/configNotices';
 import { brokenFileNotice, type BrokenConfigFile } from '../../hooks/config/lastGoodConfig';
 import type { ChatNoticeAction } from '../chat/chatViewProvider';
 import type { HookConfigChange } from './hookConfigService';
@@ -102,4 +103,15 @@ async function showError(files: readonly BrokenConfigFile[], file: unknown): Pro
   if (!broken) return;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(broken.file));
   await vscode.window.showTextDocument(doc, { selection: errorRange(broken), preview: false });
+}
+
+/**
+ * Keeps the configuration's warnings (a broken file and which version is in force, a switch whose
+ * hook changed or vanished) as the message at the top of a view, e.g. Hook Runs; none = no message.
+ */
+export function showConfigWarnings(view: { message?: string | undefined }, onDidChange: vscode.Event<HookConfigChange>): vscode.Disposable {
+  return onDidChange((change) => {
+    const warnings = configWarnings(change.config);
+    view.message = warnings.length > 0 ? `⚠ ${warnings.map((w) => w.replace(/`/g, '')).join(' · ')}` : undefined;
+  });
 }
