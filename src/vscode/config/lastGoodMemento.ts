@@ -2,14 +2,15 @@ import type * as vscode from 'vscode';
 import type { LastGoodStore } from '../../hooks/config/lastGoodConfig';
 
 const KEY = 'hookwise.lastGoodConfigFiles';
-/** Most files kept (settings, agents, skills, plugin hooks files of one workspace). */
+/** Most files kept (settings, agents, skills, plugin hooks files of one workspace), and most characters in all. */
 const MAX_FILES = 200;
+const MAX_TOTAL_CHARS = 16 * 1024 * 1024;
 
 /**
  * The last good text of each hook config file, kept in the workspace's storage
  * (`context.workspaceState`), so a file broken while VS Code was closed still has its last good
  * version in force after a reload. The extension's storage, never a workspace file: a repository
- * cannot plant a "last good" version. Oldest entries go first past MAX_FILES.
+ * cannot plant a "last good" version. Past MAX_FILES or MAX_TOTAL_CHARS the longest-unchanged copies go first.
  */
 export class MementoLastGoodStore implements LastGoodStore {
   constructor(private readonly state: vscode.Memento) {}
@@ -23,8 +24,12 @@ export class MementoLastGoodStore implements LastGoodStore {
     if (all[file] === text) return;
     const { [file]: _old, ...rest } = all;
     const next: Record<string, string> = text === undefined ? rest : { ...rest, [file]: text };
-    const keys = Object.keys(next);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_FILES))) delete next[k];
+    let total = Object.values(next).reduce((n, t) => n + t.length, 0);
+    for (const k of Object.keys(next)) {
+      if (Object.keys(next).length <= MAX_FILES && total <= MAX_TOTAL_CHARS) break;
+      total -= next[k]?.length ?? 0;
+      delete next[k];
+    }
     await this.state.update(KEY, next);
   }
 
