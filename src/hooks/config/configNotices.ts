@@ -10,7 +10,8 @@ export function configWarnings(config: Pick<HookConfig, 'brokenFiles' | 'vanishe
   return [
     ...(config.brokenFiles ?? []).map(brokenFileNotice),
     ...(config.vanishedSwitches ?? []).map(
-      (v) => `the switch "${v.id}" in ${v.layer} settings (hookwise.hooks.disabled) names no loaded hook: the hook under it changed or was removed, so it turns nothing off`,
+      (v) =>
+        `the switch "${v.id}" in ${v.layer} settings (hookwise.hooks.disabled) names no loaded hook: the hook under it changed or was removed, so it turns nothing off`,
     ),
   ];
 }

@@ -153,7 +153,13 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       return text;
     }
     const good = await store.get(input.file);
-    broken.push({ file: input.file, displayFile: input.displayFile, inForce: good !== undefined ? 'lastGood' : 'none', error: first, project: isProjectInput(input) });
+    broken.push({
+      file: input.file,
+      displayFile: input.displayFile,
+      inForce: good !== undefined ? 'lastGood' : 'none',
+      error: first,
+      project: isProjectInput(input),
+    });
     if (good === undefined) return text;
     replaced.set(input.file, text !== undefined && ioErrors.length === 0 ? fileDiagnostics(input, text) : []);
     return good;
