@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
@@ -90,7 +91,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   const history = new HookRunHistory(keepHistory ? context.storageUri : undefined, log);
   context.subscriptions.push(history, history.registerExportCommand());
   // Per-hook stats on the settings files' lenses count live runs and the restored history alike.
-  const lens = new HookLens({ current: () => hookConfig.current, model: (): ModelClient => controller.runtime.model, log });
+  const lens = new HookLens({
+    current: () => hookConfig.current,
+    model: (): ModelClient => controller.runtime.model,
+    log,
+    projectDir: (): string => controller.projectDir,
+  });
   context.subscriptions.push(lens);
   const restoreSink = { onHookFinished: (record: HookRunRecord) => (runs.provider.onHookFinished(record), lens.onHookFinished(record)) };
   void history.restore(restoreSink).then(
@@ -99,7 +105,15 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
 
   const status = new AgentStatusBar();
-  const permissions = new ModalPermissionProvider({ log, onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting) });
+  // "Always Allow" writes the agent's project's settings.local.json (the controller, created below, knows its root).
+  const permissions = new ModalPermissionProvider({
+    log,
+    onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting),
+    // A relative Write/Edit path is the agent's: the diff shows the file under its root.
+    showProposedChange: (request): Promise<vscode.Disposable | undefined> => ProposedChangeDiff.show(request, controller.projectDir),
+    localSettingsFile: (): vscode.Uri | undefined =>
+      vscode.workspace.workspaceFolders?.length ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json')) : undefined,
+  });
   context.subscriptions.push(status, ProposedChangeDiff.register());
 
   // Reviewable edits read the current session's checkpoints (the controller is created below; read only later).
@@ -145,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     extraTools: () => createVscodeTools({ patterns: enabledPatterns(log), exclude: (tool) => tool.name === HOOK_RUNS_TOOL }),
   });
   // Attachments obey the Read deny/ask rules the agent's Read tool obeys (deny and ask rules apply in any workspace trust).
-  const attachmentRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  const attachmentRoot = controller.projectDir;
   chat.setReadPolicy((file) => {
     let real: string | undefined;
     try {
@@ -236,6 +250,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   );
   if (hookConfig.current) markConfigReady();
   const hookTests = new HookTestController({
+    projectDir: () => controller.projectDir,
     config: () => hookConfig.current,
     onDidChangeConfig: hookConfig.onDidChange,
     model: () => controller.runtime.model,
@@ -245,6 +260,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
 
   const offerSetup = async (): Promise<void> => {
     const pick = await chat.showNotice(controller.model.configurationProblem, [
+      // A workspace model setting waiting for an answer: review it first.
+      ...(controller.model.pendingApproval ? [{ id: 'review', label: 'Review Workspace Model…' }] : []),
       { id: 'playground', label: 'Use Playground' },
       { id: 'configure', label: 'Configure Model' },
       { id: 'apiKey', label: 'Set API Key' },
@@ -253,6 +270,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
       await vscode.workspace.getConfiguration('hookwise.model').update('provider', 'playground', vscode.ConfigurationTarget.Global);
       await controller.reloadModel();
       chat.clearNotice();
+    } else if (pick === 'review') {
+      if (await controller.reviewWorkspaceModel()) chat.clearNotice();
     } else if (pick === 'configure') await vscode.commands.executeCommand('hookwise.selectModel');
     else if (pick === 'apiKey') await vscode.commands.executeCommand('hookwise.setApiKey');
   };
@@ -276,6 +295,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
       edits.showResumedCheckpoints();
     }),
     chat.onDidRequestSetup(() => offerSetup()),
+    vscode.commands.registerCommand('hookwise.reviewWorkspaceModel', () => controller.reviewWorkspaceModel()),
     vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
     vscode.commands.registerCommand('hookwise.openChatInEditor', () => chat.openInEditor()),
     vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),

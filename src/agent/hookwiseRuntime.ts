@@ -19,6 +19,10 @@ import type { AgentEventListener } from './agentEvents';
 import { ConfigPermissionRules } from './configPermissionRules';
 import { configFilePaths, hookScriptPaths } from './protectedWrites';
 import { loadMemory } from './memory/memoryFiles';
+import { MemoryAccess } from './memory/memoryAccess';
+import { memoryApprover } from './memory/memoryApproval';
+import type { MemoryApprovalPins } from './memory/memoryApproval';
+import type { ExternalMemoryApprover } from './memory/memoryAccess';
 import { loadSlashCommands } from './commands/slashCommands';
 import type { PluginRoot } from '../plugins/pluginLoader';
 import { pluginAgentDirs, pluginSkillDirs, withPluginCommands } from '../plugins/pluginParts';
@@ -37,6 +41,7 @@ import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentD
 import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
 import type { AnyAgentTool } from './tools/tool';
+import { mcpScriptPaths } from '../mcp/mcpScriptPins';
 import { McpServerManager } from '../mcp/mcpServerManager';
 import type { McpServerManagerOptions } from '../mcp/mcpServerManager';
 import { loadSkills } from './skills/skillDefinitions';
@@ -70,6 +75,8 @@ export interface RuntimeOptions {
   readonly maxSubagentDepth?: () => number;
   /** Files that hold policy whether or not they hold any yet (VS Code's settings files): the agent changing one always asks. */
   readonly protectedFiles?: readonly string[];
+  /** Memory files outside the project the user approved before (VS Code keeps them per workspace); absent = none. */
+  readonly memoryApprovals?: MemoryApprovalPins;
   /** How MCP servers run (their environment, timeouts, elicitation); the servers come from {@link HookwiseRuntime.setMcpServers}. */
   readonly mcp?: Omit<McpServerManagerOptions, 'cwd'>;
 }
@@ -111,6 +118,8 @@ export class HookwiseRuntime {
   private plugins: readonly PluginRoot[] = [];
   /** Every script a loaded hook runs (as named and where it lands): writing one always asks. */
   private hookScripts: ReadonlySet<string> = new Set();
+  /** Every workspace script a configured MCP server runs (mcpScriptPins.ts): writing one always asks too. */
+  private mcpScripts: ReadonlySet<string> = new Set();
   /** Every file a loaded hook or rule came from, plus RuntimeOptions.protectedFiles: changing one always asks. */
   private configFiles: ReadonlySet<string>;
   /** The newest session: an MCP elicitation's hook input carries its ids. */
@@ -208,6 +217,7 @@ export class HookwiseRuntime {
    * ones are stopped, new ones start when a session next needs them.
    */
   setMcpServers(servers: Parameters<McpServerManager['setServers']>[0]): Promise<void> {
+    this.mcpScripts = mcpScriptPaths(servers);
     return this.mcp.setServers(servers);
   }
 
@@ -231,14 +241,23 @@ export class HookwiseRuntime {
     return new ConfigPermissionRules(
       [...entries, ...this.extraRules],
       { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
-      this.hookScripts,
+      this.mcpScripts.size === 0 ? this.hookScripts : new Set([...this.hookScripts, ...this.mcpScripts]),
       this.configFiles,
     );
   }
 
-  /** The environment block and memory files a session in `cwd` appends to its system prompt. */
-  async promptContext(cwd: string): Promise<PromptContext> {
-    const memory = await loadMemory({ cwd, homeDir: this.o.homeDir, managedDir: path.dirname(defaultManagedSettingsFile()) });
+  /**
+   * The environment block and memory files a session in `cwd` appends to its system prompt.
+   * `access` decides which project memory may be read (createSession passes the session's).
+   */
+  async promptContext(cwd: string, access?: MemoryAccess, signal?: AbortSignal): Promise<PromptContext> {
+    const memory = await loadMemory({
+      cwd,
+      homeDir: this.o.homeDir,
+      managedDir: path.dirname(defaultManagedSettingsFile()),
+      ...(access ? { access } : {}),
+      ...(signal ? { signal } : {}),
+    });
     return { text: [environmentBlock(cwd), memoryBlock(memory)].filter(Boolean).join('\n\n'), memory };
   }
 
@@ -281,7 +300,15 @@ export class HookwiseRuntime {
   }): Session {
     const cwd = options.cwd ?? this.o.projectDir;
     const rules = this.permissionRules(cwd, options.trusted);
-    const session = new Session({
+    // Project memory reads what the Read tool may: inside the project, past no Read deny rule; a file outside asks (never in Restricted Mode).
+    const memoryAccess = new MemoryAccess({
+      projectDir: this.o.projectDir,
+      cwd,
+      trusted: options.trusted,
+      readDeniedBy: (abs, real, at) => rules.readDeniedBy(abs, real, at),
+      ...withApprover(memoryApprover(this.asks.provider, this.o.memoryApprovals, () => session.id)),
+    });
+    const session: Session = new Session({
       cwd,
       projectDir: this.o.projectDir,
       transcriptDir: this.o.transcriptDir,
@@ -291,6 +318,8 @@ export class HookwiseRuntime {
       tools: options.tools ?? createBuiltinTools(),
       mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
+      // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.
+      restricted: !options.trusted,
       rules,
       sessionRules: new ConfigPermissionRules([], { projectRoot: this.o.projectDir, homeDir: this.o.homeDir }),
       asks: this.asks,
@@ -304,7 +333,8 @@ export class HookwiseRuntime {
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
       fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-      promptContext: () => this.promptContext(cwd),
+      promptContext: (signal) => this.promptContext(cwd, memoryAccess, signal),
+      memoryAccess,
       slashCommands: () => withPluginCommands(loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }), this.plugins),
       ...(options.history ? { history: options.history } : {}),
     });
@@ -324,6 +354,11 @@ export function literalFileNames(matchers: readonly string[]): string[] {
     for (const name of m.split('|')) if (name !== '' && name !== '.' && name !== '..') names.add(name);
   }
   return [...names];
+}
+
+/** `{ approve }` when there is an approver (exactOptionalPropertyTypes). */
+function withApprover(approve: ExternalMemoryApprover | undefined): { approve?: ExternalMemoryApprover } {
+  return approve ? { approve } : {};
 }
 
 /** The same client, with requests defaulting to another model name (a hook's `model` field). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { protectedAliasOf } from './protectedAliases';
 import { protectedBashReason } from './protectedBash';
 import { protectedWriteOf } from './protectedWrites';
 
@@ -17,8 +18,11 @@ export type PolicyVerdict =
   | { readonly behavior: 'allow'; readonly reason: string; readonly by: 'rule' | 'mode' | 'readOnly' | 'session' }
   /** `rule`/`file`: the deny rule's text and where it was written (absent for a mode's deny). */
   | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode'; readonly rule?: string; readonly file?: string | undefined }
-  /** `protected`: a write to a protected file (protectedWrites.ts) asks even when a hook, rule, grant or mode would allow it; it suggests no rule. */
-  | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default' | 'protected'; readonly suggestedRule?: string };
+  /**
+   * `protected`: a write to a protected file (protectedWrites.ts) asks even when a hook, rule, grant or mode would allow it; it suggests no rule.
+   * `restricted`: Restricted Mode (an untrusted workspace) asks before every tool call, past allow rules, grants, modes and hooks' allows; no rule either.
+   */
+  | { readonly behavior: 'ask'; readonly reason: string; readonly by: 'rule' | 'default' | 'protected' | 'restricted'; readonly suggestedRule?: string };
 
 /**
  * The permission rules port: Claude Code's `permissions: {allow, deny, ask}` from the
@@ -46,10 +50,16 @@ export interface PermissionRules {
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
+/** Why every tool call asks in an untrusted workspace (the popup's reason). */
+export function restrictedModeReason(toolName: string): string {
+  return `Restricted Mode: this workspace is not trusted, so Hookwise asks before every tool call (${toolName} too), whatever the rules, the mode or a hook allow`;
+}
+
 /**
  * Decides a tool call by mode and rules alone (no hooks, no person). Order: deny rules,
- * plan mode, protected writes (`.git`, `.claude`, `.vscode`, `.idea`, hook scripts), ask rules, allow rules / session grants, bypass and acceptEdits modes,
- * read-only tools, then `ask` for everything that needs approval.
+ * plan mode, protected writes (`.git`, `.claude`, `.vscode`, `.idea`, hook scripts), Restricted
+ * Mode (`restricted`: every call asks), ask rules, allow rules / session grants, bypass and
+ * acceptEdits modes, read-only tools, then `ask` for everything that needs approval.
  */
 export function evaluatePolicy(params: {
   readonly toolName: string;
@@ -60,6 +70,8 @@ export function evaluatePolicy(params: {
   readonly rules?: PermissionRules | undefined;
   /** Rules granted with "Allow for This Session". */
   readonly sessionRules?: PermissionRules | undefined;
+  /** Restricted Mode (an untrusted workspace): every call that no deny stops asks a person. */
+  readonly restricted?: boolean | undefined;
 }): PolicyVerdict {
   const { toolName, input, readOnly, mode, cwd, rules } = params;
   const ruled = rules?.evaluate(toolName, input, cwd);
@@ -74,6 +86,7 @@ export function evaluatePolicy(params: {
   if (mode === 'plan' && !readOnly) return { behavior: 'deny', reason: `plan mode is read-only: ${toolName} is not allowed`, by: 'mode' };
   const guarded = protectedCallReason(toolName, input, cwd, rules);
   if (guarded) return { behavior: 'ask', reason: guarded, by: 'protected' };
+  if (params.restricted) return { behavior: 'ask', reason: restrictedModeReason(toolName), by: 'restricted' };
   if (ruled?.behavior === 'ask') {
     return {
       behavior: 'ask',
@@ -95,7 +108,12 @@ const NO_FILES: ReadonlySet<string> = new Set();
 
 /** Why this call touches protected files (protectedWrites.ts, protectedBash.ts) and must ask, or undefined. */
 function protectedCallReason(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string, rules: PermissionRules | undefined): string | undefined {
-  if (EDIT_TOOLS.has(toolName)) return protectedWriteOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.());
+  // By name first; then by where it really is (a symlinked `.claude`) and its inode (a hard link).
+  if (EDIT_TOOLS.has(toolName))
+    return (
+      protectedWriteOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.()) ??
+      protectedAliasOf(input, cwd, rules?.hookScripts?.(), rules?.configFiles?.())
+    );
   if (toolName === 'Bash' && typeof input.command === 'string')
     return protectedBashReason(input.command, cwd, rules?.hookScripts?.() ?? NO_FILES, rules?.configFiles?.() ?? NO_FILES);
   return undefined;

@@ -10,6 +10,7 @@ import type { ShellCwd } from './tools/shellCwd';
 import type { TaskStore } from './tools/taskStore';
 import type { TodoStore } from './tools/todoStore';
 import type { TranscriptWriter } from './transcript';
+import type { ProtectedSnapshots } from './protectedSnapshot';
 
 /**
  * Everything a run shares, stated once: the Session builds one; `runAgent`, `runToolCall`
@@ -28,6 +29,8 @@ export interface RunContext {
   /** The HookRunner (an `ask` comes back as data; the agent's permission gate settles it). */
   readonly hooks: HookDispatcher;
   readonly permissionMode: PermissionMode;
+  /** Restricted Mode (an untrusted workspace): every tool call asks a person; only a deny skips the question. */
+  readonly restricted?: boolean | undefined;
   /** The id of the user prompt being answered (hook input `prompt_id`); undefined outside a prompt. */
   readonly promptId?: (() => string | undefined) | undefined;
   readonly rules?: PermissionRules | undefined;
@@ -57,6 +60,8 @@ export interface RunContext {
   };
   /** Nested CLAUDE.md and `paths:` rules, loaded when a file tool works on a file (lazyMemory.ts); absent = none. */
   readonly lazyMemory?: LazyMemory | undefined;
+  /** The protected set's snapshots: a tool that can write is compared before and after (protectedBackstop.ts); absent = no backstop. */
+  readonly protectedSnapshots?: ProtectedSnapshots | undefined;
   /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */
   readonly parentTranscript?: TranscriptWriter;
 }

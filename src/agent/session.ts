@@ -40,8 +40,11 @@ import type { PromptContext, SessionOptions } from './sessionOptions';
 /** How long SessionEnd hooks may take, so closing stays quick (Claude Code uses 1.5 s). */
 export const SESSION_END_TIMEOUT_MS = 1500;
 
-/** How one prompt ended. `blocked`: a UserPromptSubmit hook dropped it, with the reason. */
-export type SubmitResult = { readonly status: 'blocked'; readonly reason: string } | AgentRunResult;
+/**
+ * How one prompt ended. `blocked`: it never reached the model, with the reason and `blockedBy`,
+ * who dropped it ("a UserPromptSubmit hook", "the permission fallback (…)", "its slash command"…).
+ */
+export type SubmitResult = { readonly status: 'blocked'; readonly reason: string; readonly blockedBy: string } | AgentRunResult;
 
 /**
  * One conversation with the main agent. Fires SessionStart (its stdout and
@@ -95,7 +98,8 @@ export class Session {
     this.envFile = path.join(o.transcriptDir, `${this.id}.env.sh`);
     this.transcript = new TranscriptWriter(this.transcriptPath, { sessionId: this.id, cwd: o.cwd });
     this.conversation = new Conversation(o.history ?? [], (m) => this.transcript.writeMessage(m, MAIN.agentId));
-    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')));
+    // Undo and Restore write only inside the workspace, re-checked at that time (symlinks swapped in since).
+    const loaded = CheckpointStore.load(new CheckpointJournal(path.join(o.transcriptDir, this.id, 'file-history')), undefined, o.projectDir);
     this.checkpoints = loaded.store;
     this.checkpointProblem = loaded.problem;
     this.tools = withCheckpoints(o.tools, this.checkpoints);
@@ -103,7 +107,7 @@ export class Session {
       (file, kind) => this.events.fileChanged(file, kind),
       (problem) => o.emit({ type: 'systemMessage', agent: MAIN, text: `FileChanged: ${problem}.`, source: 'FileChanged' }),
     );
-    this.lazyMemory = new LazyMemory(o.cwd, o.projectDir);
+    this.lazyMemory = new LazyMemory(o.cwd, o.projectDir, o.memoryAccess);
     this.ctx = sessionRunContext(o, {
       sessionId: this.id,
       transcriptPath: this.transcriptPath,
@@ -200,7 +204,7 @@ export class Session {
   async start(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<HookEventResult> {
     // Memory is read when a session starts (a CLAUDE.md edit applies to the next session, as in Claude Code); compaction keeps it.
     if (source !== 'compact' || !this.context) {
-      this.context = await this.o.promptContext?.();
+      this.context = await this.o.promptContext?.(signal);
       this.lazyMemory.reset(this.context?.memory);
       for (const problem of this.context?.memory?.problems ?? [])
         this.o.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
@@ -270,7 +274,7 @@ export class Session {
       emit: this.o.emit,
       signal,
     });
-    if (prepared.kind === 'blocked') return { status: 'blocked', reason: prepared.reason };
+    if (prepared.kind === 'blocked') return { status: 'blocked', reason: prepared.reason, blockedBy: prepared.blockedBy };
     const finalPrompt = prepared.prompt;
     // The checkpoint is the state just before this prompt's context and prompt reach the conversation.
     this.checkpoints.beginTurn(finalPrompt, {

@@ -2,6 +2,7 @@ import type { ModelClient, ModelMessage } from '../model/modelClient';
 import type { AgentEventListener } from './agentEvents';
 import type { SlashCommandSet } from './commands/slashCommands';
 import type { HookDispatcher } from './hookDispatcher';
+import type { MemoryAccess } from './memory/memoryAccess';
 import type { MemorySnapshot } from './memory/memoryFiles';
 import type { PermissionMode, PermissionRules } from './permissionMode';
 import type { AskPolicy, SessionRules } from './permissions/permissionGate';
@@ -23,6 +24,8 @@ export interface SessionOptions {
   /** MCP servers: started before the first model call of a prompt, their tools re-read every step. */
   readonly mcp?: SessionToolSource;
   readonly permissionMode: PermissionMode;
+  /** Restricted Mode (an untrusted workspace): every tool call asks a person, whatever the rules, mode or hooks allow. */
+  readonly restricted?: boolean;
   readonly rules?: PermissionRules;
   readonly sessionRules?: SessionRules;
   /** Who answers an ask; absent = nobody (headless), and the default fallback (deny) applies. */
@@ -44,7 +47,9 @@ export interface SessionOptions {
    * Loaded at each start: the environment block and memory files (CLAUDE.md…) appended to the
    * system prompt. Absent = the system prompt alone.
    */
-  readonly promptContext?: () => Promise<PromptContext>;
+  readonly promptContext?: (signal?: AbortSignal) => Promise<PromptContext>;
+  /** Which project memory nested (lazy) loads may read: the same check as the start's. Absent = unchecked. */
+  readonly memoryAccess?: MemoryAccess;
   /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
   readonly slashCommands?: () => Promise<SlashCommandSet>;
   /** Skills the main agent can load with the Skill tool; none = no Skill tool. */

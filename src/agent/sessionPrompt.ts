@@ -14,9 +14,12 @@ import type { SessionHookRun } from './sessionHooks';
 import type { AnyAgentTool } from './tools/tool';
 import type { TranscriptWriter } from './transcript';
 
-/** A prompt after its hooks: dropped (with the reason the user was shown), or the text the model gets. */
+/**
+ * A prompt after its hooks: dropped (with the reason the user was shown and `blockedBy`, who
+ * dropped it), or the text the model gets.
+ */
 export type PreparedPrompt =
-  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'blocked'; readonly reason: string; readonly blockedBy: string }
   | {
       readonly kind: 'ready';
       /** As typed, rewritten by a hook (`updatedInput.prompt`) or expanded from a slash command. */
@@ -49,14 +52,12 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
   emitSystemMessages(d.emit, MAIN, submitted);
   if (submitted.decision === 'deny' || submitted.decision === 'stop') {
     const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';
+    const blockedBy = promptSubmitBlocker(submitted);
     d.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason });
-    d.emit({
-      type: 'systemMessage',
-      agent: MAIN,
-      text: `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`,
-      source: 'UserPromptSubmit',
-    });
-    return { kind: 'blocked', reason };
+    // Claude Code's words when the hook blocked; when it only asked, say who answered no.
+    const heading = submitted.asked ? `Prompt not sent: blocked by ${blockedBy}` : 'UserPromptSubmit operation blocked by hook';
+    d.emit({ type: 'systemMessage', agent: MAIN, text: `${heading}:\n${reason}\n\nOriginal prompt: ${prompt}`, source: 'UserPromptSubmit' });
+    return { kind: 'blocked', reason, blockedBy };
   }
   const rewritten = submitted.updatedInput?.prompt;
   let finalPrompt = typeof rewritten === 'string' ? rewritten : prompt;
@@ -74,7 +75,7 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
     if (expanded.kind === 'refused') {
       d.transcript.write({ type: 'prompt_blocked', agent_id: MAIN.agentId, prompt, reason: expanded.reason });
       d.emit({ type: 'systemMessage', agent: MAIN, text: expanded.reason, source: 'UserPromptExpansion' });
-      return { kind: 'blocked', reason: expanded.reason };
+      return { kind: 'blocked', reason: expanded.reason, blockedBy: expanded.byHook ? 'a UserPromptExpansion hook' : 'its slash command' };
     }
     if (expanded.kind === 'expanded') {
       finalPrompt = expanded.prompt;
@@ -82,6 +83,19 @@ export async function preparePrompt(prompt: string, d: PromptPreparationDeps): P
     }
   }
   return { kind: 'ready', prompt: finalPrompt, submitted, files };
+}
+
+/**
+ * Who dropped a prompt at UserPromptSubmit: the hook itself, or — when a hook asked — the person
+ * or the permission fallback that answered (a headless deny is the fallback's, not the hook's).
+ */
+function promptSubmitBlocker(submitted: HookEventResult): string {
+  if (!submitted.asked) return 'a UserPromptSubmit hook';
+  const by = submitted.decidedBy;
+  if (by?.kind === 'user') return 'the user (a UserPromptSubmit hook asked)';
+  if (by?.kind === 'fallback') return `the permission fallback (a UserPromptSubmit hook asked${by.detail ? `; ${by.detail}` : ''})`;
+  if (by?.kind === 'hook') return `a PermissionRequest hook (${by.hookLabel}; a UserPromptSubmit hook asked)`;
+  return 'a UserPromptSubmit hook';
 }
 
 /** Most attached files one prompt loads memory for (a prompt naming hundreds of files costs no more). */
@@ -106,12 +120,15 @@ export interface AttachedMemoryDeps {
 export async function attachedMemoryNote(files: readonly string[], d: AttachedMemoryDeps): Promise<string | undefined> {
   if (!d.lazyMemory || files.length === 0) return undefined;
   const loaded: MemoryFile[] = [];
+  const notes: string[] = [];
   for (const file of [...new Set(files)].slice(0, MAX_ATTACHED_MEMORY_FILES)) {
-    const touched = await d.lazyMemory.touch(file);
+    const touched = await d.lazyMemory.touch(file, d.signal);
     for (const problem of touched.problems) d.emit({ type: 'systemMessage', agent: MAIN, text: `Memory: ${problem}`, source: 'memory' });
     loaded.push(...touched.files);
+    notes.push(...touched.notes);
   }
   await d.instructionsLoaded(loaded, d.signal);
   const withText = loaded.filter((f) => f.content.trim() !== '');
-  return withText.length > 0 ? withText.map(describeMemoryFile).join('\n\n') : undefined;
+  const parts = [...withText.map(describeMemoryFile), ...notes];
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
 }

@@ -6,11 +6,14 @@ import type { RunContext } from './runContext';
 import type { SessionOptions } from './sessionOptions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
+import { ProtectedSnapshots } from './protectedSnapshot';
 import { ShellCwd } from './tools/shellCwd';
 import { createTaskStore } from './tools/taskStore';
 import { createTodoStore } from './tools/todoStore';
 import type { AnyAgentTool } from './tools/tool';
 import type { TranscriptWriter } from './transcript';
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** The session's own parts its agents share (the session owns them). */
 export interface SessionRunContextParts {
@@ -41,6 +44,7 @@ export function sessionRunContext(o: SessionOptions, p: SessionRunContextParts):
     modelName: o.modelName,
     hooks: o.hooks,
     permissionMode: o.permissionMode,
+    restricted: o.restricted === true,
     promptId: p.promptId,
     rules: o.rules,
     sessionRules: o.sessionRules,
@@ -61,5 +65,10 @@ export function sessionRunContext(o: SessionOptions, p: SessionRunContextParts):
     },
     parentTranscript: p.transcript,
     lazyMemory: o.promptContext ? p.lazyMemory : undefined,
+    protectedSnapshots: new ProtectedSnapshots({
+      roots: () => [o.projectDir, o.cwd],
+      hookScripts: () => o.rules?.hookScripts?.() ?? NONE,
+      configFiles: () => o.rules?.configFiles?.() ?? NONE,
+    }),
   };
 }

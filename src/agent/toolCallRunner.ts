@@ -15,6 +15,7 @@ import type { RunContext } from './runContext';
 import type { AnyAgentTool, ToolContext, ToolResult } from './tools/tool';
 import { validateToolInput } from './tools/validateToolInput';
 import { parseBoundedJson, type BoundedJsonResult } from '../shared/boundedJson';
+import { settleProtectedChanges, watchProtected } from './protectedBackstop';
 
 /** What one tool call produced for the conversation, and whether the run must end. */
 export interface ToolCallOutcome {
@@ -138,8 +139,10 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
     );
     return denied(deps, tool.name, input, call.id, out);
   }
-  // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too).
-  if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected')) {
+  // A hook's allow skips a rule's or the mode's ask, but not a protected write's (Claude Code too),
+  // nor Restricted Mode's — unless that allow was already a person's answer to the hook's ask.
+  const personAllowed = pre.asked && pre.decision === 'allow' && pre.decidedBy?.kind === 'user';
+  if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected' || (policy.by === 'restricted' && !personAllowed))) {
     emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'waiting-approval', input });
     const answer = await gate.decide({ event: 'PreToolUse', toolName: tool.name, toolInput: input, policy }, deps.signal);
     verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: answer.decidedBy };
@@ -172,9 +175,16 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   }
 
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });
+  // The backstop: a change to the protected set that no person approved is caught after the call
+  // (a protected call that reached here was approved, by a person or a PermissionRequest hook).
+  const watched = policy.behavior === 'ask' && policy.by === 'protected' ? undefined : watchProtected(deps.ctx, tool.name, tool.readOnly);
   const started = Date.now();
-  const result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
+  let result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
+  if (watched) {
+    const note = await settleProtectedChanges(deps, watched, tool.name, input);
+    if (note !== undefined) result = { ...result, content: `${result.content}\n\n${note}` };
+  }
   // The transcript's toolUseResult, as Claude Code writes it.
   if (!result.isError) deps.ctx.parentTranscript?.noteToolResult(call.id, result.data);
 
@@ -223,10 +233,11 @@ async function denied(deps: ToolCallScope, toolName: string, input: Input, toolU
 async function loadLazyMemory(deps: ToolCallScope, toolName: string, input: Input): Promise<void> {
   const target = deps.ctx.lazyMemory ? fileToolTarget(toolName, input) : undefined;
   if (!target || !deps.ctx.lazyMemory) return;
-  const { files, problems } = await deps.ctx.lazyMemory.touch(target);
+  const { files, problems, notes } = await deps.ctx.lazyMemory.touch(target, deps.signal);
   for (const problem of problems) deps.ctx.emit({ type: 'systemMessage', agent: deps.agent, text: `Memory: ${problem}`, source: 'memory' });
   const withText = files.filter((f) => f.content.trim() !== '');
-  if (withText.length > 0) deps.context.add(withText.map(describeMemoryFile).join('\n\n'));
+  // A file left out reaches the model as a note naming it, never its content.
+  if (withText.length > 0 || notes.length > 0) deps.context.add([...withText.map(describeMemoryFile), ...notes].join('\n\n'));
   if (files.length === 0 || deps.hooks.hasHooks?.('InstructionsLoaded') === false) return;
   const events = new EventInputs(deps.inputs);
   for (const file of files) {

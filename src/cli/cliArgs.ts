@@ -31,6 +31,8 @@ export interface CliArgs {
   readonly pluginDirs: readonly string[];
   /** `--strict-config`: exit 2 when a hook config file has an error, instead of running its last good version. */
   readonly strictConfig: boolean;
+  /** `--allow-memory-import FILE` (repeatable): files outside the project that project memory may import in this run. */
+  readonly memoryImports?: readonly string[];
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -71,6 +73,8 @@ Options:
   --strict-config             exit 2 when a hook config file has an error. By default
                               the last good copy of that file (kept per project under
                               $HOOKWISE_HOME/projects/) runs instead, with a warning
+  --allow-memory-import FILE  let project memory (CLAUDE.md…) import FILE although it is
+                              outside the project (headless, no one is asked); repeatable
   --version                   print the version
   -h, --help                  show this help
 
@@ -114,6 +118,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'strict-mcp-config': { type: 'boolean' },
         'strict-config': { type: 'boolean' },
         'plugin-dir': { type: 'string', multiple: true },
+        'allow-memory-import': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -163,6 +168,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(v.settings ? { settingsFile: v.settings } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
+    ...(v['allow-memory-import'] ? { memoryImports: v['allow-memory-import'] } : {}),
     ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),
   };
   return { kind: 'run', args };

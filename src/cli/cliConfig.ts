@@ -19,7 +19,8 @@ export async function loadCliConfig(
 ): Promise<HookConfig> {
   const sources: ConfigSourceInput[] = [...standardConfigSources({ homeDir, folders: [{ root: cwd }] }), ...pluginSources];
   if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
-  return loadHookConfig(sources, lastGood ? { lastGood } : {});
+  // projectDirs: the workspace files a user hook runs are found (and protected from the agent) too.
+  return loadHookConfig(sources, { projectDirs: [cwd], ...(lastGood ? { lastGood } : {}) });
 }
 
 /**

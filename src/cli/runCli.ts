@@ -28,6 +28,7 @@ import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvid
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
 import { startTelemetry } from '../telemetry/startTelemetry';
+import { namedFilePins } from '../agent/memory/memoryApproval';
 import { version } from '../../package.json';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
@@ -82,7 +83,11 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const hookRuns = new Map<string, CliHookRun>();
   const stream = args.outputFormat === 'stream-json';
   const emit = (event: AgentEvent): void => {
+    // A self-protection event (a protected file reverted or kept) is logged whatever the format.
+    if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
     if (event.type === 'text' && args.outputFormat === 'text') return;
+    // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
+    if (!stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);
     if (!stream) return;
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);
@@ -106,6 +111,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.model ? { modelName: args.model } : {}),
     transcriptDir,
     ...(prompter ? { permissionProvider: prompter } : {}),
+    // Headless, a memory import outside the project loads only when named on the command line (or approved at the terminal).
+    ...(args.memoryImports ? { memoryApprovals: namedFilePins(args.memoryImports, cwd) } : {}),
     // Nobody can fill a server's form headless: elicitations are declined.
     mcp: { env: io.env, elicit: declineElicitation },
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
@@ -184,7 +191,7 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const isError = result.status !== 'completed';
-  const resultText = result.status === 'blocked' ? `Prompt blocked by a UserPromptSubmit hook: ${result.reason}` : result.finalText;
+  const resultText = result.status === 'blocked' ? `Prompt blocked by ${result.blockedBy}: ${result.reason}` : result.finalText;
   if (args.outputFormat === 'json') {
     io.stdout(
       `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`,

@@ -5,7 +5,7 @@ import { PromptHookAction } from './actions/promptHookAction';
 import { BlockedHttpHookAction } from './actions/blockedHttpHookAction';
 import { HttpHookAction } from './actions/httpHookAction';
 import { McpToolHookAction, type McpToolCaller } from './actions/mcpToolHookAction';
-import { effectiveAllowedEnvVars, httpUrlAllowed, type HttpHookPolicy } from './actions/httpHookPolicy';
+import { checkHttpHookUrl, effectiveAllowedEnvVars, httpPolicyLayerOfHook, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from './actions/httpHookPolicy';
 import type { PermissionContext } from './config/permissionRules';
 import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
@@ -20,7 +20,7 @@ export interface HookBinderOptions {
   readonly promptModel?: PromptHookModel;
   /** Builds an agent hook's action (a read-only subagent); absent = agent hooks fail with a clear message. */
   readonly agentAction?: (prompt: string, model: string | undefined) => HookAction;
-  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` merged from the settings files; default no limit. */
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` of the settings files; default no limit (user info is refused anyway). */
   readonly httpPolicy?: HttpHookPolicy;
   /** Calls a tool of a configured MCP server (`mcp_tool` hooks); absent = those hooks fail with a clear message. */
   readonly mcpToolCaller?: McpToolCaller;
@@ -98,11 +98,13 @@ function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | s
         ...(hook.source.kind === 'file' && hook.source.plugin !== undefined ? { env: pluginHookEnv(hook.source.plugin) } : {}),
       });
     case 'http': {
-      const policy = options.httpPolicy ?? {};
-      if (!httpUrlAllowed(handler.url, policy)) return new BlockedHttpHookAction(handler.url, policy.allowedUrls ?? []);
+      const policy = options.httpPolicy ?? NO_HTTP_HOOK_POLICY;
+      const layer = httpPolicyLayerOfHook(hook.source);
+      const verdict = checkHttpHookUrl(handler.url, policy, layer);
+      if (!verdict.allowed) return new BlockedHttpHookAction(handler.url, verdict.reason);
       return new HttpHookAction(handler.url, {
         ...(handler.headers !== undefined ? { headers: handler.headers } : {}),
-        allowedEnvVars: effectiveAllowedEnvVars(handler.allowedEnvVars, policy),
+        allowedEnvVars: effectiveAllowedEnvVars(handler.allowedEnvVars, policy, layer),
       });
     }
     case 'mcp_tool':

@@ -7,6 +7,9 @@ import type { McpConfigProblem, McpServerDefinition, McpServerScope } from './mc
 import { parseMcpServers } from './mcpServerConfig';
 import type { PluginRoot } from '../plugins/pluginLoader';
 import { isPlainObject } from '../shared/jsonObject';
+import { formatJsonPath } from '../hooks/config/jsonPath';
+import { withMcpScriptPins } from './mcpScriptPins';
+import { normalizeNamePart } from './mcpToolNames';
 
 /** `~/.claude.json` also holds Claude Code's history and grows past the 2 MiB of settings files. */
 const MAX_CLAUDE_JSON_BYTES = 16 * 1024 * 1024;
@@ -32,7 +35,7 @@ export interface McpSourceOptions {
   readonly plugins?: readonly PluginRoot[];
 }
 
-/** Every server found, by name (a higher-precedence source wins a name), and the problems. */
+/** Every server found, by name (a higher-precedence source wins a name; a workspace server never takes one of the user's), and the problems. */
 export interface LoadedMcpConfig {
   readonly servers: readonly McpServerDefinition[];
   readonly problems: readonly McpConfigProblem[];
@@ -90,8 +93,30 @@ export async function loadMcpConfig(o: McpSourceOptions): Promise<LoadedMcpConfi
   }
 
   const byName = new Map<string, McpServerDefinition>();
-  for (const scope of ORDER) for (const server of found) if (server.scope === scope) byName.set(server.name, server);
-  return { servers: [...byName.values()], problems };
+  const allowed = refuseShadowing(found, problems);
+  for (const scope of ORDER) for (const server of allowed) if (server.scope === scope) byName.set(server.name, server);
+  return { servers: await Promise.all([...byName.values()].map((server) => withMcpScriptPins(server, o.projectDir))), problems };
+}
+
+/**
+ * A workspace server may not take the name of one of the user's (`~/.claude.json`, the user
+ * setting, a local or `--mcp-config` server, an installed plugin's): its tools would be
+ * `mcp__<name>__*` and inherit the rules written for the user's server. Compared as tool names
+ * normalise them (`my server` = `my_server`). The workspace's server is left out, with a problem.
+ */
+function refuseShadowing(found: readonly McpServerDefinition[], problems: McpConfigProblem[]): McpServerDefinition[] {
+  const yours = new Map<string, McpServerDefinition>();
+  for (const server of found) if (server.scope !== 'project') yours.set(normalizeNamePart(server.name), server);
+  return found.filter((server) => {
+    const mine = server.scope === 'project' ? yours.get(normalizeNamePart(server.name)) : undefined;
+    if (mine === undefined) return true;
+    problems.push({
+      displayFile: server.displayFile,
+      jsonPath: server.displayFile === '.mcp.json' ? formatJsonPath(['mcpServers', server.name]) : formatJsonPath([server.name]),
+      message: `server "${server.name}" is off: the workspace may not reuse the name of your server "${mine.name}" (${mine.displayFile}), whose mcp__${normalizeNamePart(mine.name)}__* tools and rules are yours; rename it`,
+    });
+    return false;
+  });
 }
 
 /**

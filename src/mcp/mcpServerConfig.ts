@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { ScriptPin } from '../hooks/config/scriptPins';
 import { formatJsonPath } from '../hooks/config/jsonPath';
 import type { JsonSegment } from '../hooks/config/jsonPath';
 
@@ -46,8 +47,14 @@ export type McpServerDefinition =
       readonly scope: McpServerScope;
       /** `.mcp.json`, `~/.claude.json`, `--mcp-config` … for messages. */
       readonly displayFile: string;
-      /** sha256 of the definition as written: project servers are approved per hash. */
+      /** Approval key: sha256 of the name, the definition as written and the pinned scripts (project servers are approved per key). */
       readonly hash: string;
+      /** sha256 of the name and the definition as written, without the scripts ("Add MCP Server…" approves this). */
+      readonly entryHash?: string;
+      /** The entry as written, before `${VAR}` expansion (the approval shows this, not the expanded secrets). */
+      readonly written?: Readonly<Record<string, unknown>>;
+      /** Workspace files the command runs, pinned by content into `hash` (mcpScriptPins.ts). */
+      readonly scripts?: readonly ScriptPin[];
     }
   | {
       readonly name: string;
@@ -57,6 +64,8 @@ export type McpServerDefinition =
       readonly scope: McpServerScope;
       readonly displayFile: string;
       readonly hash: string;
+      readonly entryHash?: string;
+      readonly written?: Readonly<Record<string, unknown>>;
     };
 
 /** A problem with one server entry or file; the other servers still load. */
@@ -132,7 +141,9 @@ export function parseMcpServers(
     const xMap = (m: Readonly<Record<string, string>> | undefined): Record<string, string> =>
       Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, x(v)]));
     const entry = parsed.data;
-    const base = { name, scope: o.scope, displayFile: o.displayFile, hash: definitionHash(entry) };
+    // The name is part of the key: a renamed server is a new server (it would take over another's `mcp__name__*` rules).
+    const key = serverEntryHash(name, entry);
+    const base = { name, scope: o.scope, displayFile: o.displayFile, hash: key, entryHash: key, written: entry };
     const server: McpServerDefinition =
       'command' in entry
         ? {
@@ -155,6 +166,11 @@ export function parseMcpServers(
     servers.push(server);
   }
   return { servers, problems };
+}
+
+/** The approval key of server `name` defined by `entry` as written, before its scripts are pinned. */
+export function serverEntryHash(name: string, entry: unknown): string {
+  return definitionHash({ v: 2, name, entry });
 }
 
 /** A stable hash of an entry as written (keys sorted), so re-ordering keys does not re-ask. */

@@ -16,8 +16,11 @@ import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
 import { createBuiltinTools } from '../agent/tools/builtinTools';
+import { workspaceMemoryPins } from './permissions/memoryApprovalPins';
 import { parseBuiltinCommand, runBuiltinCommand, type BuiltinInvocation } from '../agent/commands/builtinCommands';
 import type { AnyAgentTool } from '../agent/tools/tool';
+import type { WorkspaceBoundary } from '../agent/workspaceBoundary';
+import { currentWorkspaceBoundary, offerOutsideFolders } from './agentBoundary';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -48,13 +51,22 @@ export interface AgentControllerDeps {
 export class AgentController implements vscode.Disposable {
   readonly runtime: HookwiseRuntime;
   readonly sessions: SessionManager;
-  /** The workspace root the runtime works in (first folder, else the home directory). */
+  /**
+   * The workspace root the runtime works in (agentBoundary.ts: the first folder, else the home
+   * directory; for a `.code-workspace` file, not a folder it lists outside its own folder unless
+   * the person accepted that).
+   */
   readonly projectDir: string;
+  /** How the root was chosen; the folders a workspace file adds outside itself. */
+  readonly boundary: WorkspaceBoundary;
   private readonly models: WorkspaceModel;
   private running: AbortController | undefined;
+  /** The outside-folders question is asked once per window, at the first prompt. */
+  private boundaryOffered = false;
 
   constructor(private readonly deps: AgentControllerDeps) {
-    const projectDir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    this.boundary = currentWorkspaceBoundary(deps.context.globalState);
+    const projectDir = this.boundary.projectDir;
     this.projectDir = projectDir;
     const transcriptDir = transcriptDirFor(projectDir, process.env);
     const { observers, permissionProvider } = deps;
@@ -67,6 +79,8 @@ export class AgentController implements vscode.Disposable {
       permissionProvider,
       transcriptDir,
       protectedFiles: editorSettingsFiles(deps.context),
+      // A memory file outside the project asks once in the modal; the yes is kept for this workspace.
+      memoryApprovals: workspaceMemoryPins(deps.context.workspaceState),
       ...runtimeSettingsFromVscode(),
     });
     this.sessions = new SessionManager({
@@ -94,6 +108,14 @@ export class AgentController implements vscode.Disposable {
   }
 
   /**
+   * "Review Workspace Model Settings…": asks afresh about this workspace's provider and
+   * endpoint (also ones declined before). Resolves whether a model is configured afterwards.
+   */
+  reviewWorkspaceModel(): Promise<boolean> {
+    return this.models.approvePending({ force: true });
+  }
+
+  /**
    * Sends a prompt (the first one of a session fires SessionStart), with the texts of its
    * attachments (`files`: the attached files, whose nested memory loads). Returns false when no
    * model is configured (the caller shows what to do).
@@ -106,7 +128,13 @@ export class AgentController implements vscode.Disposable {
     // Built-ins (/hooks, /mcp…) come before custom commands; only /compact needs the model.
     const builtin = parseBuiltinCommand(prompt);
     if (builtin && (this.model.configured || builtin.name !== 'compact')) return this.runBuiltin(builtin);
-    if (!this.model.configured) return false;
+    // A workspace's model setting waiting for an answer is asked about now, when the person acts.
+    if (!this.model.configured && !(await this.models.approvePending())) return false;
+    if (!this.boundaryOffered) {
+      this.boundaryOffered = true;
+      // Accepting reloads the window: this prompt is not sent into a root about to change.
+      if (await offerOutsideFolders(this.boundary, this.deps.context.globalState)) return true;
+    }
     const controller = (this.running = new AbortController());
     this.deps.onBusyChanged(true);
     try {

@@ -1,6 +1,7 @@
 import { askElicitationInVscode } from './mcp/vscodeElicitation';
 import * as vscode from 'vscode';
 import { policyValue } from './settingPolicy';
+import { narrowedLimit } from './narrowedSetting';
 import type { AgentEventListener } from '../agent/agentEvents';
 import type { RuntimeOptions } from '../agent/hookwiseRuntime';
 import type { PermissionMode } from '../agent/permissionMode';
@@ -13,7 +14,8 @@ function settings(): vscode.WorkspaceConfiguration {
 /**
  * The runtime's settings: `permissions.askFallback` (what an ask nobody can answer becomes,
  * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
- * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2).
+ * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2); a workspace may
+ * lower these two limits, never raise them (narrowedLimit).
  */
 export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp'> {
   return {
@@ -25,8 +27,8 @@ export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' 
         (policyValue('hookwise.mcp.trustReadOnlyHint')?.value ?? settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue) === true,
     },
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
-    limits: () => ({ maxSteps: settings().get<number>('agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
-    maxSubagentDepth: () => settings().get<number>('agent.maxSubagentDepth', 2),
+    limits: () => ({ maxSteps: narrowedLimit('hookwise.agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
+    maxSubagentDepth: () => narrowedLimit('hookwise.agent.maxSubagentDepth', 2),
   };
 }
 

@@ -279,7 +279,7 @@ export function installVsix(vsix, extensionsDir) {
 }
 
 /**
- * The workbench URL for a folder, optionally with a development-host payload
+ * The workbench URL for a folder or a `.code-workspace` file, optionally with a development-host payload
  * (extensionDevelopmentPath / extensionTestsPath) as `vscode-remote://` URIs.
  * @param {CodeServer} server
  * @param {string} folder
@@ -287,7 +287,8 @@ export function installVsix(vsix, extensionsDir) {
  */
 export function workbenchUrl(server, folder, payload = {}) {
   const u = new URL(server.url);
-  u.searchParams.set('folder', folder);
+  // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
+  u.searchParams.set(folder.endsWith('.code-workspace') ? 'workspace' : 'folder', folder);
   const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   /** @type {[string, string][]} */
   const entries = [];

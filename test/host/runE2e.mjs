@@ -163,7 +163,9 @@ async function main() {
       extensionsDir,
       disableWorkspaceTrust: true,
       // Each scenario reloads the workbench and reads Hook Runs from empty: no history across reloads.
-      settings: { ...QUIET_SETTINGS, 'hookwise.hookRuns.keepHistory': false },
+      // The demo workspace selects the Playground; the user's settings do too, as a user running the demo would
+      // have answered (a workspace's provider that differs from the user's is asked about once; test/integration covers that).
+      settings: { ...QUIET_SETTINGS, 'hookwise.hookRuns.keepHistory': false, 'hookwise.model.provider': 'playground' },
       env: { HOOKWISE_HOME: hookwiseHome },
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;

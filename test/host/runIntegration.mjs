@@ -17,7 +17,7 @@
  * Exits non-zero on any failure, and when the host did not start or no results came.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
 import { copyWorkspace, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
@@ -99,12 +99,72 @@ function printReport(report, hostLine) {
   return `${report.passed} passed, ${report.failed} failed`;
 }
 
-/** @returns {Promise<{code: number, summary: string}>} exit code and the count line */
-async function runInCodeServer() {
+/**
+ * One code-server host the suite runs in. `folder`: the fixture folder, workspace trust off
+ * (those tests are not about trust). `untrusted`: Workspace Trust on and never granted (Restricted
+ * Mode), opened on a repository's own `.code-workspace` whose first folder is `..` (what stands
+ * for $HOME holds `outside-secret.txt`); it runs only the `*.untrusted.test.ts` files.
+ * @typedef {object} HostSpec
+ * @property {'folder' | 'untrusted'} name
+ * @property {() => {open: string, cleanup: string}} workspace What to open, and the folder to delete afterwards.
+ * @property {boolean} disableWorkspaceTrust
+ * @property {Record<string, unknown>} settings
+ */
+
+/** @type {HostSpec} */
+const FOLDER_HOST = {
+  name: 'folder',
+  workspace: () => {
+    const open = copyWorkspace(FIXTURE_WORKSPACE);
+    return { open, cleanup: path.dirname(open) };
+  },
+  disableWorkspaceTrust: true,
+  settings: QUIET_SETTINGS,
+};
+
+/** @type {HostSpec} */
+const UNTRUSTED_HOST = {
+  name: 'untrusted',
+  workspace: () => {
+    const home = tempDir('untrusted-home');
+    writeFileSync(path.join(home, 'outside-secret.txt'), 'HOOKWISE-OUTSIDE-SECRET\n');
+    const repo = path.join(home, 'repo');
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, 'README.md'), '# a cloned repository\n');
+    const open = path.join(repo, 'evil.code-workspace');
+    writeFileSync(open, JSON.stringify({ folders: [{ path: '..' }, { path: '.' }] }, null, 2));
+    return { open, cleanup: home };
+  },
+  disableWorkspaceTrust: false,
+  // Restricted Mode without the startup question (nobody would answer it).
+  settings: { ...QUIET_SETTINGS, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+};
+
+/**
+ * Whether a host has a test to run: one of its files (`*.untrusted.test.js` for the untrusted
+ * host, the other `*.test.js` for the folder host) whose text matches HOOKWISE_TEST_GREP (titles
+ * are literal strings in it), so a grep for one host's tests does not start the other.
+ * @param {HostSpec} spec
+ */
+function hostSelected(spec) {
+  const dir = path.dirname(TESTS_ENTRY);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.test.js') && f.endsWith('.untrusted.test.js') === (spec.name === 'untrusted'));
+  const grep = process.env.HOOKWISE_TEST_GREP;
+  if (!grep) return files.length > 0;
+  const re = new RegExp(grep);
+  return files.some((f) => re.test(readFileSync(path.join(dir, f), 'utf8')));
+}
+
+/**
+ * @param {HostSpec} spec
+ * @returns {Promise<{code: number, summary: string, passed: number, failed: number}>} exit code, the count line and the counts
+ */
+async function runInCodeServer(spec) {
   await ensureHost();
   const resultsDir = tempDir('integration');
   const resultsFile = path.join(resultsDir, 'results.json');
-  const workspace = copyWorkspace(FIXTURE_WORKSPACE);
+  const { open: workspace, cleanup } = spec.workspace();
+  say(`host ${spec.name}: ${workspace}${spec.disableWorkspaceTrust ? '' : ' (Workspace Trust on, untrusted)'}`);
   // Beside Hookwise: an installed extension with scripted vscode.lm models and a tool (lm*.test.ts).
   const extensionsDir = tempDir('extensions');
   /** @type {import('./codeServer.mjs').CodeServer | undefined} */
@@ -120,9 +180,9 @@ async function runInCodeServer() {
       folder: workspace,
       extensionsDir,
       smokeTestDriver: true, // required for the extensionTestsPath payload to be honoured
-      disableWorkspaceTrust: true, // these tests are not about trust
-      env: { HOOKWISE_TEST_RESULTS: resultsFile },
-      settings: QUIET_SETTINGS,
+      disableWorkspaceTrust: spec.disableWorkspaceTrust,
+      env: { HOOKWISE_TEST_RESULTS: resultsFile, HOOKWISE_TEST_HOST: spec.name },
+      settings: spec.settings,
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -141,7 +201,7 @@ async function runInCodeServer() {
       report.fatal = `the suite ran in VS Code ${report.host.vscodeVersion}, expected ${server.version.vscode}`;
     }
     const summary = printReport(report, hostLine);
-    return { code: report.failed > 0 || report.passed === 0 ? 1 : 0, summary };
+    return { code: report.failed > 0 || report.passed === 0 ? 1 : 0, summary, passed: report.passed, failed: report.failed };
   } catch (e) {
     console.error(`[integration] FAILED: ${e instanceof Error ? e.message : e}`);
     if (browser) {
@@ -154,14 +214,30 @@ async function runInCodeServer() {
     }
     if (consoleLines.length) console.error(`[integration] last page console lines:\n${consoleLines.slice(-40).join('\n')}`);
     if (server) console.error(`[integration] code-server output (tail):\n${server.output().slice(-4000)}`);
-    return { code: 1, summary: '0 passed, 1 failed' };
+    return { code: 1, summary: '0 passed, 1 failed', passed: 0, failed: 1 };
   } finally {
     await browser?.close();
     await server?.stop();
     rmSync(resultsDir, { recursive: true, force: true });
-    rmSync(path.dirname(workspace), { recursive: true, force: true });
+    rmSync(cleanup, { recursive: true, force: true });
     rmSync(extensionsDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The folder host, then the untrusted one when it has a selected test. A host whose grep matched
+ * nothing counts as 0 passed; the run fails only if something failed or nothing passed anywhere.
+ * @returns {Promise<{code: number, summary: string}>}
+ */
+async function runAllInCodeServer() {
+  const hosts = [FOLDER_HOST, UNTRUSTED_HOST].filter(hostSelected);
+  const runs = [];
+  // Nothing selected anywhere: the folder host runs and reports 0 passed (a failure, as before).
+  for (const spec of hosts.length > 0 ? hosts : [FOLDER_HOST]) runs.push(await runInCodeServer(spec));
+  const passed = runs.reduce((n, r) => n + r.passed, 0);
+  const failed = runs.reduce((n, r) => n + r.failed, 0);
+  // A host where the grep selected nothing reports 0 passed: not a failure when another host passed.
+  return { code: failed > 0 || passed === 0 ? 1 : 0, summary: `${passed} passed, ${failed} failed` };
 }
 
 /** @returns {Promise<{code: number, summary: string}>} exit code and the count line */
@@ -216,7 +292,7 @@ async function main() {
   const { host } = parseArgs();
   const t = Date.now();
   build();
-  const { code, summary } = host === 'electron' ? await runInElectron() : await runInCodeServer();
+  const { code, summary } = host === 'electron' ? await runInElectron() : await runAllInCodeServer();
   say(`total ${((Date.now() - t) / 1000).toFixed(1)} s`);
   // The count line is always the last line: CI logs and people grep for it.
   console.log(summary);

@@ -71,7 +71,9 @@ async function main() {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   const extensionsDir = tempDir('start-extensions');
   symlinkSync(REPO_ROOT, path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`));
-  const server = await startCodeServer({ folder: DEMO, port, extensionsDir });
+  // The demo's .vscode/settings.json selects the Playground; a workspace's choice of model is
+  // asked about once, so this fresh profile makes it the user's own choice too (desktop VS Code asks).
+  const server = await startCodeServer({ folder: DEMO, port, extensionsDir, settings: { 'hookwise.model.provider': 'playground' } });
   const url = `${server.url}?folder=${encodeURIComponent(DEMO)}`;
   console.log('');
   console.log(`  Hookwise is running in code-server ${server.version.codeServer} (VS Code ${server.version.vscode}).`);

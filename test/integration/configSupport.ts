@@ -12,7 +12,7 @@ import type { AppliedConfig, TrustPolicy } from '../../src/agent/hookwiseRuntime
 import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { isProjectSource } from '../../src/hooks/hookSource';
 import { HookConfigService, type HookConfigChange, type HookConfigServiceOptions } from '../../src/vscode/config/hookConfigService';
-import type { ApprovalChoice, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
+import type { ApprovalChoice, ApprovalRequest, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
 
 /** A Memento in memory, like a fresh `context.workspaceState`. */
 export class MemoryMemento implements vscode.Memento {
@@ -40,7 +40,7 @@ export interface ApplyCall {
 export interface ServiceHarness {
   readonly service: HookConfigService;
   readonly applyCalls: ApplyCall[];
-  readonly approvalRequests: { message: string; detail: string }[];
+  readonly approvalRequests: ApprovalRequest[];
   readonly untrustedNotices: number[];
   readonly declinedNotices: number[];
   readonly notJsonWarnings: string[];
@@ -55,7 +55,7 @@ let harnesses = 0;
 /** Builds a service for the open workspace; `approve` answers the approval modal (a throwing one = the test host refusing dialogs). */
 export function createHarness(options: {
   trusted: boolean;
-  approve: () => ApprovalChoice | Promise<ApprovalChoice>;
+  approve: (request: ApprovalRequest) => ApprovalChoice | Promise<ApprovalChoice>;
   confirmChange?: HookConfigServiceOptions['confirmChange'];
   /** Load the hooks installed extensions contribute (the lm-provider fixture has one); off by default so counts stay the fixture folder's. */
   extensionHooks?: boolean;
@@ -69,7 +69,7 @@ export function createHarness(options: {
   const log = vscode.window.createOutputChannel(`Hookwise config tests ${++harnesses}`, { log: true });
   const grant = new vscode.EventEmitter<void>();
   const applyCalls: ApplyCall[] = [];
-  const approvalRequests: { message: string; detail: string }[] = [];
+  const approvalRequests: ApprovalRequest[] = [];
   const untrustedNotices: number[] = [];
   const declinedNotices: number[] = [];
   const notJsonWarnings: string[] = [];
@@ -77,8 +77,8 @@ export function createHarness(options: {
   let generation = 0;
   const prompts: TrustPrompts = {
     approve: async (request) => {
-      approvalRequests.push({ message: request.message, detail: request.detail });
-      return options.approve();
+      approvalRequests.push(request);
+      return options.approve(request);
     },
     declined: () => declinedNotices.push(Date.now()),
     untrusted: (count) => untrustedNotices.push(count),

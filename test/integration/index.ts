@@ -44,11 +44,14 @@ export async function run(): Promise<void> {
   const grep = process.env.HOOKWISE_TEST_GREP;
   if (grep) mocha.grep(grep);
   try {
+    // Each host runs its own files: `*.untrusted.test.js` in the untrusted host opened on a
+    // repository's .code-workspace (HOOKWISE_TEST_HOST=untrusted), every other file in the folder host.
+    const untrustedHost = process.env.HOOKWISE_TEST_HOST === 'untrusted';
     const files = fs
       .readdirSync(__dirname)
-      .filter((f) => f.endsWith('.test.js'))
+      .filter((f) => f.endsWith('.test.js') && f.endsWith('.untrusted.test.js') === untrustedHost)
       .sort();
-    if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
+    if (files.length === 0) throw new Error(`no *.test.js files for this host in ${__dirname}`);
     for (const f of files) mocha.addFile(path.join(__dirname, f));
     await new Promise<void>((resolve) => {
       const runner = mocha.run(() => resolve());

@@ -76,6 +76,28 @@ suite('Approval popup (PermissionProvider)', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(file.fsPath, 'utf8')), { permissions: { allow: ['Bash(npm test:*)'] } });
   });
 
+  test('Always Allow never writes through a link: a settings.local.json or .claude symlinked to the user’s global settings is refused, the call still allowed once', async () => {
+    const global = path.join(tmp, 'home', '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(global), { recursive: true });
+    fs.writeFileSync(global, '{"permissions":{"deny":["Bash(rm:*)"]}}');
+    const ws = path.join(tmp, 'ws');
+    const linkedFile = path.join(ws, '.claude', 'settings.local.json');
+    fs.mkdirSync(path.dirname(linkedFile), { recursive: true });
+    fs.symlinkSync(global, linkedFile);
+    const ws2 = path.join(tmp, 'ws2');
+    fs.mkdirSync(ws2);
+    fs.symlinkSync(path.dirname(global), path.join(ws2, '.claude'));
+    for (const file of [linkedFile, path.join(ws2, '.claude', 'settings.local.json')]) {
+      const { dialog, next } = scriptedDialog();
+      const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => vscode.Uri.file(file) });
+      const answer = provider.requestPermission(request, new AbortController().signal);
+      (await next()).answer('Always Allow');
+      assert.deepEqual(await answer, { decision: 'allow', scope: 'always', decidedBy: 'user', reason: 'always allowed: Bash(npm test:*)' });
+      assert.equal(fs.readFileSync(global, 'utf8'), '{"permissions":{"deny":["Bash(rm:*)"]}}', `the rule went through ${file}`);
+    }
+    assert.deepEqual(fs.readdirSync(path.dirname(global)), ['settings.json']);
+  });
+
   test('a hook ask offers Allow / Deny and names the hook; closing the popup is deny', async () => {
     const { dialog, next } = scriptedDialog();
     const provider = new ModalPermissionProvider({ dialog, showProposedChange: async () => undefined, localSettingsFile: () => undefined });

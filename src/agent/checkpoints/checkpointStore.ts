@@ -85,18 +85,22 @@ export class CheckpointStore {
   /** Set once the index was first written (from then on every change is saved). */
   private saved = false;
 
-  /** `journal`: where the checkpoints are saved as they change (absent: memory only). */
+  /**
+   * `journal`: where the checkpoints are saved as they change (absent: memory only). `root`: the
+   * workspace; Undo and Restore write a file back only while it still resolves inside it.
+   */
   constructor(
     private readonly maxBytes = MAX_CHECKPOINT_BYTES,
     private readonly journal?: CheckpointJournal,
+    private readonly root?: string,
   ) {}
 
   /**
    * The checkpoints `journal` saved (a resumed session's), or an empty store when there are
    * none. A damaged journal gives an empty store and the reason in `problem`.
    */
-  static load(journal: CheckpointJournal, maxBytes = MAX_CHECKPOINT_BYTES): { readonly store: CheckpointStore; readonly problem?: string } {
-    const store = new CheckpointStore(maxBytes, journal);
+  static load(journal: CheckpointJournal, maxBytes = MAX_CHECKPOINT_BYTES, root?: string): { readonly store: CheckpointStore; readonly problem?: string } {
+    const store = new CheckpointStore(maxBytes, journal, root);
     const loaded = journal.load();
     if (!loaded.ok) return { store, problem: `checkpoints not restored: ${loaded.error}` };
     const state = loaded.state;
@@ -210,7 +214,7 @@ export class CheckpointStore {
   /** Undoes the turn's change to one file, or to all of them: see the class comment for conflicts. */
   async undo(turnId: number, filePath?: string): Promise<RestoreReport> {
     const report = emptyReport();
-    for (const f of this.selected(turnId, filePath)) await revert(f, report);
+    for (const f of this.selected(turnId, filePath)) await revert(f, report, this.root);
     this.save();
     return report;
   }
@@ -239,7 +243,7 @@ export class CheckpointStore {
     const index = this.turns.findIndex((t) => t.id === turnId);
     if (index < 0) return emptyReport();
     const report = emptyReport();
-    for (const turn of this.turns.slice(index).reverse()) for (const f of [...turn.files.values()].reverse()) await revert(f, report);
+    for (const turn of this.turns.slice(index).reverse()) for (const f of [...turn.files.values()].reverse()) await revert(f, report, this.root);
     // The forgotten turns' copies are freed; their cards lose their diffs with them.
     for (const turn of this.turns.splice(index)) for (const f of turn.files.values()) this.bytes -= snapshotSize(f.before);
     for (const [id, entry] of this.changes) {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errnoCode } from '../tools/fsErrors';
+import { isInsideDir, realpathLenient } from '../tools/workspacePaths';
 import type { FileReviewState, RestoreReport, TurnFile } from './checkpointStore';
 import type { Snapshot } from './fileSnapshot';
 import { MAX_SNAPSHOT_BYTES, readSnapshot, sameContent, snapshotSize } from './fileSnapshot';
@@ -45,12 +46,34 @@ export function describe(f: MutableTurnFile): TurnFile {
   return { path: f.path, change, state: f.state, before: f.before, after: f.after, ...(unrestorable ? { unrestorable } : {}) };
 }
 
-/** Puts one file back to its `before`, if it still holds its `after`; records the outcome. */
-export async function revert(f: MutableTurnFile, report: ReportBuilder): Promise<void> {
+/**
+ * Why `file` may not be written now, or undefined: where it really lands today must be inside
+ * `root` (a folder swapped for a symlink after the edit, or a tampered journal, must not carry
+ * the undo outside the workspace). The file tools admit a path by the same real-path rule.
+ */
+export async function outsideRoot(file: string, root: string): Promise<string | undefined> {
+  if (!path.isAbsolute(file)) return `its recorded path is not absolute; nothing was written`;
+  const rootReal = await realpathLenient(path.resolve(root));
+  const real = await realpathLenient(path.normalize(file));
+  if (isInsideDir(rootReal, real)) return undefined;
+  const via = real !== path.normalize(file) ? ` (it now resolves to ${real} through a symlink)` : '';
+  return `it is outside the workspace ${root}${via}; nothing was written`;
+}
+
+/**
+ * Puts one file back to its `before`, if it still holds its `after` and (with `root`) still
+ * resolves inside the workspace; records the outcome.
+ */
+export async function revert(f: MutableTurnFile, report: ReportBuilder, root?: string): Promise<void> {
   if (f.state === 'undone') return;
   const d = describe(f);
   if (d.unrestorable) {
     report.failed.push({ path: f.path, reason: `cannot be undone: ${d.unrestorable}` });
+    return;
+  }
+  const outside = root === undefined ? undefined : await outsideRoot(f.path, root);
+  if (outside) {
+    report.failed.push({ path: f.path, reason: `cannot be undone: ${outside}` });
     return;
   }
   const now = await readSnapshot(f.path, Math.max(MAX_SNAPSHOT_BYTES, snapshotSize(f.after)));

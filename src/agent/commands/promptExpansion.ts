@@ -8,6 +8,7 @@ import { PermissionGate } from '../permissions/permissionGate';
 import type { RunContext } from '../runContext';
 import { runToolCall } from '../toolCallRunner';
 import type { AnyAgentTool } from '../tools/tool';
+import { resolveWorkspacePath } from '../tools/workspacePaths';
 import { thrownMessage } from '../../shared/describeThrown';
 import { expandCommand } from './expandCommand';
 import { parseSlashInvocation, type SlashCommandSet } from './slashCommands';
@@ -15,16 +16,19 @@ import { parseSlashInvocation, type SlashCommandSet } from './slashCommands';
 /**
  * A prompt that names a custom slash command (`/review 42`) becomes the command's prompt, as in
  * Claude Code: its !`commands` run first through the Bash tool — PreToolUse hooks, permission
- * rules and the approval popup, like any Bash call — its `@files` are attached (Read deny rules
- * apply), then UserPromptExpansion hooks see the expansion and may block it. A prompt that names
- * no known command is left as typed.
+ * rules and the approval popup, like any Bash call — its `@files` are attached as the Read tool
+ * reads (Read deny and ask rules apply; a file outside the workspace, symlinks followed, is
+ * attached only when a person approves it, and where no one can be asked it is refused), then
+ * UserPromptExpansion hooks see the expansion and may block it. A prompt that names no known
+ * command is left as typed.
  */
 
 /** What expanding one prompt gave. */
 export type PromptExpansionResult =
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'expanded'; readonly prompt: string; readonly command: string; readonly files: readonly string[] }
-  | { readonly kind: 'refused'; readonly reason: string };
+  /** `byHook`: a UserPromptExpansion hook refused it (else the command itself could not be expanded). */
+  | { readonly kind: 'refused'; readonly reason: string; readonly byHook?: true };
 
 /** The session's side of an expansion. */
 export interface PromptExpansionDeps {
@@ -53,8 +57,15 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
       const denied = deps.ctx.rules?.evaluate('Read', { file_path: abs }, deps.ctx.cwd);
       if (denied && denied.behavior !== 'allow')
         return { ok: false, error: `${denied.behavior === 'deny' ? 'denied' : 'held'} by permission rule ${denied.rule}` };
+      const where = await resolveWorkspacePath(abs, {
+        cwd: deps.ctx.cwd,
+        workspaceRoot: deps.ctx.projectDir,
+        allowOutsideWorkspace: (real) => askOutsideRead(real, `/${command.name} attaches ${real}, outside the workspace ${deps.ctx.projectDir}`, deps),
+      });
+      if (!where.ok) return { ok: false, error: where.error };
       try {
-        const text = await readBoundedTextFile(abs);
+        // The checked real path: the link itself could be swapped after the check.
+        const text = await readBoundedTextFile(where.realPath);
         if (text === undefined) return { ok: false, error: 'no such file' };
         files.push(abs);
         return { ok: true, text };
@@ -76,8 +87,31 @@ export async function expandPrompt(prompt: string, deps: PromptExpansionDeps): P
     deps.signal,
   );
   if (hooked.decision === 'deny' || hooked.decision === 'stop')
-    return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
+    return { kind: 'refused', reason: hooked.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook`, byHook: true };
   return { kind: 'expanded', prompt: expansion.prompt, command: command.name, files };
+}
+
+/**
+ * A person's yes for one read outside the workspace (Allow / Deny, nothing remembered: the
+ * Read tool grants no more). No one to ask (headless) is a no, whatever the ask fallback.
+ */
+async function askOutsideRead(realPath: string, reason: string, deps: PromptExpansionDeps): Promise<boolean> {
+  const provider = deps.ctx.asks.provider;
+  if (!provider) return false;
+  const answer = await provider.requestPermission(
+    {
+      ...deps.agent,
+      sessionId: deps.ctx.sessionId,
+      event: 'UserPromptExpansion',
+      toolName: 'Read',
+      toolInput: { file_path: realPath },
+      reason,
+      kind: 'hook',
+      askedBy: [],
+    },
+    deps.signal,
+  );
+  return answer.decision === 'allow' && !deps.signal.aborted;
 }
 
 /** One pre-execution command as a Bash tool call of the main agent: hooks, rules, popup, then the tool. */

@@ -2,7 +2,8 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { realpathLenientSync } from '../../hooks/config/rulePaths';
 import { isInsideDir } from '../tools/workspacePaths';
-import { MemoryLoader } from './memoryFiles';
+import type { MemoryAccess } from './memoryAccess';
+import { MemoryLoader } from './memoryLoader';
 import type { ConditionalRule, MemoryFile, MemorySnapshot } from './memoryFiles';
 
 /**
@@ -11,7 +12,8 @@ import type { ConditionalRule, MemoryFile, MemorySnapshot } from './memoryFiles'
  * file (`nested_traversal`) and the `.claude/rules` whose `paths:` globs match it
  * (`path_glob_match`) load, each once per session, with their `@` imports. Only files inside
  * the project count (by real path, so a symlink cannot pull in a folder outside it); the
- * session-start budget applies to the whole set.
+ * files and their imports pass the same {@link MemoryAccess} check as the start's (a link or an
+ * import out of the project asks, or is left out); the session-start budget applies to the whole set.
  */
 
 /** The file tools whose target makes memory load, and the input field naming it. */
@@ -32,15 +34,16 @@ export function fileToolTarget(toolName: string, input: Readonly<Record<string, 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** What one touch loaded: the files (in load order) and problems naming the file. */
+/** What one touch loaded: the files (in load order), problems naming the file, and notes for the model on what was left out. */
 export interface LazyLoadResult {
   readonly files: readonly MemoryFile[];
   readonly problems: readonly string[];
+  readonly notes: readonly string[];
 }
 
 /** One session's lazy memory: owned by the Session, shared by its agents through the RunContext. */
 export class LazyMemory {
-  private loader = new MemoryLoader();
+  private loader: MemoryLoader;
   private rules: readonly { readonly rule: ConditionalRule; readonly base: string; readonly match: (rel: string) => boolean }[] = [];
   private readonly loadedRules = new Set<string>();
   private readonly walked = new Set<string>();
@@ -51,16 +54,22 @@ export class LazyMemory {
   constructor(
     private readonly cwd: string,
     private readonly projectDir: string,
+    private readonly access?: MemoryAccess,
   ) {
     this.realProject = realpathLenientSync(path.resolve(projectDir));
     this.realCwd = realpathLenientSync(path.resolve(cwd));
+    this.loader = this.newLoader([], 0);
+  }
+
+  private newLoader(seen: readonly string[], total: number): MemoryLoader {
+    return new MemoryLoader({ seen, total, ...(this.access ? { access: this.access } : {}) });
   }
 
   /** Starts over from what the session start loaded (a new start reads memory again). */
   reset(start: MemorySnapshot | undefined): void {
     const files = start?.files ?? [];
     const used = files.reduce((n, f) => n + f.content.length, 0);
-    this.loader = new MemoryLoader(
+    this.loader = this.newLoader(
       files.map((f) => realpathLenientSync(f.path)),
       used,
     );
@@ -83,21 +92,23 @@ export class LazyMemory {
 
   /**
    * Loads what working on `file` (absolute, or relative to the session's cwd) brings in; empty
-   * when nothing new. Never throws.
+   * when nothing new. `signal` aborts an approval question. Never throws.
    */
-  async touch(file: string): Promise<LazyLoadResult> {
+  async touch(file: string, signal?: AbortSignal): Promise<LazyLoadResult> {
     const given = path.resolve(this.cwd, file);
     const real = realpathLenientSync(given);
-    if (!isInsideDir(this.realProject, real)) return { files: [], problems: [] };
+    if (!isInsideDir(this.realProject, real)) return { files: [], problems: [], notes: [] };
+    if (signal) this.loader.useSignal(signal);
     const problems: string[] = [];
     for (const dir of this.nestedDirs(real)) {
       // Each folder is looked at once: reading many files of one folder costs no more syscalls.
       if (this.walked.has(dir)) continue;
       this.walked.add(dir);
       const why = { loadReason: 'nested_traversal', triggerFilePath: given } as const;
+      // Without an access check (unit tests of loading alone) a link out of the project is still not read.
       const add = async (file: string, type: 'Project' | 'Local'): Promise<0 | 1> => {
         if (this.loader.has(file)) return 1;
-        if (this.insideProject(file)) return this.loader.add(file, type, undefined, 0, why);
+        if (this.access || this.insideProject(file)) return this.loader.add(file, type, { why, boundary: this.realProject });
         problems.push(`${file}: a link to a file outside the project; not loaded`);
         return 0;
       };
@@ -110,11 +121,12 @@ export class LazyMemory {
       const rel = path.relative(base, real).split(path.sep).join('/');
       if (rel.startsWith('../') || rel === '..' || path.isAbsolute(rel) || !match(rel)) continue;
       this.loadedRules.add(rule.path);
-      await this.loader.addText(rule.path, rule.memoryType, rule.content, { loadReason: 'path_glob_match', triggerFilePath: given, globs: rule.globs });
+      const why = { loadReason: 'path_glob_match', triggerFilePath: given, globs: rule.globs } as const;
+      await this.loader.addText(rule.path, rule.memoryType, rule.content, why, rule.boundary);
     }
     const taken = this.loader.take();
     this.loadedFiles.push(...taken.files);
-    return { files: taken.files, problems: [...problems, ...taken.problems] };
+    return { files: taken.files, problems: [...problems, ...taken.problems], notes: taken.notes };
   }
 
   /** The folders below the cwd down to `real`'s own, outermost first (those at or above the cwd loaded at start). */

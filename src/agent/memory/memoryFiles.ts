@@ -1,10 +1,6 @@
-import { readdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
-import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
-import { realpathLenientSync } from '../../hooks/config/rulePaths';
-import { thrownMessage } from '../../shared/describeThrown';
+import type { MemoryAccess } from './memoryAccess';
+import { MemoryLoader } from './memoryLoader';
 
 /**
  * Memory files as Claude Code loads them at session start: the managed policy's CLAUDE.md, the
@@ -13,7 +9,9 @@ import { thrownMessage } from '../../shared/describeThrown';
  * (`AGENTS.md` too, where a folder has no CLAUDE.md: the file other agents read), then the
  * project's `.claude/rules/**\/*.md` without `paths:` — each followed by the files it imports
  * with `@path` (up to 5 hops). Rules with `paths:` are kept aside for when the agent works on a
- * matching file. Every file is bounded; the whole set has a budget.
+ * matching file. Every file is bounded; the whole set has a budget. With a {@link MemoryAccess},
+ * project memory and its imports are read only inside the project, past no Read deny rule,
+ * unless a person approved the file (memoryAccess.ts); the model gets a note for each one left out.
  */
 
 /** Claude Code's `memory_type`. */
@@ -55,6 +53,8 @@ export interface ConditionalRule {
   readonly memoryType: MemoryType;
   readonly globs: readonly string[];
   readonly content: string;
+  /** Where its imports may point (memoryAccess.ts); undefined = anywhere (the user's own rules). */
+  readonly boundary?: string;
 }
 
 /** What one load found. `problems` name the file and what was wrong; the rest still loads. */
@@ -62,6 +62,8 @@ export interface MemorySnapshot {
   readonly files: readonly MemoryFile[];
   readonly conditionalRules: readonly ConditionalRule[];
   readonly problems: readonly string[];
+  /** For the model: each memory file or import left out, and why (never its content). */
+  readonly notes?: readonly string[];
 }
 
 /** Where to look. */
@@ -70,29 +72,26 @@ export interface MemoryLocations {
   readonly homeDir: string;
   /** The managed policy folder (next to managed-settings.json); undefined = none. */
   readonly managedDir?: string;
+  /** Which project memory may be read; absent = all of it (nothing is checked). */
+  readonly access?: MemoryAccess;
+  /** Aborts an approval question still open. */
+  readonly signal?: AbortSignal;
 }
-
-/** Claude Code warns above 40k characters per file; Hookwise cuts there. */
-export const MAX_MEMORY_FILE_CHARS = 40_000;
-/** All memory together, so a workspace cannot fill the model's window with instructions. */
-export const MAX_MEMORY_TOTAL_CHARS = 120_000;
-const MAX_IMPORT_DEPTH = 5;
-const MAX_RULE_FILES = 200;
-const TRUNCATED = '\n[… cut: this memory file is over the size budget]';
 
 /** Loads the session-start memory for `loc`. Never throws. */
 export async function loadMemory(loc: MemoryLocations): Promise<MemorySnapshot> {
-  const loader = new MemoryLoader();
+  const loader = new MemoryLoader({ homeDir: loc.homeDir, ...(loc.access ? { access: loc.access } : {}), ...(loc.signal ? { signal: loc.signal } : {}) });
   if (loc.managedDir) await loader.add(path.join(loc.managedDir, 'CLAUDE.md'), 'Managed');
   await loader.add(path.join(loc.homeDir, '.claude', 'CLAUDE.md'), 'User');
   await loader.addRules(path.join(loc.homeDir, '.claude', 'rules'), 'User');
   for (const dir of foldersDownTo(loc.cwd, loc.homeDir)) {
-    const rootClaude = await loader.add(path.join(dir, 'CLAUDE.md'), 'Project');
-    const dotClaude = await loader.add(path.join(dir, '.claude', 'CLAUDE.md'), 'Project');
+    const at = { boundary: loc.access?.boundaryOf(dir) };
+    const rootClaude = await loader.add(path.join(dir, 'CLAUDE.md'), 'Project', at);
+    const dotClaude = await loader.add(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', at);
     const hadClaude = rootClaude === 1 || dotClaude === 1;
-    await loader.add(path.join(dir, 'CLAUDE.local.md'), 'Local');
-    if (!hadClaude) await loader.add(path.join(dir, 'AGENTS.md'), 'Project');
-    await loader.addRules(path.join(dir, '.claude', 'rules'), 'Project');
+    await loader.add(path.join(dir, 'CLAUDE.local.md'), 'Local', at);
+    if (!hadClaude) await loader.add(path.join(dir, 'AGENTS.md'), 'Project', at);
+    await loader.addRules(path.join(dir, '.claude', 'rules'), 'Project', at.boundary);
   }
   return loader.snapshot();
 }
@@ -109,149 +108,4 @@ function foldersDownTo(cwd: string, homeDir: string): string[] {
     else break;
   }
   return out.reverse();
-}
-
-/**
- * Reads memory files with their imports, each once (by real path), within the per-file and
- * total budgets. lazyMemory.ts keeps one for a session, seeded with what the start loaded.
- */
-export class MemoryLoader {
-  private readonly files: MemoryFile[] = [];
-  private readonly rules: ConditionalRule[] = [];
-  private readonly problems: string[] = [];
-  private readonly seen: Set<string>;
-
-  constructor(
-    seen: Iterable<string> = [],
-    private total = 0,
-  ) {
-    this.seen = new Set(seen);
-  }
-
-  /** True when the file (by real path) was loaded already. */
-  has(file: string): boolean {
-    return this.seen.has(realpathLenientSync(file));
-  }
-
-  /** Files and problems added since the last take (the lazy loader reports each once). */
-  take(): { files: MemoryFile[]; problems: string[] } {
-    return { files: this.files.splice(0), problems: this.problems.splice(0) };
-  }
-
-  /** Adds text already read (a `paths:` rule's body) as a lazy load, then its imports. */
-  async addText(file: string, memoryType: MemoryType, text: string, why: LazyReason): Promise<void> {
-    const real = realpathLenientSync(file);
-    if (this.seen.has(real)) return;
-    this.seen.add(real);
-    this.push(file, memoryType, text, undefined, why);
-    await this.addImports(file, text, memoryType, 0);
-  }
-
-  snapshot(): MemorySnapshot {
-    return { files: this.files, conditionalRules: this.rules, problems: this.problems };
-  }
-
-  /** Adds one file and its imports; 1 when it exists (for the AGENTS.md fallback), else 0. */
-  async add(file: string, memoryType: MemoryType, parentPath?: string, depth = 0, why?: LazyReason): Promise<0 | 1> {
-    const real = realpathLenientSync(file);
-    if (this.seen.has(real)) return 1;
-    const text = await this.read(file);
-    if (text === undefined) return 0;
-    this.seen.add(real);
-    this.push(file, memoryType, text, parentPath, why);
-    await this.addImports(file, text, memoryType, depth);
-    return 1;
-  }
-
-  /** `.claude/rules/**\/*.md`: without `paths:` loaded now, with them kept for a matching file. */
-  async addRules(dir: string, memoryType: MemoryType): Promise<void> {
-    let names: string[];
-    try {
-      names = (await readdir(dir, { recursive: true })).filter((n) => n.endsWith('.md')).sort();
-    } catch {
-      return;
-    }
-    for (const name of names.slice(0, MAX_RULE_FILES)) {
-      const file = path.join(dir, name);
-      const text = await this.read(file);
-      if (text === undefined) continue;
-      const front = readAgentFrontmatter(text);
-      const globs = front?.yaml.ok ? pathsOf(front.yaml.value) : [];
-      if (front && !front.yaml.ok) this.problems.push(`${file}: frontmatter is not valid YAML (${front.yaml.message}); the rule loads without paths`);
-      if (globs.length > 0) this.rules.push({ path: file, memoryType, globs, content: (front?.body ?? text).trim() });
-      else if (!this.seen.has(realpathLenientSync(file))) {
-        this.seen.add(realpathLenientSync(file));
-        this.push(file, memoryType, front ? front.body : text);
-      }
-    }
-  }
-
-  private push(file: string, memoryType: MemoryType, text: string, parentPath?: string, why?: LazyReason): void {
-    const room = Math.max(0, Math.min(MAX_MEMORY_FILE_CHARS, MAX_MEMORY_TOTAL_CHARS - this.total));
-    const truncated = text.length > room;
-    const content = truncated ? text.slice(0, room) + TRUNCATED : text;
-    this.total += Math.min(text.length, room);
-    if (truncated) this.problems.push(`${file}: ${text.length} characters; cut to ${room} (memory budget)`);
-    this.files.push({
-      path: file,
-      memoryType,
-      loadReason: parentPath ? 'include' : (why?.loadReason ?? 'session_start'),
-      ...(parentPath ? { parentPath } : {}),
-      ...(why && !parentPath ? { triggerFilePath: why.triggerFilePath, ...(why.globs ? { globs: why.globs } : {}) } : {}),
-      content,
-      truncated,
-    });
-  }
-
-  private async addImports(file: string, text: string, memoryType: MemoryType, depth: number): Promise<void> {
-    if (depth >= MAX_IMPORT_DEPTH) return;
-    for (const ref of importsOf(text)) {
-      const target = ref.startsWith('~/') ? path.join(os.homedir(), ref.slice(2)) : path.resolve(path.dirname(file), ref);
-      await this.add(target, memoryType, file, depth + 1);
-    }
-  }
-
-  private async read(file: string): Promise<string | undefined> {
-    try {
-      return await readBoundedTextFile(file);
-    } catch (error) {
-      // A directory named CLAUDE.md, a FIFO, a huge file: say so and go on.
-      this.problems.push(`${file}: ${thrownMessage(error)}`);
-      return undefined;
-    }
-  }
-}
-
-/** `paths:` of a rule's frontmatter: a string or a list of glob strings. */
-function pathsOf(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null) return [];
-  const raw = (value as Record<string, unknown>).paths;
-  if (typeof raw === 'string')
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  return Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string' && p.trim() !== '') : [];
-}
-
-/**
- * `@path` imports outside code spans and fenced blocks (as Claude Code: `@` at a word start,
- * then a path without spaces; e-mail addresses and `@scope/pkg` mentions in code are not imports).
- */
-export function importsOf(text: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
-    const outsideSpans = line.replace(/`[^`]*`/g, ' ');
-    for (const m of outsideSpans.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]+)/g)) {
-      const ref = m[1] as string;
-      if (ref.includes('/') || ref.includes('.')) out.push(ref.replace(/[.,;:]+$/, ''));
-    }
-  }
-  return out;
 }

@@ -31,11 +31,14 @@ const KIND: Readonly<Record<MemoryType, string>> = {
 /** The memory section of the system prompt; empty when no memory file was loaded. */
 export function memoryBlock(memory: MemorySnapshot): string {
   const files = memory.files.filter((f) => f.content.trim() !== '');
-  if (files.length === 0) return '';
+  const notes = memory.notes ?? [];
+  if (files.length === 0 && notes.length === 0) return '';
   return [
     '# Memory',
     'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.',
     ...files.map(describeMemoryFile),
+    // What was left out is named, never shown: the model should not go looking for it either.
+    ...(notes.length > 0 ? [`Not loaded:\n${notes.map((n) => `- ${n}`).join('\n')}`] : []),
   ].join('\n\n');
 }
 

@@ -67,7 +67,7 @@ export interface GateAnswer {
 /**
  * The one place an `ask` becomes a decision, for every event. In order: deny rules and the
  * mode (a tool call's policy verdict; they beat even a hook's ask) → PermissionRequest hooks
- * (for a hook's ask they may deny but never allow: the hook wanted a person) → a
+ * (for a hook's ask and in Restricted Mode they may deny but never allow: a person is wanted) → a
  * `permission_prompt` Notification → the PermissionProvider → `askFallback`. Protected writes
  * and allow rules are part of the policy verdict (permissionMode.ts): a protected write asks
  * past allow rules, grants, modes and a PreToolUse hook's allow. Never throws; an abort while
@@ -89,8 +89,8 @@ export class PermissionGate {
 
   /** The rule/mode verdict for a tool call with this input (rewrites are judged again). */
   policy(toolName: string, input: Input, readOnly: boolean): PolicyVerdict {
-    const { permissionMode: mode, cwd, rules, sessionRules } = this.o.ctx;
-    return evaluatePolicy({ toolName, input, readOnly, mode, cwd, rules, sessionRules });
+    const { permissionMode: mode, cwd, rules, sessionRules, restricted } = this.o.ctx;
+    return evaluatePolicy({ toolName, input, readOnly, mode, cwd, rules, sessionRules, restricted });
   }
 
   /** Who decided a policy deny: the rule with its file, or the mode. */
@@ -168,7 +168,8 @@ export class PermissionGate {
       if (hooked.decision === 'deny' || hooked.decision === 'stop') {
         return { decision: 'deny', decidedBy: hooked.decidedBy ?? { kind: 'fallback' }, reason: hooked.reason ?? 'Permission denied by hook' };
       }
-      if (hooked.decision === 'allow' && !byHook) {
+      // Restricted Mode wants a person for every call: a PermissionRequest hook may deny, never allow.
+      if (hooked.decision === 'allow' && !byHook && policy?.by !== 'restricted') {
         return {
           decision: 'allow',
           decidedBy: hooked.decidedBy ?? { kind: 'fallback' },
@@ -178,6 +179,30 @@ export class PermissionGate {
       }
     }
     return this.askPerson(request, signal);
+  }
+
+  /**
+   * Asks the person directly, past PermissionRequest hooks (the answer is the user's alone: the
+   * self-protection backstop asks whether to keep a change to the agent's own configuration);
+   * with nobody to ask, `askFallback` answers. Allow / Deny only.
+   */
+  askUser(
+    q: { readonly event: HookEvent; readonly toolName?: string; readonly toolInput?: Input; readonly reason: string },
+    signal: AbortSignal,
+  ): Promise<GateAnswer> {
+    return this.askPerson(
+      {
+        ...this.o.agent,
+        sessionId: this.o.ctx.sessionId,
+        event: q.event,
+        toolName: q.toolName,
+        toolInput: q.toolInput,
+        reason: q.reason,
+        kind: 'rule',
+        askedBy: [],
+      },
+      signal,
+    );
   }
 
   private async askPerson(request: PermissionRequest, signal: AbortSignal): Promise<GateAnswer> {

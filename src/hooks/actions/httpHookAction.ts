@@ -67,6 +67,9 @@ export class HttpHookAction implements HookAction {
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return { status: 'failed', outcome: proceed(), error: `only http: and https: URLs are supported, got ${target.protocol}` };
+    // The binder already refuses these (httpHookPolicy.ts); here too, so no path sends user info as Basic auth.
+    if (target.username !== '' || target.password !== '')
+      return { status: 'failed', outcome: proceed(), error: 'http hook not called: the URL has user info before its host; put credentials in headers' };
     const cap = this.options.maxResponseBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const response = await post(target, body, this.headers(), cap, ctx.signal);
     const raw: HookRawOutput = {

@@ -5,7 +5,8 @@ import type { JsonSegment } from './jsonPath';
 import { jsoncLocator } from './nodeLocator';
 import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from './permissionRules';
 import type { ConfigDiagnostic } from './configDiagnostic';
-import type { HttpHookPolicy } from '../actions/httpHookPolicy';
+import type { HttpHookSettings } from '../actions/httpHookPolicy';
+import { compileHttpUrlPattern } from '../actions/httpUrlPattern';
 import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
 import { isPlainObject } from '../../shared/jsonObject';
 
@@ -22,7 +23,7 @@ export interface ClaudeSettingsContent {
   readonly defaultMode?: string;
   readonly additionalDirectories: string[];
   /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars` as written (absent when not set or invalid). */
-  readonly httpPolicy?: HttpHookPolicy;
+  readonly httpPolicy?: HttpHookSettings;
   /**
    * The boolean `enabledPlugins` entries, each with a warning placed at it (message empty) that the
    * loader fills in when the managed policy overrides the entry. Other values are the plugin loader's to report.
@@ -117,7 +118,7 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   const permissions = readPermissions(value.permissions, sink);
   const allowedUrls = readStringList(value, 'allowedHttpHookUrls', 'URL patterns like "https://hooks.example.com/*"', sink);
   const allowedEnvVars = readStringList(value, 'httpHookAllowedEnvVars', 'variable names like "MY_TOKEN"', sink);
-  const httpPolicy: HttpHookPolicy | undefined =
+  const httpPolicy: HttpHookSettings | undefined =
     allowedUrls !== undefined || allowedEnvVars !== undefined
       ? { ...(allowedUrls !== undefined ? { allowedUrls } : {}), ...(allowedEnvVars !== undefined ? { allowedEnvVars } : {}) }
       : undefined;
@@ -182,8 +183,15 @@ function readStringList(
   }
   const list: string[] = [];
   raw.forEach((item: unknown, i) => {
-    if (typeof item === 'string') list.push(item);
-    else sink.report('error', 'wrongType', [key, i], `must be a string, got ${describeValue(item)}; it is skipped`);
+    if (typeof item !== 'string') {
+      sink.report('error', 'wrongType', [key, i], `must be a string, got ${describeValue(item)}; it is skipped`);
+      return;
+    }
+    list.push(item);
+    const pattern = failClosed ? compileHttpUrlPattern(item) : undefined;
+    // Kept in the list (so the list still counts as set), but it matches no URL.
+    if (pattern !== undefined && 'invalid' in pattern)
+      sink.report('warning', 'invalidUrlPattern', [key, i], `${JSON.stringify(item)} is not a URL pattern (${pattern.invalid}); it matches no URL`);
   });
   return list;
 }

@@ -21,6 +21,8 @@ export type ConfigDiagnosticCode =
   | 'unsupportedField'
   | 'unknownField'
   | 'invalidPermissionRule'
+  /** An `allowedHttpHookUrls` entry that is not a pattern (httpUrlPattern.ts); it matches nothing. */
+  | 'invalidUrlPattern'
   | 'agentFrontmatter'
   /** Over a configLimits.ts bound: file size, agent file count. */
   | 'tooLarge'

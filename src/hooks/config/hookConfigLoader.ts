@@ -20,7 +20,7 @@ import { normaliseDisabledIds, withSwitchId } from './hookSwitches';
 import { resolveSwitchIds, vanishedSwitchWarning, type SwitchMigration, type VanishedSwitch } from './hookSwitchMigration';
 import { isInputSelected, workspaceEnabledWarning, workspaceSourcesWarnings, workspaceSwitchIds, type WorkspaceHookSwitches } from './workspaceNarrowing';
 import type { PermissionRuleEntry } from './permissionRules';
-import { mergeHttpHookPolicy, type HttpHookPolicy } from '../actions/httpHookPolicy';
+import { addHttpHookSettings, httpPolicyLayerOfFile, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
 import { substitutePluginVars } from '../../plugins/pluginHookSources';
 import type { HookHandlerConfig } from './hookConfigSchema';
@@ -79,7 +79,7 @@ export interface HookConfig {
   readonly permissions: MergedPermissions;
   /** Identical hooks dropped by dedup (the first occurrence is kept). */
   readonly duplicates: DroppedDuplicate[];
-  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, concatenated across settings files. */
+  /** `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, one list per settings file that sets them (each binds on its own: httpHookPolicy.ts). */
   readonly httpPolicy?: HttpHookPolicy;
   /**
    * `hookwise.hooks.disabled`: ids of hooks switched off. They stay in `hooks` (their scripts stay
@@ -233,8 +233,7 @@ export function buildHookConfig(
   /** The other settings files' `enabledPlugins` entries, checked against the managed policy's. */
   const pluginEntries: EnabledPluginEntry[] = [];
   const disablingFiles: { file: string; displayFile: string }[] = [];
-  let httpPolicy: HttpHookPolicy = {};
-  let managedUrls: readonly string[] | undefined;
+  let httpPolicy: HttpHookPolicy = NO_HTTP_HOOK_POLICY;
 
   for (const doc of ordered) {
     try {
@@ -374,11 +373,10 @@ export function buildHookConfig(
     rules.push(...fileRules);
     if (content.defaultMode !== undefined) defaultMode = { value: content.defaultMode, source: fileSource('permissions.defaultMode') };
     additionalDirectories.push(...dirs);
-    if (content.httpPolicy !== undefined) httpPolicy = mergeHttpHookPolicy(httpPolicy, content.httpPolicy);
-    // The managed policy's URL allowlist binds: lower layers cannot add URLs to it.
-    if (input.scope === 'managed' && content.httpPolicy?.allowedUrls !== undefined) managedUrls = content.httpPolicy.allowedUrls;
+    // Every file's lists are kept apart, not concatenated: a lower file can only narrow (managed binds all).
+    if (content.httpPolicy !== undefined)
+      httpPolicy = addHttpHookSettings(httpPolicy, content.httpPolicy, httpPolicyLayerOfFile(input.scope), input.displayFile);
   }
-  if (managedUrls !== undefined) httpPolicy = { ...httpPolicy, allowedUrls: managedUrls };
 
   // The policy filters before dedup: a user's copy of a policy hook comes first in merge order, and
   // dedup keeping that copy would let the policy drop the only one left.
@@ -433,7 +431,7 @@ export function buildHookConfig(
     ...(disabledIds.length > 0 ? { disabledHookIds: normaliseDisabledIds(disabledIds) } : {}),
     ...(migrated.length > 0 ? { switchMigrations: migrated } : {}),
     ...(vanished.length > 0 ? { vanishedSwitches: vanished } : {}),
-    ...(httpPolicy.allowedUrls !== undefined || httpPolicy.allowedEnvVars !== undefined ? { httpPolicy } : {}),
+    ...(httpPolicy.urlLists.length > 0 || httpPolicy.envVarLists.length > 0 ? { httpPolicy } : {}),
   };
 }
 

@@ -310,12 +310,15 @@ export const claudeSettingsFileSchema = z
       .array(z.string())
       .meta({
         markdownDescription:
-          'URL patterns (`*` = any characters) http hooks may call. Absent = any URL; `[]` blocks every http hook. Lists from all settings files are combined.',
+          "URL patterns http hooks may call, e.g. `https://*.example.com/*`, matched on the parsed URL part by part: a `*` stands for whole host labels, any port, http or https, or any path characters, never more than its own part. Absent = any URL; `[]` blocks every http hook; a URL with user info (`user@host`) is never called. A list in a lower settings file can only narrow: each file's list must allow the URL (the managed policy's binds every hook, the user's binds user and project hooks, the project's only its own).",
       })
       .optional(),
     httpHookAllowedEnvVars: z
       .array(z.string())
-      .meta({ markdownDescription: "Environment variables http hooks' headers may use at most (each hook's `allowedEnvVars` is narrowed to these)." })
+      .meta({
+        markdownDescription:
+          "Environment variables http hooks' headers may use at most: each hook's `allowedEnvVars` is narrowed to the names every such list allows (a lower settings file can remove names, never add them; the managed policy's list binds every hook).",
+      })
       .optional(),
   })
   .meta({

@@ -5,11 +5,13 @@ import type { LoadedHook } from './loadedHook';
 import { pinScripts } from './scriptPins';
 
 /**
- * A project command hook with the workspace scripts its command names pinned into its
- * approval key (docs/security.md). Done here, at load, so no hook event pays for file I/O.
+ * A command hook with the workspace files its command runs pinned (scriptPins.ts): into its
+ * approval key for a project hook (docs/security.md); for any other hook only so that they are
+ * protected from the agent (a user's policy hook running `bash guard` must not be rewritten
+ * mid-session), its key unchanged. Done here, at load, so no hook event pays for file I/O.
  */
 export async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly string[]): Promise<LoadedHook> {
-  if (!isProjectSource(hook.source) || hook.handler.type !== 'command') return hook;
+  if (hook.handler.type !== 'command') return hook;
   const { command, args } = hook.handler;
   const roots = hook.folder !== undefined ? [hook.folder] : projectDirs;
   const perRoot = await Promise.all(
@@ -19,5 +21,5 @@ export async function withPinnedScripts(hook: LoadedHook, projectDirs: readonly 
   );
   const scripts = perRoot.flat();
   if (scripts.length === 0) return hook;
-  return { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) };
+  return isProjectSource(hook.source) ? { ...hook, scripts, hash: hookApprovalKey({ ...hook, scripts }) } : { ...hook, scripts };
 }

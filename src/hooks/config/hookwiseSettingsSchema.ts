@@ -73,11 +73,11 @@ export const HOOKWISE_SETTINGS = {
       .default('openai-compatible')
       .meta({
         markdownDescription:
-          "Where the agent's model comes from: any OpenAI-compatible endpoint (`hookwise.model.baseUrl`), the VS Code Language Model API, or the offline playground that replays a scripted session.",
+          "Where the agent's model comes from: any OpenAI-compatible endpoint (`hookwise.model.baseUrl`), the VS Code Language Model API, or the offline playground that replays a scripted session. A workspace value that differs from yours is ignored in an untrusted workspace and asked about once in a trusted one.",
         markdownEnumDescriptions: [
           'OpenAI, Azure, Ollama, LM Studio, vLLM, OpenRouter… at `hookwise.model.baseUrl`.',
           'A model provided to VS Code by another extension (Language Model API).',
-          'Replays `hookwise.model.playgroundScript`; no network, clearly labelled.',
+          "Replays `hookwise.model.playgroundScript` (else the workspace's `.hookwise/playground.json` in a trusted workspace, else a built-in demo); no network, clearly labelled.",
         ],
       }),
   },
@@ -85,7 +85,7 @@ export const HOOKWISE_SETTINGS = {
     scope: 'machine-overridable',
     schema: z.string().default('https://api.openai.com/v1').meta({
       markdownDescription:
-        'Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings.',
+        "Base URL of the OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1` for Ollama. The API key is kept in VS Code secret storage, never in settings. A workspace's value pointing to another server (scheme, host and port) than yours is used only after you approve that server for your key; a changed key asks again.",
     }),
   },
   'hookwise.model.name': {

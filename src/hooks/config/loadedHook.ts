@@ -22,7 +22,7 @@ export interface LoadedHook {
   readonly skill?: string;
   /** Workspace folder root the hook belongs to; undefined = applies everywhere (user level, workspace settings). */
   readonly folder?: string;
-  /** Workspace scripts the command names, pinned at load (project command hooks only; see scriptPins.ts). */
+  /** Workspace files the command runs, pinned at load (scriptPins.ts): in the approval key of project hooks; protected for every hook. */
   readonly scripts?: readonly ScriptPin[];
   /** Approval key: the whole definition plus `scripts` (see hookApproval.ts). */
   readonly hash: string;

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { thrownMessage } from '../../shared/describeThrown';
+import { resolveCommandTargets } from './commandTargets';
 
 /**
  * Script pinning for project-hook approval (docs/security.md): approving a command like
@@ -77,10 +78,16 @@ function scriptsInWords(words: readonly string[], projectDir: string): string[] 
   return [...found];
 }
 
-/** Pins every script `command` (with its exec-form `args`) names under `projectDir` (sorted by path). Never throws: unreadable = a digest naming why. */
-export async function pinScripts(command: string, projectDir: string, args?: readonly string[]): Promise<ScriptPin[]> {
+/**
+ * Pins every workspace file `command` (with its exec-form `args`) runs under `projectDir`
+ * (sorted by path): what it resolves to (commandTargets.ts: `bash guard`, `make hook`,
+ * `python -m mod`, `node .`) and every word naming a script. `cwd` is where it runs (default
+ * the project dir). Never throws: unreadable = a digest naming why.
+ */
+export async function pinScripts(command: string, projectDir: string, args?: readonly string[], cwd?: string): Promise<ScriptPin[]> {
   const root = path.resolve(projectDir);
-  const files = args === undefined ? referencedScripts(command, root) : referencedScriptsInArgs(command, args, root);
+  const named = args === undefined ? referencedScripts(command, root) : referencedScriptsInArgs(command, args, root);
+  const files = [...new Set([...(await resolveCommandTargets(command, args, root, cwd ?? root)), ...named])];
   const pins = await Promise.all(files.map((file) => pinFile(file, root)));
   return pins.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -16,6 +16,10 @@ export interface SimpleCommand {
   readonly words: readonly string[];
   /** Here-document bodies and here-strings it reads (a shell given one runs it: deny rules look inside). */
   readonly stdin: readonly string[];
+  /** Its words as written (quotes kept), parallel to `words`: for callers that expand them as bash would. */
+  readonly rawWords?: readonly string[];
+  /** Targets of its output redirections (`>`, `>>`, `>|`, `<>`, `>&file`) as written. */
+  readonly writes?: readonly string[];
 }
 
 /** A command line split for rule matching. */

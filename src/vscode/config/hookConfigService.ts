@@ -16,12 +16,15 @@ import {
   ApprovalStore,
   approvalDetail,
   askApproval,
+  MAX_DETAIL_HOOKS,
   vscodeTrustPrompts,
   vscodeWorkspaceTrust,
   type TrustPrompts,
   type WorkspaceTrustSource,
 } from './projectHookTrust';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
+import { ReviewDocuments } from './reviewDocuments';
+import { hookReviewMarkdown } from '../../hooks/config/approvalReview';
 import { FileWatchSet } from './fileWatchSet';
 import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensionHooks';
 import type { PluginRoot } from '../../plugins/pluginLoader';
@@ -90,6 +93,8 @@ export class HookConfigService implements vscode.Disposable {
    * `hookwise.plugins.directories` root changes (the last load's targets, pluginWatchTargets.ts).
    */
   private readonly pluginFiles = new FileWatchSet(() => this.scheduleReload());
+  /** The full approval review ("Review All…"): every hook with every field. */
+  private readonly reviews = new ReviewDocuments('hookwise-hook-review');
   /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
   private readonly written = new Set<string>();
   private readonly onDidChangeEmitter = new vscode.EventEmitter<HookConfigChange>();
@@ -128,7 +133,7 @@ export class HookConfigService implements vscode.Disposable {
     this.diagnostics = new ConfigDiagnosticsPublisher(o.log, o.notJsonWarning);
     this.fs = o.fs ?? nodeConfigFileSystem;
     this.lastGood = o.lastGood ?? new MementoLastGoodStore(o.workspaceState);
-    this.disposables.push(this.onDidChangeEmitter, this.diagnostics);
+    this.disposables.push(this.onDidChangeEmitter, this.diagnostics, this.reviews);
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
 
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.homeDir), '.claude/{settings.json,agents/*.md}'));
@@ -217,6 +222,9 @@ export class HookConfigService implements vscode.Disposable {
         message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`,
         detail: approvalDetail(project, approved, this.approvals.records()),
         offerRevoke: true,
+        complete: project.length <= MAX_DETAIL_HOOKS,
+        openReview: () =>
+          this.reviews.show('Project hooks', hookReviewMarkdown('Project hooks in this workspace', project, approved, this.approvals.records())),
       },
       this.o.log,
     );
@@ -426,6 +434,12 @@ export class HookConfigService implements vscode.Disposable {
           message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`,
           detail: approvalDetail(pending, undefined, this.approvals.records()),
           offerRevoke: false,
+          complete: n <= MAX_DETAIL_HOOKS,
+          openReview: () =>
+            this.reviews.show(
+              'Project hooks awaiting approval',
+              hookReviewMarkdown('Project hooks awaiting approval', pending, undefined, this.approvals.records()),
+            ),
         },
         this.o.log,
       );

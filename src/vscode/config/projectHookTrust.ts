@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { approvalRecordOf, approvedHookRecordSchema, describeApprovalChanges, type ApprovedHookRecord } from '../../hooks/config/approvalChanges';
-import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
+import type { LoadedHook } from '../../hooks/config/loadedHook';
+import { hookSummaryLine } from '../../hooks/config/approvalReview';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /**
@@ -72,8 +73,20 @@ export class ApprovalStore {
 /** What the approval modal returned. */
 export type ApprovalChoice = 'allow' | 'revoke' | 'cancel';
 
-/** The approval modal: `allow` only when the user explicitly chose "Allow These Hooks". */
-export type ApprovalPrompt = (request: { readonly message: string; readonly detail: string; readonly offerRevoke: boolean }) => Thenable<ApprovalChoice>;
+/** What the approval dialog is asked. */
+export interface ApprovalRequest {
+  readonly message: string;
+  /** The modal's summary (approvalDetail). */
+  readonly detail: string;
+  readonly offerRevoke: boolean;
+  /** False when `detail` could list only some hooks: "Allow" is then offered once the full review is open. */
+  readonly complete: boolean;
+  /** Opens the full review beside (every hook with every field, approvalReview.ts); resolves with its document. */
+  readonly openReview: () => Thenable<vscode.TextDocument>;
+}
+
+/** The approval dialog: `allow` only when the user explicitly chose "Allow These Hooks". */
+export type ApprovalPrompt = (request: ApprovalRequest) => Thenable<ApprovalChoice>;
 
 /** The dialogs of the trust flow. */
 export interface TrustPrompts {
@@ -86,13 +99,33 @@ export interface TrustPrompts {
 
 const ALLOW = 'Allow These Hooks';
 const REVOKE = 'Turn Them Off';
+const REVIEW = 'Review All…';
+
+/**
+ * The modal, then — on "Review All…" — the full review beside and the same question as a
+ * notification (a modal would block scrolling the review). When the modal could not list every
+ * hook it offers no "Allow": a person approves only what they could see.
+ */
+export async function askWithReview(
+  request: Pick<ApprovalRequest, 'message' | 'detail' | 'complete' | 'openReview'>,
+  allow: string,
+  other?: string,
+): Promise<string | undefined> {
+  const first = [...(request.complete ? [allow] : []), REVIEW, ...(other !== undefined ? [other] : [])];
+  const choice = await vscode.window.showWarningMessage(request.message, { modal: true, detail: request.detail }, ...first);
+  if (choice !== REVIEW) return choice;
+  await request.openReview();
+  return vscode.window.showWarningMessage(
+    `${request.message} Every one is listed in the review opened beside.`,
+    allow,
+    ...(other !== undefined ? [other] : []),
+  );
+}
 
 /** The real dialogs. */
 export const vscodeTrustPrompts: TrustPrompts = {
-  approve: async ({ message, detail, offerRevoke }) => {
-    const choice = offerRevoke
-      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, REVOKE)
-      : await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW);
+  approve: async (request) => {
+    const choice = await askWithReview(request, ALLOW, request.offerRevoke ? REVOKE : undefined);
     return choice === ALLOW ? 'allow' : choice === REVOKE ? 'revoke' : 'cancel';
   },
   declined: () => {
@@ -107,7 +140,7 @@ export const vscodeTrustPrompts: TrustPrompts = {
 };
 
 /** Calls the approval prompt; a prompt that throws (e.g. "refused to show dialog in tests") is a decline. */
-export async function askApproval(prompt: ApprovalPrompt, request: Parameters<ApprovalPrompt>[0], log: vscode.LogOutputChannel): Promise<ApprovalChoice> {
+export async function askApproval(prompt: ApprovalPrompt, request: ApprovalRequest, log: vscode.LogOutputChannel): Promise<ApprovalChoice> {
   try {
     return await prompt(request);
   } catch (error) {
@@ -116,20 +149,21 @@ export async function askApproval(prompt: ApprovalPrompt, request: Parameters<Ap
   }
 }
 
-/** Most hooks listed in the modal; the rest are summarized (the full list goes to the log). */
-const MAX_DETAIL_LINES = 25;
+/** Most hooks the modal lists; with more, it says how many are left and offers the full review first. */
+export const MAX_DETAIL_HOOKS = 15;
 
 /**
- * The modal's detail: one line per hook (`describeLoadedHook`), marked when `approved` says so,
- * followed by what changed since its earlier approval when `records` know one
- * (`  changed: timeout 5 → 600; script .claude/hooks/check.sh changed`).
+ * The modal's summary: one line per hook (what runs, what an http hook sends), marked when
+ * `approved` says so, with what changed since its earlier approval when `records` know one.
+ * At most MAX_DETAIL_HOOKS; the rest are counted and the full review lists them.
  */
 export function approvalDetail(hooks: readonly LoadedHook[], approved?: ReadonlySet<string>, records: readonly ApprovedHookRecord[] = []): string {
-  const lines = hooks.slice(0, MAX_DETAIL_LINES).map((hook) => {
+  const lines = hooks.slice(0, MAX_DETAIL_HOOKS).map((hook) => {
     const mark = approved === undefined ? '' : approved.has(hook.hash) ? '[allowed] ' : '[off] ';
-    const changes = approved?.has(hook.hash) ? [] : describeApprovalChanges(hook, records);
-    return `${mark}${describeLoadedHook(hook)}${changes.length > 0 ? `\n    changed since approved: ${changes.join('; ')}` : ''}`;
+    return hookSummaryLine(hook, mark, approved?.has(hook.hash) ? [] : describeApprovalChanges(hook, records));
   });
-  if (hooks.length > MAX_DETAIL_LINES) lines.push(`…and ${hooks.length - MAX_DETAIL_LINES} more (listed in the Hookwise log)`);
+  if (hooks.length > MAX_DETAIL_HOOKS)
+    lines.push(`…and ${hooks.length - MAX_DETAIL_HOOKS} more not listed here. Choose "Review All…" to read every hook before allowing them.`);
+  else lines.push('"Review All…" shows each hook with every field (headers, environment variables, pinned files).');
   return lines.join('\n');
 }

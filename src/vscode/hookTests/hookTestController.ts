@@ -22,6 +22,8 @@ export interface HookTestControllerOptions {
   /** The model prompt and agent hooks use (the agent's). */
   readonly model: () => ModelClient;
   readonly log?: vscode.LogOutputChannel;
+  /** The agent's project root (CLAUDE_PROJECT_DIR); default: the first workspace folder, else home. */
+  readonly projectDir?: () => string;
   /** TestController id (default `hookwise.hookTests`; tests use another so both can live in one host). */
   readonly id?: string;
 }
@@ -118,7 +120,7 @@ export class HookTestController implements vscode.Disposable {
     const abort = new AbortController();
     const cancel = token?.onCancellationRequested(() => abort.abort());
     const current = this.o.config();
-    const projectDir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    const projectDir = this.o.projectDir?.() ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
     const runtime = new HookwiseRuntime({
       projectDir,
       homeDir: os.homedir(),

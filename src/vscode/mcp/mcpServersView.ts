@@ -2,10 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { McpServerManager } from '../../mcp/mcpServerManager';
 import type { McpServerStatus } from '../../mcp/mcpConnection';
-import { definitionHash } from '../../mcp/mcpServerConfig';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { thrownMessage } from '../../shared/describeThrown';
-import { APPROVED_MCP_SERVERS_KEY, projectMcpJsonPath, type McpService } from './mcpService';
+import { projectMcpJsonPath, type McpService } from './mcpService';
 
 /** Ids contributed in package.json. */
 export const MCP_VIEW_ID = 'hookwise.mcpServers';
@@ -159,9 +158,8 @@ async function addMcpServer(deps: {
       if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object') throw new Error(`${file} is not a JSON object; fix it first`);
       const doc = parsed.value as { mcpServers?: Record<string, unknown> };
       doc.mcpServers = { ...(doc.mcpServers ?? {}), [name]: entry };
-      // The user typed this definition: that is approval of exactly it.
-      const approved = deps.workspaceState.get<string[]>(APPROVED_MCP_SERVERS_KEY) ?? [];
-      await deps.workspaceState.update(APPROVED_MCP_SERVERS_KEY, [...approved, definitionHash(entry)]);
+      // The user typed this definition: that is approval of exactly it (with the scripts it runs, pinned when it loads).
+      deps.service.approveWritten(name, entry);
       await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
     }
     deps.log.info(`added MCP server "${name}" to ${where.label}`);

@@ -4,21 +4,36 @@ import * as vscode from 'vscode';
 import type { HookwiseRuntime } from '../../agent/hookwiseRuntime';
 import { loadMcpConfig } from '../../mcp/mcpConfigSources';
 import type { McpServerDefinition } from '../../mcp/mcpServerConfig';
-import { describeMcpServer, filterMcpByTrust, type HeldMcpServer } from '../../mcp/mcpTrust';
+import { filterMcpByTrust, type HeldMcpServer } from '../../mcp/mcpTrust';
+import { describeMcpServerFull, mcpReviewMarkdown } from '../../mcp/mcpReview';
+import { serverEntryHash } from '../../mcp/mcpServerConfig';
+import { ReviewDocuments } from '../config/reviewDocuments';
+import { PinnedScriptWatcher } from '../config/pinnedScriptWatcher';
 import { thrownMessage } from '../../shared/describeThrown';
-import { vscodeWorkspaceTrust, type WorkspaceTrustSource } from '../config/projectHookTrust';
+import { askWithReview, vscodeWorkspaceTrust, type WorkspaceTrustSource } from '../config/projectHookTrust';
 
 /** workspaceState key of the approved project MCP server definitions (sha256 hashes). */
 export const APPROVED_MCP_SERVERS_KEY = 'hookwise.approvedMcpServers';
 
-/** The approval modal: true only when the user chose to allow the listed servers. */
-export type McpApprovalPrompt = (message: string, detail: string) => Thenable<boolean>;
+/** What the MCP approval dialog is asked. */
+export interface McpApprovalRequest {
+  readonly message: string;
+  /** Every server with every field when `complete`; else the first ones and how many more. */
+  readonly detail: string;
+  readonly complete: boolean;
+  /** Opens the full review beside (every server, every field as written); resolves with its document. */
+  readonly openReview: () => Thenable<vscode.TextDocument>;
+}
+
+/** The approval dialog: true only when the user chose to allow the listed servers. */
+export type McpApprovalPrompt = (request: McpApprovalRequest) => Thenable<boolean>;
 
 const ALLOW = 'Allow These Servers';
+/** Most servers the modal lists in full. */
+const MAX_DETAIL_SERVERS = 8;
 
-/** The real modal. */
-export const vscodeMcpApprovalPrompt: McpApprovalPrompt = async (message, detail) =>
-  (await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW)) === ALLOW;
+/** The real dialog: the modal, and "Review All…" for the full list beside (projectHookTrust.ts). */
+export const vscodeMcpApprovalPrompt: McpApprovalPrompt = async (request) => (await askWithReview(request, ALLOW)) === ALLOW;
 
 /** What the service needs. */
 export interface McpServiceOptions {
@@ -46,6 +61,12 @@ export class McpService implements vscode.Disposable {
   private readonly declined = new Set<string>();
   private asking = false;
   private loads = 0;
+  /** Entry keys (name + definition) the user wrote with "Add MCP Server…": approved with their pinned scripts on the load that finds them. */
+  private readonly written = new Set<string>();
+  /** The full approval review ("Review All…"). */
+  private readonly reviews = new ReviewDocuments('hookwise-mcp-review');
+  /** Reloads when a script a server runs changes: its content is part of the approval. */
+  private readonly scripts = new PinnedScriptWatcher(() => void this.reload());
 
   constructor(private readonly o: McpServiceOptions) {
     this.trust = o.trust ?? vscodeWorkspaceTrust;
@@ -64,6 +85,8 @@ export class McpService implements vscode.Disposable {
         if (e.affectsConfiguration('hookwise.mcp')) reload();
       }),
       this.trust.onDidGrantWorkspaceTrust(reload),
+      this.reviews,
+      this.scripts,
     );
   }
 
@@ -87,6 +110,12 @@ export class McpService implements vscode.Disposable {
     });
     if (load !== this.loads) return;
     for (const p of loaded.problems) this.o.log.warn(`MCP: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`);
+    this.scripts.update(loaded.servers.map((server) => ({ scripts: server.transport === 'stdio' ? server.scripts : undefined })));
+    const written = loaded.servers.filter((s) => s.scope === 'project' && s.entryHash !== undefined && this.written.has(s.entryHash));
+    if (written.length > 0) {
+      for (const s of written) this.written.delete(s.entryHash!);
+      await this.o.workspaceState.update(APPROVED_MCP_SERVERS_KEY, [...new Set([...this.approvedHashes(), ...written.map((s) => s.hash)])]);
+    }
     const approved = new Set(this.approvedHashes());
     const { runnable, held } = filterMcpByTrust(loaded.servers, { trusted: this.trust.isTrusted, approved });
     this.held = held;
@@ -97,6 +126,14 @@ export class McpService implements vscode.Disposable {
     await this.o.runtime.setMcpServers(runnable);
     const toAsk = held.filter((h) => h.why === 'unapproved' && !this.declined.has(h.server.hash)).map((h) => h.server);
     if (toAsk.length > 0) void this.askApproval(toAsk);
+  }
+
+  /**
+   * Approves a project server the user just wrote with "Add MCP Server…" (typing it is consent
+   * to exactly it), once a reload finds it and pins the scripts it runs.
+   */
+  approveWritten(name: string, entry: unknown): void {
+    this.written.add(serverEntryHash(name, entry));
   }
 
   /** "Hookwise: Review MCP Servers": asks about every held project server again. */
@@ -123,10 +160,19 @@ export class McpService implements vscode.Disposable {
     this.asking = true;
     try {
       const message = `This workspace defines ${servers.length} MCP server${servers.length === 1 ? '' : 's'}. Each runs as a program on your machine (or connects to a URL) and its tools become available to the agent. Allow ${servers.length === 1 ? 'it' : 'them'}?`;
-      const detail = servers.map(describeMcpServer).join('\n');
+      const complete = servers.length <= MAX_DETAIL_SERVERS;
+      const listed = servers.slice(0, MAX_DETAIL_SERVERS).map(describeMcpServerFull);
+      if (!complete)
+        listed.push(`…and ${servers.length - MAX_DETAIL_SERVERS} more not listed here. Choose "Review All…" to read every server before allowing them.`);
+      const request = {
+        message,
+        detail: listed.join('\n'),
+        complete,
+        openReview: () => this.reviews.show('Project MCP servers', mcpReviewMarkdown('Project MCP servers awaiting approval', servers)),
+      };
       let allowed = false;
       try {
-        allowed = await this.prompt(message, detail);
+        allowed = await this.prompt(request);
       } catch (error) {
         this.o.log.warn(`the MCP approval dialog failed (${thrownMessage(error)}); the servers stay off`);
       }

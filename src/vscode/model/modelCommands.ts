@@ -5,8 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { getApiKey, storeApiKey } from './apiKey';
-import { modelSelectionSchema, writeModelSelection } from './modelSelection';
-import type { ModelSelection } from './modelSelection';
+import { modelSelectionSchema, workspaceWritesOf, writeModelSelection } from './modelSelection';
+import type { ModelSelection, WorkspaceWrites } from './modelSelection';
+import { ModelApprovals } from './modelApprovals';
+import { parseEndpoint } from '../../model/endpointOrigin';
 import { pickModelSelection } from './selectModelFlow';
 
 export { getApiKey } from './apiKey';
@@ -70,12 +72,24 @@ export function registerModelCommands(context: vscode.ExtensionContext, deps: { 
         selection = parsed.data;
       }
       if (selection === undefined) return undefined;
+      await approveWorkspaceWrites(workspaceWritesOf(selection), context);
       await writeModelSelection(selection);
       log.info(`Model set: ${describeSelection(selection)}`);
       void confirmSelection(selection, context);
       return selection;
     }),
   );
+}
+
+/**
+ * A selection written into the workspace's settings (because the workspace already sets those
+ * keys) is the person's own choice there: record it as approved, so it is not asked about.
+ */
+async function approveWorkspaceWrites(writes: WorkspaceWrites, context: vscode.ExtensionContext): Promise<void> {
+  const approvals = new ModelApprovals(context);
+  if (writes.provider !== undefined) await approvals.setProviderChoice({ provider: writes.provider, use: true });
+  const endpoint = writes.baseUrl === undefined ? undefined : parseEndpoint(writes.baseUrl);
+  if (endpoint?.ok) await approvals.approveEndpoint(endpoint.origin, await approvals.fingerprint(await getApiKey(context)));
 }
 
 /** One line for the log and the confirmation. */

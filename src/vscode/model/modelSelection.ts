@@ -1,7 +1,7 @@
 /**
  * A model choice ("Hookwise: Select Model…") and how it is written to the `hookwise.model.*`
  * settings. Scopes follow hookwiseSettingsSchema.ts: provider and name are `window`,
- * baseUrl `machine-overridable` (and restricted in untrusted workspaces), playgroundScript
+ * baseUrl `machine-overridable` (provider and baseUrl are restricted in untrusted workspaces), playgroundScript
  * `machine` — so that one is always a user setting, never something a cloned repository sets.
  */
 import * as vscode from 'vscode';
@@ -21,7 +21,7 @@ export type ModelSelection = z.infer<typeof modelSelectionSchema>;
 
 /** Keys under `hookwise.` and whether a workspace value of them can take effect at all. */
 const keys = {
-  provider: { key: 'model.provider', workspaceAllowed: true, restricted: false },
+  provider: { key: 'model.provider', workspaceAllowed: true, restricted: true },
   baseUrl: { key: 'model.baseUrl', workspaceAllowed: true, restricted: true },
   name: { key: 'model.name', workspaceAllowed: true, restricted: false },
   playgroundScript: { key: 'model.playgroundScript', workspaceAllowed: false, restricted: false },
@@ -35,6 +35,26 @@ function targetFor(config: vscode.WorkspaceConfiguration, spec: (typeof keys)[ke
   if (!spec.workspaceAllowed || vscode.workspace.workspaceFolders === undefined) return vscode.ConfigurationTarget.Global;
   if (spec.restricted && !vscode.workspace.isTrusted) return vscode.ConfigurationTarget.Global;
   return config.inspect(spec.key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/** The values a selection writes into the workspace's settings rather than the user's. */
+export interface WorkspaceWrites {
+  readonly provider?: string;
+  readonly baseUrl?: string;
+}
+
+/**
+ * What `writeModelSelection(selection)` would write into the workspace's settings (when the
+ * workspace already sets the key). The person chose these values there, so the caller records
+ * them as approved before writing.
+ */
+export function workspaceWritesOf(selection: ModelSelection): WorkspaceWrites {
+  const config = vscode.workspace.getConfiguration('hookwise');
+  const toWorkspace = (spec: (typeof keys)[keyof typeof keys]): boolean => targetFor(config, spec) === vscode.ConfigurationTarget.Workspace;
+  return {
+    ...(toWorkspace(keys.provider) ? { provider: selection.provider } : {}),
+    ...(selection.provider === 'openai-compatible' && toWorkspace(keys.baseUrl) ? { baseUrl: selection.baseUrl } : {}),
+  };
 }
 
 /** Writes `selection` (only the keys its provider uses; the others keep their values). */

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../../hooks/hookRunTypes';
+import path from 'node:path';
 import { addAllowRule } from './allowRuleEdit';
+import { assertNoLinkBelow, readFileNoFollow, writeFileNoFollow } from '../../shared/noFollowFile';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from './permissionText';
 import { ProposedChangeDiff } from './proposedChangeDiff';
 import { SerialQueue } from './serialQueue';
@@ -123,16 +125,18 @@ function defaultLocalSettingsFile(): vscode.Uri | undefined {
   return folder ? vscode.Uri.joinPath(folder.uri, '.claude', 'settings.local.json') : undefined;
 }
 
-/** Adds `rule` to the file's permissions.allow, creating the file when missing; comments survive. */
+/**
+ * Adds `rule` to the file's permissions.allow, creating the file when missing; comments survive.
+ * The rule goes only into the file named: a symlink at it or at its `.claude` folder (a
+ * repository's link to `~/.claude/settings.json`), or a hard link, is refused with a message
+ * naming the link (noFollowFile.ts), so a repository cannot redirect the person's "Always Allow".
+ */
 export async function writeAllowRule(file: vscode.Uri, rule: string): Promise<void> {
-  let text = '';
-  try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-  } catch (error) {
-    if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
-  }
+  // The folder that holds `.claude/`: the person opened it; what is below it is the repository's.
+  const root = path.dirname(path.dirname(file.fsPath));
+  await assertNoLinkBelow(root, file.fsPath);
+  const text = await readFileNoFollow(file.fsPath);
   const next = addAllowRule(text, rule);
   if (next === text) return;
-  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
-  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(next));
+  await writeFileNoFollow(root, file.fsPath, next);
 }

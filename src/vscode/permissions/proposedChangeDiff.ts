@@ -27,19 +27,23 @@ export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
     });
   }
 
-  /** Opens the diff for a Write/Edit request; resolves undefined for other tools or when not registered. */
-  static async show(request: PermissionRequest): Promise<vscode.Disposable | undefined> {
-    return ProposedChangeDiff.instance?.open(request);
+  /**
+   * Opens the diff for a Write/Edit request; resolves undefined for other tools or when not
+   * registered. A relative path is the agent's: it resolves against `root` (the agent's project
+   * root; default the first workspace folder), where the tool would write it.
+   */
+  static async show(request: PermissionRequest, root?: string): Promise<vscode.Disposable | undefined> {
+    return ProposedChangeDiff.instance?.open(request, root);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.contents.get(uri.query) ?? '';
   }
 
-  private async open(request: PermissionRequest): Promise<vscode.Disposable | undefined> {
+  private async open(request: PermissionRequest, agentRoot?: string): Promise<vscode.Disposable | undefined> {
     const file = proposedFile(request.toolName, request.toolInput);
     if (!file) return undefined;
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const root = agentRoot ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const absolute = path.isAbsolute(file) || !root ? file : path.resolve(root, file);
     const fileUri = vscode.Uri.file(absolute);
     let current: string | undefined;

@@ -28,6 +28,8 @@ export interface HookLensOptions {
   /** The model prompt and agent hooks use. */
   readonly model: () => ModelClient;
   readonly log?: vscode.LogOutputChannel;
+  /** The agent's project root, for a hook not loaded from a folder; default the first workspace folder, else home. */
+  readonly projectDir?: () => string;
 }
 
 /** What "Run with Sample Input…" returns (tests and callers read it; the user sees a message). */
@@ -110,7 +112,7 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
       void vscode.window.showWarningMessage(`Hookwise: ${id} is not run here — ${state.text}.`);
       return undefined;
     }
-    const projectDir = hook.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    const projectDir = hook.folder ?? this.o.projectDir?.() ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
     const input = isPlainObject(given) ? given : await askInput(startingInput(hook, this.stats.lastInput(id), projectDir), id);
     if (!input) return undefined;
     const runtime = new HookwiseRuntime({

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agentEvents';
 import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
+import type { MemoryApprovalPins } from '../../../src/agent/memory/memoryApproval';
 import type { PermissionMode } from '../../../src/agent/permissionMode';
+import type { PermissionProvider } from '../../../src/hooks/hookRunTypes';
 import type { Session } from '../../../src/agent/session';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
@@ -34,6 +36,10 @@ export interface RuntimeEnv {
     readonly protectedFiles?: readonly string[];
     /** Load the workspace's `.claude/skills` first, as the extension does. */
     readonly skills?: boolean;
+    /** RuntimeOptions.permissionProvider (the extension's modal); absent = headless. */
+    readonly permissionProvider?: PermissionProvider;
+    /** RuntimeOptions.memoryApprovals (the extension's per-workspace pins). */
+    readonly memoryApprovals?: MemoryApprovalPins;
   }): Promise<RuntimeRun>;
 }
 
@@ -73,6 +79,8 @@ export function useRuntimeEnv(): RuntimeEnv {
         transcriptDir: path.join(ws.hookwiseHome, 'projects', 'ws'),
         askFallback: 'deny',
         ...(options.protectedFiles ? { protectedFiles: options.protectedFiles } : {}),
+        ...(options.permissionProvider ? { permissionProvider: options.permissionProvider } : {}),
+        ...(options.memoryApprovals ? { memoryApprovals: options.memoryApprovals } : {}),
       });
       runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: ws.home, folders: [{ root: ws.ws }] })), { trusted: options.trusted });
       options.setup?.(runtime);

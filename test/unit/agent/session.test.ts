@@ -69,7 +69,7 @@ describe('Session', () => {
     const result = await session.submit('my password is hunter2', new AbortController().signal);
     await session.end('other');
 
-    expect(result).toEqual({ status: 'blocked', reason: 'prompts must not contain secrets' });
+    expect(result).toEqual({ status: 'blocked', reason: 'prompts must not contain secrets', blockedBy: 'a UserPromptSubmit hook' });
     expect(model.requests).toHaveLength(0);
     expect(session.messages.some((m) => m.content.includes('hunter2'))).toBe(false);
     expect(events.some((e) => e.type === 'systemMessage' && e.text.includes('prompts must not contain secrets'))).toBe(true);

@@ -66,11 +66,12 @@ describe('an untrusted workspace cannot widen permissions from its own files', (
     expect(existsSync(path.join(env.w.ws, 'notes.txt'))).toBe(false);
   });
 
-  it("a mode the user chose explicitly still applies, and the user's own defaultMode applies untrusted", async () => {
+  it("a mode the user chose explicitly still applies, and the user's own defaultMode applies untrusted (yet every call still asks: Restricted Mode)", async () => {
     expect((await runOneCall({ trusted: false, requested: 'plan', tool: 'Bash', args: { command: 'true' } })).mode).toBe('plan');
     await env.w.write('../home/.claude/settings.json', JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } }));
     const user = await runOneCall({ trusted: false, tool: 'Write', args: { file_path: path.join(env.w.ws, 'ok.txt'), content: 'x' } });
     expect(user.mode).toBe('acceptEdits');
-    expect(user.status).toBe('done');
+    // Nobody answers here, so the Restricted Mode ask is denied (restrictedMode.test.ts has the person).
+    expect(user.status).toBe('denied');
   });
 });

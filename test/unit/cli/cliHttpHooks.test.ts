@@ -177,8 +177,7 @@ describe('hookwise -p with http hooks', () => {
     expect(hooks.requests).toHaveLength(0);
     expect(json.hook_runs).toContainEqual(expect.objectContaining({ status: 'failed', error: expect.stringContaining('allowedHttpHookUrls is empty') }));
 
-    // User settings allow one pattern; the project's list adds another: arrays merge across files.
-    await suite.w.write('../home/.claude/settings.json', JSON.stringify({ allowedHttpHookUrls: ['https://hooks.example.com/*'] }));
+    // A pattern matching the hook lets it through (cliHttpHookLayers.test.ts: lists across files).
     await suite.w.settings({
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'http', url: `${hooks.url}/pre` }] }] },
       permissions: { allow: ['Bash'] },

@@ -28,7 +28,7 @@ describe('expandVariables', () => {
 });
 
 describe('loadMcpConfig', () => {
-  it('reads user and local servers from ~/.claude.json and project ones from .mcp.json; local beats project beats user', async () => {
+  it("reads user and local servers from ~/.claude.json and project ones from .mcp.json; a project server never takes a user server's name", async () => {
     writeFileSync(
       path.join(home, '.claude.json'),
       JSON.stringify({
@@ -40,10 +40,16 @@ describe('loadMcpConfig', () => {
 
     const loaded = await loadMcpConfig({ homeDir: home, projectDir: project, env: { TOKEN: 't0k' } });
 
-    expect(loaded.problems).toEqual([]);
+    expect(loaded.problems).toEqual([
+      expect.objectContaining({
+        displayFile: '.mcp.json',
+        jsonPath: 'mcpServers.shared',
+        message: expect.stringContaining('may not reuse the name of your server "shared"'),
+      }),
+    ]);
     const byName = Object.fromEntries(loaded.servers.map((s) => [s.name, s]));
     expect(Object.keys(byName).sort()).toEqual(['local', 'mine', 'shared']);
-    expect(byName.shared).toMatchObject({ scope: 'project', command: 'project-cmd', args: ['.'] });
+    expect(byName.shared).toMatchObject({ scope: 'user', command: 'user-cmd' });
     expect(byName.local).toMatchObject({ scope: 'local' });
     expect(byName.mine).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer t0k' } });
   });

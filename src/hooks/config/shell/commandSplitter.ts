@@ -81,11 +81,13 @@ export class CommandSplitter extends WordScanner {
     let words: Word[] = [];
     let texts: string[] = [];
     let stdin: string[] = [];
+    let writes: string[] = [];
     const flush = (): void => {
-      this.finishCommand(words, texts, stdin);
+      this.finishCommand(words, texts, stdin, writes);
       words = [];
       texts = [];
       stdin = [];
+      writes = [];
     };
     for (;;) {
       this.skipBlanks();
@@ -105,13 +107,13 @@ export class CommandSplitter extends WordScanner {
         continue;
       }
       if ((ch === '<' || ch === '>') && src[this.pos + 1] !== '(') {
-        texts.push(this.parseRedirect('', stdin));
+        texts.push(this.parseRedirect('', stdin, writes));
         continue;
       }
       const word = this.scanWord();
       const after = src[this.pos];
       if ((after === '<' || after === '>') && src[this.pos + 1] !== '(' && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(word.raw)) {
-        texts.push(this.parseRedirect(word.raw, stdin));
+        texts.push(this.parseRedirect(word.raw, stdin, writes));
         continue;
       }
       if (words.length === 0 && !word.quoted && STRUCTURAL.has(word.raw)) continue;
@@ -122,18 +124,19 @@ export class CommandSplitter extends WordScanner {
     flush();
   }
 
-  private finishCommand(words: readonly Word[], texts: readonly string[], stdin: string[]): void {
+  private finishCommand(words: readonly Word[], texts: readonly string[], stdin: string[], writes: string[]): void {
     const head = words.find((w) => !ASSIGNMENT.test(w.raw));
     if (head) {
       if (!head.literal) this.unsure('the command name is computed');
       else if (head.pattern) this.unsure('the command name is a pattern');
       else if (head.value === 'eval') this.unsure('eval');
     }
-    if (texts.length > 0 && words.length > 0) this.out.commands.push({ text: texts.join(' '), words: words.map((w) => w.value), stdin });
+    if (texts.length > 0 && words.length > 0)
+      this.out.commands.push({ text: texts.join(' '), words: words.map((w) => w.value), stdin, rawWords: words.map((w) => w.raw), writes });
   }
 
   /** Parses one redirection (the operator is at `pos`); returns its text. */
-  private parseRedirect(fd: string, stdin: string[]): string {
+  private parseRedirect(fd: string, stdin: string[], writes: string[]): string {
     const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, this.pos)) as string;
     this.pos += op.length;
     this.skipBlanks();
@@ -149,8 +152,10 @@ export class CommandSplitter extends WordScanner {
     } else if (op === '<<<') {
       stdin.push(target.value);
     } else if (op === '>' || op === '>>' || op === '>|' || op === '<>') {
+      writes.push(target.raw);
       if (!target.literal || !HARMLESS_TARGETS.has(target.value)) this.out.risky = true;
     } else if (op === '>&') {
+      if (!/^(\d+|-)$/.test(target.value)) writes.push(target.raw);
       if (!target.literal || !/^(\d+|-)$/.test(target.value)) this.out.risky = true;
     }
     return fd + op + target.raw;

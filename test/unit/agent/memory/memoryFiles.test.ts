@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importsOf, loadMemory, MAX_MEMORY_FILE_CHARS } from '../../../../src/agent/memory/memoryFiles';
+import { loadMemory } from '../../../../src/agent/memory/memoryFiles';
+import { importsOf, MAX_MEMORY_FILE_CHARS } from '../../../../src/agent/memory/memoryLoader';
 import { environmentBlock, memoryBlock } from '../../../../src/agent/memory/promptContext';
 
 // CLAUDE.md / AGENTS.md / rules as Claude Code loads them at session start, and what the model is told.

@@ -205,7 +205,12 @@ describe("the permission gate for the session's own events", () => {
     const { session: s, model } = session();
     const result = await s.submit('deploy to prod', new AbortController().signal);
     await s.end('other');
-    expect(result).toMatchObject({ status: 'blocked', reason: 'this prompt mentions prod' });
+    // The fallback dropped it, not the hook (which only asked).
+    expect(result).toMatchObject({
+      status: 'blocked',
+      reason: 'this prompt mentions prod',
+      blockedBy: expect.stringMatching(/^the permission fallback \(a UserPromptSubmit hook asked; no permission provider; askFallback: deny\)$/),
+    });
     expect(model.requests).toHaveLength(0);
   });
 });
