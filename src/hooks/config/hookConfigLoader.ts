@@ -33,7 +33,7 @@ export interface LoadHookConfigOptions {
   readonly enabled?: boolean;
   /** The user-level `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
-  /** The user-level `hookwise.hooks.disabled`: hook ids (`source › json path`) switched off; managed hooks ignore it. */
+  /** The user-level `hookwise.hooks.disabled`: hook ids (by identity, hookSwitches.ts; old position ids are migrated) switched off; managed hooks ignore it. */
   readonly disabledHooks?: readonly string[];
   /** The user settings.json holding `disabledHooks`, so a warning about a switch lands on it. */
   readonly userSettingsFile?: string;
