@@ -19,7 +19,8 @@ export type SwitchSubject = Pick<LoadedHook, 'event' | 'matcher' | 'handler' | '
 /**
  * The identity id `hookwise.hooks.disabled` names a configured hook by: the document, event,
  * matcher and handler, plus a short hash of their canonical JSON (with the agent or skill scope),
- * e.g. `.claude/settings.json › PreToolUse › Bash › command:./ask-before-risky.sh #1a2b3c4d`.
+ * e.g. `.claude/settings.json › PreToolUse › Bash › command:./ask-before-risky.sh #1a2b3c4d` (the hash also covers the
+ * source's scope: user, project, local…).
  * It does not depend on where in the file the hook is, so inserting or moving hooks never moves
  * a switch to another hook; changing the hook (its handler, matcher, event) changes the id, and
  * the loader then says the switch names no hook.
@@ -30,7 +31,8 @@ export function hookIdentityId(hook: SwitchSubject): string {
   const full = handlerBody(hook.handler).replace(/\s+/g, ' ').trim();
   const body = full.length > MAX_BODY_IN_ID ? `${full.slice(0, MAX_BODY_IN_ID)}…` : full;
   const hash = createHash('sha256')
-    .update(canonicalJson(['switch-v1', doc, hook.event, hook.matcher ?? '', hook.handler, hook.agentType ?? '', hook.skill ?? '']), 'utf8')
+    // The scope too: a project file labelled like the user's (a folder named "~") never shares an id with the user's hook.
+    .update(canonicalJson(['switch-v1', hook.source.scope, doc, hook.event, hook.matcher ?? '', hook.handler, hook.agentType ?? '', hook.skill ?? '']), 'utf8')
     .digest('hex')
     .slice(0, 8);
   return `${doc} › ${hook.event} › ${matcher} › ${hook.handler.type}:${body} #${hash}`;
