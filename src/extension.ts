@@ -20,6 +20,7 @@ import type { HookConfigService } from './vscode/config/hookConfigService';
 import { ModalPermissionProvider } from './vscode/permissions/modalPermissionProvider';
 import { ProposedChangeDiff } from './vscode/permissions/proposedChangeDiff';
 import { AgentStatusBar } from './vscode/statusBar';
+import { BrokenConfigNotice, showConfigWarnings } from './vscode/config/brokenConfigNotice';
 import { getApiKey, registerModelCommands } from './vscode/model/modelCommands';
 import { resolveVscodeLmModelClient } from './vscode/model/vscodeLmModelClient';
 import type { HookRunsTreeProvider } from './vscode/tree/hookRunsTreeProvider';
@@ -242,6 +243,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     }),
   );
   lens.watchConfig(hookConfig.onDidChange);
+  // A broken hook config file: the status bar and the chat say which version is in force.
+  context.subscriptions.push(
+    new BrokenConfigNotice(hookConfig.onDidChange, chat, hookConfig.current),
+    showConfigWarnings(runs.treeView, hookConfig.onDidChange),
+  );
   if (hookConfig.current) markConfigReady();
   const hookTests = new HookTestController({
     projectDir: () => controller.projectDir,

@@ -29,6 +29,8 @@ export interface CliArgs {
   readonly strictMcpConfig: boolean;
   /** `--plugin-dir DIR` (repeatable): local Claude Code plugin roots loaded for this run. */
   readonly pluginDirs: readonly string[];
+  /** `--strict-config`: exit 2 when a hook config file has an error, instead of running its last good version. */
+  readonly strictConfig: boolean;
   /** `--allow-memory-import FILE` (repeatable): files outside the project that project memory may import in this run. */
   readonly memoryImports?: readonly string[];
 }
@@ -68,6 +70,9 @@ Options:
   --strict-mcp-config         use only the --mcp-config servers
   --plugin-dir DIR            load the Claude Code plugin at DIR (hooks, commands,
                               agents, .mcp.json) for this run; repeatable
+  --strict-config             exit 2 when a hook config file has an error. By default
+                              the last good copy of that file (kept per project under
+                              $HOOKWISE_HOME/projects/) runs instead, with a warning
   --allow-memory-import FILE  let project memory (CLAUDE.md…) import FILE although it is
                               outside the project (headless, no one is asked); repeatable
   --version                   print the version
@@ -76,7 +81,8 @@ Options:
   hookwise hooks list|explain|test …  inspect and test the hooks (hookwise hooks --help)
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME.
-Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage, 143 SIGTERM,
+Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage (or, with
+--strict-config, a broken hook config file), 143 SIGTERM,
 129 SIGHUP or the parent process died.`;
 
 const outputFormatSchema = z.enum(['text', 'json', 'stream-json']);
@@ -110,6 +116,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         maintenance: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
+        'strict-config': { type: 'boolean' },
         'plugin-dir': { type: 'string', multiple: true },
         'allow-memory-import': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
@@ -152,6 +159,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     allowedTools,
     mcpConfigs: v['mcp-config'] ?? [],
     strictMcpConfig: v['strict-mcp-config'] === true,
+    strictConfig: v['strict-config'] === true,
     pluginDirs: v['plugin-dir'] ?? [],
     ...(playground !== undefined ? { playgroundScript: playground } : modelArg !== undefined ? { model: modelArg } : {}),
     ...(baseUrl ? { baseUrl } : {}),

@@ -1,24 +1,26 @@
 import path from 'node:path';
 import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
+import type { LastGoodStore } from '../hooks/config/lastGoodConfig';
 import { pluginHookSources } from '../plugins/pluginHookSources';
 import { discoverPlugins, type PluginProblem, type PluginRoot } from '../plugins/pluginLoader';
 
 /**
  * The hook configuration a headless run in `cwd` uses: the managed policy, `~/.claude/settings.json`,
  * the folder's `.claude/settings*.json` and agent files, a `--settings` file (highest precedence) and the
- * hooks files of `pluginSources` (pluginHookSources.ts).
+ * hooks files of `pluginSources` (pluginHookSources.ts). With `lastGood`, a broken file's last good version is used (lastGoodConfig.ts).
  */
 export async function loadCliConfig(
   cwd: string,
   homeDir: string,
   settingsFile?: string,
   pluginSources: readonly ConfigSourceInput[] = [],
+  lastGood?: LastGoodStore,
 ): Promise<HookConfig> {
   const sources: ConfigSourceInput[] = [...standardConfigSources({ homeDir, folders: [{ root: cwd }] }), ...pluginSources];
   if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
   // projectDirs: the workspace files a user hook runs are found (and protected from the agent) too.
-  return loadHookConfig(sources, { projectDirs: [cwd] });
+  return loadHookConfig(sources, { projectDirs: [cwd], ...(lastGood ? { lastGood } : {}) });
 }
 
 /**
@@ -31,9 +33,10 @@ export async function loadCliConfigWithPlugins(
   homeDir: string,
   settingsFile: string | undefined,
   pluginDirs: readonly string[],
+  lastGood?: LastGoodStore,
 ): Promise<{ config: HookConfig; plugins: PluginRoot[]; problems: PluginProblem[] }> {
   const found = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: pluginDirs.map((dir) => path.resolve(dir)) });
-  const config = await loadCliConfig(cwd, homeDir, settingsFile, pluginHookSources(found.plugins));
+  const config = await loadCliConfig(cwd, homeDir, settingsFile, pluginHookSources(found.plugins), lastGood);
   return { config, plugins: found.plugins, problems: found.problems };
 }
 

@@ -8,6 +8,7 @@ import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { readBoundedTextFile } from '../hooks/config/configFileSystem';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
+import { FileLastGoodStore } from './lastGoodFiles';
 import { hooksForCwd, type LoadedHook } from '../hooks/config/loadedHook';
 import { lintHooks } from '../hooks/lint/hookLint';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
@@ -64,7 +65,14 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
   const cwd = path.resolve(values.cwd ?? process.cwd());
   if (!existsSync(cwd)) return usage(io, `--cwd ${cwd} does not exist`);
   const homeDir = io.env.HOME ?? os.homedir();
-  const { config, problems } = await loadCliConfigWithPlugins(cwd, homeDir, values.settings, values['plugin-dir'] ?? []);
+  // The hooks that would run: a broken file's last good copy, as `hookwise -p` uses it (the diagnostics say so).
+  const { config, problems } = await loadCliConfigWithPlugins(
+    cwd,
+    homeDir,
+    values.settings,
+    values['plugin-dir'] ?? [],
+    FileLastGoodStore.forProject(cwd, io.env),
+  );
   for (const p of problems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   switch (sub) {

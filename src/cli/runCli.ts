@@ -10,6 +10,8 @@ import { SessionManager } from '../agent/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import { formatConfigDiagnostic } from '../hooks/config/configDiagnostic';
 import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
+import { FileLastGoodStore } from './lastGoodFiles';
+import { brokenFileNotice } from '../hooks/config/lastGoodConfig';
 import type { HookRunner } from '../hooks/hookRunner';
 import { killLiveProcessGroups } from '../shared/processRunner';
 import type { ModelClient } from '../model/modelClient';
@@ -57,9 +59,19 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
 
   const homeDir = io.env.HOME ?? os.homedir();
-  const { config, plugins, problems: pluginProblems } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs);
+  const {
+    config,
+    plugins,
+    problems: pluginProblems,
+  } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs, FileLastGoodStore.forProject(cwd, io.env));
   for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
-  for (const d of config.diagnostics) io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
+  for (const d of config.diagnostics) if (d.code !== 'lastGoodInForce') io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
+  // A broken config file never silently drops its policy: its last good copy runs, and this says so (or --strict-config stops).
+  for (const b of config.brokenFiles ?? []) io.stderr(`hookwise: warning: ${brokenFileNotice(b).replace(/`/g, '')}\n`);
+  if (args.strictConfig && (config.brokenFiles?.length ?? 0) > 0) {
+    io.stderr('hookwise: --strict-config: a hook configuration file has an error; fix it, or run without --strict-config to use its last good version\n');
+    return 2;
+  }
   if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
   else if (config.projectHooksOffBy) io.stderr(`hookwise: the project's hooks are disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run\n`);
   if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)

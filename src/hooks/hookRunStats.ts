@@ -30,7 +30,7 @@ interface Entry {
 }
 
 /**
- * Per-hook run statistics, keyed by the hook id Hook Runs and `hookwise.hooks.disabled` use
+ * Per-hook run statistics, keyed by the hook's place as Hook Runs shows it
  * (`source › json path`). Fed one finished run at a time (live runs and the restored history),
  * so a lens never re-reads anything; the same run reported again (an `ask` settled) updates
  * its last outcome without counting twice. Bounded: {@link MAX_HOOKS} hooks, a window of durations each.

@@ -21,6 +21,8 @@ export type HookSource =
       readonly skill?: string;
       /** Set for a plugin's hooks: its root and data directory are given to its command hooks. */
       readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string; readonly managed?: true };
+      /** The hook's switch id in `hookwise.hooks.disabled`, set by the loader for a hook (hookSwitches.ts hookIdentityId); not part of the label. */
+      readonly switchId?: string;
     }
   | {
       readonly kind: 'settings';
@@ -29,6 +31,8 @@ export type HookSource =
       /** Settings file when known (for "Go to Hook Definition"). */
       readonly file?: string;
       readonly jsonPath: string;
+      /** The hook's switch id in `hookwise.hooks.disabled` (hookSwitches.ts hookIdentityId). */
+      readonly switchId?: string;
     }
   | {
       readonly kind: 'code';

@@ -236,14 +236,15 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(localFile, '// my hooks\n\nhooks: oops\n');
     await harness.service.reload();
     const broken = hookwiseDiagnostics(uri);
+    // The file read cleanly before: its last good version stays in force, and the Problems panel says so too (issue 31).
     assert.deepEqual(
       broken.map((d) => d.code),
-      ['notJson'],
+      ['notJson', 'lastGoodInForce'],
     );
     assert.equal(harness.notJsonWarnings.length, 1);
     assert.match(
       harness.notJsonWarnings[0] ?? '',
-      /^Hookwise ignored \.claude\/settings\.local\.json: not valid JSON \(line 3\)\. Its hooks are off until you fix it\.$/,
+      /^Hookwise: \.claude\/settings\.local\.json is not valid JSON \(line 3\)\. Its last good version stays in force until you fix it\.$/,
     );
     await harness.service.reload();
     assert.equal(harness.notJsonWarnings.length, 1, 'warned once per file');
@@ -271,7 +272,10 @@ suite('Hook configuration (VS Code glue)', () => {
     // No reload() call: onDidChangeConfiguration must pick it up.
     const change = await waitForChange(service, (c) => c.applied.active.some((h) => h.event === 'Stop'), 15_000, 'the workspace settings hook');
     const stop = change.applied.active.find((h) => h.event === 'Stop');
-    assert.deepEqual(stop?.source, { kind: 'settings', scope: 'workspace', file: settingsJson, jsonPath: 'hookwise.hooks.Stop[0].hooks[0]' });
+    assert.deepEqual(
+      { ...stop?.source, switchId: undefined },
+      { kind: 'settings', scope: 'workspace', file: settingsJson, jsonPath: 'hookwise.hooks.Stop[0].hooks[0]', switchId: undefined },
+    );
 
     writeFileSync(settingsJson, '{\n  // typo below\n  "hookwise.hooks": { "PreToolUSe": [] }\n}\n');
     await waitForChange(service, (c) => c.config.diagnostics.some((d) => d.code === 'unknownEvent'), 15_000, 'the unknown event diagnostic');

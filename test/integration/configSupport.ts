@@ -61,6 +61,8 @@ export function createHarness(options: {
   extensionHooks?: boolean;
   /** Makes the runtime's apply throw while it returns true (a bug in applying must not hang reloads). */
   failApply?: () => boolean;
+  /** The workspace state of an earlier harness: a window reload keeps it (approvals, last good config files). */
+  state?: MemoryMemento;
 }): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
   // A name per harness: a channel created right after one of the same name was disposed can be closed with it ("Channel has been closed").
@@ -71,7 +73,7 @@ export function createHarness(options: {
   const untrustedNotices: number[] = [];
   const declinedNotices: number[] = [];
   const notJsonWarnings: string[] = [];
-  const state = new MemoryMemento();
+  const state = options.state ?? new MemoryMemento();
   let generation = 0;
   const prompts: TrustPrompts = {
     approve: async (request) => {

@@ -9,6 +9,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
+import { hookSwitchId } from '../../src/hooks/config/hookSwitches';
 import { workspaceRoot } from './configSupport';
 import { bashHookInput, retry, until } from './hostWait';
 
@@ -37,6 +38,12 @@ function hoverText(hovers: readonly vscode.Hover[]): string {
 
 suite('Hook lens', () => {
   let api: HookwiseApi;
+  /** The lens names the hook by its place in the file; its switch in settings names it by identity. */
+  const switchId = (): string => {
+    const hook = api.hookConfig.current?.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');
+    assert.ok(hook, 'the fixture hook is loaded');
+    return hookSwitchId(hook);
+  };
   const settingsFile = (): string => path.join(workspaceRoot(), '.claude', 'settings.json');
   suiteSetup(async () => {
     api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
@@ -123,17 +130,17 @@ suite('Hook lens', () => {
     // A write can race another edit of the same settings file ("the file is newer"): the command reports it; try again.
     await retry(
       () => vscode.commands.executeCommand(disable.command!.command, ...(disable.command!.arguments ?? [])),
-      () => (vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+      () => (vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(switchId()),
     );
-    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), [HOOK_ID]);
-    await until('the reload with the hook switched off', () => api.hookConfig.current?.config.disabledHookIds?.has(HOOK_ID) === true);
+    assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), [switchId()]);
+    await until('the reload with the hook switched off', () => api.hookConfig.current?.config.disabledHookIds?.has(switchId()) === true);
     await until('the Enable lens', async () => (await titles(uri)).includes('Enable'));
     const offHover = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at)) ?? []);
     assert.match(offHover, /skipped: switched off in hookwise\.hooks\.disabled/);
     const enable = (await lenses(uri)).find((l) => l.command?.title === 'Enable')!;
     await retry(
       () => vscode.commands.executeCommand(enable.command!.command, ...(enable.command!.arguments ?? [])),
-      () => !(vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(HOOK_ID),
+      () => !(vscode.workspace.getConfiguration().get<string[]>('hookwise.hooks.disabled') ?? []).includes(switchId()),
     );
     assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), []);
   });

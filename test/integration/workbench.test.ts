@@ -8,11 +8,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookConfigService } from '../../src/vscode/config/hookConfigService';
+import { hookSwitchId } from '../../src/hooks/config/hookSwitches';
 import { workspaceRoot } from './configSupport';
 import { retry, until } from './hostWait';
 
 const EXTENSION_ID = 'hookwise.hookwise';
-const HOOK_ID = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
+/** The fixture hook's switch id: by identity (file, event, matcher, handler), not position; set once it is loaded. */
+let HOOK_ID = '';
 
 interface HookwiseApi {
   readonly hookConfig: HookConfigService;
@@ -46,6 +48,8 @@ suite('Hook workbench', () => {
     const before = readFileSync(claudeFile, 'utf8');
     const hook = api.hookConfig.current!.config.hooks.find((h) => h.source.kind === 'file' && h.source.jsonPath === 'hooks.PreToolUse[0].hooks[0]');
     assert.ok(hook, 'the fixture hook is loaded');
+    HOOK_ID = hookSwitchId(hook);
+    assert.match(HOOK_ID, /^\.claude\/settings\.json › PreToolUse › Bash › command:.* #[0-9a-f]{8}$/);
     const record = {
       event: 'PreToolUse',
       matchValue: 'Bash',

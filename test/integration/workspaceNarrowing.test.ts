@@ -14,6 +14,7 @@ import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
 import type { ModelClient } from '../../src/model/modelClient';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
 import { setSwitch } from '../../src/vscode/workbench/hookWorkbench';
+import { hookSwitchId } from '../../src/hooks/config/hookSwitches';
 import { createHarness, workspaceRoot, type ServiceHarness } from './configSupport';
 import { bashHookInput, until } from './hostWait';
 
@@ -111,19 +112,20 @@ suite('Workspace settings narrow, never loosen', () => {
     const first = await harness!.service.reload();
     const hook = first?.config.hooks.find((h) => h.source.kind === 'file' && h.source.scope === 'user');
     assert.ok(hook, 'the user hook is loaded');
+    const id = hookSwitchId(hook);
     assert.equal(await setSwitch(hook.source, true), true);
     await until('the switch in user settings', () => {
       const inspected = vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled');
-      return inspected?.globalValue?.includes(USER_HOOK_ID) === true;
+      return inspected?.globalValue?.includes(id) === true;
     });
-    assert.equal(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.workspaceValue?.includes(USER_HOOK_ID) ?? false, false);
+    assert.equal(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.workspaceValue?.includes(id) ?? false, false);
     const change = await harness!.service.reload();
-    assert.equal(change?.config.disabledHookIds?.has(USER_HOOK_ID), true, "the user's own switch applies");
+    assert.equal(change?.config.disabledHookIds?.has(id), true, "the user's own switch applies");
     assert.equal((await decide(change)).decision === 'deny', false, 'the user switched their hook off');
     assert.equal(await setSwitch(hook.source, false), true);
     await until(
       'the switch removed',
-      () => !(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.globalValue ?? []).includes(USER_HOOK_ID),
+      () => !(vscode.workspace.getConfiguration().inspect<string[]>('hookwise.hooks.disabled')?.globalValue ?? []).includes(id),
     );
   });
 });

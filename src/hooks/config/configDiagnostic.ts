@@ -34,6 +34,10 @@ export type ConfigDiagnosticCode =
   | 'overriddenByPolicy'
   /** A workspace or project value that would switch off the user's hooks, plugins or sources: ignored (workspaceNarrowing.ts). */
   | 'cannotLoosen'
+  /** A `hookwise.hooks.disabled` id naming no loaded hook: the hook under the switch changed or vanished (hookSwitchMigration.ts). */
+  | 'switchVanished'
+  /** A broken config file: its last good version is in force, or none is known (lastGoodConfig.ts). */
+  | 'lastGoodInForce'
   /** Hook lint (src/hooks/lint/hookLint.ts): likely mistakes in a hook that loads fine. */
   | 'scriptMissing'
   | 'scriptNotExecutable'

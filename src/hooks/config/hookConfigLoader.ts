@@ -5,7 +5,8 @@ import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } 
 import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
-import { sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
+import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
+import { brokenFileDiagnostic, fatalConfigErrors, isFatalConfigError, type BrokenConfigFile, type ConfigFileInput, type LastGoodStore } from './lastGoodConfig';
 import { hookApprovalKey } from './hookApproval';
 import type { RawHookEntry } from './hooksObjectReader';
 import type { HookSourceKey } from './hookwiseSettingsSchema';
@@ -15,7 +16,8 @@ import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { withPinnedScripts } from './hookScriptPinning';
 import { listAgentFiles, listSkillFiles } from './configDirectoryListing';
 import { readSettingsValue, SETTINGS_LABELS } from './settingsValueReader';
-import { normaliseDisabledIds } from './hookSwitches';
+import { normaliseDisabledIds, withSwitchId } from './hookSwitches';
+import { resolveSwitchIds, vanishedSwitchWarning, type SwitchMigration, type VanishedSwitch } from './hookSwitchMigration';
 import { isInputSelected, workspaceEnabledWarning, workspaceSourcesWarnings, workspaceSwitchIds, type WorkspaceHookSwitches } from './workspaceNarrowing';
 import type { PermissionRuleEntry } from './permissionRules';
 import { addHttpHookSettings, httpPolicyLayerOfFile, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from '../actions/httpHookPolicy';
@@ -31,10 +33,17 @@ export interface LoadHookConfigOptions {
   readonly enabled?: boolean;
   /** The user-level `hookwise.hooks.sources`; default all. */
   readonly sources?: readonly HookSourceKey[];
-  /** The user-level `hookwise.hooks.disabled`: hook ids (`source › json path`) switched off; managed hooks ignore it. */
+  /** The user-level `hookwise.hooks.disabled`: hook ids (by identity, hookSwitches.ts; old position ids are migrated) switched off; managed hooks ignore it. */
   readonly disabledHooks?: readonly string[];
+  /** The user settings.json holding `disabledHooks`, so a warning about a switch lands on it. */
+  readonly userSettingsFile?: string;
   /** The workspace layer of the same three settings: it narrows the project's own hooks only (workspaceNarrowing.ts). */
   readonly workspace?: WorkspaceHookSwitches;
+  /**
+   * Keeps the last good text of each hook config file: a file that cannot be read or parsed is
+   * replaced by it (and `brokenFiles` says so). Without a store a broken file loads what it can.
+   */
+  readonly lastGood?: LastGoodStore;
   /** Workspace folder roots, to pin the scripts of project hooks that belong to no one folder (multi-root workspace settings). */
   readonly projectDirs?: readonly string[];
 }
@@ -77,6 +86,12 @@ export interface HookConfig {
    * protected); HookwiseRuntime.applyConfig leaves them out and explain says so (hookSwitches.ts).
    */
   readonly disabledHookIds?: ReadonlySet<string>;
+  /** Files that could not be read or parsed on this load: whether their last good version is in force (loadHookConfig with a `lastGood` store). */
+  readonly brokenFiles?: readonly BrokenConfigFile[];
+  /** Position ids of `hookwise.hooks.disabled` (the old format) resolved to identity ids on this load; the caller rewrites the setting. */
+  readonly switchMigrations?: readonly SwitchMigration[];
+  /** Switches naming no loaded hook: the hook under them changed or was removed (a warning diagnostic each). */
+  readonly vanishedSwitches?: readonly VanishedSwitch[];
   /**
    * Set when the managed policy `file` sets `allowManagedHooksOnly`: the hooks it left out (explain
    * lists them as skipped); hooks registered through the extension API are off too.
@@ -121,20 +136,59 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       return undefined;
     }
   };
+  const broken: BrokenConfigFile[] = [];
+  /** Diagnostics of the file as it is now, for each file whose last good version is used instead. */
+  const replaced = new Map<string, ConfigDiagnostic[]>();
+  // A broken file never silently drops its policy: its last good version stays in force (lastGoodConfig.ts).
+  const readFile = async (input: ConfigFileInput): Promise<string | undefined> => {
+    const before = ioDiagnostics.length;
+    const text = await readText(input.file, input.displayFile);
+    const store = options.lastGood;
+    if (store === undefined) return text;
+    const ioErrors = ioDiagnostics.slice(before).filter(isFatalConfigError);
+    const errors = ioErrors.length > 0 ? ioErrors : text === undefined ? [] : fatalConfigErrors(input, text);
+    const first = errors[0];
+    if (first === undefined) {
+      await store.remember(input.file, text);
+      return text;
+    }
+    const good = await store.get(input.file);
+    broken.push({
+      file: input.file,
+      displayFile: input.displayFile,
+      inForce: good !== undefined ? 'lastGood' : 'none',
+      error: first,
+      project: isProjectInput(input),
+    });
+    if (good === undefined) return text;
+    replaced.set(input.file, text !== undefined && ioErrors.length === 0 ? fileDiagnostics(input, text) : []);
+    return good;
+  };
   for (const input of sortByRank(inputs.filter((i) => isInputSelected(i, options.sources, options.workspace)))) {
     if (input.kind === 'settingsValue') {
       documents.push({ input });
     } else if (input.kind === 'agentsDirectory') {
-      for (const agent of await listAgentFiles(fs, input, ioDiagnostics)) documents.push({ input: agent, text: await readText(agent.file, agent.displayFile) });
+      for (const agent of await listAgentFiles(fs, input, ioDiagnostics)) documents.push({ input: agent, text: await readFile(agent) });
     } else if (input.kind === 'skillsDirectory') {
-      for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push({ input: skill, text: await readText(skill.file, skill.displayFile) });
+      for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push({ input: skill, text: await readFile(skill) });
     } else {
-      documents.push({ input, text: await readText(input.file, input.displayFile) });
+      documents.push({ input, text: await readFile(input) });
     }
   }
   const config = buildHookConfig(documents, options);
   const hooks = await Promise.all(config.hooks.map((hook) => withPinnedScripts(hook, options.projectDirs ?? [])));
-  return { ...config, hooks, diagnostics: [...ioDiagnostics, ...config.diagnostics] };
+  // The last good text's own diagnostics point into a text no longer on disk: the current text's are shown instead.
+  const built = config.diagnostics.filter((d) => d.file === undefined || !replaced.has(d.file));
+  const diagnostics = [...ioDiagnostics, ...[...replaced.values()].flat(), ...built, ...broken.map(brokenFileDiagnostic)];
+  return { ...config, hooks, diagnostics, ...(broken.length > 0 ? { brokenFiles: broken } : {}) };
+}
+
+/** Every diagnostic the reader reports for `text` (the file as it is now, when its last good version is used). */
+function fileDiagnostics(input: ConfigFileInput, text: string): ConfigDiagnostic[] {
+  const where = { file: input.file, displayFile: input.displayFile };
+  if (input.kind === 'agentFile') return readAgentFileText(text, where).diagnostics;
+  if (input.kind === 'skillFile') return readSkillFileText(text, where).diagnostics;
+  return readClaudeSettingsText(text, where).diagnostics;
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
@@ -147,7 +201,7 @@ function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {
 /** Pure core of the loader: texts in, configuration out. Documents are merged in docs/hooks.md §6 order. */
 export function buildHookConfig(
   documents: readonly ConfigDocument[],
-  options: Pick<LoadHookConfigOptions, 'enabled' | 'sources' | 'disabledHooks' | 'workspace'> = {},
+  options: Pick<LoadHookConfigOptions, 'enabled' | 'sources' | 'disabledHooks' | 'workspace' | 'userSettingsFile'> = {},
 ): HookConfig {
   const ordered = documents
     .map((doc, index) => ({ doc, index }))
@@ -350,9 +404,16 @@ export function buildHookConfig(
           ? policy.hooks.filter((h) => isPolicyHook(h) || !isProjectSource(h.source))
           : policy.hooks,
   );
-  const switches = workspaceSwitchIds(policy.hooks, options.workspace);
+  // Switches follow their hook: old position ids become identity ids, and a switch naming no hook is said (hookSwitchMigration.ts).
+  const userSwitches = resolveSwitchIds(options.disabledHooks, all, 'user');
+  const wsSwitches = resolveSwitchIds(options.workspace?.disabledHooks, all, 'workspace');
+  userSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.userSettingsFile)));
+  wsSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.workspace?.file)));
+  const switches = workspaceSwitchIds(policy.hooks, options.workspace ? { ...options.workspace, disabledHooks: wsSwitches.ids } : undefined);
   diagnostics.push(...switches.diagnostics);
-  const disabledIds = [...(options.disabledHooks ?? []), ...switches.ids];
+  const disabledIds = [...userSwitches.ids, ...switches.ids];
+  const migrated = [...userSwitches.migrated, ...wsSwitches.migrated];
+  const vanished = [...userSwitches.vanished, ...wsSwitches.vanished];
   return {
     hooks: kept,
     diagnostics,
@@ -368,6 +429,8 @@ export function buildHookConfig(
     duplicates,
     ...(managed?.policy.allowManagedHooksOnly ? { managedOnly: { file: managed.displayFile, hooks: policy.overridden } } : {}),
     ...(disabledIds.length > 0 ? { disabledHookIds: normaliseDisabledIds(disabledIds) } : {}),
+    ...(migrated.length > 0 ? { switchMigrations: migrated } : {}),
+    ...(vanished.length > 0 ? { vanishedSwitches: vanished } : {}),
     ...(httpPolicy.urlLists.length > 0 || httpPolicy.envVarLists.length > 0 ? { httpPolicy } : {}),
   };
 }
@@ -489,7 +552,8 @@ function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?:
     event: entry.event,
     ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
     handler: entry.handler,
-    source,
+    // The switch follows the hook, not its position: its id is computed from what it is (hookSwitches.ts).
+    source: source.kind === 'code' ? source : withSwitchId(source, { ...entry, ...extra }),
     ...extra,
     hash: hookApprovalKey({ ...entry, ...extra }),
   };

@@ -24,7 +24,7 @@ export interface TextRange {
 
 /** One hook handler found in a settings text. */
 export interface LocatedHook {
-  /** The id the rest of Hookwise names the hook by (Hook Runs, `hookwise.hooks.disabled`): `label › jsonPath`. */
+  /** The hook's place, as Hook Runs and diagnostics name it: `label › jsonPath` (its switch in `hookwise.hooks.disabled` names it by identity instead, hookSwitches.ts). */
   readonly id: string;
   /** Display JSON path, e.g. `hooks.PreToolUse[0].hooks[1]` or `hookwise.hooks.Stop[0].hooks[0]`. */
   readonly jsonPath: string;

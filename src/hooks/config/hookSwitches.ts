@@ -1,16 +1,73 @@
-import { describeSource, isManagedPluginSource } from '../hookSource';
+import { createHash } from 'node:crypto';
+import { describeSource, isManagedPluginSource, sourceDocumentLabel, type HookSource } from '../hookSource';
+import type { HookEvent } from '../hookEvent';
+import { canonicalJson } from './hookApproval';
+import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import type { LoadedHook } from './loadedHook';
 
 /** Longest id kept, and most ids read, from `hookwise.hooks.disabled` (outside input: a workspace may set it). */
 const MAX_ID_LENGTH = 1000;
 const MAX_IDS = 1000;
+/** Longest handler text shown inside an id; the hash covers the whole handler. */
+const MAX_BODY_IN_ID = 60;
+
+/** What a hook's switch id is made of: where it is written and what it is, never its position. */
+export type SwitchSubject = Pick<LoadedHook, 'event' | 'matcher' | 'handler' | 'agentType' | 'skill'> & {
+  readonly source: Exclude<HookSource, { kind: 'code' }>;
+};
 
 /**
- * The id `hookwise.hooks.disabled` names a hook by: the same `source › json path` label Hook Runs
- * and diagnostics show, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`.
+ * The identity id `hookwise.hooks.disabled` names a configured hook by: the document, event,
+ * matcher and handler, plus a short hash of their canonical JSON (with the agent or skill scope),
+ * e.g. `.claude/settings.json › PreToolUse › Bash › command:./ask-before-risky.sh #1a2b3c4d` (the hash also covers the
+ * source's scope: user, project, local…).
+ * It does not depend on where in the file the hook is, so inserting or moving hooks never moves
+ * a switch to another hook; changing the hook (its handler, matcher, event) changes the id, and
+ * the loader then says the switch names no hook.
+ */
+export function hookIdentityId(hook: SwitchSubject): string {
+  const doc = sourceDocumentLabel(hook.source);
+  const matcher = hook.matcher === undefined || hook.matcher === '' ? '*' : hook.matcher;
+  const full = handlerBody(hook.handler).replace(/\s+/g, ' ').trim();
+  const body = full.length > MAX_BODY_IN_ID ? `${full.slice(0, MAX_BODY_IN_ID)}…` : full;
+  const hash = createHash('sha256')
+    // The scope too: a project file labelled like the user's (a folder named "~") never shares an id with the user's hook.
+    .update(canonicalJson(['switch-v1', hook.source.scope, doc, hook.event, hook.matcher ?? '', hook.handler, hook.agentType ?? '', hook.skill ?? '']), 'utf8')
+    .digest('hex')
+    .slice(0, 8);
+  return `${doc} › ${hook.event} › ${matcher} › ${hook.handler.type}:${body} #${hash}`;
+}
+
+/** True for an id in the identity format (ends in ` #` and 8 hex digits). */
+export function isIdentityId(id: string): boolean {
+  return /\s#[0-9a-f]{8}$/.test(id);
+}
+
+/**
+ * The id `hookwise.hooks.disabled` names a hook by: the identity id the loader stored on its
+ * source (`switchId`, see hookIdentityId), or for a hook registered by code its label (an
+ * extension's API hooks switch off together by the extension's id).
  */
 export function hookSwitchId(hook: Pick<LoadedHook, 'source'>): string {
+  const { source } = hook;
+  return source.kind !== 'code' && source.switchId !== undefined ? source.switchId : describeSource(source);
+}
+
+/**
+ * The position id the switches used before identity ids (`.claude/settings.json ›
+ * hooks.PreToolUse[0].hooks[0]`): what Hook Runs and diagnostics show, and what an old
+ * `hookwise.hooks.disabled` value may still hold (migrated on load, hookSwitchMigration.ts).
+ */
+export function hookLocationId(hook: Pick<LoadedHook, 'source'>): string {
   return describeSource(hook.source);
+}
+
+/** The fields of a loaded hook an identity id is made from, for the loader. */
+export function withSwitchId<S extends Exclude<HookSource, { kind: 'code' }>>(
+  source: S,
+  hook: { readonly event: HookEvent; readonly matcher?: string; readonly handler: HookHandlerConfig; readonly agentType?: string; readonly skill?: string },
+): S {
+  return { ...source, switchId: hookIdentityId({ ...hook, source }) };
 }
 
 /**

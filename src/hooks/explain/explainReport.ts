@@ -5,11 +5,18 @@ import type { HookExplanation } from './explainHooks';
  * event with ran / would run / skipped and why, in run order. Markdown, shown read-only.
  * `occurrence`: the rows come from a real occurrence (some say what ran).
  */
-export function renderExplanation(title: string, input: Readonly<Record<string, unknown>>, rows: readonly HookExplanation[], occurrence = false): string {
+export function renderExplanation(
+  title: string,
+  input: Readonly<Record<string, unknown>>,
+  rows: readonly HookExplanation[],
+  occurrence = false,
+  warnings: readonly string[] = [],
+): string {
   const note = occurrence
     ? 'Hooks marked **ran** are this occurrence’s runs; the others are reasoned from the hook configuration as it is now.'
     : 'Nothing was run to produce this list; it uses the hook configuration as it is now.';
   const lines = [`# ${title}`, '', note, ''];
+  for (const w of warnings) lines.push(`> **Warning:** ${w}`, '');
   if (rows.length === 0) lines.push('_No hooks are configured for this event._', '');
   for (const r of rows) {
     lines.push(`- **${r.outcome}** — \`${r.command.replace(/`/g, "'")}\`${r.matcher !== undefined && r.matcher !== '' ? ` (matcher \`${r.matcher}\`)` : ''}`);

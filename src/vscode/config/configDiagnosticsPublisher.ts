@@ -60,6 +60,8 @@ export class ConfigDiagnosticsPublisher implements vscode.Disposable {
   publish(diagnostics: readonly ConfigDiagnostic[], textOf: SourceTextLookup): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     const lines = new Set<string>();
+    // Files whose last good version is in force (lastGoodConfig.ts): the warning must not say their hooks are off.
+    const lastGood = new Set(diagnostics.filter((d) => d.code === 'lastGoodInForce' && d.severity === 'warning').map((d) => d.file));
     for (const d of diagnostics) {
       const line = formatConfigDiagnostic(d);
       lines.add(line);
@@ -72,19 +74,21 @@ export class ConfigDiagnosticsPublisher implements vscode.Disposable {
         list.push(toVscodeDiagnostic(d, textOf(d.file)));
         byFile.set(d.file, list);
       }
-      if (d.code === 'notJson' && d.file !== undefined) this.warnOnce(d);
+      if (d.code === 'notJson' && d.file !== undefined) this.warnOnce(d, lastGood.has(d.file));
     }
     this.previousLines = lines;
     this.collection.clear();
     this.collection.set([...byFile].map(([file, list]) => [vscode.Uri.file(file), list]));
   }
 
-  private warnOnce(d: ConfigDiagnostic): void {
+  private warnOnce(d: ConfigDiagnostic, lastGoodInForce: boolean): void {
     const file = d.file as string;
     if (this.warnedNotJson.has(file)) return;
     this.warnedNotJson.add(file);
     const at = d.line !== undefined ? ` (line ${d.line})` : '';
-    const message = `Hookwise ignored ${d.displayFile}: not valid JSON${at}. Its hooks are off until you fix it.`;
+    const message = lastGoodInForce
+      ? `Hookwise: ${d.displayFile} is not valid JSON${at}. Its last good version stays in force until you fix it.`
+      : `Hookwise ignored ${d.displayFile}: not valid JSON${at}. Its hooks are off until you fix it.`;
     void Promise.resolve(this.warnNotJson(message)).then(
       async (open) => {
         if (!open) return;

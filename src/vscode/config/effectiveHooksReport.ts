@@ -1,3 +1,5 @@
+import { applyHookSwitches, hookSwitchId } from '../../hooks/config/hookSwitches';
+import { configWarnings } from '../../hooks/config/configNotices';
 import { HOOK_EVENTS } from '../../hooks/hookEvent';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 import type { HookConfigChange } from './hookConfigService';
@@ -61,6 +63,12 @@ export function effectiveHooksReport(change: HookConfigChange | undefined, extra
     lines.push('Not registered:');
     for (const p of applied.problems) lines.push(`  - ${describeLoadedHook(p.hook)} — ${p.message}`);
   }
+  const off = config.disabledHookIds !== undefined ? applyHookSwitches(config.hooks, config.disabledHookIds).off : [];
+  if (off.length > 0) {
+    lines.push('Switched off (hookwise.hooks.disabled):');
+    for (const hook of off) lines.push(`  - ${describeLoadedHook(hook)} — switch "${hookSwitchId(hook)}"`);
+  }
+  for (const w of configWarnings(config)) lines.push(`Warning: ${w}`);
   if (config.diagnostics.length > 0) lines.push(`${config.diagnostics.length} configuration problem(s); see the Problems panel and the lines above.`);
   return [...lines, ...tail];
 }

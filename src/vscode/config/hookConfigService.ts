@@ -31,6 +31,10 @@ import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import { readSourceOptions, workspaceSettingsFile } from './settingsLayers';
 import { splitHookSwitchLayers } from '../../hooks/config/hookSwitchLayers';
+import { writeSwitchMigrations } from './switchMigrationWriter';
+import { MementoLastGoodStore } from './lastGoodMemento';
+import type { LastGoodStore } from '../../hooks/config/lastGoodConfig';
+import { brokenFileNotice } from '../../hooks/config/lastGoodConfig';
 import { thrownMessage, thrownStack } from '../../shared/describeThrown';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
@@ -56,6 +60,8 @@ export interface HookConfigServiceOptions {
   readonly prompts?: Partial<TrustPrompts>;
   readonly notJsonWarning?: NotJsonWarning;
   readonly fs?: ConfigFileSystem;
+  /** Where the last good version of each hook config file is kept; default the workspace state (lastGoodMemento.ts). */
+  readonly lastGood?: LastGoodStore;
   /** Quiet time before a reload after a change; default 150 ms. */
   readonly debounceMs?: number;
   /** Asks ConfigChange hooks before a reload caused by changed `.claude` files is applied; `apply: false` keeps the old configuration. */
@@ -101,6 +107,7 @@ export class HookConfigService implements vscode.Disposable {
   private readonly approvals: ApprovalStore;
   private readonly diagnostics: ConfigDiagnosticsPublisher;
   private readonly fs: ConfigFileSystem;
+  private readonly lastGood: LastGoodStore;
   private latest: HookConfigChange | undefined;
   private timer: NodeJS.Timeout | undefined;
   private requested = 0;
@@ -125,6 +132,7 @@ export class HookConfigService implements vscode.Disposable {
     this.approvals = new ApprovalStore(o.workspaceState);
     this.diagnostics = new ConfigDiagnosticsPublisher(o.log, o.notJsonWarning);
     this.fs = o.fs ?? nodeConfigFileSystem;
+    this.lastGood = o.lastGood ?? new MementoLastGoodStore(o.workspaceState);
     this.disposables.push(this.onDidChangeEmitter, this.diagnostics, this.reviews);
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
 
@@ -350,8 +358,10 @@ export class HookConfigService implements vscode.Disposable {
       enabled: switches.enabled,
       sources: switches.sources,
       disabledHooks: switches.disabledHooks,
+      ...(options.userSettings?.file !== undefined ? { userSettingsFile: options.userSettings.file } : {}),
       ...(switches.workspace ? { workspace: switches.workspace } : {}),
       projectDirs: options.folders.map((f) => f.root),
+      lastGood: this.lastGood,
     });
     return { config: await this.withLint(config, options, texts), texts };
   }
@@ -388,7 +398,14 @@ export class HookConfigService implements vscode.Disposable {
         : '';
     this.o.log.info(`hook configuration generation ${applied.generation}: ${applied.active.length} active, ${applied.held.length} held${disabled}`);
     for (const p of result.problems) this.o.log.warn(`${describeLoadedHook(p.hook)}: ${p.message}`);
+    for (const b of config.brokenFiles ?? []) this.o.log.warn(brokenFileNotice(b));
+    for (const v of config.vanishedSwitches ?? [])
+      this.o.log.warn(`hookwise.hooks.disabled (${v.layer} settings): "${v.id}" names no loaded hook; the hook under this switch changed or was removed`);
     this.onDidChangeEmitter.fire(this.latest);
+    // Old position ids become identity ids in the settings now, before a hook inserted above could move them (the write reloads).
+    // Not into an untrusted workspace's files: its switches do not apply there, and nothing is written for it.
+    const migrations = (config.switchMigrations ?? []).filter((m) => m.layer === 'user' || trusted);
+    if (migrations.length > 0) void writeSwitchMigrations(migrations, this.o.log);
 
     const untrusted = held.filter((h) => h.why === 'untrusted').length;
     if (untrusted > 0 && !this.untrustedNoticeShown) {

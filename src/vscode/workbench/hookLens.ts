@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import os from 'node:os';
 import path from 'node:path';
 import { HookwiseRuntime } from '../../agent/hookwiseRuntime';
-import { hookSwitchId } from '../../hooks/config/hookSwitches';
+import { hookLocationId } from '../../hooks/config/hookSwitches';
 import { HookRunStats } from '../../hooks/hookRunStats';
 import type { HookEventResult, HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
 import { startingInput } from '../../hooks/hookSampleInput';
@@ -157,7 +157,7 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
   private async switchHook(id: unknown, off: boolean): Promise<boolean> {
     if (typeof id !== 'string') return false;
     const source = this.index.source(id);
-    if (!source || hookSwitchId({ source }) !== id) {
+    if (!source || hookLocationId({ source }) !== id) {
       void vscode.window.showWarningMessage(`Hookwise: ${id} is not loaded; save the file first.`);
       return false;
     }

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type * as vscode from 'vscode';
 import { locateHooks, type HookDocumentKind, type LocatedHook } from '../../hooks/config/hookLocations';
-import { canSwitchOff, hookSwitchId, isSwitchedOff } from '../../hooks/config/hookSwitches';
+import { canSwitchOff, hookLocationId, isSwitchedOff } from '../../hooks/config/hookSwitches';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
 import { sourceDocumentLabel, type HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
@@ -114,10 +114,10 @@ export class HookLensIndex {
     this.generation = change;
     this.files = new Map();
     this.byId = new Map();
-    this.active = new Set((change?.applied.active ?? []).map((h) => hookSwitchId(h)));
-    this.held = new Map((change?.applied.held ?? []).map((h) => [hookSwitchId(h.hook), h.why]));
+    this.active = new Set((change?.applied.active ?? []).map((h) => hookLocationId(h)));
+    this.held = new Map((change?.applied.held ?? []).map((h) => [hookLocationId(h.hook), h.why]));
     for (const hook of change?.config.hooks ?? []) {
-      const id = hookSwitchId(hook);
+      const id = hookLocationId(hook);
       if (!this.byId.has(id)) this.byId.set(id, hook);
       const known = knownFile(hook);
       if (known && !this.files.has(key(known.file))) this.files.set(key(known.file), known.known);

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { TrustPolicy } from '../../hooks/config/hookApproval';
 import { canSwitchOff, hookSwitchId, withSwitch } from '../../hooks/config/hookSwitches';
+import { configWarnings } from '../../hooks/config/configNotices';
 import { explainHooks, handlerText, type ExplainSession } from '../../hooks/explain/explainHooks';
 import { explainSessionOf } from '../../hooks/explain/explainSession';
 import { renderExplanation } from '../../hooks/explain/explainReport';
 import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEvent';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
-import { isProjectSource, type HookSource } from '../../hooks/hookSource';
+import { describeSource, isProjectSource, type HookSource } from '../../hooks/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';
@@ -67,7 +68,7 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
       ...(session !== undefined ? { session } : {}),
     });
     const id = String(++next);
-    documents.set(id, renderExplanation(title, input, rows, session !== undefined));
+    documents.set(id, renderExplanation(title, input, rows, session !== undefined, configWarnings(change.config)));
     for (const key of documents.keys()) if (documents.size > MAX_DOCUMENTS) documents.delete(key);
     const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/Why these hooks - ${event}.md`, query: id });
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -128,6 +129,13 @@ export async function setSwitch(source: HookSource | undefined, off: boolean): P
   if (off && !canSwitchOff({ source })) {
     void vscode.window.showWarningMessage(
       'This hook comes from the managed policy (managed-settings.json): your organisation requires it, so it cannot be switched off here.',
+    );
+    return false;
+  }
+  // A run from an older version (restored history) names its hook by position only: a position can name another hook now.
+  if (source.kind !== 'code' && source.switchId === undefined) {
+    void vscode.window.showWarningMessage(
+      `Hookwise: this run is from an earlier configuration and does not say which hook it was; use "Switch Hooks On/Off…" to switch ${describeSource(source)} off or on.`,
     );
     return false;
   }

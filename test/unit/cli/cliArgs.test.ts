@@ -18,6 +18,7 @@ describe('parseCliArgs', () => {
       allowedTools: [],
       mcpConfigs: [],
       strictMcpConfig: false,
+      strictConfig: false,
       pluginDirs: [],
     });
   });
@@ -81,5 +82,10 @@ describe('parseCliArgs', () => {
   it('--help and --version are commands of their own', () => {
     expect(parseCliArgs(['--help'], {}, '/').kind).toBe('help');
     expect(parseCliArgs(['--version'], {}, '/').kind).toBe('version');
+  });
+
+  it('--strict-config asks to exit 2 on a broken hook config file instead of running its last good copy', () => {
+    const command = parseCliArgs(['-p', 'x', '--strict-config'], {}, '/');
+    expect(command.kind === 'run' && command.args.strictConfig).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { locateHooks } from '../../../../src/hooks/config/hookLocations';
-import { hookSwitchId } from '../../../../src/hooks/config/hookSwitches';
+import { hookLocationId } from '../../../../src/hooks/config/hookSwitches';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,7 +45,7 @@ describe('locateHooks', () => {
 
     const located = locateHooks(SETTINGS, { label: '.claude/settings.json', shape: 'claude' });
 
-    expect(located.map((h) => h.id)).toEqual(loaded.hooks.map((h) => hookSwitchId(h)));
+    expect(located.map((h) => h.id)).toEqual(loaded.hooks.map((h) => hookLocationId(h)));
     expect(located.map((h) => h.jsonPath)).toEqual([
       'hooks.PreToolUse[0].hooks[0]',
       'hooks.PreToolUse[0].hooks[1]',
@@ -125,7 +125,7 @@ Review the diff.
 
     const located = locateHooks(text, { label, shape: 'agentFile' });
 
-    expect(located.map((h) => h.id)).toEqual(loaded.hooks.map((h) => hookSwitchId(h)));
+    expect(located.map((h) => h.id)).toEqual(loaded.hooks.map((h) => hookLocationId(h)));
     expect(located.map((h) => h.event)).toEqual(['SubagentStop', 'PreToolUse']);
     expect(slice(text, located[0]!.body!)).toBe('./.claude/hooks/summary.sh');
     expect(slice(text, located[1]!.body!)).toBe('"Is this command safe?"');
@@ -133,7 +133,7 @@ Review the diff.
   });
 });
 
-function describeLabel(source: Parameters<typeof hookSwitchId>[0]['source'] | undefined): string {
+function describeLabel(source: Parameters<typeof hookLocationId>[0]['source'] | undefined): string {
   if (!source || source.kind !== 'file') throw new Error('no file hook loaded');
-  return hookSwitchId({ source }).slice(0, -(source.jsonPath.length + 3));
+  return hookLocationId({ source }).slice(0, -(source.jsonPath.length + 3));
 }
