@@ -5,8 +5,8 @@ import { grepWithFallback } from './grepFallback';
 import { splitGlobs } from './grepHits';
 import type { GrepQuery } from './grepHits';
 import { grepWithRg } from './grepRg';
-import { RipgrepLocator } from './ripgrep';
-import type { RipgrepOptions } from './ripgrep';
+import { sharedLocator } from './ripgrep';
+import type { RipgrepLocator, RipgrepOptions } from './ripgrep';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
@@ -93,7 +93,7 @@ export interface GrepToolOptions {
  */
 export function createGrepTool(options: GrepToolOptions = {}): AgentTool<GrepInput> {
   const timeoutMs = options.timeoutMs ?? GREP_MAX_MS;
-  const locator = options.ripgrep instanceof RipgrepLocator ? options.ripgrep : new RipgrepLocator(options.ripgrep ?? {});
+  const locator = sharedLocator(options.ripgrep);
   return defineTool({
     name: 'Grep',
     description: DESCRIPTION,

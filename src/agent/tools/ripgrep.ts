@@ -119,3 +119,15 @@ export function rgErrorText(result: ProcessRunResult): string {
   const text = result.stderr.trim();
   return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
+
+let defaultLocator: RipgrepLocator | undefined;
+
+/**
+ * The locator a tool uses: the one given; a new one for options; for none, one shared by the
+ * process (`rg` on PATH, probed once, its diagnostic written once to the console).
+ */
+export function sharedLocator(option: RipgrepOptions | false | RipgrepLocator | undefined): RipgrepLocator {
+  if (option instanceof RipgrepLocator) return option;
+  if (option === undefined) return (defaultLocator ??= new RipgrepLocator({ onDiagnostic: (message) => console.warn(message) }));
+  return new RipgrepLocator(option);
+}
