@@ -37,6 +37,7 @@ import { askPolicy } from './permissions/permissionGate';
 import type { AskPolicy } from './permissions/permissionGate';
 import { Session } from './session';
 import { createBuiltinTools } from './tools/builtinTools';
+import type { RipgrepLocator } from './tools/ripgrep';
 import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
@@ -76,6 +77,8 @@ export interface RuntimeOptions {
   readonly protectedFiles?: readonly string[];
   /** Memory files outside the project the user approved before (VS Code keeps them per workspace); absent = none. */
   readonly memoryApprovals?: MemoryApprovalPins;
+  /** Where Grep and Glob find ripgrep (the host's shipped rg, the CLI's HOOKWISE_RG_PATH); absent = `rg` on PATH. */
+  readonly ripgrep?: RipgrepLocator;
   /** How MCP servers run (their environment, timeouts, elicitation); the servers come from {@link HookwiseRuntime.setMcpServers}. */
   readonly mcp?: Omit<McpServerManagerOptions, 'cwd'>;
 }
@@ -311,7 +314,7 @@ export class HookwiseRuntime {
       model: this.o.model,
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       hooks: this.runner,
-      tools: options.tools ?? createBuiltinTools(),
+      tools: options.tools ?? createBuiltinTools(this.o.ripgrep ? { ripgrep: this.o.ripgrep } : {}),
       mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.
