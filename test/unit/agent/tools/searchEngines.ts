@@ -5,15 +5,15 @@ import { RipgrepLocator } from '../../../../src/agent/tools/ripgrep';
  * installs Debian's `ripgrep`) and the JavaScript fallback. A missing rg fails the ripgrep
  * tests loudly (the locator is told to throw), never skips them.
  */
-export const ENGINES = [
-  {
-    name: 'ripgrep' as const,
-    ripgrep: new RipgrepLocator({
-      searchPath: true,
-      onDiagnostic: (message) => {
-        throw new Error(`ripgrep tests need a real rg on PATH (apt-get install ripgrep): ${message}`);
-      },
-    }),
-  },
-  { name: 'javascript' as const, ripgrep: false as const },
-];
+export const RG_ENGINE = {
+  name: 'ripgrep' as const,
+  ripgrep: new RipgrepLocator({
+    searchPath: true,
+    onDiagnostic: (message) => {
+      throw new Error(`ripgrep tests need a real rg on PATH (apt-get install ripgrep): ${message}`);
+    },
+  }),
+};
+
+/** Both engines, ripgrep first. */
+export const ENGINES = [RG_ENGINE, { name: 'javascript' as const, ripgrep: false as const }];

@@ -6,7 +6,7 @@ import type { GlobResponse } from '../../../../src/agent/tools/globTool';
 import { createGrepTool } from '../../../../src/agent/tools/grepTool';
 import type { GrepResponse } from '../../../../src/agent/tools/grepTool';
 import { RipgrepLocator } from '../../../../src/agent/tools/ripgrep';
-import { ENGINES } from './searchEngines';
+import { ENGINES, RG_ENGINE as RG } from './searchEngines';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
@@ -18,7 +18,6 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-const [RG] = ENGINES;
 const grep = createGrepTool({ ripgrep: RG.ripgrep });
 const glob = createGlobTool({ ripgrep: RG.ripgrep });
 const jsGrep = createGrepTool({ ripgrep: false });
