@@ -24,8 +24,9 @@ export async function listWithRg(
   dir: string,
   options: { readonly excludeDirs: readonly string[]; readonly signal: AbortSignal; readonly timeoutMs: number },
 ): Promise<RgFileList | { readonly error: string }> {
-  const args = ['--files', '--hidden', '--no-ignore', '--null', '--glob', pattern];
-  for (const d of options.excludeDirs) args.push('--glob', `!${d}`);
+  // `--glob=VALUE`: a pattern starting with '-' stays a value, never a flag.
+  const args = ['--files', '--hidden', '--no-ignore', '--null', `--glob=${pattern}`];
+  for (const d of options.excludeDirs) args.push(`--glob=!${d}`);
   const run = await runRg(rg, args, { cwd: dir, signal: options.signal, timeoutMs: options.timeoutMs });
   if (run.aborted) return { error: 'Glob was interrupted.' };
   if (run.timedOut)

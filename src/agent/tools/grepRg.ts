@@ -15,7 +15,7 @@ const RG_MAX_COLUMNS = 4096;
  */
 export async function grepWithRg(rg: Ripgrep, q: GrepQuery): Promise<GrepHits | GrepFailure> {
   const args = ['--hidden', '--with-filename', '--null', '--no-messages', '--max-columns', String(RG_MAX_COLUMNS), '--max-columns-preview'];
-  for (const dir of VCS_DIRS) args.push('--glob', `!${dir}`);
+  for (const dir of VCS_DIRS) args.push(`--glob=!${dir}`);
   if (q.multiline) args.push('-U', '--multiline-dotall');
   if (q.ignoreCase) args.push('-i');
   if (q.mode === 'files_with_matches') args.push('-l');
@@ -25,8 +25,9 @@ export async function grepWithRg(rg: Ripgrep, q: GrepQuery): Promise<GrepHits | 
     if (q.before > 0) args.push('-B', String(q.before));
     if (q.after > 0) args.push('-A', String(q.after));
   }
-  if (q.type) args.push('--type', q.type);
-  for (const g of q.globs) args.push('--glob', g);
+  if (q.type) args.push(`--type=${q.type}`);
+  // `--glob=VALUE`: a value starting with '-' stays a value, never a flag.
+  for (const g of q.globs) args.push(`--glob=${g}`);
   args.push('-e', q.pattern, '--', q.root);
 
   const run = await runRg(rg, args, { cwd: q.rootIsDir ? q.root : path.dirname(q.root), signal: q.signal, timeoutMs: q.timeoutMs });

@@ -186,3 +186,15 @@ describe('RipgrepLocator', () => {
     expect(found?.version).toMatch(/^ripgrep \d/);
   });
 });
+
+describe('ripgrep arguments from the model stay values', () => {
+  it('a pattern, glob or type that starts with "-" is never read as an rg flag', async () => {
+    const f = await ws.write('-x.txt', '--files\n');
+    const r = await grep.execute({ pattern: '--files', output_mode: 'content', glob: '-x.txt' }, makeContext(ws));
+    expect(r.content).toBe(`${f}:1:--files`);
+    const t = await grep.execute({ pattern: 'x', type: '--follow' }, makeContext(ws));
+    expect(t.isError).toBe(true);
+    const g = await glob.execute({ pattern: '-x.txt' }, makeContext(ws));
+    expect((g.data as GlobResponse).filenames).toEqual([f]);
+  });
+});
