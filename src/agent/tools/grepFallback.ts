@@ -136,7 +136,7 @@ export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<Gre
       const rel = q.rootIsDir ? path.relative(q.root, file).split(path.sep).join('/') : path.basename(file);
       if (q.rootIsDir && matchGlob && !matchGlob(rel)) continue;
       if (matchType && !matchType(rel)) continue;
-      if (++scanned > GREP_MAX_FILES_SCANNED) {
+      if (++scanned > (q.maxFilesScanned ?? GREP_MAX_FILES_SCANNED)) {
         hitScanCap = true;
         break;
       }
@@ -170,7 +170,7 @@ export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<Gre
   return hitScanCap
     ? {
         ...hits,
-        notSearched: `Stopped after scanning ${GREP_MAX_FILES_SCANNED} files (ripgrep is not available): files after ${lastScanned} (walking directories in name order) were not searched; narrow path or glob.`,
+        notSearched: `Stopped after scanning ${q.maxFilesScanned ?? GREP_MAX_FILES_SCANNED} files (ripgrep is not available): files after ${lastScanned} (walking directories in name order) were not searched; narrow path or glob.`,
       }
     : hits;
 }

@@ -19,6 +19,8 @@ export interface GrepQuery {
   /** Characters of one line shown in content mode. */
   readonly maxLineChars: number;
   readonly timeoutMs: number;
+  /** The fallback's cap on files examined (default GREP_MAX_FILES_SCANNED). */
+  readonly maxFilesScanned?: number;
   readonly signal: AbortSignal;
   readonly readDeniedBy: ((absPath: string, realPath?: string) => string | undefined) | undefined;
 }

@@ -80,6 +80,8 @@ const DESCRIPTION = `A search tool built on ripgrep: searches file contents for 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions {
   readonly timeoutMs?: number;
+  /** The JavaScript fallback's cap on files examined per call (default GREP_MAX_FILES_SCANNED, 20,000). */
+  readonly maxFilesScanned?: number;
   /** Where ripgrep is (see RipgrepOptions); `false` forces the JavaScript fallback. Default: `rg` on PATH. */
   readonly ripgrep?: RipgrepOptions | false | RipgrepLocator;
 }
@@ -138,6 +140,7 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<GrepInp
         want: offset + headLimit,
         maxLineChars: GREP_MAX_LINE_CHARS,
         timeoutMs,
+        ...(options.maxFilesScanned !== undefined ? { maxFilesScanned: options.maxFilesScanned } : {}),
         signal: ctx.signal,
         readDeniedBy: ctx.readDeniedBy,
       };

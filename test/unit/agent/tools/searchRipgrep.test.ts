@@ -5,7 +5,7 @@ import { createGlobTool } from '../../../../src/agent/tools/globTool';
 import type { GlobResponse } from '../../../../src/agent/tools/globTool';
 import { createGrepTool } from '../../../../src/agent/tools/grepTool';
 import type { GrepResponse } from '../../../../src/agent/tools/grepTool';
-import { RipgrepLocator } from '../../../../src/agent/tools/ripgrep';
+import { RG_MAX_OUTPUT_BYTES, RipgrepLocator } from '../../../../src/agent/tools/ripgrep';
 import { ENGINES, RG_ENGINE as RG } from './searchEngines';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
@@ -196,5 +196,22 @@ describe('ripgrep arguments from the model stay values', () => {
     expect(t.isError).toBe(true);
     const g = await glob.execute({ pattern: '-x.txt' }, makeContext(ws));
     expect((g.data as GlobResponse).filenames).toEqual([f]);
+  });
+});
+
+describe('No silent truncation: a search stopped by a limit says what it did not search', () => {
+  it('ripgrep: output past the cap is not read, and the result says files and lines are missing', async () => {
+    const line = `hit ${'x'.repeat(90)}\n`;
+    await ws.write('huge.txt', line.repeat(Math.ceil((RG_MAX_OUTPUT_BYTES + 1024 * 1024) / line.length)));
+    const r = await grep.execute({ pattern: 'hit', output_mode: 'content', head_limit: 1 }, makeContext(ws));
+    expect(r.isError).toBe(false);
+    expect(r.content).toContain(`passed ${RG_MAX_OUTPUT_BYTES / 1024 / 1024} MB and the rest was not read`);
+  });
+
+  it('the JavaScript fallback: past its file cap it names where it stopped', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await ws.write(`${name}.txt`, 'hit');
+    const r = await createGrepTool({ ripgrep: false, maxFilesScanned: 3 }).execute({ pattern: 'hit' }, makeContext(ws));
+    expect(r.content).toContain('Stopped after scanning 3 files (ripgrep is not available): files after c.txt');
+    expect((r.data as GrepResponse).numFiles).toBe(3);
   });
 });
