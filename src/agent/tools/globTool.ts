@@ -35,7 +35,7 @@ export interface GlobResponse {
 }
 
 const DESCRIPTION = `Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.test.{ts,tsx}") and returns absolute paths, most recently modified first.
-- Searches path (default: the working directory); node_modules and .git are skipped unless the pattern or path names them. Dotfiles are included.
+- Searches path (default: the working directory); a pattern without "/" matches file names at any depth. node_modules and .git are skipped unless the pattern or path names them; .gitignore does not hide files here. Dotfiles are included.
 - Symbolic links are not followed; files the permission rules deny reading are left out (the result says how many). At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
 - To search file contents, use Grep.`;
 
@@ -151,7 +151,8 @@ async function listOnJs(
 ): Promise<Listed | { readonly error: string }> {
   let relPaths: string[];
   try {
-    relPaths = await glob(pattern, {
+    // ripgrep's rule (and so Claude Code's): a glob without "/" matches the name at any depth.
+    relPaths = await glob(pattern.includes('/') ? pattern : `**/${pattern}`, {
       cwd: dir,
       dot: true,
       ignore: excludeDirs.map((d) => `**/${d}/**`),

@@ -148,10 +148,12 @@ describe('Glob on ripgrep: what Claude Code lists', () => {
     const r = await glob.execute({ pattern: '**/*.js' }, makeContext(ws));
     expect((r.data as GlobResponse).filenames).toEqual([a, c, b]);
   });
+});
 
+describe.each(ENGINES)('Glob on $name: pattern rules', (engine) => {
   it('a pattern without "/" matches file names at any depth, as ripgrep globs do', async () => {
     const a = await ws.write('x/y/a.md', '');
-    const r = await glob.execute({ pattern: '*.md' }, makeContext(ws));
+    const r = await createGlobTool({ ripgrep: engine.ripgrep }).execute({ pattern: '*.md' }, makeContext(ws));
     expect((r.data as GlobResponse).filenames).toEqual([a]);
   });
 });
