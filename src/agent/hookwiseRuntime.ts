@@ -161,7 +161,8 @@ export class HookwiseRuntime {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
       // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:
       // all sources' rules apply, the project's deny rules even in an untrusted workspace.
-      agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay),
+      agentAction: (prompt, name) =>
+        new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay, this.o.ripgrep),
       ...(config.httpPolicy !== undefined ? { httpPolicy: config.httpPolicy } : {}),
       permissionContext: { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
       mcpToolCaller: async (server, tool, args, signal) => {
