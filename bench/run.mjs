@@ -23,6 +23,8 @@ const TRACKED = [
   'hostHeapGrowthMiB',
   'chatAppendMs',
   'longSessionRssGrowthMiB',
+  'grepVsRg',
+  'globVsRg',
 ];
 
 const filter = process.argv[2] ?? '';

@@ -17,6 +17,7 @@ import { Conversation } from './conversation';
 import { registerDefaultLimits } from './defaultLimits';
 import { createGlobTool } from './tools/globTool';
 import { createGrepTool } from './tools/grepTool';
+import type { RipgrepLocator } from './tools/ripgrep';
 import { createReadTool } from './tools/readTool';
 import { createTodoStore } from './tools/todoStore';
 import { thrownMessage } from '../shared/describeThrown';
@@ -56,6 +57,8 @@ export class AgentHookAction implements HookAction {
     private readonly modelName?: string,
     private readonly rulesFor?: (cwd: string) => PermissionRules,
     private readonly observer?: HookRunObserver,
+    /** Where its Grep and Glob find ripgrep (the runtime's); absent = `rg` on PATH. */
+    private readonly ripgrep?: RipgrepLocator,
   ) {
     const oneLine = prompt.trim().replace(/\s+/g, ' ');
     this.label = `agent: ${oneLine.length > 110 ? `${oneLine.slice(0, 110)}…` : oneLine}`;
@@ -110,7 +113,7 @@ export class AgentHookAction implements HookAction {
       transcriptPath,
       systemPrompt: SYSTEM_PROMPT,
       conversation,
-      tools: [createReadTool(), createGlobTool(), createGrepTool()],
+      tools: [createReadTool(), createGlobTool({ ripgrep: this.ripgrep }), createGrepTool({ ripgrep: this.ripgrep })],
       signal: ctx.signal,
       stopEvent: 'SubagentStop',
     });

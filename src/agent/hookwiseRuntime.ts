@@ -38,6 +38,7 @@ import { askPolicy } from './permissions/permissionGate';
 import type { AskPolicy } from './permissions/permissionGate';
 import { Session } from './session';
 import { createBuiltinTools } from './tools/builtinTools';
+import type { RipgrepLocator } from './tools/ripgrep';
 import type { AgentDefinition, AgentDefinitionProblem } from './subagents/agentDefinitions';
 import { BUILTIN_AGENTS, loadAgentDefinitions } from './subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from './subagents/agentTool';
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
   readonly protectedFiles?: readonly string[];
   /** Memory files outside the project the user approved before (VS Code keeps them per workspace); absent = none. */
   readonly memoryApprovals?: MemoryApprovalPins;
+  /** Where Grep and Glob find ripgrep (the host's shipped rg, the CLI's HOOKWISE_RG_PATH); absent = `rg` on PATH. */
+  readonly ripgrep?: RipgrepLocator;
   /** How MCP servers run (their environment, timeouts, elicitation); the servers come from {@link HookwiseRuntime.setMcpServers}. */
   readonly mcp?: Omit<McpServerManagerOptions, 'cwd'>;
 }
@@ -164,7 +167,8 @@ export class HookwiseRuntime {
       promptModel: (name) => (name ? withModelName(this.o.model, name) : this.o.model),
       // Its tools are read-only (allowed anyway), so every rule can only narrow what it reads:
       // all sources' rules apply, the project's deny rules even in an untrusted workspace.
-      agentAction: (prompt, name) => new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay),
+      agentAction: (prompt, name) =>
+        new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay, this.o.ripgrep),
       ...(config.httpPolicy !== undefined ? { httpPolicy: config.httpPolicy } : {}),
       permissionContext: { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
       mcpToolCaller: async (server, tool, args, signal) => {
@@ -318,7 +322,7 @@ export class HookwiseRuntime {
       model: this.o.model,
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       hooks: this.runner,
-      tools: options.tools ?? createBuiltinTools(),
+      tools: options.tools ?? createBuiltinTools(this.o.ripgrep ? { ripgrep: this.o.ripgrep } : {}),
       mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.

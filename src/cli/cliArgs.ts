@@ -33,6 +33,8 @@ export interface CliArgs {
   readonly strictConfig: boolean;
   /** `--allow-memory-import FILE` (repeatable): files outside the project that project memory may import in this run. */
   readonly memoryImports?: readonly string[];
+  /** `--rg-path FILE` or $HOOKWISE_RG_PATH: the ripgrep Grep and Glob run on (before `rg` on PATH). */
+  readonly rgPath?: string;
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -75,12 +77,14 @@ Options:
                               $HOOKWISE_HOME/projects/) runs instead, with a warning
   --allow-memory-import FILE  let project memory (CLAUDE.md…) import FILE although it is
                               outside the project (headless, no one is asked); repeatable
+  --rg-path FILE              the ripgrep Grep and Glob run on (default: $HOOKWISE_RG_PATH,
+                              then rg on PATH; without one, a slower JavaScript search)
   --version                   print the version
   -h, --help                  show this help
 
   hookwise hooks list|explain|test …  inspect and test the hooks (hookwise hooks --help)
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME.
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME, HOOKWISE_RG_PATH.
 Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage (or, with
 --strict-config, a broken hook config file), 143 SIGTERM,
 129 SIGHUP or the parent process died.`;
@@ -119,6 +123,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'strict-config': { type: 'boolean' },
         'plugin-dir': { type: 'string', multiple: true },
         'allow-memory-import': { type: 'string', multiple: true },
+        'rg-path': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -169,6 +174,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
     ...(v['allow-memory-import'] ? { memoryImports: v['allow-memory-import'] } : {}),
+    ...((v['rg-path'] ?? env.HOOKWISE_RG_PATH) ? { rgPath: (v['rg-path'] ?? env.HOOKWISE_RG_PATH) as string } : {}),
     ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),
   };
   return { kind: 'run', args };

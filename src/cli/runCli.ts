@@ -5,6 +5,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import { ConfigPermissionRules } from '../agent/configPermissionRules';
 import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
 import { HookwiseRuntime } from '../agent/hookwiseRuntime';
+import { RipgrepLocator } from '../agent/tools/ripgrep';
 import type { Session, SubmitResult } from '../agent/session';
 import { SessionManager } from '../agent/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
@@ -115,6 +116,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     ...(args.memoryImports ? { memoryApprovals: namedFilePins(args.memoryImports, cwd) } : {}),
     // Nobody can fill a server's form headless: elicitations are declined.
     mcp: { env: io.env, elicit: declineElicitation },
+    // Grep and Glob: --rg-path / $HOOKWISE_RG_PATH, then rg on PATH; a missing rg is one line on stderr.
+    ripgrep: new RipgrepLocator({ candidates: [args.rgPath], onDiagnostic: (message) => io.stderr(`${message}\n`) }),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
   });

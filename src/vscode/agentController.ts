@@ -16,6 +16,8 @@ import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
 import { createBuiltinTools } from '../agent/tools/builtinTools';
+import { RipgrepLocator } from '../agent/tools/ripgrep';
+import { shippedRipgrepCandidates } from './shippedRipgrep';
 import { workspaceMemoryPins } from './permissions/memoryApprovalPins';
 import { parseBuiltinCommand, runBuiltinCommand, type BuiltinInvocation } from '../agent/commands/builtinCommands';
 import type { AnyAgentTool } from '../agent/tools/tool';
@@ -71,6 +73,8 @@ export class AgentController implements vscode.Disposable {
     const transcriptDir = transcriptDirFor(projectDir, process.env);
     const { observers, permissionProvider } = deps;
     this.models = new WorkspaceModel(deps);
+    // Grep and Glob run on the rg VS Code ships (never a path a workspace could set), then rg on PATH.
+    const ripgrep = new RipgrepLocator({ candidates: shippedRipgrepCandidates(vscode.env.appRoot), onDiagnostic: (message) => deps.log.warn(message) });
     this.runtime = new HookwiseRuntime({
       projectDir,
       homeDir: os.homedir(),
@@ -81,6 +85,7 @@ export class AgentController implements vscode.Disposable {
       protectedFiles: editorSettingsFiles(deps.context),
       // A memory file outside the project asks once in the modal; the yes is kept for this workspace.
       memoryApprovals: workspaceMemoryPins(deps.context.workspaceState),
+      ripgrep,
       ...runtimeSettingsFromVscode(),
     });
     this.sessions = new SessionManager({
@@ -91,7 +96,7 @@ export class AgentController implements vscode.Disposable {
       settings: () => {
         const settings = sessionSettingsFromVscode(deps.onAgentEvent);
         const extra = deps.extraTools?.() ?? [];
-        return extra.length === 0 ? settings : { ...settings, tools: [...(settings.tools ?? createBuiltinTools()), ...extra] };
+        return extra.length === 0 ? settings : { ...settings, tools: [...(settings.tools ?? createBuiltinTools({ ripgrep })), ...extra] };
       },
       ...(deps.telemetry ? { observer: () => deps.telemetry?.observer } : {}),
     });

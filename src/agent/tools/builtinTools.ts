@@ -4,6 +4,7 @@ import { createEditTool } from './editTool';
 import { createGlobTool } from './globTool';
 import { createGrepTool } from './grepTool';
 import { createReadTool } from './readTool';
+import type { RipgrepLocator } from './ripgrep';
 import type { AnyAgentTool } from './tool';
 import { createTaskTools } from './taskTools';
 import { createWriteTool } from './writeTool';
@@ -11,6 +12,8 @@ import { createWriteTool } from './writeTool';
 /** Options of `createBuiltinTools`, passed on to the tools that take some. */
 export interface BuiltinToolsOptions {
   readonly bash?: BashToolOptions;
+  /** Where Grep and Glob find ripgrep (one locator: probed once for both); absent = `rg` on PATH. */
+  readonly ripgrep?: RipgrepLocator;
 }
 
 /**
@@ -20,5 +23,13 @@ export interface BuiltinToolsOptions {
  * (The `Agent` subagent tool lives with the loop.)
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyAgentTool[] {
-  return [createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool(), createBashTool(options.bash), ...createTaskTools()];
+  return [
+    createReadTool(),
+    createWriteTool(),
+    createEditTool(),
+    createGlobTool({ ripgrep: options.ripgrep }),
+    createGrepTool({ ripgrep: options.ripgrep }),
+    createBashTool(options.bash),
+    ...createTaskTools(),
+  ];
 }

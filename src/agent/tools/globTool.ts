@@ -6,6 +6,9 @@ import { describeFsError } from './fsErrors';
 import { defineTool, toolError } from './tool';
 import type { AgentTool, ToolContext } from './tool';
 import { isInsideDir, realpathLenient, resolveWorkspacePath } from './workspacePaths';
+import { listWithRg } from './globRg';
+import { sharedLocator } from './ripgrep';
+import type { Ripgrep, RipgrepLocator, RipgrepOptions } from './ripgrep';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /** Paths returned at most (Claude Code's cap); the rest are counted, not listed. */
@@ -27,19 +30,31 @@ export interface GlobResponse {
   readonly numFiles: number;
   readonly truncated: boolean;
   readonly durationMs: number;
+  /** Which search ran: ripgrep, or the JavaScript fallback when no usable rg was found. */
+  readonly engine: 'ripgrep' | 'javascript';
 }
 
 const DESCRIPTION = `Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.test.{ts,tsx}") and returns absolute paths, most recently modified first.
-- Searches path (default: the working directory); node_modules and .git are skipped unless the pattern or path names them. Dotfiles are included.
+- Searches path (default: the working directory); a pattern without "/" matches file names at any depth. node_modules and .git are skipped unless the pattern or path names them; .gitignore does not hide files here. Dotfiles are included.
 - Symbolic links are not followed; files the permission rules deny reading are left out (the result says how many). At most ${GLOB_MAX_RESULTS} paths are returned; narrow the pattern if the result is truncated.
 - To search file contents, use Grep.`;
 
+/** Options of {@link createGlobTool}. */
+export interface GlobToolOptions {
+  /** Time a listing may take at most (ripgrep); default 30 s. */
+  readonly timeoutMs?: number;
+  /** Where ripgrep is (see RipgrepOptions); `false` forces the JavaScript fallback. Default: `rg` on PATH. */
+  readonly ripgrep?: RipgrepOptions | false | RipgrepLocator;
+}
+
 /**
- * The `Glob` tool (tinyglobby). Results are sorted by modification time, newest first,
- * ties by path, as Claude Code does — recently touched files are the likely targets.
- * Read-only; never asks.
+ * The `Glob` tool: `rg --files` when a usable ripgrep is found (see globRg.ts), else
+ * tinyglobby; the response names the engine. Results are sorted by modification time,
+ * newest first — recently touched files are the likely targets. Read-only; never asks.
  */
-export function createGlobTool(): AgentTool<GlobInput> {
+export function createGlobTool(options: GlobToolOptions = {}): AgentTool<GlobInput> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const locator = sharedLocator(options.ripgrep);
   return defineTool({
     name: 'Glob',
     description: DESCRIPTION,
@@ -72,41 +87,21 @@ export function createGlobTool(): AgentTool<GlobInput> {
 
       // Compared by path segment: a workspace under ~/.git-work/ must still skip .git.
       const mentioned = new Set([...pattern.split('/'), ...dir.split(path.sep)]);
-      const ignore = DEFAULT_IGNORED_DIRS.filter((d) => !mentioned.has(d)).map((d) => `**/${d}/**`);
-      let relPaths: string[];
-      try {
-        relPaths = await glob(pattern, {
-          cwd: dir,
-          dot: true,
-          ignore,
-          onlyFiles: true,
-          followSymbolicLinks: false,
-          expandDirectories: false,
-          signal: ctx.signal,
-        });
-      } catch (err) {
-        if (ctx.signal.aborted) return toolError('Glob was interrupted.');
-        return toolError(`Glob failed for pattern ${JSON.stringify(pattern)}: ${thrownMessage(err)}`);
-      }
-      if (ctx.signal.aborted) return toolError('Glob was interrupted.');
-
-      const tooMany = relPaths.length > GLOB_MAX_CANDIDATES;
-      const candidates = (tooMany ? [...relPaths].sort().slice(0, GLOB_MAX_CANDIDATES) : relPaths).map((rel) => path.join(dir, rel));
-      // Extglob can step out of the search root (`..*/x`, `..?(y)/**`) although no segment is
-      // "..", and a listed symlink may point anywhere: every result is checked where it really
-      // lands, after matching, and files the session's Read rules deny are hidden.
-      const checked = await Promise.all(candidates.map((p) => admit(p, dir, resolved.realPath, ctx)));
-      const admitted = checked.filter((c): c is Admitted => c.kind === 'file');
-      const hidden = checked.filter((c) => c.kind === 'denied').length;
-      const escaped = checked.filter((c) => c.kind === 'outside').length;
-      const total = relPaths.length - hidden - escaped;
-      admitted.sort((a, b) => b.mtime - a.mtime || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
-      const filenames = admitted.slice(0, GLOB_MAX_RESULTS).map((e) => e.p);
+      const excludeDirs = DEFAULT_IGNORED_DIRS.filter((d) => !mentioned.has(d));
+      const rg = await locator.get();
+      const found = rg
+        ? await listOnRg(rg, pattern, dir, resolved.realPath, excludeDirs, ctx, timeoutMs)
+        : await listOnJs(pattern, dir, resolved.realPath, excludeDirs, ctx);
+      if ('error' in found) return toolError(found.error);
+      const { admitted, hidden, escaped, tooMany } = found;
+      const total = admitted.length;
+      const filenames = admitted.slice(0, GLOB_MAX_RESULTS);
       const truncated = total > filenames.length;
-      const data: GlobResponse = { filenames, numFiles: filenames.length, truncated, durationMs: Date.now() - started };
+      const data: GlobResponse = { filenames, numFiles: filenames.length, truncated, durationMs: Date.now() - started, engine: rg ? 'ripgrep' : 'javascript' };
       const notes: string[] = [];
       if (hidden > 0) notes.push(`${hidden} file(s) hidden by permission rules.`);
       if (escaped > 0) notes.push(`${escaped} match(es) outside ${dir} left out.`);
+      if (found.notListed) notes.push(found.notListed);
       const tail = notes.length > 0 ? `\n(${notes.join(' ')})` : '';
       if (filenames.length === 0) return { content: `No files found matching ${JSON.stringify(pattern)} in ${dir}${tail}`, isError: false, data };
       const note = truncated
@@ -115,6 +110,76 @@ export function createGlobTool(): AgentTool<GlobInput> {
       return { content: filenames.join('\n') + note + tail, isError: false, data };
     },
   });
+}
+
+interface Listed {
+  /** Admitted paths, newest first. */
+  readonly admitted: string[];
+  readonly hidden: number;
+  readonly escaped: number;
+  readonly tooMany: boolean;
+  readonly notListed?: string;
+}
+
+async function listOnRg(
+  rg: Ripgrep,
+  pattern: string,
+  dir: string,
+  dirReal: string,
+  excludeDirs: readonly string[],
+  ctx: ToolContext,
+  timeoutMs: number,
+): Promise<Listed | { readonly error: string }> {
+  const list = await listWithRg(rg, pattern, dir, { excludeDirs, signal: ctx.signal, timeoutMs });
+  if ('error' in list) return list;
+  const admitted: string[] = [];
+  let hidden = 0;
+  for (const p of list.files) {
+    // rg follows no symlink and lists none: the real path is the directory's plus the rest.
+    if (ctx.readDeniedBy?.(p, path.join(dirReal, path.relative(dir, p))) !== undefined) hidden++;
+    else admitted.push(p);
+  }
+  return { admitted, hidden, escaped: 0, tooMany: false, ...(list.notListed ? { notListed: list.notListed } : {}) };
+}
+
+async function listOnJs(
+  pattern: string,
+  dir: string,
+  dirReal: string,
+  excludeDirs: readonly string[],
+  ctx: ToolContext,
+): Promise<Listed | { readonly error: string }> {
+  let relPaths: string[];
+  try {
+    // ripgrep's rule (and so Claude Code's): a glob without "/" matches the name at any depth.
+    relPaths = await glob(pattern.includes('/') ? pattern : `**/${pattern}`, {
+      cwd: dir,
+      dot: true,
+      ignore: excludeDirs.map((d) => `**/${d}/**`),
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    if (ctx.signal.aborted) return { error: 'Glob was interrupted.' };
+    return { error: `Glob failed for pattern ${JSON.stringify(pattern)}: ${thrownMessage(err)}` };
+  }
+  if (ctx.signal.aborted) return { error: 'Glob was interrupted.' };
+  const tooMany = relPaths.length > GLOB_MAX_CANDIDATES;
+  const candidates = (tooMany ? [...relPaths].sort().slice(0, GLOB_MAX_CANDIDATES) : relPaths).map((rel) => path.join(dir, rel));
+  // Extglob can step out of the search root (`..*/x`, `..?(y)/**`) although no segment is
+  // "..", and a listed symlink may point anywhere: every result is checked where it really
+  // lands, after matching, and files the session's Read rules deny are hidden.
+  const checked = await Promise.all(candidates.map((p) => admit(p, dir, dirReal, ctx)));
+  const files = checked.filter((c): c is Admitted => c.kind === 'file');
+  files.sort((a, b) => b.mtime - a.mtime || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  const hidden = checked.filter((c) => c.kind === 'denied').length;
+  const escaped = checked.filter((c) => c.kind === 'outside').length;
+  const notListed = tooMany
+    ? `Only ${GLOB_MAX_CANDIDATES} of ${relPaths.length} matches (the first by path) were sorted by time: the rest are not listed. Narrow path or pattern.`
+    : undefined;
+  return { admitted: files.map((f) => f.p), hidden, escaped, tooMany, ...(notListed ? { notListed } : {}) };
 }
 
 /** `/ws/src/**\/*.ts` → `{dir: '/ws/src', rest: '**\/*.ts'}`; null when nothing is a wildcard. */

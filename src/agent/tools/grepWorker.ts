@@ -4,8 +4,11 @@ import { Worker } from 'node:worker_threads';
 export interface FileMatches {
   /** Matching lines (files_with_matches stops at the first). */
   readonly count: number;
-  /** Content mode: `[lineNumber, shownText]` of matching lines, up to the limit asked for. */
-  readonly lines: ReadonlyArray<readonly [number, string]>;
+  /**
+   * Content mode: `[lineNumber, shownText, kind]` of shown lines — a match (`m`), context (`c`)
+   * or a `--` separator (`s`, line 0) — until the limit of matching lines asked for.
+   */
+  readonly lines: ReadonlyArray<readonly [number, string, 'm' | 'c' | 's']>;
 }
 
 /** One batch of file texts to match. */
@@ -16,6 +19,9 @@ export interface MatchRequest {
   readonly lineLimit: number;
   /** Characters of a matching line kept in content mode. */
   readonly maxLineChars: number;
+  /** Context lines before and after each match (content mode). */
+  readonly before?: number;
+  readonly after?: number;
 }
 
 /** Why a search ended early: the caller's signal (Stop) or the time cap. */
@@ -31,6 +37,7 @@ export class GrepStoppedError extends Error {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const re = new RegExp(workerData.source, workerData.flags);
+const cut = (line, max) => (line.length > max ? line.slice(0, max) + '\u2026 [truncated]' : line);
 parentPort.on('message', (req) => {
   let remaining = req.lineLimit;
   const results = [];
@@ -39,15 +46,24 @@ parentPort.on('message', (req) => {
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     let count = 0;
     const shown = [];
+    let lastShown = -1;
     for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      if (!re.test(line)) continue;
+      if (!re.test(lines[i])) continue;
       count++;
       if (req.mode === 'files_with_matches') break;
-      if (req.mode === 'content') {
-        if (remaining <= 0) break;
-        remaining--;
-        shown.push([i + 1, line.length > req.maxLineChars ? line.slice(0, req.maxLineChars) + '\u2026 [truncated]' : line]);
+      if (req.mode !== 'content' || remaining <= 0) continue;
+      // Context as ripgrep prints it: lines before/after, '--' between groups that do not touch.
+      const from = Math.max(lastShown + 1, i - (req.before || 0));
+      if (lastShown >= 0 && from > lastShown + 1) shown.push([0, '--', 's']);
+      for (let j = from; j < i; j++) shown.push([j + 1, cut(lines[j], req.maxLineChars), 'c']);
+      shown.push([i + 1, cut(lines[i], req.maxLineChars), 'm']);
+      remaining--;
+      lastShown = i;
+      const to = Math.min(lines.length - 1, i + (req.after || 0));
+      for (let j = i + 1; j <= to; j++) {
+        if (re.test(lines[j])) break;
+        shown.push([j + 1, cut(lines[j], req.maxLineChars), 'c']);
+        lastShown = j;
       }
     }
     results.push({ count, lines: shown });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GLOB_MAX_RESULTS, createGlobTool } from '../../../../src/agent/tools/globTool';
 import type { GlobResponse } from '../../../../src/agent/tools/globTool';
+import { ENGINES } from './searchEngines';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
@@ -13,14 +14,20 @@ beforeEach(async () => {
 afterEach(async () => {
   await ws.cleanup();
 });
-const glob = createGlobTool();
 
 async function touch(p: string, secondsAgo: number): Promise<void> {
   const t = new Date(Date.now() - secondsAgo * 1000);
   await fs.utimes(p, t, t);
 }
 
-describe('Glob', () => {
+describe.each(ENGINES)('Glob on $name', (engine) => {
+  const glob = createGlobTool({ ripgrep: engine.ripgrep });
+
+  it('runs on the engine it names in the result', async () => {
+    await ws.write('a.txt', 'x');
+    expect(((await glob.execute({ pattern: '*.txt' }, makeContext(ws))).data as GlobResponse).engine).toBe(engine.name);
+  });
+
   it('is read-only and needs no approval', () => {
     expect(glob).toMatchObject({ name: 'Glob', readOnly: true, needsApproval: false });
     expect(glob.summarize({ pattern: '**/*.ts', path: 'src' })).toBe('**/*.ts in src');
@@ -91,7 +98,9 @@ describe('Glob', () => {
   });
 });
 
-describe('Glob ignore rules', () => {
+describe.each(ENGINES)('Glob on $name: ignore rules', (engine) => {
+  const glob = createGlobTool({ ripgrep: engine.ripgrep });
+
   it('still skips .git when the workspace path merely contains ".git" in a name', async () => {
     const root = path.join(ws.base, 'my.git-things');
     await fs.mkdir(path.join(root, '.git'), { recursive: true });

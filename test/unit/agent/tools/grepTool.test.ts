@@ -1,8 +1,11 @@
-import { promises as fs } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { promises as fs, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GREP_DEFAULT_HEAD_LIMIT, GREP_MAX_LINE_CHARS, compilePattern, createGrepTool } from '../../../../src/agent/tools/grepTool';
 import type { GrepResponse } from '../../../../src/agent/tools/grepTool';
+import { survivors } from '../../../support/processProbe';
+import { ENGINES } from './searchEngines';
 import { makeContext, makeWorkspace } from './toolTestContext';
 import type { TempWorkspace } from './toolTestContext';
 
@@ -13,20 +16,42 @@ beforeEach(async () => {
 afterEach(async () => {
   await ws.cleanup();
 });
-const grep = createGrepTool();
 
 async function touch(p: string, secondsAgo: number): Promise<void> {
   const t = new Date(Date.now() - secondsAgo * 1000);
   await fs.utimes(p, t, t);
 }
 
-describe('Grep', () => {
+/** Live rg processes whose command line mentions `dir` (this test's workspace). */
+function rgPidsFor(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (path.basename(argv[0] ?? '') === 'rg' && argv.some((a) => a.startsWith(dir))) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+describe.each(ENGINES)('Grep on $name', (engine) => {
+  const grep = createGrepTool({ ripgrep: engine.ripgrep });
+
+  it('runs on the engine it names in the result', async () => {
+    await ws.write('a.txt', 'x');
+    expect(((await grep.execute({ pattern: 'x' }, makeContext(ws))).data as GrepResponse).engine).toBe(engine.name);
+  });
+
   it('is read-only and needs no approval', () => {
     expect(grep).toMatchObject({ name: 'Grep', readOnly: true, needsApproval: false });
     expect(grep.jsonSchema).toMatchObject({ properties: { '-i': { type: 'boolean' }, output_mode: { enum: ['content', 'files_with_matches', 'count'] } } });
   });
 
-  it('lists matching files by default, newest first, skipping node_modules, .git and binaries', async () => {
+  it('lists matching files by default, newest first, skipping ignored node_modules, .git and binaries', async () => {
+    await ws.write('.gitignore', 'node_modules/\n');
     const a = await ws.write('src/a.ts', 'const TODO = 1;\n');
     const b = await ws.write('src/b.ts', 'nothing here\n');
     const c = await ws.write('lib/c.js', '// TODO later\n');
@@ -91,6 +116,7 @@ describe('Grep', () => {
     const bad = await grep.execute({ pattern: 'foo(' }, makeContext(ws));
     expect(bad.isError).toBe(true);
     expect(bad.content).toContain('Invalid regular expression "foo("');
+    if (engine.name === 'ripgrep') expect(bad.content).toContain('unclosed group');
     const missing = await grep.execute({ pattern: 'x', path: 'nope' }, makeContext(ws));
     expect(missing).toMatchObject({ isError: true, content: `Path does not exist: ${path.join(ws.root, 'nope')}` });
     const out = await grep.execute({ pattern: 'x', path: '/etc' }, makeContext(ws));
@@ -113,30 +139,52 @@ describe('Grep', () => {
   });
 });
 
-describe('Grep: bounded and cancellable (docs/security.md), Read rules per file', () => {
+describe.each(ENGINES)('Grep on $name: bounded and cancellable (docs/security.md), Read rules per file', (engine) => {
+  const grep = createGrepTool({ ripgrep: engine.ripgrep });
   // (a+)+$ on "aaa…a!" backtracks exponentially: on the calling thread it would freeze the
   // process for hours; on the worker it is cut off by the time cap or by Stop.
   const evil = `${'a'.repeat(40)}!`;
 
-  it('stops a catastrophically backtracking pattern at the time cap with a clear error', async () => {
-    await ws.write('a.txt', `${evil}\n`);
-    const r = await createGrepTool({ timeoutMs: 300 }).execute({ pattern: '^(a+)+$' }, makeContext(ws));
+  /**
+   * A search that does not end by itself: for the JS engine a backtracking pattern; for
+   * ripgrep (whose regex engine never backtracks) a named pipe nobody writes, which rg
+   * waits on forever. Returns the input to pass to Grep.
+   */
+  async function runaway(): Promise<{ pattern: string; path?: string }> {
+    if (engine.name === 'javascript') {
+      await ws.write('a.txt', `${evil}\n`);
+      return { pattern: '^(a+)+$' };
+    }
+    execFileSync('mkfifo', [path.join(ws.root, 'stuck.pipe')]);
+    return { pattern: 'never', path: 'stuck.pipe' };
+  }
+
+  it('stops a runaway search at the time cap with a clear error, and no rg outlives it', async () => {
+    const input = await runaway();
+    const r = await createGrepTool({ timeoutMs: 300, ripgrep: engine.ripgrep }).execute(input, makeContext(ws));
     expect(r).toMatchObject({ isError: true });
-    expect(r.content).toMatch(/^Grep stopped after 0\.3 s: the search took too long/);
+    expect(r.content).toMatch(/^Grep stopped after 0\.3 s: /);
+    expect(await survivors(rgPidsFor(ws.root))).toEqual([]);
   });
 
-  it('Stop ends a runaway search promptly, and the event loop stays free meanwhile', async () => {
-    await ws.write('a.txt', `${evil}\n`);
+  it('Stop ends a runaway search promptly (rg is killed), and the event loop stays free meanwhile', async () => {
+    const input = await runaway();
     const ac = new AbortController();
     let ticks = 0;
+    let seen: number[] = [];
     const ticker = setInterval(() => {
       ticks++;
-      if (ticks === 5) ac.abort();
+      if (seen.length === 0) seen = rgPidsFor(ws.root);
+      if (ticks >= 5 && (engine.name === 'javascript' || seen.length > 0)) ac.abort();
     }, 20);
-    const r = await grep.execute({ pattern: '^(a+)+$' }, makeContext(ws, { signal: ac.signal }));
+    const r = await grep.execute(input, makeContext(ws, { signal: ac.signal }));
     clearInterval(ticker);
     expect(r).toMatchObject({ isError: true, content: 'Grep was interrupted.' });
     expect(ticks).toBeGreaterThanOrEqual(5);
+    if (engine.name === 'ripgrep') {
+      expect(seen.length).toBeGreaterThan(0);
+      expect(await survivors(seen, 0)).toEqual([]);
+    }
   });
 
   it("hides files the session's Read rules deny, says how many, and never shows their content", async () => {
