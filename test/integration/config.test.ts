@@ -236,7 +236,7 @@ suite('Hook configuration (VS Code glue)', () => {
     writeFileSync(localFile, '// my hooks\n\nhooks: oops\n');
     await harness.service.reload();
     const broken = hookwiseDiagnostics(uri);
-    // The file read cleanly before: its last good version stays in force, and the Problems panel says so too (issue 31).
+    // The file read cleanly before: its last good version stays in force, and the Problems panel says so too.
     assert.deepEqual(
       broken.map((d) => d.code),
       ['notJson', 'lastGoodInForce'],

@@ -1,5 +1,5 @@
 /**
- * Issue 31 §1 item 1 in the real extension host: a switch in `hookwise.hooks.disabled` follows its
+ * In the real extension host: a switch in `hookwise.hooks.disabled` follows its
  * hook, not its position. Disable Hook on the "ask before risky" hook, then a hook inserted at the
  * top of `.claude/settings.json`: the `rm -rf` guard still blocks through the real runner and the
  * disabled hook stays disabled. An old position id is rewritten to the hook's identity id on load,
@@ -38,7 +38,7 @@ const LOGGER = 'cat >/dev/null; exit 0';
 const bash = (command: string): Record<string, unknown> => ({ matcher: 'Bash', hooks: [{ type: 'command', command }] });
 const SETTING = 'hookwise.hooks.disabled';
 
-suite('A switch follows its hook, not its position (issue 31 §1.1)', () => {
+suite('A switch follows its hook, not its position', () => {
   let harness: ServiceHarness | undefined;
   let temp = '';
   const file = (): string => path.join(workspaceRoot(), '.claude', 'settings.json');

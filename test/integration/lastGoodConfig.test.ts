@@ -1,5 +1,5 @@
 /**
- * Issue 31 §1 item 2 in the real extension host: a broken `.claude/settings.json` never silently
+ * In the real extension host: a broken `.claude/settings.json` never silently
  * drops its policy. The last good version stays in force (the `rm -rf` guard still blocks through
  * the real runner, approved by its hash as before), the status bar and the chat say so with a link
  * to the error, the copy survives a window reload (workspace state), and with no good version
@@ -68,7 +68,7 @@ function chatNotice(posted: readonly ToWebviewMessage[]): { text: string; id?: s
   return { text: '' };
 }
 
-suite('A broken config file keeps its last good version in force (issue 31 §1.2)', () => {
+suite('A broken config file keeps its last good version in force', () => {
   const harnesses: ServiceHarness[] = [];
   const disposables: vscode.Disposable[] = [];
   let temp = '';

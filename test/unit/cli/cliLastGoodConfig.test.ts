@@ -1,5 +1,5 @@
 /**
- * Issue 31 §1 item 2 in the CLI, with real processes: a broken `.claude/settings.json` never
+ * In the CLI, with real processes: a broken `.claude/settings.json` never
  * silently drops its policy. `hookwise -p` keeps a per-project copy of the last good file under
  * HOOKWISE_HOME, runs it with a warning when the file is broken, says loudly when no copy exists,
  * and with `--strict-config` exits 2 before anything runs.
@@ -36,7 +36,7 @@ async function rmRun(...extra: string[]) {
   return { s, out };
 }
 
-describe('hookwise -p with a broken hook config file (issue 31 §1.2)', () => {
+describe('hookwise -p with a broken hook config file', () => {
   it('runs the last good copy of the file, kept per project under HOOKWISE_HOME, and warns', async () => {
     await suite.w.write('keep.txt', 'precious');
     await suite.w.settings(GOOD);

@@ -14,7 +14,7 @@ async function load(text: string, options: Parameters<typeof loadHookConfig>[1] 
   return loadHookConfig(inputs, { fs: memoryFs({ [PROJECT]: text }), ...options });
 }
 
-describe('hookwise.hooks.disabled names a hook by identity (issue 31 §1.1)', () => {
+describe('hookwise.hooks.disabled names a hook by identity', () => {
   it('the id is readable, ends in a short hash, and does not change when a hook is inserted above', async () => {
     const before = await load(settings(group('./guard.sh'), group('./ask-before-risky.sh')));
     const after = await load(settings(group('./logger.sh'), group('./guard.sh'), group('./ask-before-risky.sh')));
@@ -51,7 +51,7 @@ describe('hookwise.hooks.disabled names a hook by identity (issue 31 §1.1)', ()
   });
 });
 
-describe('a broken config file keeps its last good version in force (issue 31 §1.2)', () => {
+describe('a broken config file keeps its last good version in force', () => {
   const store = (): LastGoodStore & { files: Map<string, string> } => {
     const files = new Map<string, string>();
     return {
