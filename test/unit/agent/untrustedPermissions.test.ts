@@ -5,7 +5,7 @@ import type { PermissionMode } from '../../../src/agent/permissionMode';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useRuntimeEnv } from './runtimeHarness';
 
-// Issue 12 §1: in an untrusted workspace nothing the project wrote may widen permissions —
+// In an untrusted workspace nothing the project wrote may widen permissions —
 // not `permissions.defaultMode`, not `permissions.allow`. The same runtime the extension
 // builds, a real OpenAI-compatible server as the model, real Bash/Write tools on disk.
 
