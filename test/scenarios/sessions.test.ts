@@ -35,7 +35,7 @@ describe('sessions and transcripts through hookwise -p (real process, local Open
       ['resume', first.session_id, first.transcript_path],
     ]);
     // One transcript for the session, now holding both runs.
-    expect(readdirSync(path.dirname(first.transcript_path))).toEqual([`${first.session_id}.jsonl`]);
+    expect(readdirSync(path.dirname(first.transcript_path)).filter((f) => f.endsWith('.jsonl'))).toEqual([`${first.session_id}.jsonl`]);
     expect(
       jsonLinesOf(first.transcript_path)
         .filter((l) => l.type === 'user')
