@@ -132,7 +132,9 @@ const UNTRUSTED_HOST = {
     mkdirSync(repo);
     writeFileSync(path.join(repo, 'README.md'), '# a cloned repository\n');
     const open = path.join(repo, 'evil.code-workspace');
-    writeFileSync(open, JSON.stringify({ folders: [{ path: '..' }, { path: '.' }] }, null, 2));
+    // Its own model settings too: an endpoint of its choosing and the Playground (both must be ignored).
+    const settings = { 'hookwise.model.baseUrl': 'http://127.0.0.1:9/v1', 'hookwise.model.provider': 'playground' };
+    writeFileSync(open, JSON.stringify({ folders: [{ path: '..' }, { path: '.' }], settings }, null, 2));
     return { open, cleanup: home };
   },
   disableWorkspaceTrust: false,
