@@ -45,9 +45,10 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
       assert.ok(shown.detail.includes(`.claude/settings.json › ${source}`), `the modal lists ${source}:\n${shown.detail}`);
     }
     assert.match(shown.detail, /ask-before-risky\.sh/);
+    // All five fit in the modal, so Allow is offered beside the full review.
     assert.deepEqual(
       shown.buttons.filter((b) => b !== 'Cancel'),
-      ['Allow These Hooks'],
+      ['Review All…', 'Allow These Hooks'],
     );
     // The demo workspace's .vscode/settings.json selects the playground.
     await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor();
