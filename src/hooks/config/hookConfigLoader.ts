@@ -1,4 +1,4 @@
-import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
+import { isProjectSource, type HookSource } from '../hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
 import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
@@ -8,6 +8,8 @@ import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem'
 import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { brokenFileDiagnostic, fatalConfigErrors, isFatalConfigError, type BrokenConfigFile, type ConfigFileInput, type LastGoodStore } from './lastGoodConfig';
 import { hookApprovalKey } from './hookApproval';
+import { applyManagedPolicy, isPolicyHook } from './managedPolicy';
+import { lockedPluginWarnings, userPluginWarnings } from './pluginEntryWarnings';
 import type { RawHookEntry } from './hooksObjectReader';
 import type { HookSourceKey } from './hookwiseSettingsSchema';
 import { formatJsonPath } from './jsonPath';
@@ -433,118 +435,6 @@ export function buildHookConfig(
     ...(vanished.length > 0 ? { vanishedSwitches: vanished } : {}),
     ...(httpPolicy.urlLists.length > 0 || httpPolicy.envVarLists.length > 0 ? { httpPolicy } : {}),
   };
-}
-
-/**
- * A warning at each `enabledPlugins` entry the managed policy's entry for the same plugin overrides:
- * Claude Code lets no other file flip a plugin the policy turns on or off.
- */
-function lockedPluginWarnings(
-  managed: { readonly displayFile: string; readonly enabledPlugins?: readonly EnabledPluginEntry[] } | undefined,
-  entries: readonly EnabledPluginEntry[],
-): ConfigDiagnostic[] {
-  if (managed?.enabledPlugins === undefined || entries.length === 0) return [];
-  const locked = new Map(managed.enabledPlugins.map((e) => [e.id, e.on]));
-  return entries
-    .filter((e) => locked.has(e.id) && locked.get(e.id) !== e.on)
-    .map((e) => ({
-      ...e.at,
-      message: `"${e.id}": ${e.on} here is ignored: the ${managed.displayFile} ${e.on ? 'turns this plugin off' : 'force-enables this plugin'}`,
-    }));
-}
-
-/**
- * A warning at each project `enabledPlugins: false` for a plugin the user's own file turns on:
- * a project file may disable only what the project brought, so the user's plugin stays on
- * (pluginLoader.ts). Entries the managed policy locks get lockedPluginWarnings instead.
- */
-function userPluginWarnings(
-  managed: { readonly enabledPlugins?: readonly EnabledPluginEntry[] } | undefined,
-  offs: readonly EnabledPluginEntry[],
-  userPlugins: ReadonlyMap<string, string>,
-): ConfigDiagnostic[] {
-  const locked = new Set((managed?.enabledPlugins ?? []).map((e) => e.id));
-  return offs
-    .filter((e) => !locked.has(e.id) && userPlugins.has(e.id))
-    .map((e) => ({
-      ...e.at,
-      code: 'cannotLoosen' as const,
-      message: `"${e.id}": false here is ignored: a project file cannot disable the user's plugin (turned on in ${userPlugins.get(e.id) ?? 'user settings'}); it stays on`,
-    }));
-}
-
-/** True for a hook from the managed policy file. */
-export function isManagedHook(hook: { readonly source: HookSource }): boolean {
-  return hook.source.kind === 'file' && hook.source.scope === 'managed';
-}
-
-/** A hook the managed policy requires: its own, or one of a plugin it force-enables (`enabledPlugins`). No lower layer turns these off. */
-function isPolicyHook(hook: LoadedHook): boolean {
-  return isManagedHook(hook) || isManagedPluginSource(hook.source);
-}
-
-/**
- * The managed policy binds every other layer: `allowManagedHooksOnly` keeps only its hooks (and those of plugins it force-enables),
- * `allowManagedPermissionRulesOnly` only its rules, and a lower layer's `disableAllHooks`
- * cannot turn its hooks off. Each file whose settings are overridden gets a warning, so a
- * user sees why their hook or rule does nothing.
- */
-function applyManagedPolicy(
-  managed: { readonly displayFile: string; readonly policy: PolicySwitches; readonly disableAllHooks: boolean } | undefined,
-  hooks: LoadedHook[],
-  rules: PermissionRuleEntry[],
-  disablingFiles: readonly { file: string; displayFile: string }[],
-): { hooks: LoadedHook[]; rules: PermissionRuleEntry[]; diagnostics: ConfigDiagnostic[]; overridden: LoadedHook[] } {
-  const diagnostics: ConfigDiagnostic[] = [];
-  if (!managed) return { hooks, rules, diagnostics, overridden: [] };
-  const overridden = (items: readonly { readonly source: HookSource }[], what: string, why: string): void => {
-    const perFile = new Map<string, { file?: string; displayFile: string; count: number }>();
-    for (const item of items) {
-      const s = item.source;
-      if (s.kind === 'code') continue;
-      const key = s.kind === 'file' ? s.file : `settings:${s.scope}`;
-      const displayFile = s.kind === 'file' ? s.displayFile : SETTINGS_LABELS[s.scope];
-      const entry = perFile.get(key) ?? { ...(s.file !== undefined ? { file: s.file } : {}), displayFile, count: 0 };
-      entry.count++;
-      perFile.set(key, entry);
-    }
-    for (const f of perFile.values())
-      diagnostics.push({
-        ...f,
-        jsonPath: '',
-        severity: 'warning',
-        code: 'overriddenByPolicy',
-        message: `${f.count} ${what} here ${f.count === 1 ? 'is' : 'are'} ignored: ${why}`,
-      });
-  };
-  let kept = hooks;
-  let overriddenHooks: LoadedHook[] = [];
-  if (managed.policy.allowManagedHooksOnly) {
-    // Plugins the policy force-enables are the policy's own choice: their hooks (hooks files, agent and skill frontmatter) still run.
-    overriddenHooks = hooks.filter((h) => !isPolicyHook(h));
-    overridden(overriddenHooks, 'hook(s)', `the ${managed.displayFile} allows only its own hooks (allowManagedHooksOnly)`);
-    kept = hooks.filter(isPolicyHook);
-  }
-  let keptRules = rules;
-  if (managed.policy.allowManagedPermissionRulesOnly) {
-    overridden(
-      rules.filter((r) => !isManagedHook(r)),
-      'permission rule(s)',
-      `the ${managed.displayFile} allows only its own permission rules (allowManagedPermissionRulesOnly)`,
-    );
-    keptRules = rules.filter(isManagedHook);
-  }
-  const managedHooks = kept.filter(isPolicyHook).length;
-  if (managedHooks > 0 && !managed.disableAllHooks)
-    for (const f of disablingFiles)
-      diagnostics.push({
-        ...f,
-        jsonPath: 'disableAllHooks',
-        severity: 'warning',
-        code: 'overriddenByPolicy',
-        message: `disableAllHooks here cannot turn off the ${managedHooks} hook(s) of the ${managed.displayFile}; they still run`,
-      });
-  return { hooks: kept, rules: keptRules, diagnostics, overridden: overriddenHooks };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: { folder?: string; agentType?: string; skill?: string }): LoadedHook {
