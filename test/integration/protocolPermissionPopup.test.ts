@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { until } from './hostWait';
 import type { PermissionRequest } from '../../src/hooks/hookRunTypes';
 import { ModalPermissionProvider, type PermissionDialog } from '../../src/vscode/permissions/modalPermissionProvider';
 import { ProposedChangeDiff, PROPOSED_SCHEME } from '../../src/vscode/permissions/proposedChangeDiff';
@@ -187,8 +188,7 @@ suite('Approval popup (PermissionProvider)', () => {
       assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'new text\n');
       popup.answer('Allow');
       assert.equal((await answer).decision, 'allow');
-      for (let i = 0; i < 50 && diffTabs().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(diffTabs().length, 0, 'the diff is closed after the answer');
+      await until('the diff is closed after the answer', () => diffTabs().length === 0);
     } finally {
       registration.dispose();
     }
