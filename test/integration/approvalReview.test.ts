@@ -14,7 +14,8 @@ import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
 import { PlaygroundModelClient } from '../../src/model/playgroundModelClient';
 import type { ApprovalRequest } from '../../src/vscode/config/projectHookTrust';
 import { McpService, type McpApprovalRequest } from '../../src/vscode/mcp/mcpService';
-import { createHarness, MemoryMemento, workspaceRoot, type ServiceHarness } from './configSupport';
+import { MemoryMemento } from '../support/memoryMemento';
+import { createHarness, workspaceRoot, type ServiceHarness } from './configSupport';
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;

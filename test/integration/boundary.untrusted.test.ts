@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
 import { BoundaryButtons, currentWorkspaceBoundary, offerOutsideFolders } from '../../src/vscode/agentBoundary';
-import { MemoryMemento } from './configSupport';
+import { MemoryMemento } from '../support/memoryMemento';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('hookwise');
 const SECRET = 'HOOKWISE-OUTSIDE-SECRET';

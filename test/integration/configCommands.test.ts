@@ -9,7 +9,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppliedConfig } from '../../src/agent/hookwiseRuntime';
 import { HOOK_CONFIG_COMMANDS, registerHookConfiguration } from '../../src/vscode/config/registerHookConfiguration';
-import { MemoryMemento, workspaceRoot } from './configSupport';
+import { MemoryMemento } from '../support/memoryMemento';
+import { workspaceRoot } from './configSupport';
 
 /** A LogOutputChannel stand-in that keeps its lines. */
 function recordingLog(lines: string[]): vscode.LogOutputChannel {

@@ -13,22 +13,7 @@ import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { isProjectSource } from '../../src/hooks/hookSource';
 import { HookConfigService, type HookConfigChange, type HookConfigServiceOptions } from '../../src/vscode/config/hookConfigService';
 import type { ApprovalChoice, ApprovalRequest, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
-
-/** A Memento in memory, like a fresh `context.workspaceState`. */
-export class MemoryMemento implements vscode.Memento {
-  private readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, defaultValue?: T): T | undefined {
-    return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
+import { MemoryMemento } from '../support/memoryMemento';
 
 /** What the fake apply saw, call by call. */
 export interface ApplyCall {

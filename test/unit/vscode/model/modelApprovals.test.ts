@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type * as vscode from 'vscode';
 import { ModelApprovals, NO_KEY_FINGERPRINT } from '../../../../src/vscode/model/modelApprovals';
-
-/** A Memento in memory, like a fresh `globalState` / `workspaceState`. */
-class MemoryMemento implements vscode.Memento {
-  readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, defaultValue?: T): T | undefined {
-    return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
+import { MemoryMemento } from '../../../support/memoryMemento';
 
 describe('model approvals (pins of origin + key fingerprint)', () => {
   it('pins the origin for one key; the key itself is never stored', async () => {
