@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { sortNewestFirst } from './newestFirst';
 import { RG_MAX_OUTPUT_BYTES, rgErrorText, runRg } from './ripgrep';
 import type { Ripgrep } from './ripgrep';
 
@@ -47,24 +47,4 @@ export async function listWithRg(
         notListed: `ripgrep's listing passed ${RG_MAX_OUTPUT_BYTES / 1024 / 1024} MB and the rest was not read: older matches are missing. Narrow path or pattern.`,
       }
     : { files };
-}
-
-/** Paths by modification time, newest first, ties by path; a file gone since sorts last. */
-async function sortNewestFirst(files: readonly string[]): Promise<string[]> {
-  const timed: { p: string; t: number }[] = [];
-  // In slices, so a huge listing does not queue tens of thousands of stats at once.
-  for (let i = 0; i < files.length; i += 2048) {
-    const slice = files.slice(i, i + 2048);
-    const times = await Promise.all(
-      slice.map((p) =>
-        fs.stat(p).then(
-          (st) => st.mtimeMs,
-          () => 0,
-        ),
-      ),
-    );
-    slice.forEach((p, k) => timed.push({ p, t: times[k] ?? 0 }));
-  }
-  timed.sort((a, b) => b.t - a.t || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
-  return timed.map((e) => e.p);
 }

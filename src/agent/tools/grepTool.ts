@@ -7,6 +7,7 @@ import type { GrepQuery } from './grepHits';
 import { grepWithRg } from './grepRg';
 import { sharedLocator } from './ripgrep';
 import type { RipgrepLocator, RipgrepOptions } from './ripgrep';
+import { sortNewestFirst } from './newestFirst';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
@@ -155,7 +156,7 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<GrepInp
       const { matchedFiles, numMatches, hidden } = hits;
 
       let all = hits.entries;
-      if (mode === 'files_with_matches') all = await sortByMtimeDesc(matchedFiles);
+      if (mode === 'files_with_matches') all = await sortNewestFirst(matchedFiles);
       const listed = all.slice(offset, offset + headLimit);
       let hitHeadLimit = hits.moreEntries || all.length > offset + headLimit;
       let body = listed.join('\n');
@@ -216,18 +217,4 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp | s
   } catch (err) {
     return `Invalid regular expression ${JSON.stringify(pattern)}: ${thrownMessage(err)}. Without ripgrep, Grep uses JavaScript RegExp syntax; escape special characters such as ( [ { . * + ? with a backslash.`;
   }
-}
-
-async function sortByMtimeDesc(files: readonly string[]): Promise<string[]> {
-  const withTimes = await Promise.all(
-    files.map(async (f) => {
-      try {
-        return { f, t: (await fs.stat(f)).mtimeMs };
-      } catch {
-        return { f, t: 0 };
-      }
-    }),
-  );
-  withTimes.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
-  return withTimes.map((e) => e.f);
 }
