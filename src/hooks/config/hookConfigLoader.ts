@@ -6,7 +6,14 @@ import type { ConfigDiagnostic } from './configDiagnostic';
 import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
 import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
 import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
-import { brokenFileDiagnostic, fatalConfigErrors, isFatalConfigError, type BrokenConfigFile, type ConfigFileInput, type LastGoodStore } from './lastGoodConfig';
+import {
+  brokenFileDiagnostic,
+  configFileDiagnostics,
+  isFatalConfigError,
+  type BrokenConfigFile,
+  type ConfigFileInput,
+  type LastGoodStore,
+} from './lastGoodConfig';
 import { hookApprovalKey } from './hookApproval';
 import { applyManagedPolicy, isPolicyHook } from './managedPolicy';
 import { lockedPluginWarnings, userPluginWarnings } from './pluginEntryWarnings';
@@ -148,7 +155,9 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
     const store = options.lastGood;
     if (store === undefined) return text;
     const ioErrors = ioDiagnostics.slice(before).filter(isFatalConfigError);
-    const errors = ioErrors.length > 0 ? ioErrors : text === undefined ? [] : fatalConfigErrors(input, text);
+    // Read once: its fatal errors decide, and the rest are shown when the last good version stands in.
+    const current = ioErrors.length === 0 && text !== undefined ? configFileDiagnostics(input, text) : [];
+    const errors = ioErrors.length > 0 ? ioErrors : current.filter(isFatalConfigError);
     const first = errors[0];
     if (first === undefined) {
       await store.remember(input.file, text);
@@ -163,7 +172,7 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
       project: isProjectInput(input),
     });
     if (good === undefined) return text;
-    replaced.set(input.file, text !== undefined && ioErrors.length === 0 ? fileDiagnostics(input, text) : []);
+    replaced.set(input.file, current);
     return good;
   };
   for (const input of sortByRank(inputs.filter((i) => isInputSelected(i, options.sources, options.workspace)))) {
@@ -183,14 +192,6 @@ export async function loadHookConfig(inputs: readonly ConfigSourceInput[], optio
   const built = config.diagnostics.filter((d) => d.file === undefined || !replaced.has(d.file));
   const diagnostics = [...ioDiagnostics, ...[...replaced.values()].flat(), ...built, ...broken.map(brokenFileDiagnostic)];
   return { ...config, hooks, diagnostics, ...(broken.length > 0 ? { brokenFiles: broken } : {}) };
-}
-
-/** Every diagnostic the reader reports for `text` (the file as it is now, when its last good version is used). */
-function fileDiagnostics(input: ConfigFileInput, text: string): ConfigDiagnostic[] {
-  const where = { file: input.file, displayFile: input.displayFile };
-  if (input.kind === 'agentFile') return readAgentFileText(text, where).diagnostics;
-  if (input.kind === 'skillFile') return readSkillFileText(text, where).diagnostics;
-  return readClaudeSettingsText(text, where).diagnostics;
 }
 
 function sortByRank<T extends ConfigSourceInput>(inputs: readonly T[]): T[] {

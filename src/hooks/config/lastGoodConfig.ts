@@ -32,16 +32,12 @@ export interface BrokenConfigFile {
 /** Codes that mean the file as a whole was not read as written (a bad entry inside a good file is not one). */
 const FATAL = new Set<ConfigDiagnostic['code']>(['notJson', 'syntaxError', 'tooDeep', 'tooLarge', 'unreadable', 'agentFrontmatter']);
 
-/** The errors that make `text` a broken version of `input` (empty when it reads cleanly). */
-export function fatalConfigErrors(input: ConfigFileInput, text: string): ConfigDiagnostic[] {
+/** Every diagnostic the reader reports for `text` as the file `input` (fatal ones make it broken: {@link isFatalConfigError}). */
+export function configFileDiagnostics(input: ConfigFileInput, text: string): ConfigDiagnostic[] {
   const where = { file: input.file, displayFile: input.displayFile };
-  const diagnostics =
-    input.kind === 'agentFile'
-      ? readAgentFileText(text, where).diagnostics
-      : input.kind === 'skillFile'
-        ? readSkillFileText(text, where).diagnostics
-        : readClaudeSettingsText(text, where).diagnostics;
-  return diagnostics.filter((d) => d.severity === 'error' && FATAL.has(d.code));
+  if (input.kind === 'agentFile') return readAgentFileText(text, where).diagnostics;
+  if (input.kind === 'skillFile') return readSkillFileText(text, where).diagnostics;
+  return readClaudeSettingsText(text, where).diagnostics;
 }
 
 /** True for a diagnostic that makes a file broken. */
