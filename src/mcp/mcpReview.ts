@@ -1,4 +1,4 @@
-import { envVarNames, visible } from '../hooks/config/approvalReview';
+import { envVarNames, fenced, visible } from '../hooks/config/approvalReview';
 import type { McpServerDefinition } from './mcpServerConfig';
 import { normalizeNamePart } from './mcpToolNames';
 
@@ -52,17 +52,13 @@ export function describeMcpServerFull(server: McpServerDefinition): string {
 export function mcpReviewMarkdown(title: string, servers: readonly McpServerDefinition[]): string {
   const out = [`# ${title}`, '', `${servers.length} server${servers.length === 1 ? '' : 's'}, all listed below, as written in their files.`, ''];
   for (const [i, server] of servers.entries()) {
-    const body = mcpServerFields(server).join('\n');
-    const fence = '`'.repeat(Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
     out.push(
       `## ${i + 1}. ${server.name} (${server.transport})`,
       '',
       `- from: ${server.displayFile}`,
       `- tools appear as mcp__${normalizeNamePart(server.name)}__*`,
       '',
-      `${fence}text`,
-      body,
-      fence,
+      fenced(mcpServerFields(server).join('\n')),
       '',
     );
   }

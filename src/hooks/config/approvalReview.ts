@@ -86,7 +86,7 @@ export function hookSummaryLine(hook: LoadedHook, mark: string, changes: readonl
 }
 
 /** A fenced block that the content cannot close (a fence longer than any backtick run in it). */
-function fenced(text: string): string {
+export function fenced(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}text\n${text}\n${fence}`;
