@@ -14,18 +14,19 @@ import type { RunContext } from './runContext';
  * (the CLI's stream/stderr, the chat, the transcript through the tool result).
  */
 
-/** Tools that never write on their own: no snapshot around them (the Agent tool's subagents check their own calls). */
-const NOT_WATCHED = new Set(['Agent', 'Task', 'TodoWrite', 'TaskCreate', 'TaskUpdate', 'TaskGet', 'TaskList']);
-
 /** A snapshot taken before a call, with where hook activity stood then. */
 export interface WatchedCall {
   readonly before: ProtectedSnapshot;
   readonly hooks: HookActivityMark | undefined;
 }
 
-/** The snapshot to compare after `toolName` runs, or undefined when the call is not watched. */
-export function watchProtected(ctx: RunContext, toolName: string, readOnly: boolean): WatchedCall | undefined {
-  if (!ctx.protectedSnapshots || readOnly || NOT_WATCHED.has(toolName)) return undefined;
+/**
+ * The snapshot to compare after a tool runs, or undefined when the call is not watched: a
+ * read-only tool never writes on its own (the Agent, todo and task tools are read-only; the
+ * Agent tool's subagents check their own calls).
+ */
+export function watchProtected(ctx: RunContext, readOnly: boolean): WatchedCall | undefined {
+  if (!ctx.protectedSnapshots || readOnly) return undefined;
   return { before: ctx.protectedSnapshots.take(), hooks: ctx.protectedSnapshots.hookMark() };
 }
 

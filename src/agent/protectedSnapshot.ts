@@ -112,7 +112,6 @@ export class ProtectedSnapshots {
   revert(change: ProtectedChange): string | undefined {
     const { before, after } = change;
     const file = change.path;
-    this.forget(file);
     try {
       const now = lstatOrUndefined(file);
       if (!before.exists) {

@@ -177,7 +177,7 @@ export async function runToolCall(call: ModelToolCall, deps: ToolCallScope): Pro
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'running', input, ...(verdict ? { verdict } : {}) });
   // The backstop: a change to the protected set that no person approved is caught after the call
   // (a protected call that reached here was approved, by a person or a PermissionRequest hook).
-  const watched = policy.behavior === 'ask' && policy.by === 'protected' ? undefined : watchProtected(deps.ctx, tool.name, tool.readOnly);
+  const watched = policy.behavior === 'ask' && policy.by === 'protected' ? undefined : watchProtected(deps.ctx, tool.readOnly);
   const started = Date.now();
   let result: ToolResult = await tool.execute(input, { ...deps.toolContext, signal: deps.signal, toolUseId: call.id });
   const durationMs = Date.now() - started;
