@@ -145,13 +145,15 @@ export function examineFind(argv: readonly string[], at: number, protectedFiles:
 /** Each protected file (and the folders above it) as find would print it from one of `starts`. */
 function candidatePaths(starts: readonly string[], files: readonly string[], cwds: readonly string[]): { shown: string; file: string }[] {
   const out: { shown: string; file: string }[] = [];
+  // Each file's spellings once, not once per start, folder and root.
+  const spelled = files.map((file) => ({ file, targets: new Set([file, realpathLenientSync(file)]) }));
   for (const start of starts) {
     for (const cwd of cwds) {
       const abs = path.resolve(cwd, start);
       const roots = new Set([abs, realpathLenientSync(abs)]);
-      for (const file of files) {
+      for (const { file, targets } of spelled) {
         for (const root of roots) {
-          for (const target of new Set([file, realpathLenientSync(file)])) {
+          for (const target of targets) {
             if (target !== root && !target.startsWith(root.endsWith('/') ? root : `${root}/`)) continue;
             // The file and each folder between it and the start path (`-ipath '*/.CLAUDE'` then `rm -rf`).
             for (let p = target; p.length > root.length; p = path.dirname(p)) out.push({ shown: start.replace(/\/+$/, '') + p.slice(root.length), file });
