@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 const vscodeImportBan = {
   name: 'vscode',
-  message: 'Only src/vscode/** and src/extension.ts may import "vscode" (spec/architecture.md: the core runs headless too).',
+  message: 'Only src/vscode/** and src/extension.ts may import "vscode" (docs/architecture.md: the core runs headless too).',
 };
 
 export default tseslint.config(
@@ -43,6 +43,10 @@ export default tseslint.config(
   {
     files: ['media/**/*.js'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', acquireVsCodeApi: 'readonly', navigator: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
     files: ['**/*.mjs'],

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ContextBuffer } from '../src/agent/contextBuffer';
 import { HookInputs } from '../src/agent/hookInputs';
-import { PermissionGate } from '../src/agent/permissions/permissionGate';
+import { PermissionGate } from '../src/agent/permissionGate';
 import type { RunContext } from '../src/agent/runContext';
 import { runToolCall } from '../src/agent/toolCallRunner';
 import { createTodoStore } from '../src/agent/tools/todoStore';

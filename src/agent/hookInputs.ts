@@ -1,7 +1,7 @@
 import type { HookContextFields, HookEnvelope } from '../hooks/hookContext';
 import { HookContext } from '../hooks/hookContext';
 import type { AgentRef } from '../hooks/hookRunTypes';
-import type { PermissionMode } from './permissionMode';
+import type { PermissionMode } from '../permissions/permissionMode';
 
 /** What every hook input of one agent shares (docs/hooks.md §2). */
 export interface AgentHookScope extends AgentRef {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AgentRef } from '../hooks/hookRunTypes';
-import type { PermissionGate } from './permissions/permissionGate';
+import type { PermissionGate } from './permissionGate';
 import type { HookActivityMark } from './hookActivity';
 import type { ProtectedChange, ProtectedSnapshot, ProtectedSnapshots } from './protectedSnapshot';
 import { isPolicyFile } from './protectedPolicyFiles';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HookActivity, HookActivityMark } from './hookActivity';
-import { listProtectedFiles } from './protectedFileSet';
+import { listProtectedFiles } from '../permissions/protectedFileSet';
 
 /**
  * The backstop behind the name checks: the protected set (protectedFileSet.ts) is snapshotted

@@ -10,7 +10,7 @@ import { emitSystemMessages } from './agentEvents';
 import { runAgent } from './agentLoop';
 import { Conversation } from './conversation';
 import { HookInputs } from './hookInputs';
-import { PermissionGate } from './permissions/permissionGate';
+import { PermissionGate } from './permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
 import { FileWatch } from './fileWatch';

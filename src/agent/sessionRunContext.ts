@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentEventListener } from './agentEvents';
 import type { LazyMemory } from './memory/lazyMemory';
-import { askPolicy } from './permissions/permissionGate';
+import { askPolicy } from './permissionGate';
 import type { RunContext } from './runContext';
 import type { SessionOptions } from './sessionOptions';
 import { BUILTIN_AGENTS } from './subagents/agentDefinitions';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
-import { describeSource } from '../hooks/hookSource';
+import { describeSource } from '../configFiles/hookSource';
 import type { ModelMessage } from '../model/modelClient';
 import { parseBoundedJson } from '../shared/boundedJson';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { permissionModeSchema } from '../agent/permissionMode';
-import type { PermissionMode } from '../agent/permissionMode';
+import { permissionModeSchema } from '../permissions/permissionMode';
+import type { PermissionMode } from '../permissions/permissionMode';
 import type { PermissionPromptMode } from './ttyPermissionProvider';
 import { thrownMessage } from '../shared/describeThrown';
 

@@ -1,7 +1,7 @@
-import type { BuiltinInvocation } from '../agent/commands/builtinCommands';
-import { runBuiltinCommand } from '../agent/commands/builtinCommands';
-import type { HookwiseRuntime } from '../agent/hookwiseRuntime';
-import type { SessionManager } from '../agent/sessionManager';
+import type { BuiltinInvocation } from '../runtime/builtinCommands';
+import { runBuiltinCommand } from '../runtime/builtinCommands';
+import type { HookwiseRuntime } from '../runtime/hookwiseRuntime';
+import type { SessionManager } from '../runtime/sessionManager';
 import type { CliArgs } from './cliArgs';
 import type { CliIo } from './runCli';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LastGoodStore } from '../hooks/config/lastGoodConfig';
-import { pluginHookSources } from '../plugins/pluginHookSources';
+import { pluginHookSources } from '../hooks/config/pluginHookSources';
 import { discoverPlugins, type PluginProblem, type PluginRoot } from '../plugins/pluginLoader';
 
 /**

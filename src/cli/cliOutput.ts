@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
-import { describeSource } from '../hooks/hookSource';
+import { describeSource } from '../configFiles/hookSource';
 
 /** A hook run as the CLI's `json` / `stream-json` output shows it. */
 export interface CliHookRun {

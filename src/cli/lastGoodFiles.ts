@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { transcriptDirFor } from '../agent/transcriptLocation';
-import { MAX_CONFIG_FILE_BYTES } from '../hooks/config/configLimits';
+import { MAX_CONFIG_FILE_BYTES } from '../configFiles/configLimits';
 import type { LastGoodStore } from '../hooks/config/lastGoodConfig';
 
 const entrySchema = z.object({ file: z.string(), text: z.string().max(MAX_CONFIG_FILE_BYTES) });

@@ -1,8 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
 import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../hooks/hookRunTypes';
-import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../vscode/permissions/permissionText';
-import { SerialQueue } from '../vscode/permissions/serialQueue';
+import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../presentation/permissionText';
+import { SerialQueue } from '../shared/serialQueue';
 
 /** `--permission-prompt`: `auto` asks at the terminal when there is one, `none` never asks, `tty` must ask there. */
 export type PermissionPromptMode = 'auto' | 'none' | 'tty';

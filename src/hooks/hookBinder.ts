@@ -1,17 +1,17 @@
 import type { HookAction } from './hookAction';
 import { CommandHookAction } from './actions/commandHookAction';
-import { pluginHookEnv } from '../plugins/pluginHookSources';
+import { pluginHookEnv } from './config/pluginHookSources';
 import { PromptHookAction } from './actions/promptHookAction';
 import { BlockedHttpHookAction } from './actions/blockedHttpHookAction';
 import { HttpHookAction } from './actions/httpHookAction';
 import { McpToolHookAction, type McpToolCaller } from './actions/mcpToolHookAction';
 import { checkHttpHookUrl, effectiveAllowedEnvVars, httpPolicyLayerOfHook, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from './actions/httpHookPolicy';
-import type { PermissionContext } from './config/permissionRules';
+import type { PermissionContext } from '../permissions/permissionRules';
 import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
 import type { LoadedHook } from './config/loadedHook';
 import type { HookRegistrationInit } from './hookRegistry';
-import { describeSource } from './hookSource';
+import { describeSource } from '../configFiles/hookSource';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from './matchers/claudeMatcher';
 
 /** What the binder needs to build actions for prompt and agent hooks. */

@@ -1,4 +1,4 @@
-import { parsePermissionRule, ruleMatches, type PermissionContext, type PermissionRule } from './config/permissionRules';
+import { parsePermissionRule, ruleMatches, type PermissionContext, type PermissionRule } from '../permissions/permissionRules';
 import type { HookEvent } from './hookEvent';
 
 /** Events whose input names a tool call, the only ones an `if` condition can test. */

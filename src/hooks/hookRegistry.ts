@@ -3,7 +3,7 @@ import type { HookCondition } from './hookCondition';
 import type { HookEvent } from './hookEvent';
 import { isHookEvent } from './hookEvent';
 import { HookRegistrationError } from './hookErrors';
-import type { HookSource } from './hookSource';
+import type { HookSource } from '../configFiles/hookSource';
 import type { HookMatcher } from './matchers/hookMatcher';
 import { MATCH_ALL } from './matchers/hookMatcher';
 

@@ -1,5 +1,5 @@
 import type { HookRunRecord } from './hookRunTypes';
-import { describeSource } from './hookSource';
+import { describeSource } from '../configFiles/hookSource';
 
 /** Durations kept per hook for the median: the recent ones say how the hook behaves now. */
 const MEDIAN_WINDOW = 101;

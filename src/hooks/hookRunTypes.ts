@@ -2,7 +2,7 @@ import type { HookActionKind, HookRawOutput } from './hookAction';
 import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import type { HookDecision, HookOutcome, InjectedMessage } from './hookOutcome';
-import type { HookSource } from './hookSource';
+import type { HookSource } from '../configFiles/hookSource';
 
 /**
  * The public shapes of one hook execution and of one event's merged result. The runner

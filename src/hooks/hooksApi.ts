@@ -3,7 +3,7 @@ import { callableAction } from './callableAction';
 import type { HookContextFor } from './hookContext';
 import type { HookEvent } from './hookEvent';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
-import type { HookSource } from './hookSource';
+import type { HookSource } from '../configFiles/hookSource';
 import { compileClaudeMatcher } from './matchers/claudeMatcher';
 import type { HookMatcher } from './matchers/hookMatcher';
 

@@ -6,7 +6,7 @@ import { decisionRank } from './hookOutcome';
 import type { DecidedBy } from './hookRunTypes';
 import type { HookRegistration } from './hookRegistry';
 import { withRewrittenInput } from './hookContext';
-import { describeSource } from './hookSource';
+import { describeSource } from '../configFiles/hookSource';
 import { checkValueBounds } from '../shared/boundedJson';
 import { thrownMessage } from '../shared/describeThrown';
 import { isPlainObject } from '../shared/jsonObject';

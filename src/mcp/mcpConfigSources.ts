@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { readBoundedTextFile } from '../hooks/config/configFileSystem';
-import { MAX_CONFIG_FILE_BYTES } from '../hooks/config/configLimits';
+import { readBoundedTextFile } from '../configFiles/configFileSystem';
+import { MAX_CONFIG_FILE_BYTES } from '../configFiles/configLimits';
 import { parseBoundedJson } from '../shared/boundedJson';
 import { describeThrown } from '../shared/describeThrown';
 import type { McpConfigProblem, McpServerDefinition, McpServerScope } from './mcpServerConfig';
 import { parseMcpServers } from './mcpServerConfig';
 import type { PluginRoot } from '../plugins/pluginLoader';
 import { isPlainObject } from '../shared/jsonObject';
-import { formatJsonPath } from '../hooks/config/jsonPath';
+import { formatJsonPath } from '../configFiles/jsonPath';
 import { withMcpScriptPins } from './mcpScriptPins';
 import { normalizeNamePart } from './mcpToolNames';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { realpathLenientSync } from '../hooks/config/rulePaths';
+import { realpathLenientSync } from '../permissions/rulePaths';
 import { pinScripts } from '../hooks/config/scriptPins';
 import { definitionHash, type McpServerDefinition } from './mcpServerConfig';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ScriptPin } from '../hooks/config/scriptPins';
-import { formatJsonPath } from '../hooks/config/jsonPath';
-import type { JsonSegment } from '../hooks/config/jsonPath';
+import { formatJsonPath } from '../configFiles/jsonPath';
+import type { JsonSegment } from '../configFiles/jsonPath';
 
 /** Where a server definition came from; decides trust (project servers need approval) and precedence. */
 export type McpServerScope = 'flag' | 'local' | 'project' | 'user' | 'setting';

@@ -1,8 +1,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { getNodeValue, parseTree } from 'jsonc-parser';
-import { readBoundedTextFile } from '../hooks/config/configFileSystem';
-import { findExcessNesting } from '../hooks/config/configLimits';
+import { readBoundedTextFile } from '../configFiles/configFileSystem';
+import { findExcessNesting } from '../configFiles/configLimits';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import { folderContains } from '../hooks/config/loadedHook';
 import { thrownMessage } from '../shared/describeThrown';

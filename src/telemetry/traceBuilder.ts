@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
-import { describeSource } from '../hooks/hookSource';
+import { describeSource } from '../configFiles/hookSource';
 import type { SpanAttributes, SpanHandle, SpanSink } from './spanSink';
 
 /** Longest string attribute value (commands, URLs, reasons): a backend is not a log store. */

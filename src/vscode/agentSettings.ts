@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import { policyValue } from './settingPolicy';
 import { narrowedLimit } from './narrowedSetting';
 import type { AgentEventListener } from '../agent/agentEvents';
-import type { RuntimeOptions } from '../agent/hookwiseRuntime';
-import type { PermissionMode } from '../agent/permissionMode';
-import type { SessionSettings } from '../agent/sessionManager';
+import type { RuntimeOptions } from '../runtime/hookwiseRuntime';
+import type { PermissionMode } from '../permissions/permissionMode';
+import type { SessionSettings } from '../runtime/sessionManager';
 
 function settings(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('hookwise');

@@ -1,7 +1,7 @@
 import { HookRegistrationError } from '../hooks/hookErrors';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
 import type { HookDisposable, HookRegistrationInit, HookRegistry } from '../hooks/hookRegistry';
-import type { HookSource } from '../hooks/hookSource';
+import type { HookSource } from '../configFiles/hookSource';
 import { createHooksApi, type HooksApi } from '../hooks/hooksApi';
 
 /** Source label of hooks registered through the deprecated `api.hooks`, whose caller is not known. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
 import { extensionHookSources, type ExtensionLike } from '../plugins/extensionHookSources';
-import { pluginHookSources } from '../plugins/pluginHookSources';
+import { pluginHookSources } from '../hooks/config/pluginHookSources';
 import { discoverPlugins, type PluginRoot } from '../plugins/pluginLoader';
 import { pluginWatchTargets, type PluginWatchTarget } from '../plugins/pluginWatchTargets';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HookwiseSettingKey } from '../hooks/config/hookwiseSettingsSchema';
+import type { HookwiseSettingKey } from '../settings/hookwiseSettingsSchema';
 import { policyValue } from './settingPolicy';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { HOOKWISE_SETTINGS, type HookwiseSettingKey } from '../hooks/config/hookwiseSettingsSchema';
-import { policySetValue, SETTING_POLICIES } from '../hooks/config/settingPolicies';
+import { HOOKWISE_SETTINGS, type HookwiseSettingKey } from '../settings/hookwiseSettingsSchema';
+import { policySetValue, SETTING_POLICIES } from '../settings/settingPolicies';
 
 /** A `hookwise.*` setting whose value an organisation's VS Code policy sets. */
 export interface PolicySetSetting {

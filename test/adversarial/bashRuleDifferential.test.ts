@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HookSource } from '../../src/hooks/hookSource';
-import { evaluatePermissionRules, parsePermissionRule, type PermissionBehavior, type PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
+import type { HookSource } from '../../src/configFiles/hookSource';
+import { evaluatePermissionRules, parsePermissionRule, type PermissionBehavior, type PermissionRuleEntry } from '../../src/permissions/permissionRules';
 import { CORPUS_ALLOW_RULES, generateBashCorpus, generateDenyEvasions } from './support/bashRuleCorpus';
 import { runUnderShells } from './support/bashRuleShells';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { discoverPlugins } from '../../src/plugins/pluginLoader';
-import { pluginHookSources } from '../../src/plugins/pluginHookSources';
+import { pluginHookSources } from '../../src/hooks/config/pluginHookSources';
 
 // A hostile repository against the organisation's managed `enabledPlugins`: whatever its
 // `.claude/settings.json` and `.claude/settings.local.json` say (flip the plugins, turn all

@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ConfigPermissionRules } from '../../src/agent/configPermissionRules';
+import { ConfigPermissionRules } from '../../src/permissions/configPermissionRules';
 import { LazyMemory } from '../../src/agent/memory/lazyMemory';
 import { MemoryAccess } from '../../src/agent/memory/memoryAccess';
 import { loadMemory } from '../../src/agent/memory/memoryFiles';
-import type { PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
-import { parsePermissionRule } from '../../src/hooks/config/permissionRules';
+import type { PermissionRuleEntry } from '../../src/permissions/permissionRules';
+import { parsePermissionRule } from '../../src/permissions/permissionRules';
 import { DENIED_MARKER, DENY_RULES, MARKERS, makePathEscapeFixture } from './support/pathEscapeFixture';
 import type { PathEscapeFixture } from './support/pathEscapeFixture';
 import { seededRandom } from './support/seededRandom';

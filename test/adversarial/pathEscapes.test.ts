@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigPermissionRules } from '../../src/agent/configPermissionRules';
+import { ConfigPermissionRules } from '../../src/permissions/configPermissionRules';
 import { createEditTool } from '../../src/agent/tools/editTool';
 import { createGlobTool } from '../../src/agent/tools/globTool';
 import { createGrepTool } from '../../src/agent/tools/grepTool';
@@ -9,8 +9,8 @@ import { createTodoStore } from '../../src/agent/tools/todoStore';
 import type { AnyAgentTool, ToolContext, ToolResult } from '../../src/agent/tools/tool';
 import { isInsideDir, realpathLenient } from '../../src/agent/tools/workspacePaths';
 import { createWriteTool } from '../../src/agent/tools/writeTool';
-import type { PermissionRuleEntry } from '../../src/hooks/config/permissionRules';
-import { parsePermissionRule } from '../../src/hooks/config/permissionRules';
+import type { PermissionRuleEntry } from '../../src/permissions/permissionRules';
+import { parsePermissionRule } from '../../src/permissions/permissionRules';
 import { DENY_RULES, MARKERS, makePathEscapeFixture } from './support/pathEscapeFixture';
 import { seededRandom } from './support/seededRandom';
 import type { PathEscapeFixture } from './support/pathEscapeFixture';

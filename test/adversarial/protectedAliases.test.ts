@@ -2,8 +2,8 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { protectedAliasOf } from '../../src/agent/protectedAliases';
-import { protectedWriteOf } from '../../src/agent/protectedWrites';
+import { protectedAliasOf } from '../../src/permissions/protectedAliases';
+import { protectedWriteOf } from '../../src/permissions/protectedWrites';
 
 /**
  * Protected files under another name, for the file tools: a repository that ships `.claude`,

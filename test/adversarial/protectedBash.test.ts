@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { protectedBashReason } from '../../src/agent/protectedBash';
+import { protectedBashReason } from '../../src/permissions/protectedBash';
 
 /**
  * Self-protection through the shell: a model that wants to rewrite the hook configuration with

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { protectedBashReason } from '../../src/agent/protectedBash';
+import { protectedBashReason } from '../../src/permissions/protectedBash';
 
 /**
  * The write forms the name checks of protectedBash.test.ts did not see:

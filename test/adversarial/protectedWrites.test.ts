@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { hookScriptPaths, protectedWriteOf } from '../../src/agent/protectedWrites';
+import { hookScriptPaths, protectedWriteOf } from '../../src/permissions/protectedWrites';
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
 
 /**

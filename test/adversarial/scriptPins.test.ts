@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookwiseRuntime, type TrustPolicy } from '../../src/agent/hookwiseRuntime';
-import { evaluatePolicy } from '../../src/agent/permissionMode';
+import { HookwiseRuntime, type TrustPolicy } from '../../src/runtime/hookwiseRuntime';
+import { evaluatePolicy } from '../../src/permissions/permissionMode';
 import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { RecordingModel } from '../unit/agent/agentHarness';

@@ -3,11 +3,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookwiseRuntime, type TrustPolicy } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime, type TrustPolicy } from '../../src/runtime/hookwiseRuntime';
 import { standardConfigSources, type StandardSourcesOptions } from '../../src/hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
-import { isProjectSource } from '../../src/hooks/hookSource';
+import { isProjectSource } from '../../src/configFiles/hookSource';
 import { RecordingModel } from '../unit/agent/agentHarness';
 import { seededRandom } from './support/seededRandom';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import { PlaygroundModelClient } from '../../src/model/playgroundModelClient';
 import type { ApprovalRequest } from '../../src/vscode/config/projectHookTrust';
 import { McpService, type McpApprovalRequest } from '../../src/vscode/mcp/mcpService';

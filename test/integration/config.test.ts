@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigChange } from '../../src/agent/configChange';
-import { isProjectSource } from '../../src/hooks/hookSource';
+import { isProjectSource } from '../../src/configFiles/hookSource';
 import { runAddHookFlow, type AddHookUi } from '../../src/vscode/config/addHookFlow';
 import { effectiveHooksReport } from '../../src/vscode/config/effectiveHooksReport';
 import { APPROVED_HOOKS_KEY, type ApprovalChoice } from '../../src/vscode/config/projectHookTrust';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AppliedConfig } from '../../src/agent/hookwiseRuntime';
+import type { AppliedConfig } from '../../src/runtime/hookwiseRuntime';
 import { HOOK_CONFIG_COMMANDS, registerHookConfiguration } from '../../src/vscode/config/registerHookConfiguration';
 import { MemoryMemento } from '../support/memoryMemento';
 import { workspaceRoot } from './configSupport';

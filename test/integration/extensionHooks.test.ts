@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
-import { describeSource, isProjectSource } from '../../src/hooks/hookSource';
+import { describeSource, isProjectSource } from '../../src/configFiles/hookSource';
 import { pluginAndExtensionSources } from '../../src/vscode/extensionHooks';
 import { activeCommands, createHarness, waitForChange, type ServiceHarness } from './configSupport';
 

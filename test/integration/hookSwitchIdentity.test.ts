@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import { configWarnings } from '../../src/hooks/config/configNotices';
 import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import { hookSwitchId, isSwitchedOff } from '../../src/hooks/config/hookSwitches';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import type { HookwiseApi } from '../../src/extension';
 import { loadHookConfig } from '../../src/hooks/config/hookConfigLoader';
 import type { HookRunObserver } from '../../src/hooks/hookRunTypes';

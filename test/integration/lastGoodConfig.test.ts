@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import type { ModelClient } from '../../src/model/modelClient';
 import type { ToWebviewMessage } from '../../src/shared/webviewProtocol';

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import { createBuiltinTools } from '../../src/agent/tools/builtinTools';
 import { createTodoStore } from '../../src/agent/tools/todoStore';
 import { standardConfigSources } from '../../src/hooks/config/configSources';

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import type { ModelClient } from '../../src/model/modelClient';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
 import { setSwitch } from '../../src/vscode/workbench/hookWorkbench';

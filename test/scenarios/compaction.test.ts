@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import { HookwiseRuntime } from '../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import type { Session } from '../../src/agent/session';
 import { readTranscript } from '../../src/agent/transcriptReader';
 import { standardConfigSources } from '../../src/hooks/config/configSources';

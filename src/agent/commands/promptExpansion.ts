@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { forEvent, type HookEnvelope } from '../../hooks/hookContext';
 import type { AgentRef, HookEventResult } from '../../hooks/hookRunTypes';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { ContextBuffer } from '../contextBuffer';
 import { HookInputs } from '../hookInputs';
-import { PermissionGate } from '../permissions/permissionGate';
+import { PermissionGate } from '../permissionGate';
 import type { RunContext } from '../runContext';
 import { runToolCall } from '../toolCallRunner';
 import type { AnyAgentTool } from '../tools/tool';

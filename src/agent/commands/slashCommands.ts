@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /**

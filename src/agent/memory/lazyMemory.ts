@@ -1,6 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { realpathLenientSync } from '../../hooks/config/rulePaths';
+import { realpathLenientSync } from '../../permissions/rulePaths';
 import { isInsideDir } from '../tools/workspacePaths';
 import type { MemoryAccess } from './memoryAccess';
 import { MemoryLoader } from './memoryLoader';

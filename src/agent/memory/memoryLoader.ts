@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
-import { realpathLenientSync } from '../../hooks/config/rulePaths';
+import { realpathLenientSync } from '../../permissions/rulePaths';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { MemoryAccess } from './memoryAccess';
 import type { ConditionalRule, LazyReason, MemoryFile, MemorySnapshot, MemoryType } from './memoryFiles';

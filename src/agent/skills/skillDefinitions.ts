@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
-import { MAX_AGENT_FILES } from '../../hooks/config/configLimits';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
+import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /** A skill: a `<skills dir>/<name>/SKILL.md` the model can load with the Skill tool. */

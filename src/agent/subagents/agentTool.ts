@@ -7,7 +7,7 @@ import { runAgent } from '../agentLoop';
 import { Conversation } from '../conversation';
 import type { HookDispatcher } from '../hookDispatcher';
 import { HookInputs } from '../hookInputs';
-import { PermissionGate } from '../permissions/permissionGate';
+import { PermissionGate } from '../permissionGate';
 import { deriveRunContext } from '../runContext';
 import type { RunContext } from '../runContext';
 import { NO_RUN_METADATA, RunMetadata } from '../runMetadata';

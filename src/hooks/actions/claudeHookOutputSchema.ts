@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
-import { closestName } from '../config/configDiagnostic';
+import { closestName } from '../../configFiles/configDiagnostic';
 
 /**
  * Claude Code's JSON hook output,

@@ -1,4 +1,4 @@
-import { isManagedPluginSource, isProjectSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, isProjectSource, type HookSource } from '../../configFiles/hookSource';
 import { compileHttpUrlPattern, parseHttpHookTarget, type HttpUrlPattern } from './httpUrlPattern';
 
 /** One settings file's `allowedHttpHookUrls` / `httpHookAllowedEnvVars` as written (each absent when not set). */

@@ -1,9 +1,9 @@
 import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, type Edit, type FormattingOptions } from 'jsonc-parser';
-import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
+import { findExcessNesting, MAX_CONFIG_DEPTH } from '../../configFiles/configLimits';
 import type { HookEvent } from '../hookEvent';
 import { hookHandlerSchema, type HookHandlerConfig } from './hookConfigSchema';
-import { formatJsonPath, type JsonSegment } from './jsonPath';
-import { appendToContainer } from './jsoncAppend';
+import { formatJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
+import { appendToContainer } from '../../configFiles/jsoncAppend';
 import { checkMatcher } from './matcherCheck';
 
 /** Why an Add Hook edit cannot be made. */

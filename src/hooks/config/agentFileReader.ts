@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { Document } from 'yaml';
 import { HookEvent } from '../hookEvent';
 import { readAgentFrontmatter } from './agentFrontmatter';
-import type { ConfigDiagnostic } from './configDiagnostic';
-import { DiagnosticSink, describeValue } from './diagnosticSink';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import { DiagnosticSink, describeValue } from '../../configFiles/diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
-import { yamlLocator } from './nodeLocator';
+import { yamlLocator } from '../../configFiles/nodeLocator';
 import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one `.claude/agents/*.md` file contributes. */

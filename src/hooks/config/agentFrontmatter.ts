@@ -1,4 +1,4 @@
-import { parseBoundedYaml, type BoundedYamlResult } from './boundedYaml';
+import { parseBoundedYaml, type BoundedYamlResult } from '../../configFiles/boundedYaml';
 
 /** The frontmatter of a `.claude/agents/*.md` file, split from its markdown body. */
 export interface AgentFrontmatter {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeSource } from '../hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { canonicalJson } from './hookApproval';
 import type { LoadedHook } from './loadedHook';
 

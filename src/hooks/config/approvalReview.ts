@@ -1,4 +1,4 @@
-import { describeSource } from '../hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { describeApprovalChanges, type ApprovedHookRecord } from './approvalChanges';
 import { canonicalJson } from './hookApproval';
 import type { HookHandlerConfig } from './hookConfigSchema';

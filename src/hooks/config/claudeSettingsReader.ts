@@ -1,13 +1,13 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { DiagnosticSink, describeValue } from './diagnosticSink';
+import { DiagnosticSink, describeValue } from '../../configFiles/diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
-import type { JsonSegment } from './jsonPath';
-import { jsoncLocator } from './nodeLocator';
-import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from './permissionRules';
-import type { ConfigDiagnostic } from './configDiagnostic';
+import type { JsonSegment } from '../../configFiles/jsonPath';
+import { jsoncLocator } from '../../configFiles/nodeLocator';
+import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from '../../permissions/permissionRules';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { HttpHookSettings } from '../actions/httpHookPolicy';
 import { compileHttpUrlPattern } from '../actions/httpUrlPattern';
-import { findExcessNesting, MAX_CONFIG_DEPTH } from './configLimits';
+import { findExcessNesting, MAX_CONFIG_DEPTH } from '../../configFiles/configLimits';
 import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one Claude settings file contributes. */

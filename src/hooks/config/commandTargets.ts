@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { splitShellCommand } from './shellCommand';
+import { splitShellCommand } from '../../permissions/shellCommand';
 import { makeTargets, nodeEntryTargets, packageScriptTargets, pythonModuleTargets, type TargetSink } from './runnerTargets';
 
 /**

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { thrownMessage } from '../../shared/describeThrown';
-import type { ConfigDiagnostic } from './configDiagnostic';
-import type { ConfigFileSystem } from './configFileSystem';
-import { MAX_AGENT_FILES } from './configLimits';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import type { ConfigFileSystem } from '../../configFiles/configFileSystem';
+import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import type { AgentFileInput, AgentsDirectoryInput, SkillFileInput, SkillsDirectoryInput } from './configSources';
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookSourceKey } from './hookwiseSettingsSchema';
+import type { HookSourceKey } from './hookSourceKeys';
 
 /**
  * The inputs of the loader: every place hooks can come from (docs/hooks.md §6). File inputs are

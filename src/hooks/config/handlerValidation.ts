@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { HANDLER_SCHEMAS, HANDLER_TYPES, type HookHandlerConfig } from './hookConfigSchema';
-import { describeValue, type DiagnosticSink } from './diagnosticSink';
-import type { JsonSegment } from './jsonPath';
+import { describeValue, type DiagnosticSink } from '../../configFiles/diagnosticSink';
+import type { JsonSegment } from '../../configFiles/jsonPath';
 import { isPlainObject } from '../../shared/jsonObject';
 
 /** Claude Code handler fields Hookwise does not implement yet; accepted with a warning. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HookEvent } from '../hookEvent';
-import { isProjectSource } from '../hookSource';
+import { isProjectSource } from '../../configFiles/hookSource';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import type { LoadedHook } from './loadedHook';
 import type { ScriptPin } from './scriptPins';

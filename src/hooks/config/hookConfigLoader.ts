@@ -1,10 +1,10 @@
-import { isProjectSource, type HookSource } from '../hookSource';
+import { isProjectSource, type HookSource } from '../../configFiles/hookSource';
 import { readAgentFileText } from './agentFileReader';
 import { readSkillFileText } from './skillFileReader';
 import { readClaudeSettingsText, type EnabledPluginEntry, type PolicySwitches } from './claudeSettingsReader';
-import type { ConfigDiagnostic } from './configDiagnostic';
-import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
-import { nodeConfigFileSystem, type ConfigFileSystem } from './configFileSystem';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from '../../configFiles/configLimits';
+import { nodeConfigFileSystem, type ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import {
   brokenFileDiagnostic,
@@ -18,8 +18,8 @@ import { hookApprovalKey } from './hookApproval';
 import { applyManagedPolicy, isPolicyHook } from './managedPolicy';
 import { lockedPluginWarnings, userPluginWarnings } from './pluginEntryWarnings';
 import type { RawHookEntry } from './hooksObjectReader';
-import type { HookSourceKey } from './hookwiseSettingsSchema';
-import { formatJsonPath } from './jsonPath';
+import type { HookSourceKey } from './hookSourceKeys';
+import { formatJsonPath } from '../../configFiles/jsonPath';
 import type { LoadedHook } from './loadedHook';
 import { dedupHooks, type DroppedDuplicate } from './hookDedup';
 import { withPinnedScripts } from './hookScriptPinning';
@@ -28,10 +28,10 @@ import { readSettingsValue, SETTINGS_LABELS } from './settingsValueReader';
 import { normaliseDisabledIds, withSwitchId } from './hookSwitches';
 import { resolveSwitchIds, vanishedSwitchWarning, type SwitchMigration, type VanishedSwitch } from './hookSwitchMigration';
 import { isInputSelected, workspaceEnabledWarning, workspaceSourcesWarnings, workspaceSwitchIds, type WorkspaceHookSwitches } from './workspaceNarrowing';
-import type { PermissionRuleEntry } from './permissionRules';
+import type { PermissionRuleEntry } from '../../permissions/permissionRules';
 import { addHttpHookSettings, httpPolicyLayerOfFile, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown, thrownMessage } from '../../shared/describeThrown';
-import { substitutePluginVars } from '../../plugins/pluginHookSources';
+import { substitutePluginVars } from './pluginHookSources';
 import type { HookHandlerConfig } from './hookConfigSchema';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */

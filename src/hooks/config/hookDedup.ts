@@ -1,4 +1,4 @@
-import type { HookSource } from '../hookSource';
+import type { HookSource } from '../../configFiles/hookSource';
 import type { LoadedHook } from './loadedHook';
 import { handlerBody } from './hookConfigSchema';
 

@@ -2,12 +2,12 @@ import { findNodeAtLocation, getNodeValue, parseTree, type Node as JsonNode } fr
 import { isScalar } from 'yaml';
 import { readAgentFileText } from './agentFileReader';
 import { readAgentFrontmatter } from './agentFrontmatter';
-import { findExcessNesting } from './configLimits';
-import { DiagnosticSink } from './diagnosticSink';
+import { findExcessNesting } from '../../configFiles/configLimits';
+import { DiagnosticSink } from '../../configFiles/diagnosticSink';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import { readHooksObject } from './hooksObjectReader';
-import { formatJsonPath, type JsonSegment } from './jsonPath';
-import { yamlLocator } from './nodeLocator';
+import { formatJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
+import { yamlLocator } from '../../configFiles/nodeLocator';
 import { readSkillFileText } from './skillFileReader';
 import type { HookEvent } from '../hookEvent';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isProjectSource } from '../hookSource';
+import { isProjectSource } from '../../configFiles/hookSource';
 import { hookApprovalKey } from './hookApproval';
 import type { LoadedHook } from './loadedHook';
 import { pinScripts } from './scriptPins';

@@ -1,4 +1,4 @@
-import type { ConfigDiagnostic } from './configDiagnostic';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { hookLocationId, hookSwitchId, isIdentityId, normaliseDisabledIds } from './hookSwitches';
 import type { LoadedHook } from './loadedHook';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describeSource, isManagedPluginSource, sourceDocumentLabel, type HookSource } from '../hookSource';
+import { describeSource, isManagedPluginSource, sourceDocumentLabel, type HookSource } from '../../configFiles/hookSource';
 import type { HookEvent } from '../hookEvent';
 import { canonicalJson } from './hookApproval';
 import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';

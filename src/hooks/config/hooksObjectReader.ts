@@ -1,11 +1,11 @@
 import { HOOK_EVENTS, isKnownClaudeEvent, MATCHER_FIELD, type HookEvent } from '../hookEvent';
 import { resolveEventName } from '../hookAliases';
 import { TOOL_EVENTS } from '../hookCondition';
-import { closestName } from './configDiagnostic';
-import { describeValue, type DiagnosticSink } from './diagnosticSink';
+import { closestName } from '../../configFiles/configDiagnostic';
+import { describeValue, type DiagnosticSink } from '../../configFiles/diagnosticSink';
 import { validateHandler } from './handlerValidation';
 import type { HookHandlerConfig } from './hookConfigSchema';
-import type { JsonSegment } from './jsonPath';
+import type { JsonSegment } from '../../configFiles/jsonPath';
 import { checkMatcher } from './matcherCheck';
 import { isPlainObject } from '../../shared/jsonObject';
 

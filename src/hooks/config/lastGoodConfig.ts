@@ -1,6 +1,6 @@
 import { readAgentFileText } from './agentFileReader';
 import { readClaudeSettingsText } from './claudeSettingsReader';
-import type { ConfigDiagnostic } from './configDiagnostic';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { AgentFileInput, ClaudeSettingsFileInput, PluginHooksFileInput, SkillFileInput } from './configSources';
 import { readSkillFileText } from './skillFileReader';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '../hookEvent';
-import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE, type HookSource } from '../hookSource';
+import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE, type HookSource } from '../../configFiles/hookSource';
 import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 import type { ScriptPin } from './scriptPins';

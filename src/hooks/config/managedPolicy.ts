@@ -1,8 +1,8 @@
-import { isManagedPluginSource, type HookSource } from '../hookSource';
+import { isManagedPluginSource, type HookSource } from '../../configFiles/hookSource';
 import type { PolicySwitches } from './claudeSettingsReader';
-import type { ConfigDiagnostic } from './configDiagnostic';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { LoadedHook } from './loadedHook';
-import type { PermissionRuleEntry } from './permissionRules';
+import type { PermissionRuleEntry } from '../../permissions/permissionRules';
 import { SETTINGS_LABELS } from './settingsValueReader';
 
 /** True for a hook (or rule) from the managed policy file. */

@@ -1,5 +1,5 @@
 import type { EnabledPluginEntry } from './claudeSettingsReader';
-import type { ConfigDiagnostic } from './configDiagnostic';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 
 /**
  * A warning at each `enabledPlugins` entry the managed policy's entry for the same plugin overrides:

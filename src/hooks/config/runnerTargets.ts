@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readBoundedTextFile } from './configFileSystem';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { isPlainObject } from '../../shared/jsonObject';
 

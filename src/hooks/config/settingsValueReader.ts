@@ -1,10 +1,10 @@
 import { parseTree } from 'jsonc-parser';
-import type { ConfigDiagnostic } from './configDiagnostic';
-import { findExcessNesting } from './configLimits';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import { findExcessNesting } from '../../configFiles/configLimits';
 import type { SettingsValueInput } from './configSources';
-import { DiagnosticSink } from './diagnosticSink';
+import { DiagnosticSink } from '../../configFiles/diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
-import { jsoncLocator } from './nodeLocator';
+import { jsoncLocator } from '../../configFiles/nodeLocator';
 
 /** `hookwise.hooks` keys that configure the loader, not events. */
 const IGNORED_SETTINGS_KEYS: ReadonlySet<string> = new Set(['enabled', 'sources', 'disabled']);

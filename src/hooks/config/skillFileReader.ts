@@ -1,9 +1,9 @@
 import type { Document } from 'yaml';
 import { readAgentFrontmatter } from './agentFrontmatter';
-import type { ConfigDiagnostic } from './configDiagnostic';
-import { DiagnosticSink, describeValue } from './diagnosticSink';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import { DiagnosticSink, describeValue } from '../../configFiles/diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
-import { yamlLocator } from './nodeLocator';
+import { yamlLocator } from '../../configFiles/nodeLocator';
 import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one `<skills dir>/<name>/SKILL.md` contributes to the hook configuration. */

@@ -1,8 +1,8 @@
-import { isProjectSource } from '../hookSource';
-import type { ConfigDiagnostic } from './configDiagnostic';
+import { isProjectSource } from '../../configFiles/hookSource';
+import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { isProjectInput, sourceKeyOf, type ConfigSourceInput } from './configSources';
 import { hookSwitchId, normaliseDisabledIds } from './hookSwitches';
-import { HOOK_SOURCE_KEYS, type HookSourceKey } from './hookwiseSettingsSchema';
+import { HOOK_SOURCE_KEYS, type HookSourceKey } from './hookSourceKeys';
 import type { LoadedHook } from './loadedHook';
 
 /**

@@ -2,7 +2,7 @@ import type { HookConfig } from '../config/hookConfigLoader';
 import { filterByTrust, type HeldHook, type TrustPolicy } from '../config/hookApproval';
 import { folderContains, type LoadedHook } from '../config/loadedHook';
 import { MATCHER_FIELD, type HookEvent } from '../hookEvent';
-import { describeSource } from '../hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { isSwitchedOff } from '../config/hookSwitches';
 import { compileHookCondition, TOOL_EVENTS } from '../hookCondition';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from '../matchers/claudeMatcher';

@@ -1,4 +1,4 @@
-import { readBoundedTextFile } from '../config/configFileSystem';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { thrownMessage } from '../../shared/describeThrown';
 import { hookTestCaseSchema, type HookTestCase } from './hookTestCase';

@@ -2,13 +2,13 @@ import { constants } from 'node:fs';
 import { access, open } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import { closestName, lineStarts, offsetToLineColumn, type ConfigDiagnostic, type ConfigDiagnosticCode } from '../config/configDiagnostic';
+import { closestName, lineStarts, offsetToLineColumn, type ConfigDiagnostic, type ConfigDiagnosticCode } from '../../configFiles/configDiagnostic';
 import type { LoadedHook } from '../config/loadedHook';
 import { classifyMatcher } from '../config/matcherCheck';
-import { jsoncLocator } from '../config/nodeLocator';
+import { jsoncLocator } from '../../configFiles/nodeLocator';
 import { shellWords } from '../config/scriptPins';
 import { MATCHER_FIELD } from '../hookEvent';
-import { parseJsonPath } from '../config/jsonPath';
+import { parseJsonPath } from '../../configFiles/jsonPath';
 import { riskyCommandReason } from './riskyCommands';
 
 /**

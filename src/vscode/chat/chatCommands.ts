@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BUILTIN_COMMANDS } from '../../agent/commands/builtinCommands';
+import { BUILTIN_COMMANDS } from '../../runtime/builtinCommands';
 import { loadSlashCommands } from '../../agent/commands/slashCommands';
 import type { MemorySnapshot } from '../../agent/memory/memoryFiles';
 import type { MentionItem } from '../../shared/webviewProtocol';

@@ -1,5 +1,5 @@
 import type { AgentEvent, HookVerdict } from '../../agent/agentEvents';
-import { describeSource } from '../../hooks/hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import type { ChatEvent } from '../../shared/webviewProtocol';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { formatConfigDiagnostic, lineStarts, offsetToLineColumn, type ConfigDiagnostic } from '../../hooks/config/configDiagnostic';
+import { formatConfigDiagnostic, lineStarts, offsetToLineColumn, type ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 
 /**
  * Shows the loader's diagnostics where users look: the Problems panel (one

@@ -2,15 +2,15 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { lintHooks } from '../../hooks/lint/hookLint';
-import type { AppliedConfig } from '../../agent/hookwiseRuntime';
+import type { AppliedConfig } from '../../runtime/hookwiseRuntime';
 import { configChangeSource, type ConfigChange, type ConfigChangeVerdict } from '../../agent/configChange';
-import { nodeConfigFileSystem, type ConfigFileSystem } from '../../hooks/config/configFileSystem';
+import { nodeConfigFileSystem, type ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { defaultManagedSettingsFile, standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
 import { approvedHashesAfter, filterByTrust, hookApprovalKey, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
 import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
-import { readHookwiseSettings, type HookwiseSettingKey } from '../../hooks/config/hookwiseSettingsSchema';
+import { readHookwiseSettings, type HookwiseSettingKey } from '../../settings/hookwiseSettingsSchema';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
-import { isProjectSource } from '../../hooks/hookSource';
+import { isProjectSource } from '../../configFiles/hookSource';
 import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
 import {
   ApprovalStore,
@@ -30,7 +30,7 @@ import { contributingExtensionsKey, pluginAndExtensionSources } from '../extensi
 import type { PluginRoot } from '../../plugins/pluginLoader';
 import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import { readSourceOptions, workspaceSettingsFile } from './settingsLayers';
-import { splitHookSwitchLayers } from '../../hooks/config/hookSwitchLayers';
+import { splitHookSwitchLayers } from '../../settings/hookSwitchLayers';
 import { writeSwitchMigrations } from './switchMigrationWriter';
 import { MementoLastGoodStore } from './lastGoodMemento';
 import type { LastGoodStore } from '../../hooks/config/lastGoodConfig';

@@ -1,8 +1,8 @@
 import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { readBoundedTextFile } from '../../hooks/config/configFileSystem';
-import { findExcessNesting } from '../../hooks/config/configLimits';
+import { readBoundedTextFile } from '../../configFiles/configFileSystem';
+import { findExcessNesting } from '../../configFiles/configLimits';
 import type { SettingsLayer, StandardSourcesOptions } from '../../hooks/config/configSources';
 import { canonicalJson } from '../../hooks/config/hookApproval';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import os from 'node:os';
 import path from 'node:path';
-import { HookwiseRuntime } from '../../agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../runtime/hookwiseRuntime';
 import { checkExpectations, fillTestInput, observedDecision } from '../../hooks/explain/hookTestCase';
 import { loadHookTestCase } from '../../hooks/explain/loadHookTestCase';
 import type { ModelClient } from '../../model/modelClient';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HookwiseRuntime } from '../../agent/hookwiseRuntime';
+import type { HookwiseRuntime } from '../../runtime/hookwiseRuntime';
 import { loadMcpConfig } from '../../mcp/mcpConfigSources';
 import type { McpServerDefinition } from '../../mcp/mcpServerConfig';
 import { filterMcpByTrust, type HeldMcpServer } from '../../mcp/mcpTrust';

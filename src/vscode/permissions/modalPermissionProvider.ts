@@ -3,9 +3,9 @@ import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '..
 import path from 'node:path';
 import { addAllowRule } from './allowRuleEdit';
 import { assertNoLinkBelow, readFileNoFollow, writeFileNoFollow } from '../../shared/noFollowFile';
-import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from './permissionText';
+import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../../presentation/permissionText';
 import { ProposedChangeDiff } from './proposedChangeDiff';
-import { SerialQueue } from './serialQueue';
+import { SerialQueue } from '../../shared/serialQueue';
 import { thrownMessage } from '../../shared/describeThrown';
 import { raceAbort } from '../../shared/raceAbort';
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
-import { describeSource } from '../../hooks/hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { decisionText, inputSummary, runReason } from '../tree/hookRunLabels';
 
 /** The tool's name in `vscode.lm.tools` (declared in package.json `languageModelTools`). */

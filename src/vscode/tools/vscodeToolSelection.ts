@@ -2,7 +2,7 @@
  * Which tools of `vscode.lm.tools` the agent is offered, and under which name. Pure functions
  * (no `vscode` import) so the rules are unit-tested; vscodeTools.ts applies them to the host.
  */
-import { HOOKWISE_SETTINGS } from '../../hooks/config/hookwiseSettingsSchema';
+import { HOOKWISE_SETTINGS } from '../../settings/hookwiseSettingsSchema';
 
 /** Prefix of every VS Code tool's name as the model, hooks and permission rules see it. */
 export const VSCODE_TOOL_PREFIX = 'vscode__';

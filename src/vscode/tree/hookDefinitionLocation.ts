@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import type { HookSource } from '../../hooks/hookSource';
-import { parseJsonPath, type JsonSegment } from '../../hooks/config/jsonPath';
+import type { HookSource } from '../../configFiles/hookSource';
+import { parseJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
 
 /**
  * Where "Go to Hook Definition" lands: the file of a hook's source and the offset of its

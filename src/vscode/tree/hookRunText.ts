@@ -1,5 +1,5 @@
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
-import { describeSource } from '../../hooks/hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { decisionText, formatDuration, runReason } from './hookRunLabels';
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../agent/agentEvents';
 import type { HookRunObserver, HookRunRecord, HookRunStatus } from '../../hooks/hookRunTypes';
-import { describeSource } from '../../hooks/hookSource';
+import { describeSource } from '../../configFiles/hookSource';
 import { ChangeThrottle } from './changeThrottle';
 import { occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
 import {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import os from 'node:os';
 import path from 'node:path';
-import { HookwiseRuntime } from '../../agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../runtime/hookwiseRuntime';
 import { hookLocationId } from '../../hooks/config/hookSwitches';
 import { HookRunStats } from '../../hooks/hookRunStats';
 import type { HookEventResult, HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import { locateHooks, type HookDocumentKind, type LocatedHook } from '../../hooks/config/hookLocations';
 import { canSwitchOff, hookLocationId, isSwitchedOff } from '../../hooks/config/hookSwitches';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
-import { sourceDocumentLabel, type HookSource } from '../../hooks/hookSource';
+import { sourceDocumentLabel, type HookSource } from '../../configFiles/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 
 /** A settings document that holds hooks: how to read it and where its commands run. */

@@ -7,7 +7,7 @@ import { explainSessionOf } from '../../hooks/explain/explainSession';
 import { renderExplanation } from '../../hooks/explain/explainReport';
 import { HOOK_EVENTS, MATCHER_FIELD, type HookEvent } from '../../hooks/hookEvent';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
-import { describeSource, isProjectSource, type HookSource } from '../../hooks/hookSource';
+import { describeSource, isProjectSource, type HookSource } from '../../configFiles/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunsModel';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigPermissionRules } from '../../../src/agent/configPermissionRules';
+import { ConfigPermissionRules } from '../../../src/permissions/configPermissionRules';
 import { addContext, block, modifyResult, stop } from '../../../src/hooks/hookOutcome';
 import { ModelError } from '../../../src/model/modelError';
 import type { ModelClient } from '../../../src/model/modelClient';

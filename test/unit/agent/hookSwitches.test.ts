@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
-import { SessionManager } from '../../../src/agent/sessionManager';
+import { HookwiseRuntime } from '../../../src/runtime/hookwiseRuntime';
+import { SessionManager } from '../../../src/runtime/sessionManager';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import { hookSwitchId } from '../../../src/hooks/config/hookSwitches';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agentEvents';
-import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
+import { HookwiseRuntime } from '../../../src/runtime/hookwiseRuntime';
 import type { MemoryApprovalPins } from '../../../src/agent/memory/memoryApproval';
-import type { PermissionMode } from '../../../src/agent/permissionMode';
+import type { PermissionMode } from '../../../src/permissions/permissionMode';
 import type { PermissionProvider } from '../../../src/hooks/hookRunTypes';
 import type { Session } from '../../../src/agent/session';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PermissionMode } from '../../../src/agent/permissionMode';
+import type { PermissionMode } from '../../../src/permissions/permissionMode';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useRuntimeEnv } from './runtimeHarness';
 

@@ -2,7 +2,7 @@ import type { HookAction, HookActionContext, HookActionResult } from '../../../s
 import type { HookEnvelope } from '../../../src/hooks/hookContext';
 import { forPreToolUse, forStop } from '../../../src/hooks/hookContext';
 import type { HookOutcome } from '../../../src/hooks/hookOutcome';
-import type { HookSource } from '../../../src/hooks/hookSource';
+import type { HookSource } from '../../../src/configFiles/hookSource';
 
 export const env: HookEnvelope = {
   session_id: 's-1',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHookStats, HookRunStats, timeAgo } from '../../../src/hooks/hookRunStats';
 import type { HookRunRecord } from '../../../src/hooks/hookRunTypes';
-import type { HookSource } from '../../../src/hooks/hookSource';
+import type { HookSource } from '../../../src/configFiles/hookSource';
 
 const SOURCE: HookSource = {
   kind: 'file',

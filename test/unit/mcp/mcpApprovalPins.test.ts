@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookwiseRuntime } from '../../../src/agent/hookwiseRuntime';
-import { evaluatePolicy } from '../../../src/agent/permissionMode';
+import { HookwiseRuntime } from '../../../src/runtime/hookwiseRuntime';
+import { evaluatePolicy } from '../../../src/permissions/permissionMode';
 import { loadMcpConfig } from '../../../src/mcp/mcpConfigSources';
 import { mcpReviewMarkdown, mcpServerFields } from '../../../src/mcp/mcpReview';
 import { filterMcpByTrust } from '../../../src/mcp/mcpTrust';

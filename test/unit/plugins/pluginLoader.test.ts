@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
 import { canSwitchOff } from '../../../src/hooks/config/hookSwitches';
 import { describeLoadedHook } from '../../../src/hooks/config/loadedHook';
-import { describeSource, isProjectSource } from '../../../src/hooks/hookSource';
-import { pluginHookSources } from '../../../src/plugins/pluginHookSources';
+import { describeSource, isProjectSource } from '../../../src/configFiles/hookSource';
+import { pluginHookSources } from '../../../src/hooks/config/pluginHookSources';
 import { discoverPlugins } from '../../../src/plugins/pluginLoader';
 
 let base = '';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookwiseRuntime } from '../../../../src/agent/hookwiseRuntime';
-import { SessionManager } from '../../../../src/agent/sessionManager';
+import { HookwiseRuntime } from '../../../../src/runtime/hookwiseRuntime';
+import { SessionManager } from '../../../../src/runtime/sessionManager';
 import { loadAgentDefinitions } from '../../../../src/agent/subagents/agentDefinitions';
 import { readAgentFileText } from '../../../../src/hooks/config/agentFileReader';
 import type { CliWorkspace } from '../../../support/cliHarness';

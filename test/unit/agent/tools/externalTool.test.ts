@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createExternalTool } from '../../../../src/agent/tools/externalTool';
 import type { ToolContext } from '../../../../src/agent/tools/tool';
 import { createTodoStore } from '../../../../src/agent/tools/todoStore';
-import { evaluatePolicy } from '../../../../src/agent/permissionMode';
+import { evaluatePolicy } from '../../../../src/permissions/permissionMode';
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({
   cwd: '/w',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readClaudeSettingsText } from '../../../../src/hooks/config/claudeSettingsReader';
-import { closestName, formatConfigDiagnostic } from '../../../../src/hooks/config/configDiagnostic';
+import { closestName, formatConfigDiagnostic } from '../../../../src/configFiles/configDiagnostic';
 import { standardConfigSources } from '../../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { HOOK_EVENTS } from '../../../../src/hooks/hookEvent';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfigDiagnostic } from '../../../../src/hooks/config/configDiagnostic';
+import type { ConfigDiagnostic } from '../../../../src/configFiles/configDiagnostic';
 import { listAgentFiles, listSkillFiles } from '../../../../src/hooks/config/configDirectoryListing';
-import { MAX_AGENT_FILES } from '../../../../src/hooks/config/configLimits';
+import { MAX_AGENT_FILES } from '../../../../src/configFiles/configLimits';
 
 /** A file system whose every directory lists `names`, reversed (so the sort is observable). */
 function fsWith(names: string[]) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfigFileSystem } from '../../../../src/hooks/config/configFileSystem';
+import type { ConfigFileSystem } from '../../../../src/configFiles/configFileSystem';
 import type { LoadedHook } from '../../../../src/hooks/config/loadedHook';
 import { handlerBody } from '../../../../src/hooks/config/hookConfigSchema';
 

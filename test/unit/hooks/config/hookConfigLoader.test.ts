@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeSource } from '../../../../src/hooks/hookSource';
+import { describeSource } from '../../../../src/configFiles/hookSource';
 import { standardConfigSources, type ConfigSourceInput } from '../../../../src/hooks/config/configSources';
 import { buildHookConfig, loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { describeLoadedHook, hooksForCwd } from '../../../../src/hooks/config/loadedHook';

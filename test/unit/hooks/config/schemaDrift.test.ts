@@ -7,8 +7,8 @@ import {
   buildConfigurationContribution,
   buildJsonValidationContribution,
   CLAUDE_SETTINGS_SCHEMA_PATH,
-} from '../../../../src/hooks/config/contributedSchemas';
-import { HOOKWISE_SETTINGS, readHookwiseSettings } from '../../../../src/hooks/config/hookwiseSettingsSchema';
+} from '../../../../src/settings/contributedSchemas';
+import { HOOKWISE_SETTINGS, readHookwiseSettings } from '../../../../src/settings/hookwiseSettingsSchema';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const STALE = 'generated JSON Schema is stale: the zod schema in src/hooks/config changed — run npm run schemas (node scripts/generateSchemas.mjs)';

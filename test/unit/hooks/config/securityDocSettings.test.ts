@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOKWISE_SETTINGS } from '../../../../src/hooks/config/hookwiseSettingsSchema';
+import { HOOKWISE_SETTINGS } from '../../../../src/settings/hookwiseSettingsSchema';
 
 // docs/security.md's "Who may set what" table must name every setting Hookwise reads, so a new
 // setting cannot ship without saying whether a workspace may set it.

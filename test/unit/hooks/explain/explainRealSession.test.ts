@@ -4,7 +4,7 @@ import { loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { explainHooks } from '../../../../src/hooks/explain/explainHooks';
 import { explainSessionOf } from '../../../../src/hooks/explain/explainSession';
 import type { HookRunRecord } from '../../../../src/hooks/hookRunTypes';
-import { describeSource } from '../../../../src/hooks/hookSource';
+import { describeSource } from '../../../../src/configFiles/hookSource';
 import { textReply, toolCallsReply } from '../../../support/openAiTestServer';
 import { useRuntimeEnv } from '../../agent/runtimeHarness';
 

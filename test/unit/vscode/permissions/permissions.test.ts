@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '../../../../src/hooks/hookRunTypes';
 import { addAllowRule, AllowRuleEditError } from '../../../../src/vscode/permissions/allowRuleEdit';
-import { permissionButtons, permissionDetail, permissionQuestion, toolInputSummary } from '../../../../src/vscode/permissions/permissionText';
+import { permissionButtons, permissionDetail, permissionQuestion, toolInputSummary } from '../../../../src/presentation/permissionText';
 import { proposedContent, proposedFile } from '../../../../src/vscode/permissions/proposedChange';
-import { SerialQueue } from '../../../../src/vscode/permissions/serialQueue';
+import { SerialQueue } from '../../../../src/shared/serialQueue';
 
 const hookAsk: PermissionRequest = {
   agentId: 'main',

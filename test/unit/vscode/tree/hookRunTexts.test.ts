@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionText, formatDuration, inputSummary, occurrenceLabel, runDescription, runLabel } from '../../../../src/vscode/tree/hookRunLabels';
 import { renderHookRun } from '../../../../src/vscode/tree/hookRunText';
-import { parseJsonPath } from '../../../../src/hooks/config/jsonPath';
+import { parseJsonPath } from '../../../../src/configFiles/jsonPath';
 import { candidatePaths, locateHookDefinition } from '../../../../src/vscode/tree/hookDefinitionLocation';
 import { record } from '../../../support/hookRunFixtures';
 
