@@ -9,7 +9,7 @@ import { thrownMessage } from '../shared/describeThrown';
 import { isPlainObject } from '../shared/jsonObject';
 
 /**
- * Claude Code plugins (README "Plugins"): the enabled installed ones (`enabledPlugins` in the
+ * Claude Code plugins (docs/plugins.md): the enabled installed ones (`enabledPlugins` in the
  * Claude settings files, resolved through `~/.claude/plugins/installed_plugins.json`) and local
  * plugin roots named by `--plugin-dir` or `hookwise.plugins.directories`. A root holds
  * `.claude-plugin/plugin.json` (optional; its `hooks`/`commands`/`agents`/`mcpServers` may

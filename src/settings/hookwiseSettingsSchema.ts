@@ -170,7 +170,7 @@ export const HOOKWISE_SETTINGS = {
     scope: 'window',
     schema: z.array(z.string().trim().min(1).max(300)).max(200).default([]).meta({
       markdownDescription:
-        "Tools from VS Code's tool registry (`vscode.lm.tools`: other extensions' tools, VS Code's own, MCP servers VS Code runs) the agent may call, as `vscode__<toolName>`. Patterns: `publisher.extension/*` (all tools that extension declares), `publisher.extension/toolName`, `toolName`, `*`. Every call goes through PreToolUse, the approval (asks by default) and PostToolUse. Read when a session starts. See README.md, 'VS Code tools'.",
+        "Tools from VS Code's tool registry (`vscode.lm.tools`: other extensions' tools, VS Code's own, MCP servers VS Code runs) the agent may call, as `vscode__<toolName>`. Patterns: `publisher.extension/*` (all tools that extension declares), `publisher.extension/toolName`, `toolName`, `*`. Every call goes through PreToolUse, the approval (asks by default) and PostToolUse. Read when a session starts. See docs/chat.md, 'VS Code tools'.",
     }),
   },
   'hookwise.mcp.servers': {

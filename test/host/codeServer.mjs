@@ -3,7 +3,7 @@
  * Helpers to run the offline VS Code host: code-server (on Node 24) and headless Debian
  * Chromium driven by playwright-core. Used by runIntegration.mjs, runE2e.mjs and start.mjs.
  * The recipe (flags, why Node 24, why these Chromium switches) is in
- * README.md, 'Offline VS Code host'.
+ * docs/development.md, 'Offline VS Code host'.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';

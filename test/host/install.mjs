@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Installs the offline VS Code test host (see README.md, 'Offline VS Code host'):
+ * Installs the offline VS Code test host (see docs/development.md, 'Offline VS Code host'):
  * Debian packages for native builds and the browser, Node 24 from the npm registry, and
  * code-server with its native modules built against Node 24.
  *

@@ -85,7 +85,7 @@ function buildAndPackage() {
   });
   const out = path.join(stageRoot, 'hookwise.vsix');
   const t = Date.now();
-  // README screenshots are relative (docs/screenshots, shipped): no repository URL to rewrite them against.
+  // README links and screenshots are relative (docs/*.md and docs/screenshots, shipped): no repository URL to rewrite them against.
   const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], { cwd: stage, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`vsce package failed (${r.status ?? r.error}):\n${r.stdout}${r.stderr}`);
   say(`vsce package: ${since(t)} (${r.stdout.trim().split('\n').pop()})`);

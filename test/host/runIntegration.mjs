@@ -3,7 +3,7 @@
  * `npm run test:integration`: runs the mocha suite in test/integration/ INSIDE a real VS Code
  * extension host.
  *
- * Default host: code-server (offline-installable, see README.md, 'Offline VS Code host').
+ * Default host: code-server (offline-installable, see docs/development.md, 'Offline VS Code host').
  * The extension is loaded the development-host way (no packaging): the workbench URL carries
  * a payload with `extensionDevelopmentPath` and `extensionTestsPath`, and VS Code calls the
  * tests module's `run()` in the extension host. The page never closes by itself, so `run()`

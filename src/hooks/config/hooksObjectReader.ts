@@ -92,7 +92,7 @@ function asGroup(item: unknown): unknown {
 }
 
 function reportUnknownEvent(name: string, at: readonly JsonSegment[], sink: DiagnosticSink): void {
-  // A Claude Code event with no meaning here (teammates, worktrees, …): accepted, never fired (README lists them).
+  // A Claude Code event with no meaning here (teammates, worktrees, …): accepted, never fired (docs/hooks.md lists them).
   if (isKnownClaudeEvent(name)) return;
   const suggestion = closestName(name, HOOK_EVENTS);
   const hint = suggestion ? ` — did you mean "${suggestion}"?` : `; known events: ${HOOK_EVENTS.join(', ')}`;
