@@ -14,7 +14,10 @@ import { lintHooks } from '../hooks/lint/hookLint';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
 import { checkExpectations, fillTestInput, observedDecision } from '../hooks/explain/hookTestCase';
 import { loadHookTestCase } from '../hooks/explain/loadHookTestCase';
-import { isHookEvent } from '../hooks/hookEvent';
+import { HOOK_EVENTS, isHookEvent } from '../hooks/hookEvent';
+import { closestName } from '../configFiles/configDiagnostic';
+import { outcomeWord } from '../hooks/hookRunStats';
+import type { HookEventResult } from '../hooks/hookRunTypes';
 import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE } from '../configFiles/hookSource';
 import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
@@ -26,8 +29,9 @@ import type { CliIo } from './runCli';
 export const HOOKS_USAGE = `Usage:
   hookwise hooks list [--json] [--cwd DIR] [--settings FILE] [--plugin-dir DIR]…
       the effective hooks, in run order per event, with their sources
-  hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--json] [--cwd DIR] [--plugin-dir DIR]…
-      every hook of EVENT and whether it would run for this tool and tool_input, and why
+  hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--run] [--json] [--cwd DIR] [--plugin-dir DIR]…
+      every hook of EVENT and whether it would run for this tool and tool_input, and why;
+      --run then runs the matching hooks on that input and prints each one's decision
   hookwise hooks test [PATH…] [--cwd DIR] [--json] [--plugin-dir DIR]…
       runs saved hook tests (default: DIR/.hookwise/hook-tests/*.json) through the real
       hooks; one line per case, then "N passed, N failed"; exit 1 on any failure
@@ -35,7 +39,7 @@ export const HOOKS_USAGE = `Usage:
 Installed plugins enabled in the settings files count, as in a -p run; --plugin-dir (repeatable)
 adds a local plugin root, as it does for -p.
 
-None of list and explain runs a hook. Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
+list and explain run no hook (explain --run does). Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -45,6 +49,7 @@ const OPTIONS = {
   event: { type: 'string' },
   tool: { type: 'string' },
   input: { type: 'string' },
+  run: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,7 +85,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
       if (paths.length > 0) return usage(io, `hooks list takes no arguments, got ${paths.join(' ')}`);
       return list(config, cwd, homeDir, values.json === true, io);
     case 'explain':
-      return explain(config, cwd, values, io);
+      return explain(config, cwd, homeDir, values, io);
     case 'test':
       return runTests(config, cwd, homeDir, paths, values.json === true, io);
     default:
@@ -133,10 +138,16 @@ async function readSourceTexts(hooks: readonly LoadedHook[]): Promise<(file: str
   return (file) => texts.get(file);
 }
 
-function explain(config: HookConfig, cwd: string, values: { event?: string; tool?: string; input?: string; json?: boolean }, io: CliIo): number {
+async function explain(
+  config: HookConfig,
+  cwd: string,
+  homeDir: string,
+  values: { event?: string; tool?: string; input?: string; json?: boolean; run?: boolean },
+  io: CliIo,
+): Promise<number> {
   const event = values.event;
   if (event === undefined) return usage(io, 'hooks explain needs --event EVENT');
-  if (!isHookEvent(event)) return usage(io, `--event ${event} is not a hook event name`);
+  if (!isHookEvent(event)) return usage(io, unknownEventMessage(event));
   let toolInput: unknown = {};
   if (values.input !== undefined) {
     try {
@@ -148,13 +159,70 @@ function explain(config: HookConfig, cwd: string, values: { event?: string; tool
   }
   const input = { hook_event_name: event, cwd, ...(values.tool !== undefined ? { tool_name: values.tool } : {}), tool_input: toolInput };
   const rows = explainHooks(config, { event, input, cwd, trust: { trusted: true } });
+  const result =
+    values.run === true
+      ? await withHookRuntime(config, cwd, homeDir, io, (runtime) =>
+          runtime.runner.run(event, fillTestInput({ name: 'explain', event, input, expect: {} }, cwd), { signal: io.signal, cwd }),
+        )
+      : undefined;
   if (values.json === true) {
-    io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(result === undefined ? rows : { hooks: rows, run: runSummary(result) }, null, 2)}\n`);
     return 0;
   }
   if (rows.length === 0) io.stdout(`No hooks are configured for ${event}.\n`);
   for (const r of rows) io.stdout(`${r.outcome === 'would run' ? 'would run' : 'skipped  '}  ${r.command} — ${r.source}\n           ${r.reason}\n`);
+  if (result !== undefined) io.stdout(runText(result));
   return 0;
+}
+
+/** `--event` names no event: the closest event name when one is near, else the list. */
+function unknownEventMessage(event: string): string {
+  const close = closestName(event, HOOK_EVENTS);
+  return `--event ${event} is not a hook event name${close !== undefined ? ` — did you mean ${close}?` : `; events: ${HOOK_EVENTS.join(', ')}`}`;
+}
+
+/** What `explain --run` saw, as data: each hook that ran and the merged decision. */
+function runSummary(result: HookEventResult): {
+  decision: string;
+  reason?: string;
+  hooks: { hook: string; source: string; outcome: string; durationMs?: number }[];
+} {
+  return {
+    decision: observedDecision(result),
+    ...(result.reason !== undefined ? { reason: result.reason } : {}),
+    hooks: result.records.map((r) => ({
+      hook: r.hookLabel,
+      source: describeSource(r.source),
+      outcome: outcomeWord(r),
+      ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
+    })),
+  };
+}
+
+function runText(result: HookEventResult): string {
+  const summary = runSummary(result);
+  const lines = summary.hooks.map(
+    (h) => `ran        ${h.hook} — ${h.source}\n           ${h.outcome}${h.durationMs !== undefined ? ` (${Math.round(h.durationMs)} ms)` : ''}\n`,
+  );
+  if (summary.hooks.length === 0) lines.push('No hook ran.\n');
+  lines.push(`decision: ${summary.decision}${summary.reason !== undefined ? ` — ${summary.reason}` : ''}\n`);
+  return lines.join('');
+}
+
+/**
+ * Runs `fn` with a runtime holding `config` as a trusted workspace would (the user asked for this
+ * run), then waits for background hooks and kills what they left running.
+ */
+async function withHookRuntime<T>(config: HookConfig, cwd: string, homeDir: string, io: CliIo, fn: (runtime: HookwiseRuntime) => Promise<T>): Promise<T> {
+  const runtime = new HookwiseRuntime({ projectDir: cwd, homeDir, model: testModel(io.env), transcriptDir: path.join(os.tmpdir(), 'hookwise-hook-tests') });
+  const applied = runtime.applyConfig(config, { trusted: true });
+  for (const p of applied.problems) io.stderr(`hookwise: hook at ${describeSource(p.hook.source)} is off: ${p.message}\n`);
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.runner.settleBackground();
+    killLiveProcessGroups();
+  }
 }
 
 async function runTests(config: HookConfig, cwd: string, homeDir: string, paths: readonly string[], json: boolean, io: CliIo): Promise<number> {
@@ -163,13 +231,10 @@ async function runTests(config: HookConfig, cwd: string, homeDir: string, paths:
     io.stderr(`hookwise: no hook tests found in ${path.join(cwd, '.hookwise', 'hook-tests')}\n`);
     return 1;
   }
-  const runtime = new HookwiseRuntime({ projectDir: cwd, homeDir, model: testModel(io.env), transcriptDir: path.join(os.tmpdir(), 'hookwise-hook-tests') });
-  const applied = runtime.applyConfig(config, { trusted: true });
-  for (const p of applied.problems) io.stderr(`hookwise: hook at ${describeSource(p.hook.source)} is off: ${p.message}\n`);
   let passed = 0;
   let failed = 0;
   const results: { name: string; file: string; passed: boolean; decision?: string; problems: string[] }[] = [];
-  try {
+  await withHookRuntime(config, cwd, homeDir, io, async (runtime) => {
     for (const file of files) {
       const loaded = await loadHookTestCase(file);
       if (typeof loaded === 'string') {
@@ -186,10 +251,7 @@ async function runTests(config: HookConfig, cwd: string, homeDir: string, paths:
       results.push({ name: loaded.name, file, passed: ok, decision: observedDecision(result), problems });
       if (!json) io.stdout(`${ok ? '✓' : '✗'} ${loaded.name}${ok ? '' : `\n    ${problems.join('\n    ')}`}\n`);
     }
-  } finally {
-    await runtime.runner.settleBackground();
-    killLiveProcessGroups();
-  }
+  });
   if (json) io.stdout(`${JSON.stringify({ passed, failed, results }, null, 2)}\n`);
   else io.stdout(`${passed} passed, ${failed} failed\n`);
   return failed > 0 ? 1 : 0;

@@ -93,9 +93,42 @@ describe('hookwise hooks explain', () => {
     expect(stop.stdout).toMatch(/would run {2}touch "\$CLAUDE_PROJECT_DIR\/stop-ran"[\s\S]*Stop ignores matchers/);
     expect(suite.w.exists('stop-ran')).toBe(false);
     const bad = await runCliProcess(suite.cli, suite.w, ['hooks', 'explain', '--event', 'PreToolUze']);
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--event PreToolUze is not a hook event name')]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--event PreToolUze is not a hook event name — did you mean PreToolUse?')]);
+    const far = await runCliProcess(suite.cli, suite.w, ['hooks', 'explain', '--event', 'Xyzzy']);
+    expect([far.code, far.stderr]).toEqual([2, expect.stringMatching(/--event Xyzzy is not a hook event name; events: PreToolUse, .*Stop/)]);
     const badInput = await runCliProcess(suite.cli, suite.w, ['hooks', 'explain', '--event', 'PreToolUse', '--input', '{nope']);
     expect([badInput.code, badInput.stderr]).toEqual([2, expect.stringContaining('--input is not JSON')]);
+  });
+  it('--run runs the matching hooks on the sample input and prints what each decided and the merged decision', async () => {
+    await policyWorkspace();
+    const args = ['hooks', 'explain', '--event', 'PreToolUse', '--tool', 'Bash', '--input', '{"command":"rm -rf build"}', '--run'];
+    const json = await runCliProcess(suite.cli, suite.w, [...args, '--json']);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout) as {
+      hooks: { outcome: string }[];
+      run: { decision: string; reason?: string; hooks: { source: string; outcome: string }[] };
+    };
+    expect(out.hooks.map((r) => r.outcome)).toEqual(['would run', 'skipped', 'skipped']);
+    expect(out.run.decision).toBe('deny');
+    expect(out.run.reason).toContain('rm -rf is blocked');
+    // The guard ran once, on the sample input; the Write formatter did not.
+    expect(out.run.hooks.map((h) => h.source)).toEqual(['.claude/settings.json › hooks.PreToolUse[0].hooks[0]']);
+    expect(await suite.w.read('ran.log')).toContain('"command":"rm -rf build"');
+    expect(suite.w.exists('formatter-ran')).toBe(false);
+    const text = await runCliProcess(suite.cli, suite.w, args);
+    expect(text.stdout).toMatch(/ran {8}.*guard\.sh[\s\S]*decision: deny — rm -rf is blocked/);
+    const allowed = await runCliProcess(suite.cli, suite.w, [
+      'hooks',
+      'explain',
+      '--event',
+      'PreToolUse',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--run',
+    ]);
+    expect(allowed.stdout).toContain('decision: none');
   });
 });
 
