@@ -62,6 +62,15 @@ export function validateHandler(input: unknown, at: readonly JsonSegment[], sink
     if (known.has(key)) continue;
     if (LATER_CLAUDE_FIELDS.has(key))
       sink.report('warning', 'unsupportedField', [...at, key], `"${key}" is a Claude Code option Hookwise does not support yet; it is ignored`, { key: true });
+    else if (key === 'matcher')
+      // The commonest misplacement: the hook then runs for every tool, which the author did not mean.
+      sink.report(
+        'warning',
+        'unknownField',
+        [...at, key],
+        `"matcher" belongs on the matcher group, beside "hooks", not inside a handler; here it is ignored and this hook runs for every match of its group`,
+        { key: true },
+      );
     else sink.report('warning', 'unknownField', [...at, key], `unknown field "${key}" for a ${type} hook; it is ignored`, { key: true });
   }
   return parsed.data;

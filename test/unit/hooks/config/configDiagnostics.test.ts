@@ -188,6 +188,19 @@ describe('more diagnostics', () => {
     ]);
   });
 
+  it('a matcher written inside a handler is flagged where it is, saying where it belongs and that the hook runs for every tool', () => {
+    const content = read({ PreToolUse: [{ hooks: [{ type: 'command', command: 'guard.sh', matcher: 'Bash' }] }] });
+    expect(content.hooks).toHaveLength(1);
+    expect(content.hooks[0]?.matcher).toBeUndefined();
+    expect(content.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        jsonPath: 'hooks.PreToolUse[0].hooks[0].matcher',
+        message: expect.stringMatching(/"matcher" belongs on the matcher group, beside "hooks".*runs for every match of its group/),
+      }),
+    ]);
+  });
+
   it('Hookwise fields are validated too', () => {
     const content = read({
       Stop: [
