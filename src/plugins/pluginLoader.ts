@@ -5,6 +5,7 @@ import { readBoundedTextFile } from '../configFiles/configFileSystem';
 import { findExcessNesting } from '../configFiles/configLimits';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import { folderContains } from '../hooks/config/loadedHook';
+import type { PluginHookRoot } from '../hooks/config/pluginHookSources';
 import { thrownMessage } from '../shared/describeThrown';
 import { isPlainObject } from '../shared/jsonObject';
 
@@ -19,29 +20,11 @@ import { isPlainObject } from '../shared/jsonObject';
  * Nothing here runs anything: the result is data for the hook loader, commands, agents and MCP.
  */
 
-/** One plugin root and where its parts are. */
-export interface PluginRoot {
-  /** The manifest's `name`, else the directory name. */
-  readonly name: string;
+/** One plugin root and where its parts are: the parts the hook loader reads (PluginHookRoot) and the rest. */
+export interface PluginRoot extends PluginHookRoot {
   /** `name@marketplace` for installed plugins, `name@inline` for local roots. */
   readonly id: string;
-  /** Absolute plugin root: `${CLAUDE_PLUGIN_ROOT}`. */
-  readonly root: string;
-  /** Persistent data directory: `${CLAUDE_PLUGIN_DATA}` (`~/.claude/plugins/data/<id>`). */
-  readonly dataDir: string;
-  /**
-   * The workspace folder it belongs to when it lives inside one, or is enabled only by a
-   * workspace settings file: its hooks then need trust and approval like project hooks.
-   */
-  readonly projectFolder?: string;
-  /** Force-enabled by the managed policy's `enabledPlugins`: no other file can turn it off, and its hooks count as managed for `allowManagedHooksOnly`. */
-  readonly managed?: true;
-  /** Hooks files: `hooks/hooks.json` plus the manifest's `hooks` paths; `plugin.json` itself when the manifest has inline hooks. */
-  readonly hooksFiles: readonly string[];
   readonly commandDirs: readonly string[];
-  readonly agentDirs: readonly string[];
-  /** Skill folders (`skills/` and the manifest's `skills` paths): each `<name>/SKILL.md` is the skill `<plugin>:<name>`. */
-  readonly skillDirs: readonly string[];
   /** `.mcp.json` or the manifest's `mcpServers` file; `inlineMcpServers` when the manifest has the object itself. */
   readonly mcpFiles: readonly string[];
   readonly inlineMcpServers?: Readonly<Record<string, unknown>>;

@@ -2,15 +2,25 @@ import path from 'node:path';
 import type { ConfigSourceInput, PluginRef } from './configSources';
 import type { HookHandlerConfig } from './hookConfigSchema';
 
-/** What the hook loader needs of a discovered plugin (plugins/pluginLoader.ts's PluginRoot has these and more). */
+/** A discovered plugin as the hook loader sees it (plugins/pluginLoader.ts's PluginRoot extends it). */
 export interface PluginHookRoot {
+  /** The manifest's `name`, else the directory name. */
   readonly name: string;
+  /** Absolute plugin root: `${CLAUDE_PLUGIN_ROOT}`. */
   readonly root: string;
+  /** Persistent data directory: `${CLAUDE_PLUGIN_DATA}` (`~/.claude/plugins/data/<id>`). */
   readonly dataDir: string;
+  /**
+   * The workspace folder it belongs to when it lives inside one, or is enabled only by a
+   * workspace settings file: its hooks then need trust and approval like project hooks.
+   */
   readonly projectFolder?: string;
+  /** Force-enabled by the managed policy's `enabledPlugins`: no other file can turn it off, and its hooks count as managed for `allowManagedHooksOnly`. */
   readonly managed?: true;
+  /** Hooks files: `hooks/hooks.json` plus the manifest's `hooks` paths; `plugin.json` itself when the manifest has inline hooks. */
   readonly hooksFiles: readonly string[];
   readonly agentDirs: readonly string[];
+  /** Skill folders (`skills/` and the manifest's `skills` paths): each `<name>/SKILL.md` is the skill `<plugin>:<name>`. */
   readonly skillDirs: readonly string[];
 }
 
