@@ -11,7 +11,7 @@ export interface DispatchOptions {
   ) => { ok: true } | { ok: false; error: string };
   /** Extra environment for command hooks of this run (SessionStart gets `CLAUDE_ENV_FILE`). */
   readonly env?: Readonly<Record<string, string>>;
-  /** The agent run's metadata, for Metadata matchers (set by `withRunMetadata`). */
+  /** The agent run's metadata, for Metadata matchers (set by `runDispatcher`). */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 

@@ -4,7 +4,7 @@ import { TOOL_EVENTS } from '../hooks/hookEvent';
 import type { AgentRef, DecidedBy, HookEventResult, PermissionAnswer, PermissionProvider, PermissionRequest } from '../hooks/hookRunTypes';
 import { withAskAnswer } from '../hooks/hookRunRecords';
 import { raceAbort } from '../shared/raceAbort';
-import type { HookDispatcher } from './hookDispatcher';
+import type { DispatchOptions, HookDispatcher } from './hookDispatcher';
 import type { HookInputs } from './hookInputs';
 import { evaluatePolicy } from '../permissions/permissionMode';
 import type { PermissionRules, PolicyVerdict } from '../permissions/permissionMode';
@@ -52,6 +52,19 @@ export interface AskQuestion {
   readonly hookAsk?: HookEventResult;
 }
 
+/** The tool call an ask is about, and its rule/mode verdict. */
+export type AskedTool = Pick<AskQuestion, 'toolName' | 'toolInput' | 'policy'>;
+
+/** Options of one {@link PermissionGate.run}: the runner's, and what an ask is about. */
+export interface GateRunOptions extends Pick<DispatchOptions, 'env' | 'validateUpdatedInput'> {
+  /**
+   * Which tool call (with which policy) an ask is about; undefined leaves the ask unsettled
+   * (a call the person stopped). Default: the tool a tool event's input names, with the input
+   * it would run with.
+   */
+  readonly askAbout?: (result: HookEventResult) => AskedTool | undefined;
+}
+
 /** How the gate settled an ask. */
 export interface GateAnswer {
   readonly decision: 'allow' | 'deny';
@@ -87,6 +100,11 @@ export class PermissionGate {
     return new PermissionGate({ ctx, agent, hooks, inputs, track });
   }
 
+  /** False only when no registration listens to `event` (lets a caller skip building its input). */
+  hasHooks(event: HookEvent): boolean {
+    return this.o.hooks.hasHooks?.(event) !== false;
+  }
+
   /** The rule/mode verdict for a tool call with this input (rewrites are judged again). */
   policy(toolName: string, input: Input, readOnly: boolean): PolicyVerdict {
     const { permissionMode: mode, cwd, rules, sessionRules, restricted } = this.o.ctx;
@@ -104,18 +122,23 @@ export class PermissionGate {
     this.o.ctx.sessionRules?.grant(rule);
   }
 
-  /** Runs `event`'s hooks (the raw runner) and settles an ask in the result: what comes back never says ask. */
-  async run(event: HookEvent, input: Input, signal?: AbortSignal): Promise<HookEventResult> {
-    const result = await this.o.hooks.run(event, input, signal ? { signal } : {});
+  /**
+   * The one route of an agent's events to the hook runner: runs `event`'s hooks through this
+   * gate's dispatcher and settles an ask in the result (PermissionRequest hooks, the
+   * Notification, the person, the fallback; the answer recorded on the result). What comes back
+   * never says ask, unless `options.askAbout` leaves it unsettled.
+   */
+  async run(event: HookEvent, input: Input, signal?: AbortSignal, options: GateRunOptions = {}): Promise<HookEventResult> {
+    const { askAbout, ...dispatch } = options;
+    const result = await this.o.hooks.run(event, input, { ...(signal ? { signal } : {}), ...dispatch });
     if (result.decision !== 'ask') return result;
-    // A tool event's ask names the tool and the input it would run with (a hook's rewrite included).
-    const toolName = TOOL_EVENTS.has(event) && typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
-    const toolInput = toolName === undefined ? undefined : (result.updatedInput ?? (input['tool_input'] as Input | undefined));
-    return this.settle(result, { toolName, toolInput }, signal ?? new AbortController().signal);
+    const tool = askAbout ? askAbout(result) : toolAsked(event, input, result);
+    if (tool === undefined) return result;
+    return this.settle(result, tool, signal ?? new AbortController().signal);
   }
 
   /** Settles an event result that says ask; the result is returned with allow/deny and `asked: true`. */
-  async settle(result: HookEventResult, tool: Pick<AskQuestion, 'toolName' | 'toolInput' | 'policy'>, signal: AbortSignal): Promise<HookEventResult> {
+  private async settle(result: HookEventResult, tool: AskedTool, signal: AbortSignal): Promise<HookEventResult> {
     if (result.decision !== 'ask') return result;
     const answer = await this.decide({ event: result.event, hookAsk: result, ...tool }, signal);
     const asked = askReason(result);
@@ -245,6 +268,13 @@ export class PermissionGate {
 
 function ignore(work: Promise<unknown>): void {
   void work.catch(() => undefined);
+}
+
+/** A tool event's ask names the tool and the input it would run with (a hook's rewrite included). */
+function toolAsked(event: HookEvent, input: Input, result: HookEventResult): AskedTool {
+  const toolName = TOOL_EVENTS.has(event) && typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
+  const toolInput = toolName === undefined ? undefined : (result.updatedInput ?? (input['tool_input'] as Input | undefined));
+  return { toolName, toolInput };
 }
 
 function cancelled(): GateAnswer {

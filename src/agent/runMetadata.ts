@@ -1,6 +1,3 @@
-import type { HookEvent } from '../hooks/hookEvent';
-import { withContextMetadata } from '../hooks/hookContext';
-import type { HookDispatcher } from './hookDispatcher';
 import { describeThrown } from '../shared/describeThrown';
 import { isPlainObject } from '../shared/jsonObject';
 
@@ -82,25 +79,4 @@ export class RunMetadata {
     this.value = deepFreeze(JSON.parse(text) as Record<string, unknown>);
     return undefined;
   }
-}
-
-/**
- * Wraps the dispatcher of one agent run so every event carries the run's metadata (in the
- * input as `metadata`, and to the matchers) and what its hooks merged is kept for the next
- * event. `onRefused` hears of a merge that could not be kept (the agent goes on without it).
- */
-export function withRunMetadata(dispatcher: HookDispatcher, state: RunMetadata, onRefused: (event: HookEvent, why: string) => void): HookDispatcher {
-  return {
-    ...dispatcher,
-    run: async (event, input, options) => {
-      const metadata = state.current;
-      // Nothing merged yet (the usual case): the input and options go through untouched.
-      const result = isEmpty(metadata)
-        ? await dispatcher.run(event, input, options)
-        : await dispatcher.run(event, withContextMetadata(input, metadata), { ...options, metadata });
-      const why = state.apply(result.metadata);
-      if (why !== undefined) onRefused(event, why);
-      return result;
-    },
-  };
 }

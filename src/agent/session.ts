@@ -169,15 +169,14 @@ export class Session {
     });
   }
 
-  /** Runs one of the session's own events; an ask in it is settled by the gate. */
-  private async runHooks(
+  /** Runs one of the session's own events through the main agent's gate, the route of every agent event. */
+  private runHooks(
     event: HookEvent,
     input: Readonly<Record<string, unknown>>,
     signal?: AbortSignal,
     env?: Readonly<Record<string, string>>,
   ): Promise<HookEventResult> {
-    const result = await this.o.hooks.run(event, input, { ...(signal ? { signal } : {}), ...(env ? { env } : {}) });
-    return result.decision === 'ask' ? this.gate.settle(result, {}, signal ?? new AbortController().signal) : result;
+    return this.gate.run(event, input, signal, env ? { env } : {});
   }
 
   /** The memory files the session loaded at its start (CLAUDE.md, rules, imports); undefined before start. */

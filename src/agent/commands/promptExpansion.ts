@@ -133,7 +133,6 @@ async function runThroughBashTool(command: string, deps: PromptExpansionDeps): P
       ctx,
       agent,
       tools: new Map([['Bash', bash]]),
-      hooks: ctx.hooks,
       inputs,
       gate: PermissionGate.forAgent(ctx, agent, inputs),
       context: new ContextBuffer(),

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_CONSECUTIVE_STOP_BLOCKS } from '../../../src/agent/agentLoop';
+import { MAX_CONSECUTIVE_STOP_BLOCKS } from '../../../src/agent/agentStopCheck';
 import { addContext, block, continueWith, modifyInput, stop } from '../../../src/hooks/hookOutcome';
 import type { AgentHarness } from './agentHarness';
 import { bash, makeAgentHarness, recordEvents } from './agentHarness';
