@@ -142,7 +142,7 @@ describe('outputs', () => {
     expect(allText(s, 1)).toContain('b.txt is protected');
   });
 
-  it('{"continue_execution": false} (the seeds\' spelling) stops the agent with stop_reason', async () => {
+  it('{"continue_execution": false} (an alternate spelling) stops the agent with stop_reason', async () => {
     await suite.w.settings({
       hooks: {
         PreToolUse: [
@@ -218,8 +218,8 @@ describe('outputs', () => {
   });
 });
 
-describe("the seeds' config forms", () => {
-  it('camelCase / snake_case / seed event names, a named map, a plain string and a string array as handlers, timeout_secs', async () => {
+describe('the alternate config spellings', () => {
+  it('camelCase / snake_case / older event names, a named map, a plain string and a string array as handlers, timeout_secs', async () => {
     await suite.w.write('keep.txt', 'precious');
     await suite.w.settings({
       hooks: {

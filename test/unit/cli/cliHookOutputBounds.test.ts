@@ -6,7 +6,7 @@ import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
 import { useCliSuite } from './cliSuite';
 
 /**
- * Issue 12 items 5, 9 and 10 end to end: hook output over the 1 MiB cap, a rewrite that
+ * Output bounds end to end: hook output over the 1 MiB cap, a rewrite that
  * would blind later hooks, and JSON nested thousands deep (from a hook or from the model)
  * must never let a call through that a hook denied, and must never end the run.
  */
@@ -31,7 +31,7 @@ async function hookScript(name: string, body: string): Promise<string> {
 /** JS source of the JSON text of a value nested `depth` arrays deep (text: JSON.stringify itself overflows the stack on it). */
 const DEEP_JSON_JS = (depth: number): string => `'['.repeat(${depth}) + '1' + ']'.repeat(${depth})`;
 
-describe('hook stdout over the 1 MiB cap (item 5)', () => {
+describe('hook stdout over the 1 MiB cap', () => {
   it('a deny whose JSON is cut at the cap still blocks the call when the hook fails closed', async () => {
     // The deny decision comes after 1.5 MiB of context: the cut text cannot say it, so the hook failed.
     const deny = await hookScript(
@@ -69,7 +69,7 @@ describe('hook stdout over the 1 MiB cap (item 5)', () => {
   });
 });
 
-describe('a rewrite that would blind later hooks (item 9)', () => {
+describe('a rewrite that would blind later hooks', () => {
   /** A policy hook that records the tool_input it saw and blocks any `touch`. */
   const policyBody = `const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
     require('node:fs').appendFileSync('seen.jsonl', JSON.stringify(input.tool_input) + '\\n');
@@ -128,7 +128,7 @@ describe('a rewrite that would blind later hooks (item 9)', () => {
   });
 });
 
-describe('JSON nested thousands deep (item 10)', () => {
+describe('JSON nested thousands deep', () => {
   it('model tool arguments 5000 deep: the model gets an error result and the run goes on', async () => {
     const deep = `{"command":"touch PWN","extra":${'['.repeat(5000)}1${']'.repeat(5000)}}`;
     const s = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: deep }]), textReply('I will send flat arguments.')]);
