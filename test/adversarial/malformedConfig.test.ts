@@ -8,7 +8,7 @@ import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { textReply } from '../support/openAiTestServer';
 import { runCliProcess } from '../support/cliHarness';
-import { useCliSuite } from '../unit/cli/cliSuite';
+import { useCliSuite } from '../support/cliSuite';
 import { configCorpus, type ConfigCase } from './support/configCorpus';
 
 /**
