@@ -1,4 +1,4 @@
-// Issue 6 benchmark: one scripted headless session (`node dist/cli.js -p …`) of 10 Bash tool
+// Headless CLI benchmark: one scripted headless session (`node dist/cli.js -p …`) of 10 Bash tool
 // calls against an instant local OpenAI-compatible server, measured as a user runs it: wall
 // time from spawn to exit and the CLI process's peak RSS.
 //  - with no hooks (target: whole run ≤ 0.4 s; peak memory ≤ 120 MiB);

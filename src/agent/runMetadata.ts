@@ -44,7 +44,7 @@ export function overlayMetadata(base: RunMetadataValue, add: RunMetadataValue): 
 }
 
 /**
- * The metadata of one agent run (seed "state as data"): what the run's hooks merged with
+ * The metadata of one agent run (its state, kept as plain data): what the run's hooks merged with
  * `metadataToMerge`, kept from one event to the next so a later hook can read it (`metadata`
  * in its input) and a MetadataMatcher can select on it. One per agent run; a subagent starts
  * from its parent's value at the spawn (frozen, so sharing it is a copy) and its own merges

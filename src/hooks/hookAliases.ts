@@ -1,14 +1,14 @@
 import { isHookEvent, type HookEvent } from './hookEvent';
 
 /**
- * Every alternative spelling Hookwise accepts, in one table (docs/hooks.md "Other spellings"):
- * the seeds' event names, camelCase / snake_case event names, and the seeds' output field
- * names. Claude Code accepts none of these; they exist so hook collections written for the
- * seed agents load unchanged. Config keys and output fields are normalised to Claude's names
+ * Every alternate spelling Hookwise accepts, in one table (docs/hooks.md "Other spellings"):
+ * older event names, camelCase / snake_case event names, and older snake_case output field
+ * names. Claude Code accepts none of these; they exist so hook collections written in those
+ * spellings load unchanged. Config keys and output fields are normalised to Claude's names
  * at the boundary, so nothing past the readers sees an alias.
  */
 
-/** Seed event names (PascalCase after {@link pascalCase}) → the Hookwise event they mean. */
+/** Older event names (PascalCase after {@link pascalCase}) → the Hookwise event they mean. */
 export const SEED_EVENT_ALIASES: Readonly<Record<string, HookEvent>> = {
   BeforeToolUse: 'PreToolUse',
   AfterToolUse: 'PostToolUse',
@@ -32,7 +32,7 @@ export function pascalCase(name: string): string {
 }
 
 /**
- * The event a config key names: the exact name, else its PascalCase form, else a seed alias.
+ * The event a config key names: the exact name, else its PascalCase form, else an older name.
  * Undefined when none applies (the caller reports it). Exact names never reach the alias
  * path, so the cost for ordinary files is one set lookup.
  */
@@ -43,7 +43,7 @@ export function resolveEventName(name: string): HookEvent | undefined {
   return SEED_EVENT_ALIASES[pascal];
 }
 
-/** The seeds' output fields → Claude's. `continue_execution: false` stops the agent like `continue: false`. */
+/** Older snake_case output fields → Claude's. `continue_execution: false` stops the agent like `continue: false`. */
 export const OUTPUT_FIELD_ALIASES: Readonly<Record<string, string>> = {
   continue_execution: 'continue',
   stop_reason: 'stopReason',
@@ -52,7 +52,7 @@ export const OUTPUT_FIELD_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Rewrites the seeds' output field names to Claude's. When both spellings are present the
+ * Rewrites older snake_case output field names to Claude's. When both spellings are present the
  * stricter wins for `continue` (false beats true: a stop must never be dropped) and Claude's
  * spelling wins for the rest. Returns the object unchanged when it has no alias (the usual case).
  */

@@ -5,12 +5,12 @@ import { HookEvent } from './hookEvent';
  * The input of one hook execution (docs/hooks.md §2): the stdin JSON of a command hook and the context
  * object of an in-process hook are the same snake_case object, so a Claude Code hook script
  * parses it unchanged. One strict zod schema per event (no field more, no field less than
- * the spec lists) and one constructor per event, so no caller assembles an input by hand.
+ * §2 lists) and one constructor per event, so no caller assembles an input by hand.
  *
  * Claude Code's fields keep Claude's names and meaning (`agent_id` / `agent_type` only inside a
  * subagent); Hookwise's own agent fields are under `hookwise` on every input. Additions beyond
- * docs/hooks.md §2, all optional and only on the seeds' lifecycle events (which §2 leaves
- * open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the StepType
+ * docs/hooks.md §2, all optional and only on Hookwise's lifecycle events (docs/hooks.md §1; §2 leaves
+ * them open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the StepType
  * matcher), `error` on AgentFailed. Two more, absent unless they carry something: `error` on
  * SubagentStop (the subagent failed; see `forSubagentStop`) and `metadata` on every event (the
  * agent run's state as merged by earlier hooks, see {@link withContextMetadata}).
@@ -21,7 +21,7 @@ export const permissionModeSchema = z.enum(['default', 'plan', 'acceptEdits', 'b
 /** One permission mode. */
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
-/** What kind of step just ended (seed StepType matcher: FinalResponse vs ToolExecution). */
+/** What kind of step just ended (what the StepType matcher selects on: a final response or tool execution). */
 export const stepTypeSchema = z.enum(['tool_execution', 'final_response']);
 /** One step type. */
 export type StepType = z.infer<typeof stepTypeSchema>;

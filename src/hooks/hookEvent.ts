@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * Every event a hook can subscribe to (docs/hooks.md §1): Claude Code's events that have a
  * meaning in an editor agent, configurable by the same names in `.claude/settings.json`,
- * then the lifecycle events of the "hooks as agent skeleton" seed. The string value is the
+ * then Hookwise's own lifecycle events (one per point of the agent loop). The string value is the
  * configuration name.
  */
 export const HookEvent = {
@@ -86,7 +86,7 @@ export const CLAUDE_HOOK_EVENTS = [
  */
 export const NOT_APPLICABLE_CLAUDE_EVENTS = ['TeammateIdle', 'WorktreeCreate', 'WorktreeRemove', 'PreModelSwitch', 'PostModelSwitch'] as const;
 
-/** The seeds' lifecycle events (ExecutionStart … AgentFailed). */
+/** Hookwise's own lifecycle events (ExecutionStart … AgentFailed; docs/hooks.md §1). */
 export const LIFECYCLE_HOOK_EVENTS = [
   HookEvent.ExecutionStart,
   HookEvent.ExecutionEnd,

@@ -37,7 +37,7 @@ export interface HookProviderTool {
 }
 
 /**
- * A capability as a hook provider (seed "capabilities as hook providers"): some hooks plus the
+ * A capability packaged as a hook provider: some hooks plus the
  * tools they need, installed and removed together. `registerHooks` registers through the
  * `hooks` it is given; everything registered there is owned by the installation.
  */

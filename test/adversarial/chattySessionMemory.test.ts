@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { useCliSuite } from '../unit/cli/cliSuite';
+import { useCliSuite } from '../support/cliSuite';
 import { peakRssKib, sleep, spawnCli, writePlayground } from './support/procHarness';
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonResult } from '../support/cliHarness';
 import { textReply } from '../support/openAiTestServer';
 import { startRecordingListener, type RecordingListener } from '../support/recordingListener';
-import { useCliSuite } from '../unit/cli/cliSuite';
+import { useCliSuite } from '../support/cliSuite';
 import { generateUrlCases, LOOPBACK_AUTHORITIES, NAMES_A_RULE, PATTERNS } from './support/httpUrlShapes';
 
 /**

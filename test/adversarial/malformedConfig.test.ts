@@ -8,11 +8,11 @@ import { standardConfigSources } from '../../src/hooks/config/configSources';
 import { loadHookConfig, type HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { textReply } from '../support/openAiTestServer';
 import { runCliProcess } from '../support/cliHarness';
-import { useCliSuite } from '../unit/cli/cliSuite';
+import { useCliSuite } from '../support/cliSuite';
 import { configCorpus, type ConfigCase } from './support/configCorpus';
 
 /**
- * Issue 12 item 4: one malformed config file must never stop the others from loading. Every
+ * One malformed config file must never stop the others from loading. Every
  * corpus case is loaded next to a good user settings file, a good user agent and a good
  * sibling project file; the case must become a diagnostic naming its file (no throw, no hang)
  * and every good source must still contribute its hooks.

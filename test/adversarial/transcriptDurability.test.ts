@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { useCliSuite } from '../unit/cli/cliSuite';
+import { useCliSuite } from '../support/cliSuite';
 import { describePid, killAll, pidsIn, sleep, spawnCli, survivorsIn, writePlayground } from './support/procHarness';
 import { seededRandom } from './support/seededRandom';
 

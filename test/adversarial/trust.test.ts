@@ -12,7 +12,7 @@ import { RecordingModel } from '../unit/agent/agentHarness';
 import { seededRandom } from './support/seededRandom';
 
 /**
- * Issue 12 items 3 and 14 (and the trust half of item 1 for hooks): nothing from the
+ * Workspace trust and project-hook approval: nothing from the
  * workspace runs without trust and approval, whatever the folder is called, and an approval
  * covers exactly what was approved: the whole handler and the scripts it names.
  */
@@ -92,7 +92,7 @@ function diskName(name: string, i: number): string {
 }
 
 describe('adversarial: trust', () => {
-  it('untrusted workspaces: no project hook, rule or mode applies, whatever the folders are called (items 1, 3)', async () => {
+  it('untrusted workspaces: no project hook, rule or mode applies, whatever the folders are called', async () => {
     const names = folderNames();
     const failures: string[] = [];
     for (const [i, name] of names.entries()) {
@@ -120,7 +120,7 @@ describe('adversarial: trust', () => {
     expect(failures).toEqual([]);
   }, 60_000);
 
-  it('an approval covers the whole handler and its scripts: every change holds the hook again (item 14)', async () => {
+  it('an approval covers the whole handler and its scripts: every change holds the hook again', async () => {
     const base = tempRoot('hw-pin-');
     const home = path.join(base, 'home');
     const ws = path.join(base, 'ws');

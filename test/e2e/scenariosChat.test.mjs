@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * E2E of the chat a developer uses all day (issue 20): the editor's selection attached with
+ * E2E of the chat a developer uses all day: the editor's selection attached with
  * **Hookwise: Add Selection to Chat** reaches the model, built-in limit hooks stay out of Hook
  * Runs unless asked for, the chat opens in an editor tab with the same conversation, and
  * axe-core (the real library, injected into the webview frame) finds no serious or critical
@@ -83,7 +83,7 @@ async function axeViolations(nth = 0) {
   return { all: violations, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') };
 }
 
-describe('Chat: context, less noise, editor tab, accessibility (issue 20)', function () {
+describe('Chat: context, less noise, editor tab, accessibility', function () {
   it('Add Selection to Chat attaches the selected lines; they reach the model with their path and line range', async function () {
     await startScenario({
       name: 'chat context',

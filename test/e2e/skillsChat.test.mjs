@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * E2E of slash commands and memory in the real chat (issue 16 §3-4): typing `/` in the prompt
+ * E2E of slash commands and memory in the real chat: typing `/` in the prompt
  * lists every command (built-in and the project's `.claude/commands`) with its description,
  * narrows as the name is typed and completes with Enter; a built-in (`/hooks`) answers in the
  * chat without the model; the memory files the session uses show under the model label as
@@ -17,7 +17,7 @@ async function shot(name) {
   console.log(`      screenshot: ${await screenshot(name)}`);
 }
 
-describe('Chat: slash commands and memory files (issue 16)', function () {
+describe('Chat: slash commands and memory files', function () {
   it('/ lists built-in and custom commands with descriptions, narrows and completes; the memory line links CLAUDE.md', async function () {
     const ws = e2e().workspace;
     mkdirSync(path.join(ws, '.claude', 'commands'), { recursive: true });

@@ -13,7 +13,7 @@ import type { OpenAiTestServer, RecordedRequest, ScriptedReply, ScriptFunction }
 import { startOpenAiTestServer, textReply, toolCallsReply } from '../support/openAiTestServer';
 import type { CliWorkspace } from '../support/cliHarness';
 import { makeCliWorkspace } from '../support/cliHarness';
-import { jsonLinesOf, recordTo, writeHookScript } from './lifecycleHarness';
+import { jsonLinesOf, recordTo, writeHookScript } from '../support/lifecycleHarness';
 
 // There is no CLI flag for compaction, so these run the real runtime in-process (the same
 // HookwiseRuntime the CLI builds) with command hooks from the workspace's .claude/settings.json

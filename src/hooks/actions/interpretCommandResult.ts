@@ -132,7 +132,7 @@ function interpretSuccess(event: HookEvent, stdout: string): HookActionResult {
 type JsonRead = { readonly kind: 'syntax'; readonly error: string } | { readonly kind: 'read'; readonly result: HookActionResult };
 
 /**
- * Reads stdout that starts with `{` as Claude's JSON output: the seeds' field names are
+ * Reads stdout that starts with `{` as Claude's JSON output: alternate field spellings are
  * normalised first, unknown fields become warnings. A parse error is `syntax`; a schema
  * failure, JSON nested too deep or output for another event is a failed result.
  */

@@ -77,7 +77,7 @@ export function validateHandler(input: unknown, at: readonly JsonSegment[], sink
 }
 
 /**
- * The seeds' handler forms (docs/hooks.md "Other spellings"): no `type` but a `command` is a
+ * The alternate handler spellings (docs/hooks.md "Other spellings"): no `type` but a `command` is a
  * command hook; `timeout_secs` is `timeout` (Claude's `timeout` wins when both are given).
  */
 function withSeedForms(raw: Record<string, unknown>): Record<string, unknown> {

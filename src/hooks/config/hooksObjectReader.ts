@@ -49,7 +49,7 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
   for (const [name, groups] of Object.entries(value)) {
     if (options.ignoreKeys?.has(name)) continue;
     const eventPath = [...at, name];
-    // Claude's names, and the seeds' spellings (camelCase, snake_case, BeforeToolUse…; see hookAliases.ts).
+    // Claude's names, and the alternate spellings (camelCase, snake_case, BeforeToolUse…; see hookAliases.ts).
     const resolved = resolveEventName(name);
     if (resolved === undefined) {
       reportUnknownEvent(name, eventPath, sink);
@@ -57,7 +57,7 @@ export function readHooksObject(value: unknown, at: readonly JsonSegment[], sink
     }
     const event = options.mapEvent ? options.mapEvent(resolved) : resolved;
     if (isPlainObject(groups)) {
-      // The seeds' named map: {"security-check": {"command": "…", "matcher": "Bash"}, "audit-log": "echo …"}.
+      // The named-map form (an alternate spelling): {"security-check": {"command": "…", "matcher": "Bash"}, "audit-log": "echo …"}.
       for (const [hookName, item] of Object.entries(groups)) entries.push(...readGroup(asGroup(item), event, [...eventPath, hookName], sink, options));
       continue;
     }
@@ -141,7 +141,7 @@ function readGroup(group: unknown, event: HookEvent, at: readonly JsonSegment[],
         key: true,
       });
   }
-  // The seeds' forms: "hooks": "cmd" or "hooks": ["cmd", …].
+  // Alternate spellings: "hooks": "cmd" or "hooks": ["cmd", …].
   const handlers = typeof group.hooks === 'string' ? [group.hooks] : group.hooks;
   if (handlers === undefined) {
     sink.report('error', 'wrongType', [...at, 'hooks'], 'missing required field "hooks" (an array of handlers); this group is skipped');

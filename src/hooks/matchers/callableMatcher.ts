@@ -1,7 +1,7 @@
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
 /**
- * The seeds' Callable matcher: any synchronous predicate. If it throws, the runner records a
+ * The Callable matcher (TypeScript API): any synchronous predicate. If it throws, the runner records a
  * failure of the hook (fail-open/closed as configured) rather than silently skipping it.
  */
 export class CallableMatcher implements HookMatcher {

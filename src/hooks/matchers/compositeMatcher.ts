@@ -1,6 +1,6 @@
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
-/** The seeds' Composite matcher: all-of (`and`), any-of (`or`) and negation (`not`), nestable. */
+/** The Composite matcher (TypeScript API): all-of (`and`), any-of (`or`) and negation (`not`), nestable. */
 export class CompositeMatcher implements HookMatcher {
   readonly description: string;
 

@@ -1,7 +1,7 @@
 import type { HookEvent } from '../hookEvent';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
-/** The seeds' EventType matcher: matches when the occurrence's event is one of `events`. */
+/** The EventType matcher (TypeScript API, docs/hooks.md §5): matches when the occurrence's event is one of `events`. */
 export class EventTypeMatcher implements HookMatcher {
   readonly description: string;
   private readonly events: ReadonlySet<HookEvent>;

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
 /**
- * The seeds' Metadata matcher over the agent run's metadata (passed to `HookRunner.run` as
+ * The Metadata matcher (TypeScript API) over the agent run's metadata (passed to `HookRunner.run` as
  * `options.metadata`): with one argument, matches when the key is present (not undefined);
  * with two, when its value deep-equals `expected`. `key` may be a dotted path (`budget.tier`).
  */

@@ -2,7 +2,7 @@ import type { StepType } from '../hookContext';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
 /**
- * The seeds' StepType matcher: matches AfterStep occurrences whose `step_type` is one of
+ * The StepType matcher (TypeScript API, docs/hooks.md §5): matches AfterStep occurrences whose `step_type` is one of
  * `types` (`tool_execution` or `final_response`). Inputs without a step type never match.
  */
 export class StepTypeMatcher implements HookMatcher {

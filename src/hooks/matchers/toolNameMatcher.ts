@@ -3,7 +3,7 @@ import type { HookMatcher, MatchTarget } from './hookMatcher';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /**
- * The seeds' ToolName matcher for the TypeScript API: `Bash` (exact), `*` (all), `read_*` /
+ * The ToolName matcher for the TypeScript API (docs/hooks.md §5): `Bash` (exact), `*` (all), `read_*` /
  * `*_file` (`*` = any run of characters, anchored), `/^(read|write)_.+$/i` (a regex between
  * slashes with optional flags). Tests `tool_name`; events without one never match.
  * Case-sensitive unless a regex says otherwise. Throws HookMatcherError for an invalid regex.

@@ -12,7 +12,7 @@ export const HOOK_CONFIG_COMMANDS = {
 } as const;
 
 /**
- * Issue 5's VS Code glue in one call: the live HookConfigService (watchers, diagnostics,
+ * The hook configuration's VS Code glue in one call: the live HookConfigService (watchers, diagnostics,
  * trust and approval) and the four commands. Everything is owned by `context.subscriptions`.
  * Starts the first load; `service.onDidChange` fires once it is applied.
  */

@@ -139,7 +139,7 @@ export function configCorpus(seed = 12): ConfigCase[] {
   const wrong: [string, unknown][] = [
     ['hooks is a number', { hooks: 5 }],
     ['hooks is an array', { hooks: [] }],
-    // (An object is the seeds' named map and a string a command shorthand: both load, so numbers here.)
+    // (An object is the named-map alternate spelling and a string a command shorthand: both load, so numbers here.)
     ['event is a number', { hooks: { PreToolUse: 5 } }],
     ['group hooks is a number', { hooks: { PreToolUse: [{ hooks: 5 }] } }],
     ['named map entry is a number', { hooks: { preToolUse: { guard: 5 } } }],

@@ -4,7 +4,7 @@ import type { RecordedRequest, ScriptedReply } from '../../support/openAiTestSer
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useRuntimeEnv } from './runtimeHarness';
 
-// Issue 12 §8 follow-up: an agent hook reads the workspace with Read, Glob and Grep; the
+// An agent hook reads the workspace with Read, Glob and Grep; the
 // session's Read deny rules bind it as they bind the main agent (it used to run its tools
 // with no rules at all, so `Read(secret.env)` did not stop it).
 

@@ -9,7 +9,7 @@ import type { HookRegistrationInit } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
 import { codeSource, env, preToolUse } from './helpers';
 
-/** Issue 12 item 9/10: what a rewrite or a replaced result may carry to later hooks and the tool. */
+/** Size and depth bounds: what a rewrite or a replaced result may carry to later hooks and the tool. */
 
 function setup() {
   const registry = new HookRegistry();

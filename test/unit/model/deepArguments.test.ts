@@ -7,7 +7,7 @@ import { toOpenAiMessage } from '../../../src/model/openAiRequest';
 import { parsePlaygroundScriptText } from '../../../src/model/playgroundScript';
 
 /**
- * Issue 12 item 10 at the boundaries other than hook stdout: JSON nested 5000 deep parses,
+ * Deeply nested JSON at the boundaries other than hook stdout: JSON nested 5000 deep parses,
  * but overflows the stack wherever it is serialized or parsed recursively again. Each boundary
  * refuses it with a message naming the cause instead of throwing a RangeError.
  */

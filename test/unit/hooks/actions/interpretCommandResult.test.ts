@@ -74,7 +74,7 @@ describe('interpretCommandResult — exit 0, JSON', () => {
       `unknown field "permissionDecison" in hookSpecificOutput for PreToolUse; it is ignored — did you mean "permissionDecision"?`,
     ]);
   });
-  it("the seeds' output names: continue_execution false stops, stop_reason is the reason, system_message and suppress_logging apply", () => {
+  it('the alternate output spellings: continue_execution false stops, stop_reason is the reason, system_message and suppress_logging apply', () => {
     const r = run(
       'PreToolUse',
       0,

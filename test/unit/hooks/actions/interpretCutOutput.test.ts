@@ -4,7 +4,7 @@ import { salvageCutJson } from '../../../../src/hooks/actions/salvageCutJson';
 import type { HookEvent } from '../../../../src/hooks/hookEvent';
 
 /**
- * Issue 12 item 5: stdout cut at the cap must never read as "proceed". What the processRunner
+ * Hook stdout cut at the output cap must never read as "proceed". What the processRunner
  * hands over for a 1 MiB cap is simulated by cutting the text and setting the flag.
  */
 

@@ -72,7 +72,7 @@ describe('Claude matcher string algorithm (docs/hooks.md §5)', () => {
   });
 });
 
-describe('seed matchers (TypeScript API)', () => {
+describe('matchers of the TypeScript API', () => {
   it('ToolName: exact, *, wildcards, /regex/', () => {
     expect(new ToolNameMatcher('bash').matches(tool('bash'))).toBe(true);
     expect(new ToolNameMatcher('bash').matches(tool('Bash'))).toBe(false);
