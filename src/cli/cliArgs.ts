@@ -196,4 +196,3 @@ function spreadMcpConfigs(argv: readonly string[]): string[] {
   }
   return out;
 }
-
