@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { permissionModeSchema } from '../permissions/permissionMode';
 import type { PermissionMode } from '../permissions/permissionMode';
+import { splitRuleList } from '../permissions/ruleList';
 import type { PermissionPromptMode } from './ttyPermissionProvider';
 import { thrownMessage } from '../shared/describeThrown';
 
@@ -152,7 +153,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const modelArg = v.model ?? env.HOOKWISE_MODEL;
   const playground = modelArg?.startsWith('playground:') ? modelArg.slice('playground:'.length) : undefined;
   if (playground === '') return { kind: 'usageError', message: '--model playground:FILE needs a file' };
-  const allowedTools = [...(v['allowed-tools'] ?? []), ...(v.allowedTools ?? [])].flatMap(splitRules);
+  const allowedTools = [...(v['allowed-tools'] ?? []), ...(v.allowedTools ?? [])].flatMap(splitRuleList);
   const baseUrl = v['base-url'] ?? env.OPENAI_BASE_URL;
   if (v.init && v.maintenance) return { kind: 'usageError', message: '--init and --maintenance cannot be used together' };
 
@@ -194,21 +195,4 @@ function spreadMcpConfigs(argv: readonly string[]): string[] {
     while (i + 1 < argv.length && /^\s*\{|\.json$/i.test(argv[i + 1] ?? '')) out.push('--mcp-config', argv[++i] ?? '');
   }
   return out;
-}
-
-/** Splits "Bash(npm test:*),Edit" on commas outside parentheses. */
-function splitRules(list: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of list) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if ((ch === ',' || ch === ' ') && depth === 0) {
-      if (current.trim()) rules.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  if (current.trim()) rules.push(current.trim());
-  return rules;
 }

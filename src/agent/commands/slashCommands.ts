@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { thrownMessage } from '../../shared/describeThrown';
+import { splitRuleList } from '../../permissions/ruleList';
 
 /**
  * Claude Code's custom slash commands: `.claude/commands/**\/*.md` in the project and
@@ -115,23 +116,6 @@ function plainFrontmatter(text: string): Record<string, unknown> {
   const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)^---/m.exec(text)?.[1] ?? '';
   const out: Record<string, unknown> = {};
   for (const m of block.matchAll(/^([\w-]+):[ \t]*(.*?)[ \t]*\r?$/gm)) out[m[1] as string] = m[2] as string;
-  return out;
-}
-
-/** `Bash(git add:*), Bash(git status:*)` → two rules (commas inside parentheses stay). */
-export function splitRuleList(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if ((ch === ',' || ch === ' ') && depth === 0) {
-      if (current.trim()) out.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  if (current.trim()) out.push(current.trim());
   return out;
 }
 

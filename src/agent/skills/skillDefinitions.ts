@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
+import { frontmatterFields, readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import { thrownMessage } from '../../shared/describeThrown';
@@ -44,11 +44,9 @@ export function parseSkill(
   const folderName = path.basename(where.dir);
   const origin = { dir: where.dir, source: where.displayFile, scope: where.scope };
   if (!frontmatter) return { name: folderName, description: '', allowedTools: [], body: text.trim(), ...origin };
-  if (!frontmatter.yaml.ok) return { file: where.displayFile, message: `frontmatter ${frontmatter.yaml.message}` };
-  const parsed = frontmatterSchema.safeParse(frontmatter.yaml.value ?? {});
-  if (!parsed.success)
-    return { file: where.displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
-  const fm = parsed.data;
+  const fields = frontmatterFields(frontmatter, frontmatterSchema);
+  if (!fields.ok) return { file: where.displayFile, message: fields.message };
+  const fm = fields.value;
   const tools = fm['allowed-tools'];
   const allowedTools = (typeof tools === 'string' ? tools.split(',') : (tools ?? [])).map((t) => t.trim()).filter(Boolean);
   return { name: fm.name ?? folderName, description: fm.description ?? '', allowedTools, body: frontmatter.body.trim(), ...origin };

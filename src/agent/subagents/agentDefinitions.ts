@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
+import { frontmatterFields, readAgentFrontmatter } from '../../hooks/config/agentFrontmatter';
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import { thrownMessage } from '../../shared/describeThrown';
@@ -63,12 +63,9 @@ export function parseAgentDefinition(text: string, displayFile: string): AgentDe
   // The same frontmatter rule (BOM, blanks) and bounded parse as the agent's hooks (agentFileReader.ts).
   const frontmatter = readAgentFrontmatter(text);
   if (!frontmatter) return { file: displayFile, message: 'no YAML frontmatter (--- name: … ---) at the top of the file' };
-  const { yaml } = frontmatter;
-  if (!yaml.ok) return { file: displayFile, message: `frontmatter ${yaml.message}` };
-  const parsed = frontmatterSchema.safeParse(yaml.value ?? {});
-  if (!parsed.success)
-    return { file: displayFile, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
-  const fm = parsed.data;
+  const fields = frontmatterFields(frontmatter, frontmatterSchema);
+  if (!fields.ok) return { file: displayFile, message: fields.message };
+  const fm = fields.value;
   const tools =
     typeof fm.tools === 'string'
       ? fm.tools

@@ -1,12 +1,8 @@
 import path from 'node:path';
-import type { Document } from 'yaml';
 import { HookEvent } from '../hookEvent';
-import { readAgentFrontmatter } from './agentFrontmatter';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
-import { DiagnosticSink, describeValue } from '../../configFiles/diagnosticSink';
-import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
-import { yamlLocator } from '../../configFiles/nodeLocator';
-import { isPlainObject } from '../../shared/jsonObject';
+import { frontmatterName, readFrontmatterHooks, type FrontmatterHooks } from './frontmatterHooksReader';
+import type { RawHookEntry } from './hooksObjectReader';
 
 /** What one `.claude/agents/*.md` file contributes. */
 export interface AgentFileContent {
@@ -17,47 +13,29 @@ export interface AgentFileContent {
 }
 
 /**
- * Reads the YAML frontmatter `hooks:` of an agent file. The hooks are scoped to that
- * subagent, and `Stop` there means its `SubagentStop`. A file without
- * frontmatter or without `hooks:` contributes nothing, silently. The YAML is parsed with
- * limits (agentFrontmatter.ts): too deep or an alias bomb is one diagnostic, never a throw.
+ * Reads the YAML frontmatter `hooks:` of an agent file (frontmatterHooksReader.ts). The hooks are
+ * scoped to that subagent, and `Stop` there means its `SubagentStop`.
  */
 export function readAgentFileText(text: string, where: { readonly file: string; readonly displayFile: string }): AgentFileContent {
-  const frontmatter = readAgentFrontmatter(text);
-  if (!frontmatter) return { hooks: [], diagnostics: [] };
-  const { yaml: parsed, yamlOffset: bodyOffset } = frontmatter;
-  const sink = (doc?: Document): DiagnosticSink => new DiagnosticSink({ ...where, text, ...(doc ? { locator: yamlLocator(doc, bodyOffset) } : {}) });
-  const fallbackName = path.basename(where.file).replace(/\.md$/i, '');
-  if (!parsed.ok) {
-    const failed = sink();
-    failed.reportAt(
-      'error',
-      'agentFrontmatter',
-      bodyOffset + parsed.offset,
-      1,
-      `the frontmatter ${parsed.message}; this agent's hooks are ignored until it is fixed`,
-    );
-    return { agentType: fallbackName, hooks: [], diagnostics: failed.diagnostics };
-  }
-  const { value } = parsed;
-  const sinkOk = sink(parsed.doc);
-  if (!isPlainObject(value)) {
-    if (value !== null && value !== undefined)
-      sinkOk.report(
-        'error',
-        'agentFrontmatter',
-        [],
-        `the frontmatter must be a YAML mapping (name:, description:, hooks:), got ${describeValue(value)}; it is ignored`,
-      );
-    return { agentType: fallbackName, hooks: [], diagnostics: sinkOk.diagnostics };
-  }
-  let agentType = fallbackName;
-  if (typeof value.name === 'string' && value.name.trim() !== '') agentType = value.name.trim();
-  else if (value.hooks !== undefined)
-    sinkOk.report('warning', 'agentFrontmatter', ['name'], `the agent has no "name"; its hooks are scoped to the file name "${fallbackName}"`);
-  const hooks = readHooksObject(value.hooks, ['hooks'], sinkOk, {
+  const read = readAgentFileHooks(text, where);
+  if (!read.frontmatter) return { hooks: [], diagnostics: [] };
+  return { agentType: frontmatterName(read.fields) ?? agentFileName(where.file), hooks: read.hooks, diagnostics: read.diagnostics };
+}
+
+/** The frontmatter read of an agent file, for readers that also need the parsed YAML (hookLocations.ts). */
+export function readAgentFileHooks(text: string, where: { readonly file: string; readonly displayFile: string }): FrontmatterHooks {
+  return readFrontmatterHooks(text, where, {
+    what: 'agent',
     mapEvent: (event) => (event === HookEvent.Stop ? HookEvent.SubagentStop : event),
-    allowOnce: true,
+    beforeHooks: (fields, sink) => {
+      if (frontmatterName(fields) === undefined && fields.hooks !== undefined) {
+        const fallback = agentFileName(where.file);
+        sink.report('warning', 'agentFrontmatter', ['name'], `the agent has no "name"; its hooks are scoped to the file name "${fallback}"`);
+      }
+    },
   });
-  return { agentType, hooks, diagnostics: sinkOk.diagnostics };
+}
+
+function agentFileName(file: string): string {
+  return path.basename(file).replace(/\.md$/i, '');
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { parseBoundedYaml, type BoundedYamlResult } from '../../configFiles/boundedYaml';
 
 /** The frontmatter of a `.claude/agents/*.md` file, split from its markdown body. */
@@ -27,4 +28,21 @@ export function readAgentFrontmatter(text: string): AgentFrontmatter | undefined
   if (!match || match.index !== 0) return undefined;
   const yamlText = match[1] ?? '';
   return { yaml: parseBoundedYaml(yamlText), yamlOffset: match[0].indexOf('\n') + 1, body: text.slice(match[0].length) };
+}
+
+/**
+ * The frontmatter's fields checked against `schema` (an agent's or a skill's definition): the
+ * message says what is wrong, `frontmatter <why>` for bad YAML, `frontmatter: <path>: <issue>; …`
+ * for fields that do not fit.
+ */
+export function frontmatterFields<S extends z.ZodType>(
+  frontmatter: AgentFrontmatter,
+  schema: S,
+): { readonly ok: true; readonly value: z.infer<S> } | { readonly ok: false; readonly message: string } {
+  const { yaml } = frontmatter;
+  if (!yaml.ok) return { ok: false, message: `frontmatter ${yaml.message}` };
+  const parsed = schema.safeParse(yaml.value ?? {});
+  if (!parsed.success)
+    return { ok: false, message: `frontmatter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+  return { ok: true, value: parsed.data };
 }

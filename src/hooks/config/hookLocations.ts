@@ -1,14 +1,13 @@
 import { findNodeAtLocation, getNodeValue, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { isScalar } from 'yaml';
-import { readAgentFileText } from './agentFileReader';
-import { readAgentFrontmatter } from './agentFrontmatter';
+import { readAgentFileHooks } from './agentFileReader';
 import { findExcessNesting } from '../../configFiles/configLimits';
 import { DiagnosticSink } from '../../configFiles/diagnosticSink';
 import type { HookHandlerConfig } from './hookConfigSchema';
 import { readHooksObject } from './hooksObjectReader';
 import { formatJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
 import { yamlLocator } from '../../configFiles/nodeLocator';
-import { readSkillFileText } from './skillFileReader';
+import { readSkillFileHooks } from './skillFileReader';
 import type { HookEvent } from '../hookEvent';
 
 /** Handlers located per document; more are not shown (a settings file with thousands of hooks is not written by hand). */
@@ -90,10 +89,10 @@ export function locateHooks(text: string, kind: HookDocumentKind): LocatedHook[]
 
 /** The same for the YAML frontmatter of an agent file or SKILL.md, read by the loader's readers (agent `Stop` is `SubagentStop`). */
 function locateFrontmatterHooks(text: string, kind: HookDocumentKind): LocatedHook[] {
-  const frontmatter = readAgentFrontmatter(text);
-  if (!frontmatter || !frontmatter.yaml.ok) return [];
   const where = { file: '', displayFile: kind.label };
-  const entries = kind.shape === 'agentFile' ? readAgentFileText(text, where).hooks : readSkillFileText(text, where).hooks;
+  // One read gives the hooks and the parsed YAML they are located in.
+  const { frontmatter, hooks: entries } = kind.shape === 'agentFile' ? readAgentFileHooks(text, where) : readSkillFileHooks(text, where);
+  if (!frontmatter || !frontmatter.yaml.ok) return [];
   const locator = yamlLocator(frontmatter.yaml.doc, frontmatter.yamlOffset);
   return entries.slice(0, MAX_LOCATED).flatMap((entry): LocatedHook[] => {
     const range = locator.locate(entry.path);

@@ -87,16 +87,18 @@ async function askMatcher(event: HookEvent, ui: AddHookUi): Promise<string | und
   return picked === undefined ? null : picked;
 }
 
+type AddHookDeps = {
+  readonly log: vscode.LogOutputChannel;
+  readonly globalStorageUri: vscode.Uri;
+  readonly ui?: AddHookUi;
+  readonly onAdded?: (hook: NewHook, target: AddHookTargetKind) => void | Promise<void>;
+};
+
+/** Signals a cancelled step (the user pressed Escape). */
+const CANCELLED = Symbol('cancelled');
+
 /** Runs the flow; resolves undefined when cancelled. Errors are shown to the user and logged. */
-export async function runAddHookFlow(
-  deps: {
-    readonly log: vscode.LogOutputChannel;
-    readonly globalStorageUri: vscode.Uri;
-    readonly ui?: AddHookUi;
-    readonly onAdded?: (hook: NewHook, target: AddHookTargetKind) => void | Promise<void>;
-  },
-  answers: AddHookAnswers = {},
-): Promise<AddHookWriteResult | undefined> {
+export async function runAddHookFlow(deps: AddHookDeps, answers: AddHookAnswers = {}): Promise<AddHookWriteResult | undefined> {
   const ui = deps.ui ?? vscodeAddHookUi;
   const event =
     answers.event ??
@@ -105,64 +107,11 @@ export async function runAddHookFlow(
       { title: TITLE, placeHolder: 'When should the hook run?' },
     ));
   if (!event) return undefined;
-
-  let matcher: string | undefined;
-  if (MATCHER_FIELD[event] !== undefined) {
-    let answer: string | undefined | typeof CUSTOM | null = answers.matcher ?? (await askMatcher(event, ui));
-    if (answer === null) return undefined;
-    if (answer === CUSTOM) {
-      answer = await ui.input({
-        title: `${TITLE} (${event})`,
-        prompt: `Matcher for ${matcherSubject(event)}: names separated by | (Write|Edit) or a regex (mcp__.*)`,
-        validateInput: validateMatcherInput,
-      });
-      if (answer === undefined) return undefined;
-    }
-    matcher = answer === '' ? undefined : answer;
-  }
-
-  const type =
-    answers.type ??
-    (await ui.pick<HookHandlerConfig['type']>(
-      [
-        { label: 'command', description: 'Run a shell command; it gets the event JSON on stdin', value: 'command' },
-        { label: 'prompt', description: 'Ask a model to decide ({"ok": …})', value: 'prompt' },
-        { label: 'agent', description: 'Run a verifier subagent with read-only tools', value: 'agent' },
-        { label: 'http', description: 'POST the event JSON to a URL; the response decides like stdout', value: 'http' },
-      ],
-      { title: `${TITLE} (${event})`, placeHolder: 'What should the hook do?' },
-    ));
+  const matcher = MATCHER_FIELD[event] !== undefined ? await askMatcherValue(event, ui, answers.matcher) : undefined;
+  if (matcher === CANCELLED) return undefined;
+  const type = answers.type ?? (await askHandlerType(event, ui));
   if (!type) return undefined;
-
-  const body =
-    answers.body ??
-    (await ui.input({
-      title: `${TITLE} (${event}, ${type})`,
-      prompt:
-        type === 'command'
-          ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)'
-          : type === 'http'
-            ? 'URL the event JSON is POSTed to'
-            : type === 'mcp_tool'
-              ? 'MCP server and tool, as server/tool (arguments can be added in the file)'
-              : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
-      placeHolder:
-        type === 'command'
-          ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'
-          : type === 'http'
-            ? 'http://localhost:8080/hooks'
-            : type === 'mcp_tool'
-              ? 'semgrep/scan_file'
-              : 'Allow only if $ARGUMENTS does not touch files outside src/',
-      validateInput: (v) =>
-        v.trim() === ''
-          ? 'Enter a command, prompt or URL'
-          : type === 'http' && !/^https?:\/\//i.test(v.trim())
-            ? 'The URL must start with http:// or https://'
-            : type === 'mcp_tool' && !/^[^/\s]+\/[^/\s]+$/.test(v.trim())
-              ? 'Write it as server/tool'
-              : undefined,
-    }));
+  const body = answers.body ?? (await askHandlerBody(event, type, ui));
   if (body === undefined || body.trim() === '') return undefined;
   const handler: HookHandlerConfig =
     type === 'command'
@@ -172,31 +121,106 @@ export async function runAddHookFlow(
         : type === 'mcp_tool'
           ? mcpToolHandler(body)
           : { type, prompt: body };
-
-  const target =
-    answers.target ??
-    (await ui.pick<AddHookTargetKind>(
-      [
-        { label: 'Workspace Settings', description: '.vscode/settings.json › hookwise.hooks', value: 'workspaceSettings' },
-        { label: 'User Settings', description: 'hookwise.hooks, every workspace', value: 'userSettings' },
-        { label: '.claude/settings.json', description: 'shared with the team, Claude Code compatible', value: 'claudeProject' },
-        { label: '.claude/settings.local.json', description: 'just you, not committed', value: 'claudeLocal' },
-      ],
-      { title: `${TITLE} (${event}, ${type})`, placeHolder: 'Where should the hook be saved?' },
-    ));
+  const target = answers.target ?? (await askTarget(event, type, ui));
   if (!target) return undefined;
+  const folder = await targetFolder(target, answers.folder, ui);
+  if (folder === CANCELLED) return undefined;
+  return writeHook(deps, { event, matcher, handler }, target, folder, answers.reveal ?? true);
+}
 
+/** The matcher: a pick (or the answer given), then a typed one for "Custom…"; undefined = every value. */
+async function askMatcherValue(event: HookEvent, ui: AddHookUi, given: string | undefined): Promise<string | undefined | typeof CANCELLED> {
+  let answer: string | undefined | typeof CUSTOM | null = given ?? (await askMatcher(event, ui));
+  if (answer === null) return CANCELLED;
+  if (answer === CUSTOM) {
+    answer = await ui.input({
+      title: `${TITLE} (${event})`,
+      prompt: `Matcher for ${matcherSubject(event)}: names separated by | (Write|Edit) or a regex (mcp__.*)`,
+      validateInput: validateMatcherInput,
+    });
+    if (answer === undefined) return CANCELLED;
+  }
+  return answer === '' ? undefined : answer;
+}
+
+function askHandlerType(event: HookEvent, ui: AddHookUi): Thenable<HookHandlerConfig['type'] | undefined> {
+  return ui.pick<HookHandlerConfig['type']>(
+    [
+      { label: 'command', description: 'Run a shell command; it gets the event JSON on stdin', value: 'command' },
+      { label: 'prompt', description: 'Ask a model to decide ({"ok": …})', value: 'prompt' },
+      { label: 'agent', description: 'Run a verifier subagent with read-only tools', value: 'agent' },
+      { label: 'http', description: 'POST the event JSON to a URL; the response decides like stdout', value: 'http' },
+    ],
+    { title: `${TITLE} (${event})`, placeHolder: 'What should the hook do?' },
+  );
+}
+
+function askHandlerBody(event: HookEvent, type: HookHandlerConfig['type'], ui: AddHookUi): Thenable<string | undefined> {
+  return ui.input({
+    title: `${TITLE} (${event}, ${type})`,
+    prompt:
+      type === 'command'
+        ? 'Shell command ($CLAUDE_PROJECT_DIR is the project root; exit code 2 blocks)'
+        : type === 'http'
+          ? 'URL the event JSON is POSTed to'
+          : type === 'mcp_tool'
+            ? 'MCP server and tool, as server/tool (arguments can be added in the file)'
+            : 'Prompt ($ARGUMENTS is replaced by the event JSON)',
+    placeHolder:
+      type === 'command'
+        ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'
+        : type === 'http'
+          ? 'http://localhost:8080/hooks'
+          : type === 'mcp_tool'
+            ? 'semgrep/scan_file'
+            : 'Allow only if $ARGUMENTS does not touch files outside src/',
+    validateInput: (v) =>
+      v.trim() === ''
+        ? 'Enter a command, prompt or URL'
+        : type === 'http' && !/^https?:\/\//i.test(v.trim())
+          ? 'The URL must start with http:// or https://'
+          : type === 'mcp_tool' && !/^[^/\s]+\/[^/\s]+$/.test(v.trim())
+            ? 'Write it as server/tool'
+            : undefined,
+  });
+}
+
+function askTarget(event: HookEvent, type: HookHandlerConfig['type'], ui: AddHookUi): Thenable<AddHookTargetKind | undefined> {
+  return ui.pick<AddHookTargetKind>(
+    [
+      { label: 'Workspace Settings', description: '.vscode/settings.json › hookwise.hooks', value: 'workspaceSettings' },
+      { label: 'User Settings', description: 'hookwise.hooks, every workspace', value: 'userSettings' },
+      { label: '.claude/settings.json', description: 'shared with the team, Claude Code compatible', value: 'claudeProject' },
+      { label: '.claude/settings.local.json', description: 'just you, not committed', value: 'claudeLocal' },
+    ],
+    { title: `${TITLE} (${event}, ${type})`, placeHolder: 'Where should the hook be saved?' },
+  );
+}
+
+/** The workspace folder to save in (asked when a `.claude` file is the target of a multi-root workspace); an error when the target needs one and there is none. */
+async function targetFolder(
+  target: AddHookTargetKind,
+  given: string | undefined,
+  ui: AddHookUi,
+): Promise<vscode.WorkspaceFolder | undefined | typeof CANCELLED> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   let folder: vscode.WorkspaceFolder | undefined = folders[0];
-  if (answers.folder !== undefined) folder = folders.find((f) => f.name === answers.folder || f.uri.fsPath === answers.folder);
+  if (given !== undefined) folder = folders.find((f) => f.name === given || f.uri.fsPath === given);
   else if (folders.length > 1 && (target === 'claudeProject' || target === 'claudeLocal')) folder = await ui.pickFolder();
   if ((target === 'claudeProject' || target === 'claudeLocal' || target === 'workspaceSettings') && !folder) {
     void vscode.window.showErrorMessage('Hookwise: open a folder to save hooks in the workspace.');
-    return undefined;
+    return CANCELLED;
   }
+  return folder;
+}
 
-  const hook: NewHook = { event, matcher, handler };
-  const reveal = answers.reveal ?? true;
+async function writeHook(
+  deps: AddHookDeps,
+  hook: NewHook,
+  target: AddHookTargetKind,
+  folder: vscode.WorkspaceFolder | undefined,
+  reveal: boolean,
+): Promise<AddHookWriteResult | undefined> {
   try {
     const file = await resolveTargetFile(target, folder, deps.globalStorageUri);
     const result = file
@@ -205,7 +229,8 @@ export async function runAddHookFlow(
         ? await addHookToUserSettingsValue(hook, reveal)
         : undefined;
     if (!result) throw new Error('no settings file for this workspace');
-    deps.log.info(`added ${event}${matcher ? ` [${matcher}]` : ''} ${type} hook at ${result.uri?.fsPath ?? 'user settings'} › ${result.jsonPath}`);
+    const { event, matcher, handler } = hook;
+    deps.log.info(`added ${event}${matcher ? ` [${matcher}]` : ''} ${handler.type} hook at ${result.uri?.fsPath ?? 'user settings'} › ${result.jsonPath}`);
     await deps.onAdded?.(hook, target);
     return result;
   } catch (error) {

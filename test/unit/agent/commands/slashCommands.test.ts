@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expandCommand, splitArgs, type ExpansionPorts } from '../../../../src/agent/commands/expandCommand';
-import { loadSlashCommands, parseSlashInvocation, splitRuleList } from '../../../../src/agent/commands/slashCommands';
+import { loadSlashCommands, parseSlashInvocation } from '../../../../src/agent/commands/slashCommands';
+import { splitRuleList } from '../../../../src/permissions/ruleList';
 
 // Claude Code's custom slash commands: where they are read from and how a command becomes a prompt.
 

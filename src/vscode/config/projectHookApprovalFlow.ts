@@ -1,0 +1,188 @@
+import * as vscode from 'vscode';
+import { isProjectSource } from '../../configFiles/hookSource';
+import { hookReviewMarkdown } from '../../hooks/config/approvalReview';
+import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject, type HeldHook, type TrustPolicy } from '../../hooks/config/hookApproval';
+import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
+import type { HookConfigChange } from './hookConfigService';
+import { ApprovalStore, approvalDetail, askApproval, MAX_DETAIL_HOOKS, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import { ReviewDocuments } from './reviewDocuments';
+
+/** What the approval flow needs from the service. */
+export interface ApprovalFlowOptions {
+  readonly log: vscode.LogOutputChannel;
+  /** `context.workspaceState`: approved project-hook hashes live here. */
+  readonly workspaceState: vscode.Memento;
+  readonly trust: WorkspaceTrustSource;
+  readonly prompts: TrustPrompts;
+  /** The generation in force. */
+  readonly latest: () => HookConfigChange | undefined;
+  /** Reloads now, so an approval takes effect. */
+  readonly reload: () => Promise<HookConfigChange | undefined>;
+}
+
+/**
+ * The trust flow of project hooks: which may run (trusted workspace, approved content), the
+ * approval modal for new or changed ones (one at a time, declined ones not asked again this
+ * session), "Review Project Hooks", and hooks the user wrote with "Add Hook…" (approved on the
+ * load that finds them).
+ */
+export class ProjectHookApprovalFlow implements vscode.Disposable {
+  private readonly approvals: ApprovalStore;
+  /** The full approval review ("Review All…"): every hook with every field. */
+  private readonly reviews = new ReviewDocuments('hookwise-hook-review');
+  /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
+  private readonly written = new Set<string>();
+  /** Hashes declined or revoked this session: not asked again until "Review Project Hooks". */
+  private readonly declined = new Set<string>();
+  private prompting = false;
+  private recheckAfterPrompt = false;
+  private untrustedNoticeShown = false;
+  private disposed = false;
+
+  constructor(private readonly o: ApprovalFlowOptions) {
+    this.approvals = new ApprovalStore(o.workspaceState);
+  }
+
+  /** Approves these hashes (un-declining them); takes effect on the next reload. */
+  async approve(hashes: readonly string[]): Promise<void> {
+    for (const hash of hashes) this.declined.delete(hash);
+    await this.approvals.set([...new Set([...this.approvals.get(), ...hashes])]);
+  }
+
+  /** Approves a hook the user wrote with "Add Hook…" once a load finds it (its key includes its pinned scripts' content). */
+  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): void {
+    this.written.add(definitionKey(hook));
+  }
+
+  /** The trust policy for a loaded configuration; first approves the just-written hooks it finds. */
+  policyFor(hooks: readonly LoadedHook[]): TrustPolicy {
+    const trusted = this.o.trust.isTrusted;
+    if (trusted && this.written.size > 0) this.approveWrittenHooks(hooks);
+    const approved = new Set(this.approvals.get());
+    return { trusted, isApproved: (hook) => approved.has(hook.hash) };
+  }
+
+  /** After an apply: the untrusted notice (once) and the approval modal for held hooks not declined. */
+  afterApply(held: readonly HeldHook[]): void {
+    const untrusted = held.filter((h) => h.why === 'untrusted').length;
+    if (untrusted > 0 && !this.untrustedNoticeShown) {
+      this.untrustedNoticeShown = true;
+      this.o.prompts.untrusted(untrusted);
+    }
+    if (held.some((h) => h.why === 'unapproved' && !this.declined.has(h.hook.hash))) void this.promptForApproval();
+  }
+
+  /** "Hookwise: Review Project Hooks": every project hook, approved or not; allow all or turn all off. */
+  async reviewProjectHooks(): Promise<void> {
+    const change = this.o.latest() ?? (await this.o.reload());
+    const project = (change?.config.hooks ?? []).filter((h) => isProjectSource(h.source));
+    if (!this.o.trust.isTrusted && project.length > 0) {
+      this.o.prompts.untrusted(project.length);
+      return;
+    }
+    if (project.length === 0) {
+      void vscode.window.showInformationMessage('Hookwise: this workspace has no project hooks.');
+      return;
+    }
+    const approved = new Set(this.approvals.get());
+    this.logHookList('Project hooks under review:', project);
+    const choice = await askApproval(
+      this.o.prompts.approve,
+      {
+        message: `Hookwise: ${project.length} project hook${project.length === 1 ? '' : 's'} in this workspace. Allow them to run?`,
+        detail: approvalDetail(project, approved, this.approvals.records()),
+        offerRevoke: true,
+        complete: project.length <= MAX_DETAIL_HOOKS,
+        openReview: () =>
+          this.reviews.show('Project hooks', hookReviewMarkdown('Project hooks in this workspace', project, approved, this.approvals.records())),
+      },
+      this.o.log,
+    );
+    if (choice === 'allow') {
+      for (const hook of project) this.declined.delete(hook.hash);
+      await this.approvals.set(approvedHashesAfter(approved, project, change?.config.hooks ?? []), project);
+      this.o.log.info(`approved ${project.length} project hook(s)`);
+    } else if (choice === 'revoke') {
+      for (const hook of project) this.declined.add(hook.hash);
+      await this.approvals.set([]);
+      this.o.log.info('project hooks turned off (approvals revoked)');
+    } else {
+      return;
+    }
+    await this.o.reload();
+  }
+
+  /** Asks about the project hooks that are new or changed since the last approval (one modal at a time). */
+  private async promptForApproval(): Promise<void> {
+    if (this.prompting) {
+      this.recheckAfterPrompt = true;
+      return;
+    }
+    const change = this.o.latest();
+    const pending = (change?.applied.held ?? []).filter((h) => h.why === 'unapproved').map((h) => h.hook);
+    if (!change || pending.length === 0 || pending.every((h) => this.declined.has(h.hash))) return;
+    this.prompting = true;
+    try {
+      await this.askAbout(pending, change);
+    } finally {
+      this.prompting = false;
+    }
+    if (this.recheckAfterPrompt) {
+      this.recheckAfterPrompt = false;
+      void this.promptForApproval();
+    }
+  }
+
+  private async askAbout(pending: LoadedHook[], change: HookConfigChange): Promise<void> {
+    this.logHookList('Project hooks awaiting approval:', pending);
+    const n = pending.length;
+    const title = 'Project hooks awaiting approval';
+    const choice = await askApproval(
+      this.o.prompts.approve,
+      {
+        message: `Hookwise: allow ${n} new or changed project hook${n === 1 ? '' : 's'} to run in this workspace?`,
+        detail: approvalDetail(pending, undefined, this.approvals.records()),
+        offerRevoke: false,
+        complete: n <= MAX_DETAIL_HOOKS,
+        openReview: () => this.reviews.show(title, hookReviewMarkdown(title, pending, undefined, this.approvals.records())),
+      },
+      this.o.log,
+    );
+    if (this.disposed) return;
+    if (choice === 'allow') {
+      await this.approvals.set(approvedHashesAfter(this.approvals.get(), pending, this.o.latest()?.config.hooks ?? change.config.hooks), pending);
+      this.o.log.info(`approved ${n} project hook(s)`);
+      await this.o.reload();
+    } else {
+      for (const hook of pending) this.declined.add(hook.hash);
+      this.o.log.info(`${n} project hook(s) declined; they stay off`);
+      this.o.prompts.declined();
+    }
+  }
+
+  /** Consumes `written`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
+  private approveWrittenHooks(hooks: readonly LoadedHook[]): void {
+    const matched = hooks.filter((h) => isProjectSource(h.source) && this.written.has(definitionKey(h)));
+    if (matched.length === 0) return;
+    for (const hook of matched) {
+      this.written.delete(definitionKey(hook));
+      this.declined.delete(hook.hash);
+    }
+    // Memento.update changes what get() returns at once; the write to disk may finish later.
+    void this.approvals.set([...new Set([...this.approvals.get(), ...matched.map((h) => h.hash)])], matched);
+  }
+
+  private logHookList(title: string, hooks: readonly LoadedHook[]): void {
+    this.o.log.info([title, ...hooks.map((h) => `  ${describeLoadedHook(h)}`)].join('\n'));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.reviews.dispose();
+  }
+}
+
+/** A hook's definition without its pinned scripts or agent scope: what "Add Hook…" knows it wrote. */
+function definitionKey(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): string {
+  return hookApprovalKey({ event: hook.event, ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), handler: hook.handler });
+}
