@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { HookContext, withContextMetadata } from '../../hooks/hookContext';
+import { forEvent, withContextMetadata } from '../../hooks/hookContext';
 import type { AgentRef } from '../../hooks/hookRunTypes';
 import { runAgent } from '../agentLoop';
 import { Conversation } from '../conversation';
@@ -72,7 +72,7 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
       // The child's transcript does not exist before the spawn is allowed, so SubagentStart
       // reads the session's (as in Claude Code), which has the Agent call being run.
       const startInput = withContextMetadata(
-        HookContext.forSubagentStart({ ...env, transcript_path: ctx.sessionTranscriptPath }, { description: input.description, prompt: input.prompt }),
+        forEvent('SubagentStart', { ...env, transcript_path: ctx.sessionTranscriptPath }, { description: input.description, prompt: input.prompt }),
         startMetadata,
       );
       const startInputs = new HookInputs({
