@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import { CommandHookAction } from '../src/hooks/actions/commandHookAction';
 import type { HookActionContext } from '../src/hooks/hookAction';
-import { forPreToolUse } from '../src/hooks/hookContext';
+import { forEvent } from '../src/hooks/hookContext';
 import { HookRegistry } from '../src/hooks/hookRegistry';
 import { HookRunner } from '../src/hooks/hookRunner';
 
 const cwd = process.cwd();
 const env = { session_id: 's', transcript_path: '/tmp/s.jsonl', cwd, agent_id: 'main-1', parent_agent_id: null, agent_type: 'main' };
-const input = forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' });
+const input = forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' });
 
 function bareSpawn(): Promise<void> {
   return new Promise((resolve) => {

@@ -2,13 +2,13 @@
 // which 10 match, and 100 of which none match. Prints ns per matched hook and per
 // non-matching registration next to the targets (≤ 2 µs, ≤ 50 ns). Measures only.
 import { callableAction } from '../src/hooks/callableAction';
-import { forPreToolUse } from '../src/hooks/hookContext';
+import { forEvent } from '../src/hooks/hookContext';
 import { HookRegistry } from '../src/hooks/hookRegistry';
 import { HookRunner } from '../src/hooks/hookRunner';
 import { compileClaudeMatcher } from '../src/hooks/matchers/claudeMatcher';
 
 const env = { session_id: 's', transcript_path: '/tmp/s.jsonl', cwd: '/p', agent_id: 'main-1', parent_agent_id: null, agent_type: 'main' };
-const input = forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' });
+const input = forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' });
 
 function build(matching: number, total: number): HookRunner {
   const registry = new HookRegistry();

@@ -7,7 +7,6 @@ import type { AgentRunResult } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
 import type { AgentRunOptions } from './agentLoop';
 import { ContextBuffer } from './contextBuffer';
-import { EventInputs } from './eventInputs';
 import { HookInputs } from './hookInputs';
 import { PermissionGate } from './permissionGate';
 import { runDispatcher } from './runDispatcher';
@@ -27,7 +26,7 @@ export class AgentRun {
   readonly started = Date.now();
   readonly turnId = randomUUID();
   readonly inputs: HookInputs;
-  readonly events: EventInputs;
+  readonly events: HookInputs;
   /** The agent's permission gate: every event of the run goes through its `run`. */
   readonly gate: PermissionGate;
   /** What the run's hooks merge is kept and shown to every later event of this agent. */
@@ -61,7 +60,7 @@ export class AgentRun {
       permissionMode: ctx.permissionMode,
       promptId: ctx.promptId,
     });
-    this.events = new EventInputs(this.inputs);
+    this.events = this.inputs;
     this.metadata = new RunMetadata(o.metadata);
     const dispatcher = runDispatcher(ctx, o.agent, { beforeHooks: o.beforeHooks, metadata: this.metadata });
     this.gate = PermissionGate.forAgent(ctx, o.agent, this.inputs, dispatcher, (work) => this.track(work));

@@ -2,7 +2,7 @@ import type { ModelResponse } from '../model/modelClient';
 import { parseBoundedJson } from '../shared/boundedJson';
 import type { AgentRunResult } from './agentEvents';
 import type { AgentRun } from './agentRun';
-import type { BatchToolCall } from './eventInputs';
+import type { BatchToolCall } from './hookInputs';
 import { hookSpecificValues } from './hookSpecificFields';
 import { runToolCall } from './toolCallRunner';
 

@@ -17,7 +17,7 @@ import { FileWatch } from './fileWatch';
 import { hookSpecificValues } from './hookSpecificFields';
 import type { ConfigChange, ConfigChangeVerdict } from './configChange';
 import { TranscriptWriter } from './transcript';
-import { forEvent, HookContext } from '../hooks/hookContext';
+import { forEvent } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import { createAgentTool } from './subagents/agentTool';
@@ -210,7 +210,7 @@ export class Session {
       await this.events.instructionsLoaded(this.context?.memory?.files ?? [], source === 'compact' ? 'compact' : undefined, signal);
     }
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.runHooks('SessionStart', HookContext.forSessionStart(this.envelope(), { source, model: this.o.model.label }), signal, {
+    const result = await this.runHooks('SessionStart', forEvent('SessionStart', this.envelope(), { source, model: this.o.model.label }), signal, {
       CLAUDE_ENV_FILE: this.envFile,
     });
     this.takeContext(result, `SessionStart:${source}`);
@@ -352,7 +352,7 @@ export class Session {
     // Past the budget the session ends anyway, whether or not the hooks heed the signal.
     // Notifications still running for this session (a permission prompt's) finish first, in the same budget.
     await raceAbort(Promise.allSettled([...this.background]), signal).catch(() => undefined);
-    await raceAbort(this.runHooks('SessionEnd', HookContext.forSessionEnd(this.envelope(), { reason }), signal), signal).catch(() => undefined);
+    await raceAbort(this.runHooks('SessionEnd', forEvent('SessionEnd', this.envelope(), { reason }), signal), signal).catch(() => undefined);
     this.transcript.write({ type: 'session_end', session_id: this.id, reason });
     this.transcript.close();
   }

@@ -1,5 +1,5 @@
 import type { ModelClient } from '../model/modelClient';
-import { forEvent, HookContext } from '../hooks/hookContext';
+import { forEvent } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import { thrownMessage } from '../shared/describeThrown';
 import type { AgentEventListener } from './agentEvents';
@@ -59,11 +59,7 @@ export class SessionCompaction {
    */
   async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
     const { conversation, emit, runHooks } = this.d;
-    const pre = await runHooks(
-      'PreCompact',
-      HookContext.forPreCompact(this.d.envelope(), { trigger, custom_instructions: customInstructions ?? null }),
-      signal,
-    );
+    const pre = await runHooks('PreCompact', forEvent('PreCompact', this.d.envelope(), { trigger, custom_instructions: customInstructions ?? null }), signal);
     emitSystemMessages(emit, MAIN, pre);
     if (pre.decision === 'deny' || pre.decision === 'stop') {
       const reason = `compaction blocked by a PreCompact hook${pre.reason ? `: ${pre.reason}` : ''}`;
@@ -88,7 +84,7 @@ export class SessionCompaction {
     this.reportedPrompt = undefined;
     const post = await runHooks('PostCompact', forEvent('PostCompact', this.d.envelope(), { trigger, compact_summary: summary }), signal);
     emitSystemMessages(emit, MAIN, post);
-    const started = await runHooks('SessionStart', HookContext.forSessionStart(this.d.envelope(), { source: 'compact', model: this.d.model.label }), signal, {
+    const started = await runHooks('SessionStart', forEvent('SessionStart', this.d.envelope(), { source: 'compact', model: this.d.model.label }), signal, {
       CLAUDE_ENV_FILE: this.d.envFile,
     });
     emitSystemMessages(emit, MAIN, started);

@@ -1,4 +1,4 @@
-import { forEvent, HookContext } from '../hooks/hookContext';
+import { forEvent } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import { safeTimerDelay } from '../shared/timerDelay';
 import type { AgentEventListener } from './agentEvents';
@@ -114,7 +114,7 @@ export class SessionEvents {
         this.idleTimer = undefined;
         void this.d.runHooks(
           'Notification',
-          HookContext.forNotification(this.d.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }),
+          forEvent('Notification', this.d.envelope(), { message: 'Hookwise is waiting for your input', notification_type: 'idle_prompt' }),
         );
       },
       safeTimerDelay(ms, 0),

@@ -1,4 +1,4 @@
-import { HookContext } from '../hooks/hookContext';
+import { forEvent } from '../hooks/hookContext';
 import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEventResult } from '../hooks/hookRunTypes';
 import type { AgentEventListener } from './agentEvents';
@@ -48,7 +48,7 @@ export interface PromptPreparationDeps {
  * A dropped prompt is recorded in the transcript.
  */
 export async function preparePrompt(prompt: string, d: PromptPreparationDeps): Promise<PreparedPrompt> {
-  const submitted = await d.runHooks('UserPromptSubmit', HookContext.forUserPromptSubmit(d.envelope(), { prompt }), d.signal);
+  const submitted = await d.runHooks('UserPromptSubmit', forEvent('UserPromptSubmit', d.envelope(), { prompt }), d.signal);
   emitSystemMessages(d.emit, MAIN, submitted);
   if (submitted.decision === 'deny' || submitted.decision === 'stop') {
     const reason = submitted.reason ?? 'blocked by a UserPromptSubmit hook';

@@ -1,6 +1,5 @@
 import type { ModelToolCall } from '../model/modelClient';
 import { emitSystemMessages } from './agentEvents';
-import { EventInputs } from './eventInputs';
 import { fileToolTarget } from './memory/lazyMemory';
 import { describeMemoryFile } from './memory/promptContext';
 import { settleProtectedChanges, watchProtected } from './protectedBackstop';
@@ -71,7 +70,7 @@ async function loadLazyMemory(scope: ToolCallScope, toolName: string, input: Too
   // A file left out reaches the model as a note naming it, never its content.
   if (withText.length > 0 || notes.length > 0) scope.context.add([...withText.map(describeMemoryFile), ...notes].join('\n\n'));
   if (files.length === 0 || !scope.gate.hasHooks('InstructionsLoaded')) return;
-  const events = new EventInputs(scope.inputs);
+  const events = scope.inputs;
   for (const file of files) {
     const input = events.event('InstructionsLoaded', {
       file_path: file.path,

@@ -3,7 +3,6 @@ import type { ModelToolCall } from '../model/modelClient';
 import type { PolicyVerdict } from '../permissions/permissionMode';
 import type { HookVerdict } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
-import { EventInputs } from './eventInputs';
 import { hookSpecificValues } from './hookSpecificFields';
 import { callFailed, verdictOf } from './toolCallScope';
 import type { ToolCallOutcome, ToolCallScope, ToolInput } from './toolCallScope';
@@ -163,7 +162,7 @@ async function denied(scope: ToolCallScope, toolName: string, input: ToolInput, 
   if (!scope.gate.hasHooks('PermissionDenied')) return out;
   const result = await scope.gate.run(
     'PermissionDenied',
-    new EventInputs(scope.inputs).permissionDenied(toolName, input, toolUseId, out.content),
+    scope.inputs.permissionDenied(toolName, input, toolUseId, out.content),
     scope.signal,
   );
   emitSystemMessages(scope.ctx.emit, scope.agent, result);

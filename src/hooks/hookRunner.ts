@@ -1,27 +1,17 @@
-import type { HookActionResult } from './hookAction';
-import { CallableAction } from './callableAction';
+import { BackgroundHookOutputs } from './backgroundHookOutputs';
+import { ExecutionStarter } from './executionStarter';
 import type { HookEvent } from './hookEvent';
 import { HookExecution } from './hookExecution';
+import { HookObservers } from './hookObservers';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
 import type { AskAnswer, Selected, SkippedHook } from './hookRunRecords';
-import {
-  emptyResult,
-  finishedRecord,
-  internalErrorResult,
-  mergeMayFail,
-  nextOccurrenceId,
-  refusedByFailClosed,
-  RUN_ID_TAG,
-  select,
-  skillKey,
-  startedRecord,
-  str,
-  withAskAnswer,
-} from './hookRunRecords';
+import { emptyResult, finishedRecord, internalErrorResult, nextOccurrenceId, select, str, withAskAnswer } from './hookRunRecords';
+import type { RunTally } from './hookTierMerge';
+import { eventResultOf, mergeTier } from './hookTierMerge';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
-import { describeThrown } from '../shared/describeThrown';
+import { SkillActivations } from './skillActivations';
 
 /** Construction options of a HookRunner. */
 export interface HookRunnerOptions {
@@ -48,19 +38,19 @@ export interface HookRunOptions {
 
 type Input = Readonly<Record<string, unknown>>;
 
+/** One event occurrence being run: what its hooks share. */
+interface Occurrence {
+  readonly event: HookEvent;
+  readonly occurrenceId: string;
+  /** Where its command hooks run. */
+  readonly cwd: string;
+  readonly sessionId: string;
+  readonly options: HookRunOptions;
+}
+
 const NO_OPTIONS: HookRunOptions = Object.freeze({});
 const NONE: readonly never[] = Object.freeze([]);
 const SKIP_SCRATCH: SkippedHook[] = [];
-
-/** Most pending background-hook outputs kept across sessions; the oldest go first. */
-const MAX_BACKGROUND_OUTPUT = 200;
-
-// Counter ids: unique per process, cheap (no crypto in the hot path).
-let runCounter = 0;
-
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
 
 /**
  * Runs the hooks of one event occurrence: select (index by event, matchers
@@ -76,26 +66,25 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
  * is fail-open unless the hook set `continueOnFailure: false`, which turns it into a deny.
  */
 export class HookRunner {
-  private observers: readonly HookRunObserver[];
+  private readonly observers: HookObservers;
   private readonly projectDir: string;
   private readonly now: () => number;
   private readonly clock: () => number;
-  /** What finished background (async) hooks said, until the session's agent takes it. */
-  private backgroundOutput: BackgroundHookOutput[] = [];
-  private readonly backgroundRuns = new Set<Promise<void>>();
+  private readonly background = new BackgroundHookOutputs();
+  private readonly starter: ExecutionStarter;
   /** `session\0hookId` of every `once` hook that ran (bounded by sessions × once hooks). */
   private readonly onceRan = new Set<string>();
-  /** `session\0skill` of every skill a session loaded (its SKILL.md hooks run from then on), with when (epoch ms). */
-  private readonly activeSkills = new Map<string, number>();
+  private readonly skills = new SkillActivations();
 
   constructor(
     private readonly registry: HookRegistry,
     options: HookRunnerOptions,
   ) {
-    this.observers = options.observers ? [...options.observers] : NONE;
+    this.observers = new HookObservers(options.observers);
     this.projectDir = options.projectDir;
     this.now = options.now ?? Date.now;
     this.clock = options.now ?? (() => performance.now());
+    this.starter = new ExecutionStarter(this.observers, this.now, this.clock);
   }
 
   /**
@@ -104,25 +93,17 @@ export class HookRunner {
    * output on the next turn.
    */
   takeBackgroundOutput(sessionId: string): BackgroundHookOutput[] {
-    if (this.backgroundOutput.length === 0) return [];
-    const mine = this.backgroundOutput.filter((o) => o.sessionId === sessionId);
-    if (mine.length > 0) this.backgroundOutput = this.backgroundOutput.filter((o) => o.sessionId !== sessionId);
-    return mine;
+    return this.background.take(sessionId);
   }
 
   /** Resolves when every background hook started so far has finished (tests, shutdown). */
-  async settleBackground(): Promise<void> {
-    while (this.backgroundRuns.size > 0) await Promise.allSettled([...this.backgroundRuns]);
+  settleBackground(): Promise<void> {
+    return this.background.settle();
   }
 
   /** Subscribes an observer (the tree view, the log…); dispose to unsubscribe. */
   addObserver(observer: HookRunObserver): HookDisposable {
-    this.observers = [...this.observers, observer];
-    return {
-      dispose: () => {
-        this.observers = this.observers.filter((o) => o !== observer);
-      },
-    };
+    return this.observers.add(observer);
   }
 
   /**
@@ -130,9 +111,9 @@ export class HookRunner {
    * (an agent hook's own steps, run by its own runner, show in Hook Runs under its agent).
    */
   readonly relay: HookRunObserver = {
-    onHookStarted: (record) => this.notify('onHookStarted', record),
-    onHookFinished: (record) => this.notify('onHookFinished', record),
-    onAskResolved: (record) => this.notify('onAskResolved', record),
+    onHookStarted: (record) => this.observers.notify('onHookStarted', record),
+    onHookFinished: (record) => this.observers.notify('onHookFinished', record),
+    onAskResolved: (record) => this.observers.notify('onAskResolved', record),
   };
 
   /**
@@ -140,8 +121,7 @@ export class HookRunner {
    * the rest of that session, as Claude Code does from the Skill call on.
    */
   activateSkill(sessionId: string, skill: string): void {
-    const key = skillKey(sessionId, skill);
-    if (!this.activeSkills.has(key)) this.activeSkills.set(key, this.now());
+    this.skills.activate(sessionId, skill, this.now());
   }
 
   /**
@@ -149,10 +129,7 @@ export class HookRunner {
    * (default: now), for explaining an occurrence as it was when it happened.
    */
   skillsOf(sessionId: string, at = Infinity): ReadonlySet<string> {
-    const prefix = skillKey(sessionId, '');
-    const out = new Set<string>();
-    for (const [key, when] of this.activeSkills) if (when <= at && key.startsWith(prefix)) out.add(key.slice(prefix.length));
-    return out;
+    return this.skills.of(sessionId, at);
   }
 
   /** True when some registration listens to `event` (lets callers skip building an input). */
@@ -167,7 +144,7 @@ export class HookRunner {
     try {
       // select() is synchronous: one scratch array serves every run (no allocation when nothing is skipped).
       SKIP_SCRATCH.length = 0;
-      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan, this.activeSkills);
+      const selected = select(event, input, registrations, options.metadata, SKIP_SCRATCH, this.onceRan, this.skills);
       const skipped = SKIP_SCRATCH.length === 0 ? NONE : SKIP_SCRATCH.slice();
       if (selected === undefined) return skipped.length === 0 ? emptyResult(event) : emptyResult(event).then((empty) => ({ ...empty, skipped }));
       return this.execute(event, input, selected, options).then(
@@ -181,12 +158,16 @@ export class HookRunner {
 
   private async execute(event: HookEvent, input: Input, selected: readonly Selected[], options: HookRunOptions): Promise<HookEventResult> {
     const occurrenceId = nextOccurrenceId();
+    const occurrence: Occurrence = {
+      event,
+      occurrenceId,
+      cwd: options.cwd ?? str(input['cwd']) ?? this.projectDir,
+      sessionId: str(input['session_id']) ?? '',
+      options,
+    };
     const merger = new OutcomeMerger(event, input, options.validateUpdatedInput);
-    const records: HookRunRecord[] = [];
-    const failures: HookRunRecord[] = [];
+    const tally: RunTally = { records: [], failures: [] };
     const signal = options.signal;
-    const cwd = options.cwd ?? str(input['cwd']) ?? this.projectDir;
-    const sessionId = str(input['session_id']) ?? '';
     let cancelled = false;
     let tier: HookExecution[] = [];
     // One listener per run (not per hook): cancels whatever of the current tier is pending.
@@ -206,60 +187,9 @@ export class HookRunner {
         while (tierEnd < selected.length && (selected[tierEnd] as Selected).registration.priority === priority) tierEnd++;
         const tierInput = merger.input;
         tier = [];
-        let waits: Promise<void>[] | undefined;
-        for (let k = i; k < tierEnd; k++) {
-          const s = selected[k] as Selected;
-          const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
-          const background = s.registration.background === true;
-          // A background hook is not tied to this turn's Stop: it outlives the event by design, under its own timeout.
-          const execution = new HookExecution(
-            s.registration,
-            event,
-            timeoutMs,
-            cwd,
-            this.projectDir,
-            sessionId,
-            background ? undefined : signal,
-            this.clock,
-            options.env,
-          );
-          if (background) {
-            this.startBackground(execution, tierInput, occurrenceId, s.matchError);
-            continue;
-          }
-          tier.push(execution);
-          const wait = this.start(execution, tierInput, occurrenceId, s.matchError);
-          if (wait !== undefined) (waits ??= []).push(wait);
-        }
+        const waits = this.startTier(occurrence, selected, i, tierEnd, tierInput, tier);
         if (waits !== undefined) await (waits.length === 1 ? waits[0] : Promise.all(waits));
-        // Merge strictly in registration order, whatever the completion order was.
-        for (const execution of tier) {
-          let record = execution.record ?? finishedRecord(execution, occurrenceId, tierInput);
-          const reg = execution.registration;
-          const end = execution.end;
-          if (end?.kind === 'cancelled' || record.status === 'cancelled') {
-            cancelled = true;
-          } else if (end?.kind === 'result' && end.result.status === 'ok' && !refusedByFailClosed(end.result, reg)) {
-            const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
-            if (problems.length > 0 && record.status !== 'failed') {
-              record = {
-                ...record,
-                status: 'failed',
-                error: problems.map((p) => p.error).join('; '),
-                failureReason: (problems[0] as { failureReason: HookRunRecord['failureReason'] }).failureReason,
-              };
-            }
-          }
-          // Held back at completion because merging could still fail it: final now, reported once.
-          if (execution.reportOnMerge) this.notify('onHookFinished', record);
-          if (record.status === 'failed' || record.status === 'timed-out') {
-            failures.push(record);
-            // A hook that never saw the rewritten call cannot have approved it: deny even if it fails open.
-            if (record.failureReason === 'inputNotSerializable' && merger.rewritten) merger.denyUnseenRewrite(reg, record.error ?? record.status);
-            else if (!reg.continueOnFailure) merger.failClosed(reg, record.error ?? record.status);
-          }
-          records.push(record);
-        }
+        if (mergeTier(tier, tierInput, occurrenceId, merger, tally, this.observers)) cancelled = true;
         tier = [];
         i = tierEnd;
         if (merger.decisive || cancelled) break;
@@ -267,30 +197,49 @@ export class HookRunner {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
+    return eventResultOf(event, occurrenceId, merger, tally, cancelled);
+  }
 
-    const merged = merger.snapshot();
-    const asks = merged.decision === 'ask' ? records.filter((r) => r.outcome?.decision === 'ask') : undefined;
-    return {
-      event,
-      occurrenceId,
-      ...(merged.decision !== undefined ? { decision: merged.decision } : {}),
-      ...(merged.reason !== undefined ? { reason: merged.reason } : {}),
-      ...(merged.decidedBy !== undefined ? { decidedBy: merged.decidedBy } : {}),
-      asked: false,
-      ...(asks !== undefined ? { askedBy: asks } : {}),
-      ...(merged.updatedInput !== undefined ? { updatedInput: merged.updatedInput } : {}),
-      hasUpdatedResult: merged.hasUpdatedResult,
-      ...(merged.hasUpdatedResult ? { updatedResult: merged.updatedResult } : {}),
-      additionalContext: merged.additionalContext,
-      plainOutputs: merged.plainOutputs,
-      messagesToInject: merged.messagesToInject,
-      metadata: merged.metadata,
-      systemMessages: merged.systemMessages,
-      suppressOutput: merged.suppressOutput,
-      records,
-      failures,
-      ...(cancelled ? { cancelled: true } : {}),
-    };
+  /**
+   * Starts the hooks `selected[from..to)` of one priority tier on `tierInput`, concurrently:
+   * the foreground ones go into `tier`, a background one runs on its own. Returns what to wait
+   * for, or undefined when every foreground hook finished synchronously.
+   */
+  private startTier(
+    occurrence: Occurrence,
+    selected: readonly Selected[],
+    from: number,
+    to: number,
+    tierInput: Input,
+    tier: HookExecution[],
+  ): Promise<void>[] | undefined {
+    const { event, occurrenceId, options } = occurrence;
+    let waits: Promise<void>[] | undefined;
+    for (let k = from; k < to; k++) {
+      const s = selected[k] as Selected;
+      const timeoutMs = s.registration.timeoutMs ?? s.registration.action.defaultTimeoutMs;
+      const background = s.registration.background === true;
+      // A background hook is not tied to this turn's Stop: it outlives the event by design, under its own timeout.
+      const execution = new HookExecution(
+        s.registration,
+        event,
+        timeoutMs,
+        occurrence.cwd,
+        this.projectDir,
+        occurrence.sessionId,
+        background ? undefined : options.signal,
+        this.clock,
+        options.env,
+      );
+      if (background) {
+        this.background.track(execution, Promise.resolve(this.starter.start(execution, tierInput, occurrenceId, s.matchError)));
+        continue;
+      }
+      tier.push(execution);
+      const wait = this.starter.start(execution, tierInput, occurrenceId, s.matchError);
+      if (wait !== undefined) (waits ??= []).push(wait);
+    }
+    return waits;
   }
 
   /**
@@ -299,74 +248,8 @@ export class HookRunner {
    */
   recordAskAnswer(result: HookEventResult, answer: AskAnswer): HookEventResult {
     const settled = withAskAnswer(result, answer);
-    for (const record of settled.records) if (record.permission !== undefined) this.notify('onAskResolved', record);
+    for (const record of settled.records) if (record.permission !== undefined) this.observers.notify('onAskResolved', record);
     return settled;
-  }
-
-  /** Starts one execution; returns a promise only when it did not finish synchronously. */
-  private start(execution: HookExecution, input: Input, occurrenceId: string, matchError: string | undefined): Promise<void> | undefined {
-    execution.runId = `hr-${RUN_ID_TAG}-${++runCounter}`;
-    execution.startedAt = this.now();
-    execution.startClock = this.clock();
-    if (this.observers.length > 0) this.notify('onHookStarted', startedRecord(execution, occurrenceId, input));
-    if (matchError !== undefined) {
-      execution.settle({ kind: 'failed', failureReason: 'threw', error: `its matcher threw: ${matchError}` });
-      this.finished(execution, occurrenceId, input);
-      return undefined;
-    }
-    const action = execution.registration.action;
-    let result: HookActionResult | Promise<HookActionResult>;
-    try {
-      // Synchronous callables finish here: no timer, no promise (they cannot be interrupted anyway).
-      result = action instanceof CallableAction ? action.invoke(input, execution) : action.run(input, execution);
-    } catch (thrown) {
-      result = { status: 'failed', outcome: {}, error: `the action threw (actions must not throw): ${describeThrown(thrown)}` };
-    }
-    if (isThenable(result)) {
-      return execution.race(result).then(() => this.finished(execution, occurrenceId, input));
-    }
-    execution.settle({ kind: 'result', result });
-    this.finished(execution, occurrenceId, input);
-    return undefined;
-  }
-
-  private startBackground(execution: HookExecution, input: Input, occurrenceId: string, matchError: string | undefined): void {
-    const run = Promise.resolve(this.start(execution, input, occurrenceId, matchError)).then(() => {
-      const end = execution.end;
-      if (end?.kind !== 'result' || end.result.status !== 'ok') return;
-      const { additionalContext, systemMessage } = end.result.outcome;
-      if (!additionalContext && !systemMessage) return;
-      // Bounded: a session that never takes its output cannot grow this without limit.
-      if (this.backgroundOutput.length >= MAX_BACKGROUND_OUTPUT) this.backgroundOutput.shift();
-      this.backgroundOutput.push({
-        sessionId: execution.sessionId,
-        event: execution.event,
-        hookLabel: execution.registration.action.label,
-        ...(additionalContext ? { additionalContext } : {}),
-        ...(systemMessage ? { systemMessage } : {}),
-      });
-    });
-    this.backgroundRuns.add(run);
-    void run.finally(() => this.backgroundRuns.delete(run));
-  }
-
-  /** Builds the finished record once; reports it now unless merging may still change it. */
-  private finished(execution: HookExecution, occurrenceId: string, input: Input): void {
-    const record = finishedRecord(execution, occurrenceId, input);
-    execution.record = record;
-    // A background hook is never merged: its record is final when it ends.
-    execution.reportOnMerge = execution.registration.background !== true && mergeMayFail(record);
-    if (!execution.reportOnMerge && this.observers.length > 0) this.notify('onHookFinished', record);
-  }
-
-  private notify(method: keyof HookRunObserver, record: HookRunRecord): void {
-    for (const observer of this.observers) {
-      try {
-        observer[method]?.(record);
-      } catch {
-        // An observer's bug must never change what the hooks decided.
-      }
-    }
   }
 
   /**
@@ -398,7 +281,7 @@ export class HookRunner {
     const cancel = (): void => execution.settle({ kind: 'cancelled' });
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const pending = this.start(execution, input, occurrenceId, undefined);
+      const pending = this.starter.start(execution, input, occurrenceId, undefined);
       if (signal?.aborted) cancel();
       await pending;
     } finally {

@@ -7,7 +7,7 @@ import { validateToolInput } from '../../src/agent/tools/validateToolInput';
 import { CommandHookAction } from '../../src/hooks/actions/commandHookAction';
 import { interpretCommandResult } from '../../src/hooks/actions/interpretCommandResult';
 import type { HookAction, HookActionResult } from '../../src/hooks/hookAction';
-import { forPreToolUse } from '../../src/hooks/hookContext';
+import { forEvent } from '../../src/hooks/hookContext';
 import { HookRegistry } from '../../src/hooks/hookRegistry';
 import { HookRunner } from '../../src/hooks/hookRunner';
 import type { HookEventResult } from '../../src/hooks/hookRunTypes';
@@ -74,7 +74,8 @@ async function runCase(c: HookStdoutCase, action: HookAction): Promise<HookEvent
   registry.register({ event: 'PreToolUse', source: { kind: 'code', label: 'fuzz' }, action, continueOnFailure: c.continueOnFailure });
   const runner = new HookRunner(registry, { projectDir: dir });
   const toolInput = { command: 'echo original' };
-  const input = forPreToolUse(
+  const input = forEvent(
+    'PreToolUse',
     { session_id: 's', transcript_path: '', cwd: dir, agent_id: 'main', parent_agent_id: null, agent_type: 'main' },
     { permission_mode: 'default', tool_name: 'Bash', tool_input: toolInput, tool_use_id: `t${c.id}` },
   );

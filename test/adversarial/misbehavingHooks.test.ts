@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CommandHookAction } from '../../src/hooks/actions/commandHookAction';
-import { forPreToolUse } from '../../src/hooks/hookContext';
+import { forEvent } from '../../src/hooks/hookContext';
 import { HookRegistry } from '../../src/hooks/hookRegistry';
 import type { HookEventResult, HookRunStatus } from '../../src/hooks/hookRunTypes';
 import { HookRunner } from '../../src/hooks/hookRunner';
@@ -94,7 +94,7 @@ async function runCase(behaviour: Behaviour, timeoutMs: number, wrapper: (typeof
   const startedAt = performance.now();
   const result: HookEventResult = await runner.run(
     'PreToolUse',
-    forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls', pad: BIG_INPUT }, tool_use_id: `t${n}` }),
+    forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls', pad: BIG_INPUT }, tool_use_id: `t${n}` }),
   );
   const elapsed = performance.now() - startedAt;
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { HookContext } from '../../hooks/hookContext';
+import { forEvent } from '../../hooks/hookContext';
 import type { AgentRef, HookEventResult } from '../../hooks/hookRunTypes';
 import { runAgent } from '../agentLoop';
 import type { AgentRunResult } from '../agentEvents';
@@ -151,7 +151,7 @@ function subagentStart(s: Spawn, child: AgentRef, metadata: RunMetadata): Promis
     parent_agent_id: child.parentAgentId,
     agent_type: child.agentType,
   };
-  const startInput = HookContext.forSubagentStart(env, { description: input.description, prompt: input.prompt });
+  const startInput = forEvent('SubagentStart', env, { description: input.description, prompt: input.prompt });
   const inputs = new HookInputs({
     ...child,
     sessionId: ctx.sessionId,

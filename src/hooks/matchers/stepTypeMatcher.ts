@@ -1,4 +1,4 @@
-import type { StepType } from '../hookContext';
+import type { StepType } from '../inputs/loopEventSchemas';
 import type { HookMatcher, MatchTarget } from './hookMatcher';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandHookAction } from '../../../src/hooks/actions/commandHookAction';
 import { boundRawOutput, headAndTail } from '../../../src/hooks/boundedRawOutput';
-import { forPreToolUse } from '../../../src/hooks/hookContext';
+import { forEvent } from '../../../src/hooks/hookContext';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
 
@@ -14,7 +14,7 @@ function runnerWith(command: string): HookRunner {
   return new HookRunner(registry, { projectDir: '/tmp' });
 }
 
-const preBash = () => forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
+const preBash = () => forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
 
 describe("what a run record keeps of a hook's output (docs/security.md)", () => {
   it('a deny padded to ~900 KiB is decided from the full stdout, and the record keeps only head + tail', async () => {

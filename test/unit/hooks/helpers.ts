@@ -1,6 +1,6 @@
 import type { HookAction, HookActionContext, HookActionResult } from '../../../src/hooks/hookAction';
 import type { HookEnvelope } from '../../../src/hooks/hookContext';
-import { forPreToolUse, forStop } from '../../../src/hooks/hookContext';
+import { forEvent } from '../../../src/hooks/hookContext';
 import type { HookOutcome } from '../../../src/hooks/hookOutcome';
 import type { HookSource } from '../../../src/configFiles/hookSource';
 
@@ -20,11 +20,11 @@ export function fileSource(jsonPath: string): HookSource {
 }
 
 export function preToolUse(toolName = 'Bash', toolInput: Record<string, unknown> = { command: 'ls' }, envelope: HookEnvelope = env) {
-  return forPreToolUse(envelope, { permission_mode: 'default', tool_name: toolName, tool_input: toolInput, tool_use_id: 'tu-1' });
+  return forEvent('PreToolUse', envelope, { permission_mode: 'default', tool_name: toolName, tool_input: toolInput, tool_use_id: 'tu-1' });
 }
 
 export function stopInput() {
-  return forStop(env, { stop_hook_active: false, last_assistant_message: 'done' });
+  return forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: 'done' });
 }
 
 /** A non-callable action (like a command hook) that answers after `delayMs`. */

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  HookContext,
-  forAfterStep,
-  forPostToolUse,
-  forPreCompact,
-  forSessionStart,
-  hookContextSchemas,
-  parseHookContext,
-  withContextMetadata,
-} from '../../../src/hooks/hookContext';
+import { forEvent, hookContextSchemas, parseHookContext, withContextMetadata } from '../../../src/hooks/hookContext';
 import { HOOK_EVENTS } from '../../../src/hooks/hookEvent';
 import { env, preToolUse, stopInput } from './helpers';
 
@@ -28,7 +19,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
   });
 
   it('builds each event’s extra fields and validates them strictly', () => {
-    const post = forPostToolUse(env, {
+    const post = forEvent('PostToolUse', env, {
       permission_mode: 'plan',
       tool_name: 'Read',
       tool_input: { file_path: '/x' },
@@ -38,26 +29,29 @@ describe('hook contexts (docs/hooks.md §2)', () => {
     });
     expect(parseHookContext('PostToolUse', post).success).toBe(true);
     expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message', 'hookwise']);
-    expect(parseHookContext('PreCompact', forPreCompact(env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
-    expect(HookContext.forSessionStart).toBe(forSessionStart);
+    expect(parseHookContext('PreCompact', forEvent('PreCompact', env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
+    // One builder for every event, typed by the event's schema: a required field cannot be left out.
+    // @ts-expect-error SessionStart's `source` is required
+    expect(parseHookContext('SessionStart', forEvent('SessionStart', env)).success).toBe(false);
     // strict: an extra or a missing field is rejected
     expect(parseHookContext('Stop', { ...stopInput(), extra: 1 }).success).toBe(false);
     const { tool_use_id: _omit, ...missing } = preToolUse();
     expect(parseHookContext('PreToolUse', missing).success).toBe(false);
-    expect(parseHookContext('SessionStart', { ...forSessionStart(env, { source: 'startup' }), source: 'bogus' }).success).toBe(false);
+    expect(parseHookContext('SessionStart', { ...forEvent('SessionStart', env, { source: 'startup' }), source: 'bogus' }).success).toBe(false);
   });
 
   it('omits optional lifecycle fields that are not given', () => {
-    expect(Object.keys(forAfterStep(env))).toEqual([...ENVELOPE_KEYS, 'hookwise']);
-    expect(forAfterStep(env, { step_index: 2, step_type: 'final_response' })).toMatchObject({ step_index: 2, step_type: 'final_response' });
+    expect(Object.keys(forEvent('AfterStep', env))).toEqual([...ENVELOPE_KEYS, 'hookwise']);
+    expect(forEvent('AfterStep', env, { step_index: 2, step_type: 'final_response' })).toMatchObject({ step_index: 2, step_type: 'final_response' });
   });
 
   it('has agent_id / agent_type only inside a subagent (as Claude Code); Hookwise keeps its own agent fields under hookwise', () => {
-    const main = forAfterStep(env);
+    const main = forEvent('AfterStep', env);
     expect(main).not.toHaveProperty('agent_id');
     expect(main).not.toHaveProperty('agent_type');
     expect(main.hookwise).toEqual({ agent_id: env.agent_id, parent_agent_id: null, agent_type: env.agent_type });
-    const sub = HookContext.forPreToolUse(
+    const sub = forEvent(
+      'PreToolUse',
       { ...env, agent_id: 'agent-1', parent_agent_id: 'main', agent_type: 'Explore', prompt_id: () => 'p-1', effort: 'high' },
       { tool_name: 'Read', tool_input: {}, tool_use_id: 't' },
     );
@@ -79,32 +73,32 @@ describe('hook contexts (docs/hooks.md §2)', () => {
 
   it('every constructor produces a context its own schema accepts', () => {
     const samples = [
-      HookContext.forUserPromptSubmit(env, { prompt: 'hi' }),
-      HookContext.forPermissionRequest(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }),
-      HookContext.forPostToolUseFailure(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't', error: 'x' }),
-      HookContext.forNotification(env, { message: 'm', notification_type: 'idle_prompt' }),
-      HookContext.forSubagentStart({ ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }),
-      HookContext.forSubagentStop(env, { stop_hook_active: true, last_assistant_message: 'x' }),
-      HookContext.forSessionEnd(env, { reason: 'clear' }),
-      HookContext.forExecutionStart(env),
-      HookContext.forExecutionEnd(env),
-      HookContext.forBeforeStep(env, { step_index: 0 }),
-      HookContext.forBeforeInference(env),
-      HookContext.forAfterInference(env),
-      HookContext.forAgentFailed(env, { error: 'boom' }),
+      forEvent('UserPromptSubmit', env, { prompt: 'hi' }),
+      forEvent('PermissionRequest', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }),
+      forEvent('PostToolUseFailure', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't', error: 'x' }),
+      forEvent('Notification', env, { message: 'm', notification_type: 'idle_prompt' }),
+      forEvent('SubagentStart', { ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }),
+      forEvent('SubagentStop', env, { stop_hook_active: true, last_assistant_message: 'x' }),
+      forEvent('SessionEnd', env, { reason: 'clear' }),
+      forEvent('ExecutionStart', env),
+      forEvent('ExecutionEnd', env),
+      forEvent('BeforeStep', env, { step_index: 0 }),
+      forEvent('BeforeInference', env),
+      forEvent('AfterInference', env),
+      forEvent('AgentFailed', env, { error: 'boom' }),
     ];
     for (const ctx of samples) expect(parseHookContext(ctx.hook_event_name, ctx).success, ctx.hook_event_name).toBe(true);
   });
 
   it("carries the run's metadata as the last key only when there is some, and a failed subagent's error on SubagentStop", () => {
-    const ctx = forAfterStep(env, { step_index: 1 });
+    const ctx = forEvent('AfterStep', env, { step_index: 1 });
     expect(withContextMetadata(ctx, {})).toBe(ctx);
     const withMeta = withContextMetadata(ctx, { phase: 'review' });
     expect(Object.keys(withMeta).at(-1)).toBe('metadata');
     expect(Object.isFrozen(withMeta)).toBe(true);
     expect(parseHookContext('AfterStep', withMeta).success).toBe(true);
     expect(parseHookContext('AfterStep', { ...ctx, metadata: 'not a record' }).success).toBe(false);
-    const failed = HookContext.forSubagentStop(env, { stop_hook_active: false, last_assistant_message: '', error: 'model error' });
+    const failed = forEvent('SubagentStop', env, { stop_hook_active: false, last_assistant_message: '', error: 'model error' });
     expect(parseHookContext('SubagentStop', failed)).toMatchObject({ success: true, data: { error: 'model error' } });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandHookAction } from '../../../src/hooks/actions/commandHookAction';
 import { callableAction } from '../../../src/hooks/callableAction';
-import { forPostToolUse } from '../../../src/hooks/hookContext';
+import { forEvent } from '../../../src/hooks/hookContext';
 import type { HookOutcome } from '../../../src/hooks/hookOutcome';
 import { modifyInput, modifyResult } from '../../../src/hooks/hookOutcome';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
@@ -81,7 +81,7 @@ describe('in-process results are bounded like hook stdout', () => {
     fn('deep', modifyResult(deep(5000)), { event: 'PostToolUse' });
     const post = await runner.run(
       'PostToolUse',
-      forPostToolUse(env, {
+      forEvent('PostToolUse', env, {
         permission_mode: 'default',
         tool_name: 'Read',
         tool_input: { file_path: '/a' },

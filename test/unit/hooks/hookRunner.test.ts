@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { callableAction } from '../../../src/hooks/callableAction';
-import { forPostToolUse, forSubagentStart, forUserPromptSubmit } from '../../../src/hooks/hookContext';
+import { forEvent } from '../../../src/hooks/hookContext';
 import type { HookEvent } from '../../../src/hooks/hookEvent';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import type { HookRegistrationInit } from '../../../src/hooks/hookRegistry';
@@ -244,13 +244,13 @@ describe('HookRunner: merge (docs/hooks.md §4.4)', () => {
   it('UserPromptSubmit may rewrite the prompt; PostToolUse may replace the result', async () => {
     const { runner, fn } = setup();
     fn('prompt', modifyInput({ prompt: 'rewritten' }), { event: 'UserPromptSubmit' });
-    const p = await runner.run('UserPromptSubmit', forUserPromptSubmit(env, { prompt: 'original' }));
+    const p = await runner.run('UserPromptSubmit', forEvent('UserPromptSubmit', env, { prompt: 'original' }));
     expect(p.updatedInput).toEqual({ prompt: 'rewritten' });
     fn('r1', modifyResult('first'), { event: 'PostToolUse' });
     fn('r2', modifyResult({ replaced: true }), { event: 'PostToolUse' });
     const post = await runner.run(
       'PostToolUse',
-      forPostToolUse(env, {
+      forEvent('PostToolUse', env, {
         permission_mode: 'default',
         tool_name: 'Read',
         tool_input: { file_path: '/a' },
@@ -496,8 +496,8 @@ describe('HookRunner: registry snapshots', () => {
     const { runner, fn } = setup();
     fn('explore', addContext('for explore'), { event: 'SubagentStart' as HookEvent, matcher: compileClaudeMatcher('Explore') });
     const sub = { ...env, agent_id: 'a-2', parent_agent_id: 'agent-main', agent_type: 'Explore' };
-    expect((await runner.run('SubagentStart', forSubagentStart(sub))).additionalContext).toEqual(['for explore']);
-    expect((await runner.run('SubagentStart', forSubagentStart({ ...sub, agent_type: 'Plan' }))).records).toEqual([]);
+    expect((await runner.run('SubagentStart', forEvent('SubagentStart', sub))).additionalContext).toEqual(['for explore']);
+    expect((await runner.run('SubagentStart', forEvent('SubagentStart', { ...sub, agent_type: 'Plan' }))).records).toEqual([]);
   });
 });
 

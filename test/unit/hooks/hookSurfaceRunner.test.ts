@@ -4,7 +4,7 @@ import { readAgentFileText } from '../../../src/hooks/config/agentFileReader';
 import { readClaudeSettingsText } from '../../../src/hooks/config/claudeSettingsReader';
 import { dedupHooks } from '../../../src/hooks/config/hookDedup';
 import { bindLoadedHooks } from '../../../src/hooks/hookBinder';
-import { forPreToolUse } from '../../../src/hooks/hookContext';
+import { forEvent } from '../../../src/hooks/hookContext';
 import { HookRegistry } from '../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../src/hooks/hookRunner';
 import type { HookRunRecord } from '../../../src/hooks/hookRunTypes';
@@ -19,7 +19,7 @@ const envelope = (session: string) => ({
   agent_type: 'main',
 });
 const preBash = (command: string, session = 's1') =>
-  forPreToolUse(envelope(session), { permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' });
+  forEvent('PreToolUse', envelope(session), { permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' });
 const source = { kind: 'code', label: 'test' } as const;
 
 describe('suppressOutput', () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { elicitationHookAnswer } from '../../../src/mcp/elicitationHooks';
-import { EventInputs } from '../../../src/agent/eventInputs';
+import { HookInputs } from '../../../src/agent/hookInputs';
 import { HookwiseRuntime } from '../../../src/runtime/hookwiseRuntime';
 import { standardConfigSources } from '../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../src/hooks/config/hookConfigLoader';
@@ -23,7 +23,7 @@ async function fire(command: string) {
   await w.settings({ hooks: { Elicitation: [{ matcher: 'github', hooks: [{ type: 'command', command }] }] } });
   const runtime = new HookwiseRuntime({ projectDir: w.ws, homeDir: w.home, model: new RecordingModel([]), transcriptDir: path.join(w.base, 't') });
   runtime.applyConfig(await loadHookConfig(standardConfigSources({ homeDir: w.home, folders: [{ root: w.ws }] })), { trusted: true });
-  const inputs = new EventInputs({
+  const inputs = new HookInputs({
     envelope: { session_id: 's1', transcript_path: path.join(w.base, 't.jsonl'), cwd: w.ws, agent_id: 'main', parent_agent_id: null, agent_type: 'main' },
     permissionMode: 'default',
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandHookAction } from '../../../../src/hooks/actions/commandHookAction';
-import { forPreToolUse } from '../../../../src/hooks/hookContext';
+import { forEvent } from '../../../../src/hooks/hookContext';
 import { HookRegistry } from '../../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../../src/hooks/hookRunner';
 
@@ -18,7 +18,7 @@ describe('a command hook that times out', () => {
     const runner = new HookRunner(registry, { projectDir: '/tmp' });
     const result = await runner.run(
       'PreToolUse',
-      forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
+      forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
     );
     const [record] = result.records;
     expect(record).toMatchObject({ status: 'timed-out', error: 'timed out after 300 ms' });

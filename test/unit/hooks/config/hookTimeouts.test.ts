@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { bindLoadedHooks } from '../../../../src/hooks/hookBinder';
-import { forPreToolUse } from '../../../../src/hooks/hookContext';
+import { forEvent } from '../../../../src/hooks/hookContext';
 import { HookRegistry } from '../../../../src/hooks/hookRegistry';
 import { HookRunner } from '../../../../src/hooks/hookRunner';
 import { memoryFs } from './configTestKit';
@@ -25,7 +25,10 @@ async function runBash(config: Awaited<ReturnType<typeof loadHookConfig>>) {
   expect(problems).toEqual([]);
   registry.setConfigHooks(1, inits);
   const runner = new HookRunner(registry, { projectDir: '/tmp' });
-  return runner.run('PreToolUse', forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }));
+  return runner.run(
+    'PreToolUse',
+    forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
+  );
 }
 
 describe('hook timeouts past what a timer can hold (docs/security.md)', () => {
@@ -86,7 +89,7 @@ describe('hook timeouts past what a timer can hold (docs/security.md)', () => {
     const runner = new HookRunner(registry, { projectDir: '/tmp' });
     const result = await runner.run(
       'PreToolUse',
-      forPreToolUse(env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
+      forEvent('PreToolUse', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' }),
     );
     expect(result.decision).toBe('deny');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HookMatcherError } from '../../../../src/hooks/hookErrors';
-import { forNotification, forSessionStart, forStop } from '../../../../src/hooks/hookContext';
+import { forEvent } from '../../../../src/hooks/hookContext';
 import { compileClaudeMatcher, LEGACY_TOOL_NAME_ALIASES, testClaudeMatcher, tryCompileClaudeMatcher } from '../../../../src/hooks/matchers/claudeMatcher';
 import { ToolNameMatcher } from '../../../../src/hooks/matchers/toolNameMatcher';
 import { EventTypeMatcher } from '../../../../src/hooks/matchers/eventTypeMatcher';
@@ -55,13 +55,15 @@ describe('Claude matcher string algorithm (docs/hooks.md §5)', () => {
   });
 
   it('tests the event’s matcher field, and events without one ignore the matcher', () => {
-    const startup = forSessionStart(env, { source: 'startup' });
+    const startup = forEvent('SessionStart', env, { source: 'startup' });
     expect(compileClaudeMatcher('startup').matches({ event: 'SessionStart', input: startup })).toBe(true);
     expect(compileClaudeMatcher('resume|clear').matches({ event: 'SessionStart', input: startup })).toBe(false);
-    const note = forNotification(env, { message: 'hi', notification_type: 'idle_prompt' });
+    const note = forEvent('Notification', env, { message: 'hi', notification_type: 'idle_prompt' });
     expect(compileClaudeMatcher('idle_.*').matches({ event: 'Notification', input: note })).toBe(true);
     // Stop has no matcher field: every matcher matches
-    expect(compileClaudeMatcher('Bash').matches({ event: 'Stop', input: forStop(env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(true);
+    expect(compileClaudeMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
+      true,
+    );
   });
 
   it('optionally matches legacy aliases (Task selects the Agent tool)', () => {
@@ -87,7 +89,9 @@ describe('matchers of the TypeScript API', () => {
     const global = new ToolNameMatcher('/a/g'); // stateful flags are dropped: same answer twice
     expect([global.matches(tool('a')), global.matches(tool('a'))]).toEqual([true, true]);
     expect(() => new ToolNameMatcher('/(/')).toThrow(HookMatcherError);
-    expect(new ToolNameMatcher('Bash').matches({ event: 'Stop', input: forStop(env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(false);
+    expect(new ToolNameMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
+      false,
+    );
   });
 
   it('EventType, StepType, Metadata, Callable', () => {

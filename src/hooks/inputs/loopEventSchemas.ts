@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { HookEvent } from '../hookEvent';
+import { eventSchema } from './hookEnvelope';
+
+/**
+ * The inputs of the agent loop's events: an execution, its steps and model calls, how it
+ * stops or fails, a subagent's start and stop, a displayed message. Additions beyond
+ * docs/hooks.md §2, all optional and only on Hookwise's lifecycle events (which §2 leaves
+ * open): `step_index` on BeforeStep/AfterStep, `step_type` on AfterStep (for the StepType
+ * matcher), `error` on AgentFailed, and `error` on SubagentStop, absent unless the subagent
+ * failed (model error, internal error): the hook then only observes, since a failed run
+ * cannot be made to continue.
+ */
+
+/** What kind of step just ended (StepType matcher: FinalResponse vs ToolExecution). */
+export const stepTypeSchema = z.enum(['tool_execution', 'final_response']);
+/** One step type. */
+export type StepType = z.infer<typeof stepTypeSchema>;
+
+/** StopFailure's `error`: Claude Code's error types (the matcher value). */
+export const stopFailureErrorSchema = z.enum([
+  'authentication_failed',
+  'billing_error',
+  'rate_limit',
+  'overloaded',
+  'invalid_request',
+  'model_not_found',
+  'server_error',
+  'max_output_tokens',
+  'unknown',
+]);
+
+/** How far an agent run has got: what the built-in limit hooks read. */
+const runProgressShape = {
+  elapsed_ms: z.number().nonnegative().optional(),
+  total_tokens: z.number().int().nonnegative().optional(),
+};
+
+const stopShape = { stop_hook_active: z.boolean(), last_assistant_message: z.string() };
+
+/** The strict schema of each loop event's input. */
+export const loopEventSchemas = {
+  ExecutionStart: eventSchema(HookEvent.ExecutionStart, { prompt: z.string().optional() }),
+  ExecutionEnd: eventSchema(HookEvent.ExecutionEnd, {
+    status: z.enum(['completed', 'stopped', 'failed', 'cancelled']).optional(),
+    final_text: z.string().optional(),
+    steps: z.number().int().nonnegative().optional(),
+  }),
+  BeforeStep: eventSchema(HookEvent.BeforeStep, { step_index: z.number().int().nonnegative().optional(), ...runProgressShape }),
+  AfterStep: eventSchema(HookEvent.AfterStep, {
+    step_index: z.number().int().nonnegative().optional(),
+    step_type: stepTypeSchema.optional(),
+    tool_calls: z.number().int().nonnegative().optional(),
+    ...runProgressShape,
+  }),
+  BeforeInference: eventSchema(HookEvent.BeforeInference, {
+    step_index: z.number().int().nonnegative().optional(),
+    message_count: z.number().int().nonnegative().optional(),
+  }),
+  AfterInference: eventSchema(HookEvent.AfterInference, {
+    step_index: z.number().int().nonnegative().optional(),
+    assistant_text: z.string().optional(),
+    tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+    finish_reason: z.string().optional(),
+  }),
+  AgentFailed: eventSchema(HookEvent.AgentFailed, { error: z.string().optional() }),
+  /** The main agent's stop. */
+  Stop: eventSchema(HookEvent.Stop, stopShape),
+  StopFailure: eventSchema(HookEvent.StopFailure, {
+    error: stopFailureErrorSchema,
+    error_details: z.string().optional(),
+    last_assistant_message: z.string().optional(),
+  }),
+  /** Built on the subagent's envelope (its id, its type, the parent's id). */
+  SubagentStart: eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() }),
+  /** Built on the subagent's envelope. */
+  SubagentStop: eventSchema(HookEvent.SubagentStop, {
+    ...stopShape,
+    agent_transcript_path: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  MessageDisplay: eventSchema(HookEvent.MessageDisplay, {
+    turn_id: z.string(),
+    message_id: z.string(),
+    index: z.number().int().nonnegative(),
+    final: z.boolean(),
+    delta: z.string(),
+  }),
+};
