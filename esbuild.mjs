@@ -77,13 +77,16 @@ export const telemetrySplitPlugin = sideBundlePlugin('telemetry-split', './otelS
 /** The MCP SDK (client, transports, ajv): dist/mcp.js, loaded by src/mcp/loadMcpClient.ts once an MCP server is configured. */
 export const mcpSplitPlugin = sideBundlePlugin('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js');
 
+/** execa: dist/execa.js, loaded by src/shared/execaLauncher.ts on the first Bash command or `!command`. */
+export const execaSplitPlugin = sideBundlePlugin('execa-split', './execaStart', /[\\/]shared[\\/]execaLauncher\.ts$/, './execa.js');
+
 const common = {
   bundle: true,
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin],
+  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin],
 };
 
 /** The extension host bundle's options (also used by bench/bundleSize.bench.mjs). */
@@ -138,6 +141,16 @@ const configs = [
     ...importMetaShim,
   },
   mcpClientConfig,
+  // execa, beside extension.js and cliMain.js (see execaSplitPlugin).
+  {
+    ...common,
+    entryPoints: ['src/shared/execaStart.ts'],
+    outfile: 'dist/execa.js',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    ...importMetaShim,
+  },
   {
     ...common,
     entryPoints: ['src/cli/bin.ts'],

@@ -3,7 +3,9 @@
 //  - the floor: a bare child_process.spawn('/bin/sh', ['-c', 'true']) awaited until 'close';
 //  - one command hook `true` on PreToolUse through HookRunner.run (also through the action alone);
 //  - 5 such hooks matched on one PreToolUse (run concurrently) vs 5 bare spawns at once;
-//  - 10 hooks of `sleep 0.2` on one event (target: all done in ≤ 0.3 s).
+//  - 10 hooks of `sleep 0.2` on one event (target: all done in ≤ 0.3 s);
+//  - the two launchers on the same `true` (lean: hooks; execa: the Bash tool and !commands),
+//    to show what each costs per spawn over the floor.
 // Prints medians and ratios next to the targets (≤ 1.2× the floor). Measures only.
 import { spawn } from 'node:child_process';
 import { CommandHookAction } from '../src/hooks/actions/commandHookAction';
@@ -11,6 +13,10 @@ import type { HookActionContext } from '../src/hooks/hookAction';
 import { forEvent } from '../src/hooks/hookContext';
 import { HookRegistry } from '../src/hooks/hookRegistry';
 import { HookRunner } from '../src/hooks/hookRunner';
+import { execaLauncher } from '../src/shared/execaLauncher';
+import { leanLauncher } from '../src/shared/leanLauncher';
+import type { ProcessLauncher } from '../src/shared/processLauncher';
+import { runShellCommand } from '../src/shared/processRunner';
 
 const cwd = process.cwd();
 const env = { session_id: 's', transcript_path: '/tmp/s.jsonl', cwd, agent_id: 'main-1', parent_agent_id: null, agent_type: 'main' };
@@ -44,6 +50,8 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
+const launch = (launcher: ProcessLauncher) => runShellCommand('true', { cwd, stdin: '' }, launcher);
+
 async function main(): Promise<void> {
   const one = runnerWith(['true']);
   // Distinct strings: identical commands would be deduplicated to one run (docs/hooks.md §4.6).
@@ -59,18 +67,24 @@ async function main(): Promise<void> {
     await bareSpawn();
     await one.run('PreToolUse', input);
     await action.run(input, ctx);
+    await launch(leanLauncher);
+    await launch(execaLauncher);
   }
 
   const rounds = 300;
   const floor: number[] = [];
   const viaRunner: number[] = [];
   const viaAction: number[] = [];
+  const viaLean: number[] = [];
+  const viaExeca: number[] = [];
   const floor5: number[] = [];
   const runner5: number[] = [];
   for (let i = 0; i < rounds; i++) {
     floor.push(await time(bareSpawn));
     viaRunner.push(await time(() => one.run('PreToolUse', input)));
     viaAction.push(await time(() => action.run(input, ctx)));
+    viaLean.push(await time(() => launch(leanLauncher)));
+    viaExeca.push(await time(() => launch(execaLauncher)));
     if (i % 3 === 0) {
       floor5.push(await time(() => Promise.all([bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn(), bareSpawn()])));
       runner5.push(await time(() => five.run('PreToolUse', input)));
@@ -97,6 +111,9 @@ async function main(): Promise<void> {
   const worstSleep = Math.max(...sleepTimes);
   row('10 hooks `sleep 0.2` on one event (worst of 5)', worstSleep, `   (target ≤ 300 ms, ${worstSleep <= 300 ? 'met' : 'MISSED'})`);
   row('10 hooks `sleep 0.2` on one event (median of 5)', median(sleepTimes));
+  const perSpawn = (ms: number) => `   ${(ms / f).toFixed(2)}× floor, ${ms - f >= 0 ? '+' : ''}${(ms - f).toFixed(2)} ms per spawn`;
+  row('launcher lean (hooks): `true` via runShellCommand', median(viaLean), perSpawn(median(viaLean)));
+  row('launcher execa (Bash, !command): `true` likewise', median(viaExeca), perSpawn(median(viaExeca)));
 }
 
 void main().catch((error: unknown) => {

@@ -6,7 +6,7 @@ import type { AgentEvent } from './agent/agentEvents';
 import type { HooksApi } from './hooks/hooksApi';
 import type { ProcessGroupWatchdog } from './shared/processGroupWatchdog';
 import { startProcessGroupWatchdog } from './shared/processGroupWatchdog';
-import { setProcessSpawner } from './shared/processRunner';
+import { createLeanLauncher } from './shared/leanLauncher';
 import type { SpawnHelper } from './shared/spawnHelper';
 import { startSpawnHelper } from './shared/spawnHelper';
 import { AgentController } from './vscode/agentController';
@@ -142,7 +142,12 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // OpenTelemetry export (hookwise.telemetry.* or OTEL_* variables); prompts wait for it like for the hooks.
   const telemetry = new VscodeTelemetry(log, context.extension.packageJSON.version as string);
   const telemetryReady = telemetry.apply();
+  // Shells are forked by a small helper process: forking this big host blocks its thread ~3× longer
+  // (bench/host measures both). HOOKWISE_SPAWN_HELPER=0 spawns directly, as does a dead or unstarted helper.
+  let spawnHelper: SpawnHelper | undefined;
+  const hookLauncher = createLeanLauncher({ spawner: (file, args, options) => spawnHelper?.spawner(file, args, options) });
   const controller = new AgentController({
+    hookLauncher,
     configReady: Promise.all([configReady, telemetryReady]),
     telemetry,
     context,
@@ -191,19 +196,15 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // Hook and Bash process groups die with this extension host even when it is killed without
   // running its exit hook (a crash, a force-quit window). Started after activation returns.
   let watchdog: ProcessGroupWatchdog | undefined;
-  // Shells are forked by a small helper process: forking this big host blocks its thread ~3× longer
-  // (bench/host measures both). HOOKWISE_SPAWN_HELPER=0 spawns directly, as does a dead helper.
-  let spawnHelper: SpawnHelper | undefined;
   const watchdogTimer = setTimeout(() => {
     watchdog = startProcessGroupWatchdog();
     if (process.env.HOOKWISE_SPAWN_HELPER !== '0') spawnHelper = startSpawnHelper();
-    if (spawnHelper) setProcessSpawner(spawnHelper.spawner);
   }, 0);
   context.subscriptions.push({
     dispose: () => {
       clearTimeout(watchdogTimer);
-      setProcessSpawner(undefined);
       spawnHelper?.close();
+      spawnHelper = undefined;
       watchdog?.close();
     },
   });

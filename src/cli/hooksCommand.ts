@@ -21,7 +21,7 @@ import type { HookEventResult } from '../hooks/hookRunTypes';
 import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE } from '../configFiles/hookSource';
 import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
-import { killLiveProcessGroups } from '../shared/processRunner';
+import { killLiveProcessGroups } from '../shared/processGroups';
 import { thrownMessage } from '../shared/describeThrown';
 import type { CliIo } from './runCli';
 

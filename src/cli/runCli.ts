@@ -14,7 +14,7 @@ import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
 import { FileLastGoodStore } from './lastGoodFiles';
 import { brokenFileNotice } from '../hooks/config/lastGoodConfig';
 import type { HookRunner } from '../hooks/hookRunner';
-import { killLiveProcessGroups } from '../shared/processRunner';
+import { killLiveProcessGroups } from '../shared/processGroups';
 import type { ModelClient } from '../model/modelClient';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { PlaygroundModelClient } from '../model/playgroundModelClient';

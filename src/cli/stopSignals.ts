@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { killLiveProcessGroups } from '../shared/processRunner';
+import { killLiveProcessGroups } from '../shared/processGroups';
 
 /**
  * How the CLI stops on a signal. SIGINT (Ctrl+C) stops the agent and the run ends as

@@ -7,6 +7,7 @@ import { HttpHookAction } from './actions/httpHookAction';
 import { McpToolHookAction, type McpToolCaller } from './actions/mcpToolHookAction';
 import { checkHttpHookUrl, effectiveAllowedEnvVars, httpPolicyLayerOfHook, NO_HTTP_HOOK_POLICY, type HttpHookPolicy } from './actions/httpHookPolicy';
 import type { PermissionContext } from '../permissions/permissionRules';
+import type { ProcessLauncher } from '../shared/processLauncher';
 import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
 import type { LoadedHook } from './config/loadedHook';
@@ -26,6 +27,8 @@ export interface HookBinderOptions {
   readonly mcpToolCaller?: McpToolCaller;
   /** Roots the paths of `if` conditions resolve against (default: the process cwd). */
   readonly permissionContext?: PermissionContext;
+  /** How command hooks start their processes (default the lean launcher without a spawn helper). */
+  readonly launcher?: ProcessLauncher;
 }
 
 /** A hook the binder could not turn into a registration, with why. */
@@ -96,6 +99,7 @@ function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | s
         ...(handler.args !== undefined ? { args: handler.args } : {}),
         ...(handler.shell !== undefined ? { shell: handler.shell } : {}),
         ...(hook.source.kind === 'file' && hook.source.plugin !== undefined ? { env: pluginHookEnv(hook.source.plugin) } : {}),
+        ...(options.launcher !== undefined ? { launcher: options.launcher } : {}),
       });
     case 'http': {
       const policy = options.httpPolicy ?? NO_HTTP_HOOK_POLICY;

@@ -1,8 +1,8 @@
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ProcessGroupChild } from '../shared/processRunner';
-import { spawnProcessGroup } from '../shared/processRunner';
+import type { ProcessGroupChild } from '../shared/processGroups';
+import { spawnProcessGroup } from '../shared/processGroups';
 
 /** Bytes of a server's stderr kept for the UI and error messages. */
 export const STDERR_TAIL_BYTES = 8 * 1024;

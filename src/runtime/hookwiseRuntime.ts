@@ -39,6 +39,7 @@ import type { AskPolicy } from '../agent/permissionGate';
 import { Session } from '../agent/session';
 import { createBuiltinTools } from '../agent/tools/builtinTools';
 import type { RipgrepLocator } from '../agent/tools/ripgrep';
+import type { ProcessLauncher } from '../shared/processLauncher';
 import type { AgentDefinition, AgentDefinitionProblem } from '../agent/subagents/agentDefinitions';
 import { BUILTIN_AGENTS, loadAgentDefinitions } from '../agent/subagents/agentDefinitions';
 import { DEFAULT_MAX_SUBAGENT_DEPTH } from '../agent/subagents/agentTool';
@@ -83,6 +84,11 @@ export interface RuntimeOptions {
   readonly ripgrep?: RipgrepLocator;
   /** How MCP servers run (their environment, timeouts, elicitation); the servers come from {@link HookwiseRuntime.setMcpServers}. */
   readonly mcp?: Omit<McpServerManagerOptions, 'cwd'>;
+  /**
+   * How processes start: `hooks` for command hooks (default the lean launcher; the extension
+   * gives one on its spawn helper), `commands` for the Bash tool and `!command`s (default execa).
+   */
+  readonly launchers?: { readonly hooks?: ProcessLauncher; readonly commands?: ProcessLauncher };
 }
 
 /** `applyConfig`'s trust argument (defined beside the pure trust filter). */
@@ -171,6 +177,7 @@ export class HookwiseRuntime {
         new AgentHookAction(prompt, this.o.model, name, (cwd) => this.permissionRules(cwd, true), this.runner.relay, this.o.ripgrep),
       ...(config.httpPolicy !== undefined ? { httpPolicy: config.httpPolicy } : {}),
       permissionContext: { projectRoot: this.o.projectDir, homeDir: this.o.homeDir },
+      launcher: this.o.launchers?.hooks,
       mcpToolCaller: async (server, tool, args, signal) => {
         const result = await this.mcp.callTool(server, tool, args, signal);
         return { text: result.content, isError: result.isError };
@@ -322,7 +329,7 @@ export class HookwiseRuntime {
       model: this.o.model,
       ...(this.o.modelName ? { modelName: this.o.modelName } : {}),
       hooks: this.runner,
-      tools: options.tools ?? createBuiltinTools(this.o.ripgrep ? { ripgrep: this.o.ripgrep } : {}),
+      tools: options.tools ?? createBuiltinTools({ ripgrep: this.o.ripgrep, bash: { launcher: this.o.launchers?.commands } }),
       mcp: this.mcp,
       permissionMode: this.startingMode(options.permissionMode, options.trusted),
       // Untrusted: every tool call asks (the extension's Restricted Mode promise), whatever the mode or rules allow.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { setProcessGroupListener } from './processRunner';
+import { setProcessGroupListener } from './processGroups';
 
 /**
  * A tiny `/bin/sh` process that outlives a host killed without warning (`kill -9`, OOM) and

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
-import type { ProcessSpawner, SpawnedProcess } from './processRunner';
+import type { ProcessSpawner } from './leanLauncher';
+import type { SpawnedProcess } from './processRun';
 
 /**
  * A small long-lived Node process that starts hook and Bash shells for a big host process.
@@ -159,7 +160,7 @@ export interface SpawnHelper {
   readonly pid: number;
   /** False once the helper died or was closed: callers spawn directly then. */
   readonly alive: boolean;
-  /** The spawner to install with `setProcessSpawner`. */
+  /** The spawner to give the lean launcher (`createLeanLauncher({ spawner })`). */
   readonly spawner: ProcessSpawner;
   /** Ends the helper (it kills the groups it still runs). */
   close(): void;

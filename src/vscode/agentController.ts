@@ -23,6 +23,7 @@ import { parseBuiltinCommand, runBuiltinCommand, type BuiltinInvocation } from '
 import type { AnyAgentTool } from '../agent/tools/tool';
 import type { WorkspaceBoundary } from '../agent/workspaceBoundary';
 import { currentWorkspaceBoundary, offerOutsideFolders } from './agentBoundary';
+import type { ProcessLauncher } from '../shared/processLauncher';
 
 /** What the controller talks to; each piece is owned by the extension's subscriptions. */
 export interface AgentControllerDeps {
@@ -37,6 +38,8 @@ export interface AgentControllerDeps {
   readonly onModelChanged: (label: string) => void;
   readonly apiKey: () => Promise<string | undefined>;
   readonly createLm?: (name: string) => Promise<ModelResolution>;
+  /** How command hooks start processes (the extension's is on its spawn helper); default the lean launcher. */
+  readonly hookLauncher?: ProcessLauncher;
   /** Settles once the first hook configuration is applied: no prompt runs before the hooks are in place. */
   readonly configReady?: Promise<unknown>;
   /** Tools offered besides the built-in ones (e.g. enabled VS Code tools), read when a session starts. */
@@ -86,6 +89,7 @@ export class AgentController implements vscode.Disposable {
       // A memory file outside the project asks once in the modal; the yes is kept for this workspace.
       memoryApprovals: workspaceMemoryPins(deps.context.workspaceState),
       ripgrep,
+      ...(deps.hookLauncher ? { launchers: { hooks: deps.hookLauncher } } : {}),
       ...runtimeSettingsFromVscode(),
     });
     this.sessions = new SessionManager({

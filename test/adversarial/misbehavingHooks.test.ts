@@ -7,7 +7,7 @@ import { forEvent } from '../../src/hooks/hookContext';
 import { HookRegistry } from '../../src/hooks/hookRegistry';
 import type { HookEventResult, HookRunStatus } from '../../src/hooks/hookRunTypes';
 import { HookRunner } from '../../src/hooks/hookRunner';
-import { quoteForShell } from '../../src/shared/processRunner';
+import { quoteForShell } from '../../src/shared/shellInvocation';
 import { killAll, pidsIn, survivorsIn } from './support/procHarness';
 
 /**

@@ -21,7 +21,8 @@ export function hookCommand(script: string, ...args: string[]): string {
  * Builds the CLI exactly as esbuild.mjs does — the bundle (src/cli/main.ts → cliMain.js) and
  * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js), and the
  * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) and the MCP
- * client it requires once an MCP server is configured (src/mcp/mcpClient.ts → mcp.js) — but into
+ * client it requires once an MCP server is configured (src/mcp/mcpClient.ts → mcp.js), and execa, required on the
+ * first Bash command (src/shared/execaStart.ts → execa.js) — but into
  * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
  * launcher's path.
  */
@@ -53,10 +54,12 @@ export async function buildCli(outDir: string): Promise<string> {
     plugins: [
       sideBundle('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js'),
       sideBundle('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js'),
+      sideBundle('execa-split', './execaStart', /[\\/]shared[\\/]execaLauncher\.ts$/, './execa.js'),
     ],
   });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/telemetry/otelSdk.ts')], outfile: path.join(outDir, 'telemetry.js') });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/mcp/mcpClient.ts')], outfile: path.join(outDir, 'mcp.js') });
+  await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/shared/execaStart.ts')], outfile: path.join(outDir, 'execa.js') });
   const launcher = path.join(outDir, 'cli.js');
   await esbuild.build({ ...common, entryPoints: [path.resolve(here, '../../src/cli/bin.ts')], outfile: launcher, banner: { js: '#!/usr/bin/env node' } });
   return launcher;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { statSync } from 'node:fs';
-import { quoteForShell, resolveShell, runShellCommand } from '../../shared/processRunner';
-import type { ProcessRunOptions, ProcessRunResult } from '../../shared/processRunner';
+import { execaLauncher } from '../../shared/execaLauncher';
+import { runShellCommand } from '../../shared/processRunner';
+import { quoteForShell, resolveShell } from '../../shared/shellInvocation';
+import type { ProcessLauncher, ProcessRunResult } from '../../shared/processLauncher';
 import { trackCwd } from './shellCwd';
 import { truncateMiddle } from './truncate';
 import { defineTool, toolError } from './tool';
@@ -44,12 +46,10 @@ export interface BashResponse {
   readonly noOutputExpected: boolean;
 }
 
-/** The process runner the tool uses; injectable so tests and hosts can wrap it. */
-export type ShellRunner = (command: string, options: ProcessRunOptions) => Promise<ProcessRunResult>;
-
 /** Options of `createBashTool`. */
 export interface BashToolOptions {
-  readonly runner?: ShellRunner;
+  /** How commands start (default execa: a user's command runs long, so its per-spawn cost is noise). */
+  readonly launcher?: ProcessLauncher;
   /** Extra variables over `process.env` for every command. */
   readonly env?: Readonly<Record<string, string>>;
   /** Characters of output shown to the model (default `BASH_MAX_OUTPUT_CHARS`). */
@@ -69,7 +69,7 @@ const DESCRIPTION = `Runs a shell command in the working directory and returns i
  * the tool never throws. Asks by default.
  */
 export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInput> {
-  const run = options.runner ?? runShellCommand;
+  const launcher = options.launcher ?? execaLauncher;
   const maxChars = options.maxOutputChars ?? BASH_MAX_OUTPUT_CHARS;
   return defineTool({
     name: 'Bash',
@@ -80,35 +80,27 @@ export function createBashTool(options: BashToolOptions = {}): AgentTool<BashInp
     summarize: (input) => input.command,
     async execute(input, ctx) {
       const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const onStop = (): void => controller.abort();
-      ctx.signal.addEventListener('abort', onStop, { once: true });
-      let result: ProcessRunResult;
       const shell = ctx.shellCwd;
       // Where the shell ends up is written to a side file (cmd.exe cannot: there every command starts in cwd).
       const tracker = shell && !resolveShell('').windowsVerbatimArguments ? trackCwd(withSessionEnv(input.command, ctx.envFile)) : undefined;
-      try {
-        result = await run(tracker?.command ?? withSessionEnv(input.command, ctx.envFile), {
+      const result = await runShellCommand(
+        tracker?.command ?? withSessionEnv(input.command, ctx.envFile),
+        {
           cwd: shell?.current ?? ctx.cwd,
           env: options.env ? { ...process.env, ...options.env } : process.env,
           stdin: '',
           maxOutputBytes: BASH_CAPTURE_BYTES,
-          signal: controller.signal,
-        });
-      } finally {
-        clearTimeout(timer);
-        ctx.signal.removeEventListener('abort', onStop);
-      }
+          signal: ctx.signal,
+          timeoutMs,
+        },
+        launcher,
+      );
       // A stopped or timed-out command keeps the directory it started in (whatever its shell reported while dying).
       const ended = tracker?.read();
       const moved = shell && !result.aborted ? shell.update(ended) : undefined;
       if (result.spawnError !== undefined) return toolError(`Could not run the command: ${result.spawnError}`);
 
+      const timedOut = result.timedOut === true;
       const interrupted = result.aborted && !timedOut;
       const data: BashResponse = {
         stdout: result.stdout.replace(/(\r?\n)+$/, ''),

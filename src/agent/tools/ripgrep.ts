@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { runProgram } from '../../shared/processRunner';
-import type { ProcessRunResult } from '../../shared/processRunner';
+import type { ProcessRunResult } from '../../shared/processLauncher';
 
 /**
  * Where Grep and Glob find ripgrep. `candidates` are tried in order (the host's shipped `rg`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { quoteForShell } from '../../shared/processRunner';
+import { quoteForShell } from '../../shared/shellInvocation';
 
 /** Longest `pwd` output read back (a path; anything longer is not one). */
 const MAX_PWD_BYTES = 16 * 1024;

@@ -1,6 +1,7 @@
 import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
 import { proceed } from '../hookOutcome';
-import { DEFAULT_MAX_OUTPUT_BYTES, runProgram, runShellCommand, type ProcessRunResult } from '../../shared/processRunner';
+import { DEFAULT_MAX_OUTPUT_BYTES, type ProcessLauncher, type ProcessRunResult } from '../../shared/processLauncher';
+import { runProgram, runShellCommand } from '../../shared/processRunner';
 import { interpretCommandResult } from './interpretCommandResult';
 
 /** Options of a {@link CommandHookAction} beyond the command itself. */
@@ -13,6 +14,8 @@ export interface CommandHookOptions {
   readonly shell?: HookShell;
   /** Extra environment for this hook only (a plugin's `CLAUDE_PLUGIN_ROOT` / `CLAUDE_PLUGIN_DATA`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** How the process starts (default the lean launcher: a hook's spawn is on a tool call's critical path). */
+  readonly launcher?: ProcessLauncher;
 }
 
 /** Shells a hook may choose with `shell`. */
@@ -72,19 +75,20 @@ export class CommandHookAction implements HookAction {
     }
     const env = this.options.env !== undefined ? { ...prepared.env, ...this.options.env } : prepared.env;
     const spawnOptions = { cwd: ctx.cwd, env, stdin: prepared.stdin, signal: ctx.signal, maxOutputBytes: this.options.maxOutputBytes };
-    const { args, shell } = this.options;
+    const { args, shell, launcher } = this.options;
     let run: ProcessRunResult;
     if (args !== undefined) {
       run = await runProgram(
         substituteProjectDir(this.command, ctx.projectDir),
         args.map((arg) => substituteProjectDir(arg, ctx.projectDir)),
         spawnOptions,
+        launcher,
       );
     } else if (shell !== undefined) {
       const invocation = SHELL_INVOCATIONS[shell](this.command);
-      run = await runProgram(invocation.file, invocation.args, spawnOptions);
+      run = await runProgram(invocation.file, invocation.args, spawnOptions, launcher);
     } else {
-      run = await runShellCommand(this.command, spawnOptions);
+      run = await runShellCommand(this.command, spawnOptions, launcher);
     }
     const raw = rawOutput(run);
     if (run.spawnError !== undefined) return { status: 'failed', outcome: proceed(), error: run.spawnError, raw };

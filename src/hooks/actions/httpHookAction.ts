@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
 import { proceed } from '../hookOutcome';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processRunner';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processLauncher';
 import { interpretCommandResult } from './interpretCommandResult';
 import { expandHeaderValue } from './httpHookPolicy';
 

@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import type { HookActionResult } from '../hookAction';
 import type { HookEvent } from '../hookEvent';
 import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processRunner';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processLauncher';
 import { parseBoundedJson } from '../../shared/boundedJson';
 import { claudeHookOutputSchema, describeZodError, unknownOutputFields, type ClaudeHookOutput } from './claudeHookOutputSchema';
 import { normalizeOutputAliases } from '../hookAliases';

@@ -2,13 +2,22 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resolveShell, runShellCommand, setProcessSpawner, withShellPrefix } from '../../../src/shared/processRunner';
+import { execaLauncher } from '../../../src/shared/execaLauncher';
+import { createLeanLauncher, leanLauncher } from '../../../src/shared/leanLauncher';
+import type { ProcessLauncher, ProcessRunOptions } from '../../../src/shared/processLauncher';
+import { runShellCommand } from '../../../src/shared/processRunner';
+import { resolveShell, withShellPrefix } from '../../../src/shared/shellInvocation';
 import { startSpawnHelper, type SpawnHelper } from '../../../src/shared/spawnHelper';
 import { PidFile, survivors } from '../../support/processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-runner-')));
 
 let pidFile: PidFile | undefined;
+
+async function waitForPids(file: PidFile): Promise<number[]> {
+  for (let i = 0; i < 500 && file.pids().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  return file.pids();
+}
 afterEach(() => {
   pidFile?.dispose();
   pidFile = undefined;
@@ -33,31 +42,33 @@ describe('withShellPrefix (CLAUDE_CODE_SHELL_PREFIX)', () => {
   it('POSIX: the prefix gets the command as one single-quoted word, quotes inside survive', () => {
     expect(withShellPrefix(`echo "it's"`, { CLAUDE_CODE_SHELL_PREFIX: '/opt/audit.sh --log' }, 'linux')).toBe(`/opt/audit.sh --log 'echo "it'\\''s"'`);
   });
-  it('the wrapped command really runs with the prefix in front', async () => {
-    const r = await runShellCommand(`echo "it's"`, { cwd, env: { ...process.env, CLAUDE_CODE_SHELL_PREFIX: `printf '[%s]'` } });
+  it.each([leanLauncher, execaLauncher])('the wrapped command really runs with the prefix in front ($name launcher)', async (launcher) => {
+    const r = await runShellCommand(`echo "it's"`, { cwd, env: { ...process.env, CLAUDE_CODE_SHELL_PREFIX: `printf '[%s]'` } }, launcher);
     expect(r.stdout).toBe(`[echo "it's"]`);
   });
 });
 
-// Hooks and the Bash tool start the shell the same way (node's spawn).
-// The same behaviour whether the shell is spawned here or by the spawn helper (the extension host's path).
-describe.each(['direct spawn', 'spawn helper'] as const)('runShellCommand (%s)', (mode) => {
-  const run = runShellCommand;
+// The same behaviour on both launchers (the lean one for hooks, execa for the Bash tool and
+// !commands), and on the lean one whether the shell is spawned here or by the spawn helper
+// (the extension host's path for hooks).
+describe.each(['lean, direct spawn', 'lean, spawn helper', 'execa'] as const)('runShellCommand (%s)', (mode) => {
   let helper: SpawnHelper | undefined;
+  let launcher: ProcessLauncher = mode === 'execa' ? execaLauncher : leanLauncher;
+  const run = (command: string, options: ProcessRunOptions) => runShellCommand(command, options, launcher);
   beforeAll(() => {
-    if (mode !== 'spawn helper') return;
-    helper = startSpawnHelper();
-    if (!helper) throw new Error('the spawn helper did not start');
-    setProcessSpawner(helper.spawner);
+    if (mode !== 'lean, spawn helper') return;
+    const started = startSpawnHelper();
+    if (!started) throw new Error('the spawn helper did not start');
+    helper = started;
+    launcher = createLeanLauncher({ spawner: started.spawner });
   });
   afterAll(() => {
-    setProcessSpawner(undefined);
     helper?.close();
   });
 
   it('the shell is started by the expected parent', async () => {
     const r = await run('echo $PPID', { cwd });
-    expect(Number(r.stdout)).toBe(mode === 'spawn helper' ? helper?.pid : process.pid);
+    expect(Number(r.stdout)).toBe(mode === 'lean, spawn helper' ? helper?.pid : process.pid);
   });
   it('an exit by a signal is recorded as such', async () => {
     expect(await run('echo x; kill -TERM $$', { cwd })).toMatchObject({ stdout: 'x\n', exitCode: null, signal: 'SIGTERM', aborted: false });
@@ -124,6 +135,26 @@ describe.each(['direct spawn', 'spawn helper'] as const)('runShellCommand (%s)',
     controller.abort();
     const r = await pending;
     expect(r).toMatchObject({ aborted: true, stdout: 'before\n', exitCode: null, signal: 'SIGTERM' });
+  });
+  it('timeoutMs ends the run like an abort, says so, and kills what the command left in the background', async () => {
+    pidFile = new PidFile();
+    const r = await run(`sleep 100 & echo $! > '${pidFile.file}'; echo before; sleep 100`, { cwd, timeoutMs: 1000 });
+    expect(r).toMatchObject({ aborted: true, timedOut: true, stdout: 'before\n', exitCode: null });
+    expect(await survivors(pidFile.pids())).toEqual([]);
+  });
+  it('abort: a shell that ignores SIGTERM, and its children, are killed after the grace', async () => {
+    pidFile = new PidFile();
+    const controller = new AbortController();
+    const pending = run(`trap '' TERM; sleep 100 & echo $! > '${pidFile.file}'; wait`, { cwd, signal: controller.signal, killGraceMs: 100 });
+    const [sleeper] = await waitForPids(pidFile);
+    controller.abort();
+    expect(await pending).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGKILL' });
+    expect(await survivors([sleeper as number])).toEqual([]);
+  });
+  it('a run that ends before its timeout is not marked timed out', async () => {
+    const r = await run('echo fast', { cwd, timeoutMs: 10_000 });
+    expect(r).toMatchObject({ aborted: false, stdout: 'fast\n', exitCode: 0 });
+    expect(r.timedOut).toBeUndefined();
   });
   it('spawn failure of the shell itself (missing cwd) is a result, not a throw', async () => {
     const r = await run('true', { cwd: path.join(cwd, 'missing') });

@@ -7,16 +7,19 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runShellCommand, setProcessSpawner } from '../../../src/shared/processRunner';
+import { createLeanLauncher } from '../../../src/shared/leanLauncher';
+import type { ProcessLauncher, ProcessRunOptions, ProcessRunResult } from '../../../src/shared/processLauncher';
+import { runShellCommand as runShell } from '../../../src/shared/processRunner';
 import { startSpawnHelper, type SpawnHelper } from '../../../src/shared/spawnHelper';
 import { isAlive, PidFile, survivors } from '../../support/processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-helper-')));
 
 let helper: SpawnHelper | undefined;
+let launcher: ProcessLauncher | undefined;
 let pidFile: PidFile | undefined;
 afterEach(() => {
-  setProcessSpawner(undefined);
+  launcher = undefined;
   helper?.close();
   helper = undefined;
   pidFile?.dispose();
@@ -26,8 +29,13 @@ afterEach(() => {
 function started(): SpawnHelper {
   const h = startSpawnHelper();
   if (!h) throw new Error('the spawn helper did not start');
-  setProcessSpawner(h.spawner);
+  launcher = createLeanLauncher({ spawner: h.spawner });
   return (helper = h);
+}
+
+/** Runs on the lean launcher given the helper's spawner (the extension host's hook path). */
+function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
+  return runShell(command, options, launcher);
 }
 
 async function waitForPids(file: PidFile, count: number): Promise<number[]> {

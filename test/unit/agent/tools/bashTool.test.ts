@@ -2,6 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../../src/agent/tools/bashTool';
+import { execaLauncher } from '../../../../src/shared/execaLauncher';
+import { leanLauncher } from '../../../../src/shared/leanLauncher';
 import type { BashResponse } from '../../../../src/agent/tools/bashTool';
 import { ShellCwd } from '../../../../src/agent/tools/shellCwd';
 import { isAlive, survivors } from '../../../support/processProbe';
@@ -15,7 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await ws.cleanup();
 });
-const bash = createBashTool();
 
 async function waitForFile(p: string, timeoutMs = 5000): Promise<string> {
   const end = Date.now() + timeoutMs;
@@ -31,7 +32,11 @@ async function waitForFile(p: string, timeoutMs = 5000): Promise<string> {
   }
 }
 
-describe('Bash', () => {
+// The tool runs on execa by default; both launchers keep its guarantees.
+describe.each([
+  { launcher: execaLauncher, bash: createBashTool() },
+  { launcher: leanLauncher, bash: createBashTool({ launcher: leanLauncher }) },
+])('Bash ($launcher.name launcher)', ({ launcher, bash }) => {
   it('needs approval, is not read-only, summarizes as the command', () => {
     expect(bash).toMatchObject({ name: 'Bash', readOnly: false, needsApproval: true });
     expect(bash.summarize({ command: 'npm test\n  -- --watch' })).toBe('npm test -- --watch');
@@ -91,7 +96,7 @@ describe('Bash', () => {
   });
 
   it('cuts long output in the middle and marks it', async () => {
-    const small = createBashTool({ maxOutputChars: 100 });
+    const small = createBashTool({ maxOutputChars: 100, launcher });
     const r = await small.execute({ command: 'echo START; seq 1 5000; echo END' }, makeContext(ws));
     expect(r.isError).toBe(false);
     expect(r.content.startsWith('START\n1\n')).toBe(true);
@@ -101,7 +106,7 @@ describe('Bash', () => {
   });
 
   it('passes extra env and reports a command that cannot start', async () => {
-    const withEnv = createBashTool({ env: { HOOKWISE_TEST_VAR: 'yes' } });
+    const withEnv = createBashTool({ env: { HOOKWISE_TEST_VAR: 'yes' }, launcher });
     expect((await withEnv.execute({ command: 'echo $HOOKWISE_TEST_VAR' }, makeContext(ws))).content).toBe('yes');
     const r = await bash.execute({ command: 'echo hi' }, makeContext(ws, { cwd: path.join(ws.root, 'missing') }));
     expect(r.isError).toBe(true);
@@ -115,7 +120,10 @@ describe('Bash', () => {
   });
 });
 
-describe('Bash working directory between calls', () => {
+describe.each([
+  { launcher: execaLauncher, bash: createBashTool() },
+  { launcher: leanLauncher, bash: createBashTool({ launcher: leanLauncher }) },
+])('Bash working directory between calls ($launcher.name launcher)', ({ bash }) => {
   it('a cd carries over even when the command exits non-zero, and the side channel adds nothing to the output', async () => {
     await fs.mkdir(path.join(ws.root, 'pkg'));
     const shellCwd = new ShellCwd(ws.root);

@@ -6,6 +6,8 @@ import { CommandHookAction } from '../../../../src/hooks/actions/commandHookActi
 import type { HookActionContext } from '../../../../src/hooks/hookAction';
 import type { HookEvent } from '../../../../src/hooks/hookEvent';
 import { testHookAction } from '../../../../src/hooks/hookTester';
+import { execaLauncher } from '../../../../src/shared/execaLauncher';
+import { leanLauncher } from '../../../../src/shared/leanLauncher';
 import { fixture, PidFile, survivors } from '../../../support/processProbe';
 
 const cwd = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookwise-cwd-')));
@@ -187,11 +189,12 @@ describe('CommandHookAction — bad input', () => {
   });
 });
 
-describe('CommandHookAction — no process survives', () => {
+// Hooks run on the lean launcher; the guarantees hold on the execa one too.
+describe.each([leanLauncher, execaLauncher])('CommandHookAction — no process survives ($name launcher)', (launcher) => {
   it('forks-children: background children are killed when the hook exits normally', async () => {
     pidFile = new PidFile();
     const started = performance.now();
-    const r = await new CommandHookAction(pidFile.command(fixture('PreToolUse', 'forks-children'))).run(bash('ls'), ctx('PreToolUse'));
+    const r = await new CommandHookAction(pidFile.command(fixture('PreToolUse', 'forks-children')), { launcher }).run(bash('ls'), ctx('PreToolUse'));
     expect(r).toMatchObject({ status: 'ok', plainOutput: 'forked' });
     // One child keeps stdout open: resolved after the short drain window, not after 100 s.
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -201,7 +204,7 @@ describe('CommandHookAction — no process survives', () => {
   });
   it('forks-children-hangs: timeout kills the shell and its children; output so far is kept', async () => {
     pidFile = new PidFile();
-    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'forks-children-hangs')));
+    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'forks-children-hangs')), { launcher });
     const started = performance.now();
     const record = await testHookAction(action, bash('ls'), { cwd, projectDir, sessionId: 's', timeoutMs: 300 });
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -215,7 +218,7 @@ describe('CommandHookAction — no process survives', () => {
   it('slow: user Stop (abort) kills it promptly and keeps the output so far', async () => {
     pidFile = new PidFile();
     const controller = new AbortController();
-    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'slow')));
+    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'slow')), { launcher });
     const pending = action.run(bash('ls'), ctx('PreToolUse', controller.signal));
     await waitFor(() => pidFile!.pids().length > 0);
     await new Promise((r) => setTimeout(r, 50));
@@ -229,21 +232,21 @@ describe('CommandHookAction — no process survives', () => {
   });
   it('closes-stdout-early-keeps-running: the timeout still ends it, nothing leaks', async () => {
     pidFile = new PidFile();
-    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'closes-stdout-early-keeps-running')));
+    const action = new CommandHookAction(pidFile.command(fixture('PreToolUse', 'closes-stdout-early-keeps-running')), { launcher });
     const record = await testHookAction(action, bash('ls'), { cwd, projectDir, sessionId: 's', timeoutMs: 300 });
     expect(record.result.status).toBe('cancelled');
     expect(record.durationMs).toBeLessThan(2_000);
     expect(await survivors(pidFile.pids())).toEqual([]);
   });
   it('an already-aborted signal runs nothing', async () => {
-    const r = await new CommandHookAction('echo hi').run(bash('ls'), ctx('PreToolUse', AbortSignal.abort()));
+    const r = await new CommandHookAction('echo hi', { launcher }).run(bash('ls'), ctx('PreToolUse', AbortSignal.abort()));
     expect(r.status).toBe('cancelled');
     expect(r.raw?.stdout).toBe('');
   });
   it('a SIGTERM-ignoring hook is SIGKILLed after the grace period', async () => {
     pidFile = new PidFile();
     const command = `HOOK_PIDS_FILE='${pidFile.file}'; trap '' TERM; echo $$ >> "$HOOK_PIDS_FILE"; while :; do sleep 0.05; done`;
-    const record = await testHookAction(new CommandHookAction(command), bash('ls'), { cwd, projectDir, sessionId: 's', timeoutMs: 200 });
+    const record = await testHookAction(new CommandHookAction(command, { launcher }), bash('ls'), { cwd, projectDir, sessionId: 's', timeoutMs: 200 });
     expect(record.result.status).toBe('cancelled');
     expect(record.durationMs).toBeLessThan(1_500);
     expect(await survivors(pidFile.pids())).toEqual([]);

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/**
+ * Process-tree rule: on POSIX every process a launcher starts is spawned detached, so it leads
+ * its own process group; every child it starts (`sleep 100 &`) is in that group unless it calls
+ * setsid. Launchers kill the group on abort AND after the leader exits, so nothing a hook or a
+ * Bash command started outlives it. This module is the one registry of live groups: it is
+ * process-wide by nature (the host's exit hook must see every group, whichever launcher made it).
+ */
+
+/** True on Windows, where there are no process groups (taskkill /T walks the tree instead). */
+export const IS_WINDOWS = process.platform === 'win32';
+
+/** Process groups still alive, killed if the host process exits first (detached children outlive their parent otherwise). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Told about every process group as it starts and ends, so something outside this process
+ * (the CLI's watchdog) can kill them if this process dies without running its exit hook.
+ */
+export interface ProcessGroupListener {
+  added(groupId: number): void;
+  removed(groupId: number): void;
+  /**
+   * Variables every started shell inherits, so the listener can find processes it was never
+   * told about: one spawned in the instant between fork and {@link added} when the host is
+   * SIGKILLed, or one that left its group with `setsid`.
+   */
+  readonly childEnv?: Readonly<Record<string, string>>;
+}
+
+let groupListener: ProcessGroupListener | undefined;
+
+/**
+ * Installs the one listener (undefined removes it); it is first told about the groups alive
+ * now. Its methods must not throw.
+ */
+export function setProcessGroupListener(listener: ProcessGroupListener | undefined): void {
+  groupListener = listener;
+  for (const groupId of liveGroups) listener?.added(groupId);
+}
+
+/** `env` plus the listener's marker variables: the environment every launched process gets. */
+export function withGroupChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return groupListener?.childEnv ? { ...env, ...groupListener.childEnv } : env;
+}
+
+/** Kills every live group now (SIGKILL); for a host that is about to exit. */
+export function killLiveProcessGroups(): void {
+  for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+}
+
+/** Forgets the group led by `pid` (it is dead) and tells the listener. */
+export function untrackGroup(pid: number): void {
+  if (liveGroups.delete(pid)) groupListener?.removed(pid);
+}
+
+/** Remembers the group led by `pid`, killed if the host exits first, and tells the listener. */
+export function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  groupListener?.added(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+  });
+}
+
+const noop = (): void => undefined;
+
+/** Kills the process group led by `pid` (POSIX) or the process tree (Windows). ESRCH = already gone. */
+export function killTree(pid: number, signal: NodeJS.Signals): void {
+  if (IS_WINDOWS) {
+    // taskkill /T walks the tree; there are no process groups to signal.
+    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', noop);
+    return;
+  }
+  // After every run the group is usually gone already (ESRCH): that throw is expected, so
+  // skip capturing its stack, the costly part of a failed process.kill.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the whole group has already exited. EPERM cannot happen for our own children.
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+/** A long-lived child in its own process group (an MCP stdio server), tracked like a hook's shell. */
+export interface ProcessGroupChild {
+  readonly child: ChildProcessWithoutNullStreams;
+  /**
+   * Kills the whole group: SIGTERM, then SIGKILL after `graceMs` if the leader is still
+   * alive. Resolves when the leader has exited (or at once when it already has).
+   */
+  kill(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns `file args` (no shell) with piped stdio, leading its own process group on POSIX, so
+ * whatever it starts is killed with it; the group is killed when the host exits, and the CLI
+ * watchdog is told about it like any hook's. Throws what `spawn` throws (the caller reports it).
+ */
+export function spawnProcessGroup(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+): ProcessGroupChild {
+  const child = spawn(file, [...args], {
+    cwd: options.cwd,
+    env: withGroupChildEnv(options.env),
+    stdio: 'pipe',
+    detached: !IS_WINDOWS,
+    windowsHide: true,
+  }) as ChildProcessWithoutNullStreams;
+  const pid = child.pid;
+  if (pid !== undefined && !IS_WINDOWS) trackGroup(pid);
+  let exited = child.exitCode !== null || child.signalCode !== null;
+  const exit = new Promise<void>((resolve) => {
+    const done = (): void => {
+      exited = true;
+      resolve();
+    };
+    child.once('exit', done);
+    child.once('error', done);
+  });
+  return {
+    child,
+    async kill(graceMs = 500) {
+      if (pid === undefined) return;
+      killTree(pid, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      if (!exited) await Promise.race([exit, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      // Whatever is left in the group (the leader ignoring SIGTERM, its children) goes now.
+      killTree(pid, 'SIGKILL');
+      untrackGroup(pid);
+      await exit;
+    },
+  };
+}
