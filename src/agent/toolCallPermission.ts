@@ -160,11 +160,7 @@ async function policyAsk(call: ModelToolCall, tool: AnyAgentTool, checked: PreCh
  */
 async function denied(scope: ToolCallScope, toolName: string, input: ToolInput, toolUseId: string, out: ToolCallOutcome): Promise<ToolCallOutcome> {
   if (!scope.gate.hasHooks('PermissionDenied')) return out;
-  const result = await scope.gate.run(
-    'PermissionDenied',
-    scope.inputs.permissionDenied(toolName, input, toolUseId, out.content),
-    scope.signal,
-  );
+  const result = await scope.gate.run('PermissionDenied', scope.inputs.permissionDenied(toolName, input, toolUseId, out.content), scope.signal);
   emitSystemMessages(scope.ctx.emit, scope.agent, result);
   const retry = hookSpecificValues(result, 'retry').includes(true);
   return retry ? { ...out, content: `${out.content}\nA PermissionDenied hook says this call may be retried.` } : out;
