@@ -11,6 +11,7 @@ import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { parseBuiltinCommand } from '../runtime/builtinCommands';
+import { promptOutcomeText, runEndNotice } from '../presentation/agentEventText';
 import { loadCliHooks, startCliAgent, type CliAgent } from './cliAgent';
 import { runCliBuiltin } from './cliBuiltin';
 import { CliEventSink } from './cliEventSink';
@@ -101,7 +102,7 @@ async function shutdownAgent(agent: CliAgent, io: CliIo, prompter: TtyPermission
 /** Writes the run's result in the output format asked for; returns the exit code (1 unless completed). */
 function writeResult(result: SubmitResult, session: Session, args: CliArgs, io: CliIo, sink: CliEventSink): number {
   const isError = result.status !== 'completed';
-  const resultText = result.status === 'blocked' ? `Prompt blocked by ${result.blockedBy}: ${result.reason}` : result.finalText;
+  const resultText = promptOutcomeText(result);
   if (args.outputFormat === 'json') {
     io.stdout(
       `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: sink.hookRuns() })}\n`,
@@ -112,7 +113,8 @@ function writeResult(result: SubmitResult, session: Session, args: CliArgs, io: 
     );
   } else {
     if (resultText) io.stdout(`${resultText}\n`);
-    if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
+    const notice = runEndNotice(result);
+    if (notice) io.stderr(`hookwise: ${notice}\n`);
   }
   return isError ? 1 : 0;
 }
