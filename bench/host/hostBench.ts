@@ -21,7 +21,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
-import type { HookRunsNode } from '../../src/vscode/tree/hookRunsModel';
+import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import { TranscriptWriter, type TranscriptEntry } from '../../src/agent/transcript';
 import type { ModelServerStats } from './modelServer';
 

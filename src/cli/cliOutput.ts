@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeSource } from '../configFiles/hookSource';
+import { verdictView, type VerdictView } from '../presentation/agentEventText';
 
 /** A hook run as the CLI's `json` / `stream-json` output shows it. */
 export interface CliHookRun {
@@ -72,16 +73,7 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
         tool_use_id: event.toolUseId,
         status: event.status,
         ...(event.result !== undefined ? { result: event.result } : {}),
-        ...(event.verdict
-          ? {
-              verdict: {
-                event: event.verdict.event,
-                decision: event.verdict.decision,
-                reason: event.verdict.reason,
-                decided_by: event.verdict.decidedBy?.kind,
-              },
-            }
-          : {}),
+        ...(event.verdict ? { verdict: verdictLine(verdictView(event.verdict)) } : {}),
       };
     case 'systemMessage':
       return { type: 'system', agent_id: event.agent.agentId, message: event.text, ...(event.source ? { source: event.source } : {}) };
@@ -94,4 +86,9 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
     case 'assistantMessage':
       return undefined;
   }
+}
+
+/** A verdict as the stream's `tool_status` line carries it (who decided as a kind; the words are the chat's). */
+function verdictLine(view: VerdictView): Record<string, unknown> {
+  return { event: view.event, decision: view.decision, reason: view.reason, decided_by: view.decidedBy };
 }

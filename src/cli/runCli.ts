@@ -1,18 +1,8 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentEvent } from '../agent/agentEvents';
-import { ConfigPermissionRules } from '../permissions/configPermissionRules';
-import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
-import { HookwiseRuntime } from '../runtime/hookwiseRuntime';
-import { RipgrepLocator } from '../agent/tools/ripgrep';
 import type { Session, SubmitResult } from '../agent/session';
-import { SessionManager } from '../runtime/sessionManager';
 import { transcriptDirFor } from '../agent/transcriptLocation';
-import { formatConfigDiagnostic } from '../configFiles/configDiagnostic';
-import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
-import { FileLastGoodStore } from './lastGoodFiles';
-import { brokenFileNotice } from '../hooks/config/lastGoodConfig';
 import type { HookRunner } from '../hooks/hookRunner';
 import { killLiveProcessGroups } from '../shared/processGroups';
 import type { ModelClient } from '../model/modelClient';
@@ -21,16 +11,11 @@ import { PlaygroundModelClient } from '../model/playgroundModelClient';
 import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { parseBuiltinCommand } from '../runtime/builtinCommands';
+import { promptOutcomeText, runEndNotice } from '../presentation/agentEventText';
+import { loadCliHooks, startCliAgent, type CliAgent } from './cliAgent';
 import { runCliBuiltin } from './cliBuiltin';
-import { hookRunLine, streamLine, toCliHookRun } from './cliOutput';
-import type { CliHookRun } from './cliOutput';
-import type { HookRunRecord } from '../hooks/hookRunTypes';
+import { CliEventSink } from './cliEventSink';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
-import { loadMcpConfig } from '../mcp/mcpConfigSources';
-import { declineElicitation } from '../mcp/mcpElicitation';
-import { startTelemetry } from '../telemetry/startTelemetry';
-import { namedFilePins } from '../agent/memory/memoryApproval';
-import { version } from '../../package.json';
 
 /** Where the CLI writes: stdout for results, stderr for notices. */
 export interface CliIo {
@@ -58,46 +43,10 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     io.stderr(`hookwise: ${model}\n`);
     return 2;
   }
-
   const homeDir = io.env.HOME ?? os.homedir();
-  const {
-    config,
-    plugins,
-    problems: pluginProblems,
-  } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs, FileLastGoodStore.forProject(cwd, io.env));
-  for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
-  for (const d of config.diagnostics) if (d.code !== 'lastGoodInForce') io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
-  // A broken config file never silently drops its policy: its last good copy runs, and this says so (or --strict-config stops).
-  for (const b of config.brokenFiles ?? []) io.stderr(`hookwise: warning: ${brokenFileNotice(b).replace(/`/g, '')}\n`);
-  if (args.strictConfig && (config.brokenFiles?.length ?? 0) > 0) {
-    io.stderr('hookwise: --strict-config: a hook configuration file has an error; fix it, or run without --strict-config to use its last good version\n');
-    return 2;
-  }
-  if (config.disabled) io.stderr(`hookwise: hooks are disabled by ${config.disabledBy.join(', ')}\n`);
-  else if (config.projectHooksOffBy) io.stderr(`hookwise: the project's hooks are disabled by ${config.projectHooksOffBy.join(', ')}; the user's still run\n`);
-  if (args.permissionMode === 'bypassPermissions' && config.permissions.bypassDisabledBy)
-    io.stderr(`hookwise: bypassPermissions is turned off by ${config.permissions.bypassDisabledBy}; running in default mode\n`);
-
-  // The json result's hook_runs, in the order runs finished. Only the projection is kept, never
-  // the record: a record holds the hook's input and output, and a long session would keep
-  // every one of them until exit.
-  const hookRuns = new Map<string, CliHookRun>();
-  const stream = args.outputFormat === 'stream-json';
-  const emit = (event: AgentEvent): void => {
-    // A self-protection event (a protected file reverted or kept) is logged whatever the format.
-    if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
-    if (event.type === 'text' && args.outputFormat === 'text') return;
-    // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
-    if (!stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);
-    if (!stream) return;
-    const line = streamLine(event);
-    if (line) io.stdout(`${JSON.stringify(line)}\n`);
-  };
-  // Hook runs come from the runner's observers, not the agent's events.
-  const observeHookRun = (record: HookRunRecord, phase: 'finished' | 'askResolved'): void => {
-    if (args.outputFormat === 'json') hookRuns.set(record.runId, toCliHookRun(record));
-    if (stream) io.stdout(`${JSON.stringify(hookRunLine(record, phase))}\n`);
-  };
+  const hooks = await loadCliHooks(args, io, cwd, homeDir);
+  if (hooks === 2) return 2;
+  const sink = new CliEventSink(args, io);
   const terminal = openPromptTerminal(args.permissionPrompt ?? 'auto');
   if (typeof terminal === 'string') {
     io.stderr(`hookwise: ${terminal}\n`);
@@ -105,55 +54,8 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   }
   const prompter = terminal ? new TtyPermissionProvider(terminal) : undefined;
   const transcriptDir = transcriptDirFor(cwd, io.env);
-  const runtime = new HookwiseRuntime({
-    projectDir: cwd,
-    homeDir,
-    model,
-    ...(args.model ? { modelName: args.model } : {}),
-    transcriptDir,
-    ...(prompter ? { permissionProvider: prompter } : {}),
-    // Headless, a memory import outside the project loads only when named on the command line (or approved at the terminal).
-    ...(args.memoryImports ? { memoryApprovals: namedFilePins(args.memoryImports, cwd) } : {}),
-    // Nobody can fill a server's form headless: elicitations are declined.
-    mcp: { env: io.env, elicit: declineElicitation },
-    // Grep and Glob: --rg-path / $HOOKWISE_RG_PATH, then rg on PATH; a missing rg is one line on stderr.
-    ripgrep: new RipgrepLocator({ candidates: [args.rgPath], onDiagnostic: (message) => io.stderr(`${message}\n`) }),
-    limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
-    observers: [{ onHookFinished: (record) => observeHookRun(record, 'finished'), onAskResolved: (record) => observeHookRun(record, 'askResolved') }],
-  });
-  const applied = runtime.applyConfig(config, { trusted: true });
-  runtime.setPlugins(plugins);
-  // OpenTelemetry export: only when the standard OTEL_* variables ask for it (the SDK is loaded then).
-  const telemetry = await startTelemetry(undefined, io.env, version, (message) => io.stderr(`hookwise: ${message}\n`));
-  const sessions = new SessionManager({
-    runtime,
-    projectDir: cwd,
-    homeDir,
-    transcriptDir,
-    settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit }),
-    ...(telemetry ? { observer: () => telemetry } : {}),
-  });
-  // MCP servers, like hooks: a headless run counts as trusted, so the project's .mcp.json servers start too.
-  const mcp = await loadMcpConfig({
-    homeDir,
-    projectDir: cwd,
-    env: io.env,
-    cwd: process.cwd(),
-    flagConfigs: args.mcpConfigs,
-    strict: args.strictMcpConfig,
-    plugins,
-  });
-  for (const p of mcp.problems) io.stderr(`hookwise: ${p.displayFile}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}\n`);
-  const stopReporting = reportMcpProblems(runtime, io);
-  await runtime.setMcpServers(mcp.servers);
-  const agentProblems = await sessions.loadAgents();
-  for (const p of agentProblems) io.stderr(`hookwise: agent file ${p.file} ignored: ${p.message}\n`);
-  for (const p of applied.problems)
-    io.stderr(
-      `hookwise: hook at ${p.hook.source.kind === 'file' ? `${p.hook.source.displayFile} › ${p.hook.source.jsonPath}` : p.hook.event} is off: ${p.message}\n`,
-    );
-  runtime.setExtraRules(ConfigPermissionRules.allowList(args.allowedTools, { kind: 'code', label: '--allowed-tools' }));
-
+  const agent = await startCliAgent(args, io, { cwd, homeDir, transcriptDir, model, ...hooks, prompter, emit: sink.emit, observer: sink.observer });
+  const { sessions, runtime, telemetry } = agent;
   if (args.resume) {
     const resumed = await sessions.resume(args.resume);
     if (!resumed.ok) {
@@ -164,22 +66,13 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
     }
     for (const notice of resumed.notices) io.stderr(`hookwise: ${notice}\n`);
   }
-
-  const shutdown = async (): Promise<void> => {
-    await sessions.end('other');
-    stopReporting();
-    await runtime.dispose();
-    await settleBackgroundHooks(runtime.runner, io.signal);
-    prompter?.close();
-    // Bounded: a receiver that is down costs at most FLUSH_TIMEOUT_MS and one warning.
-    await telemetry?.dispose();
-  };
+  const shutdown = (): Promise<void> => shutdownAgent(agent, io, prompter);
   // Built-ins (/hooks, /compact…) come before custom commands and never reach the model.
   const builtin = parseBuiltinCommand(args.prompt);
   if (builtin) {
     try {
       if (args.setup) await sessions.ensureStarted(io.signal, args.setup);
-      return await runCliBuiltin(builtin, { sessions, runtime }, args, io, () => [...hookRuns.values()]);
+      return await runCliBuiltin(builtin, { sessions, runtime }, args, io, () => sink.hookRuns());
     } finally {
       await shutdown();
     }
@@ -192,40 +85,38 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   } finally {
     await shutdown();
   }
+  return writeResult(result, session, args, io, sink);
+}
 
+/** Ends the session, the runtime and the background hooks, the terminal prompt and telemetry. */
+async function shutdownAgent(agent: CliAgent, io: CliIo, prompter: TtyPermissionProvider | undefined): Promise<void> {
+  await agent.sessions.end('other');
+  agent.stopReporting();
+  await agent.runtime.dispose();
+  await settleBackgroundHooks(agent.runtime.runner, io.signal);
+  prompter?.close();
+  // Bounded: a receiver that is down costs at most FLUSH_TIMEOUT_MS and one warning.
+  await agent.telemetry?.dispose();
+}
+
+/** Writes the run's result in the output format asked for; returns the exit code (1 unless completed). */
+function writeResult(result: SubmitResult, session: Session, args: CliArgs, io: CliIo, sink: CliEventSink): number {
   const isError = result.status !== 'completed';
-  const resultText = result.status === 'blocked' ? `Prompt blocked by ${result.blockedBy}: ${result.reason}` : result.finalText;
+  const resultText = promptOutcomeText(result);
   if (args.outputFormat === 'json') {
     io.stdout(
-      `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: [...hookRuns.values()] })}\n`,
+      `${JSON.stringify({ result: resultText, session_id: session.id, num_turns: result.status === 'blocked' ? 0 : result.steps, is_error: isError, status: result.status, ...(result.status !== 'blocked' && result.reason ? { reason: result.reason } : {}), transcript_path: session.transcriptPath, hook_runs: sink.hookRuns() })}\n`,
     );
-  } else if (stream) {
+  } else if (args.outputFormat === 'stream-json') {
     io.stdout(
       `${JSON.stringify({ type: 'result', result: resultText, session_id: session.id, is_error: isError, status: result.status, num_turns: result.status === 'blocked' ? 0 : result.steps })}\n`,
     );
   } else {
     if (resultText) io.stdout(`${resultText}\n`);
-    if (result.status !== 'completed' && result.status !== 'blocked') io.stderr(`hookwise: run ${result.status}${result.reason ? `: ${result.reason}` : ''}\n`);
+    const notice = runEndNotice(result);
+    if (notice) io.stderr(`hookwise: ${notice}\n`);
   }
   return isError ? 1 : 0;
-}
-
-/** Says on stderr, once each and as it happens, which MCP server could not start (with the end of its stderr) and which tool was left out. */
-function reportMcpProblems(runtime: HookwiseRuntime, io: CliIo): () => void {
-  const said = new Set<string>();
-  return runtime.mcp.onDidChange(() => {
-    for (const s of runtime.mcp.statuses()) {
-      if (s.state !== 'failed' || said.has(`server:${s.name}`)) continue;
-      said.add(`server:${s.name}`);
-      const tail = s.stderrTail?.trim().split('\n').slice(-5).join('\n');
-      io.stderr(`hookwise: MCP server "${s.name}" (${s.displayFile}) ${s.error ?? 'failed'}${tail ? `\n${tail}` : ''}\n`);
-    }
-    for (const p of runtime.mcp.toolProblems()) {
-      if (said.has(`tool:${p.server}/${p.tool}`)) continue;
-      said.add(`tool:${p.server}/${p.tool}`);
-      io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
-    }
-  });
 }
 
 /** After a stop (Ctrl+C, SIGTERM, SIGHUP), how long async hooks still get to finish. */

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
-import type { HookRunsNode } from '../../src/vscode/tree/hookRunsModel';
+import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import type { HookRunsTreeProvider } from '../../src/vscode/tree/hookRunsTreeProvider';
 import { lmFixture, type LmFixture } from './lmFixture';
 

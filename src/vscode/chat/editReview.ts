@@ -8,7 +8,7 @@ import type { Session } from '../../agent/session';
 import { MAIN_AGENT, replayEvents } from '../../agent/sessionReplay';
 import { describeThrown } from '../../shared/describeThrown';
 import type { ChatEvent } from '../../shared/webviewProtocol';
-import type { EditReviewRequest } from './chatViewProvider';
+import type { EditReviewRequest } from './chatRequests';
 import { displayPath, editSummaryEvent, fileDiffEvent } from './editReviewEvents';
 import { oneLine } from '../../shared/oneLine';
 

@@ -1,7 +1,7 @@
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
-import { isQuietBuiltinRun, runDecidedSomething } from './builtinHooks';
-import { needsAttention } from './hookRunLabels';
-import { parseHookRunQuery, runMatchesQuery, type HookRunQuery } from './hookRunQuery';
+import type { AgentNode, HookRunsFilter, HookRunsNode, OccurrenceNode, RunNode, SessionNode } from './hookRunNodes';
+import { HookRunsVisibility } from './hookRunsFilter';
+import { parseHookRunQuery } from './hookRunQuery';
 
 /**
  * The Hook Runs tree as data, without vscode: sessions → agents (subagents nested under
@@ -14,62 +14,6 @@ import { parseHookRunQuery, runMatchesQuery, type HookRunQuery } from './hookRun
  * `groupQuiet`, the occurrences where no hook decided anything are collapsed into one node per
  * agent step (a step starts at each BeforeStep).
  */
-
-export interface SessionNode {
-  readonly kind: 'session';
-  readonly sessionId: string;
-  readonly startedAt: number;
-  /** Top-level agents (normally one: main). */
-  readonly agents: AgentNode[];
-  /** Executions in arrival order, for eviction. */
-  readonly runs: Map<string, RunNode>;
-}
-
-export interface AgentNode {
-  readonly kind: 'agent';
-  readonly session: SessionNode;
-  readonly agentId: string;
-  agentType: string;
-  readonly parentAgentId: string | null;
-  /** The parent agent node, when nested. */
-  readonly parent: AgentNode | undefined;
-  description: string | undefined;
-  /** Subagents and occurrences, in the order they first appeared. */
-  readonly children: (AgentNode | OccurrenceNode)[];
-  /** The step the agent is in: the `step_index` of its last BeforeStep (0 before the first). */
-  currentStep: number;
-}
-
-export interface OccurrenceNode {
-  readonly kind: 'occurrence';
-  readonly agent: AgentNode;
-  readonly occurrenceId: string;
-  /** The first record seen: event, match value and input are the same for all runs of an occurrence. */
-  readonly first: HookRunRecord;
-  readonly runs: RunNode[];
-  /** The agent step it happened in (see AgentNode.currentStep). */
-  readonly step: number;
-}
-
-/** The undecided occurrences of one agent step, collapsed into one node (only with `groupQuiet`). */
-export interface StepNode {
-  readonly kind: 'step';
-  readonly agent: AgentNode;
-  readonly step: number;
-  /** Filled each time the agent's children are listed. */
-  readonly occurrences: OccurrenceNode[];
-}
-
-export interface RunNode {
-  readonly kind: 'run';
-  readonly occurrence: OccurrenceNode;
-  record: HookRunRecord;
-}
-
-export type HookRunsNode = SessionNode | AgentNode | StepNode | OccurrenceNode | RunNode;
-
-/** Which runs the tree shows: all, or only blocked / asked / failed ones. */
-export type HookRunsFilter = 'all' | 'attention';
 
 /** Called with the nodes to refresh; `undefined` in the list means the root. */
 export type HookRunsChangeListener = (node: HookRunsNode | undefined) => void;
@@ -87,13 +31,7 @@ export class HookRunsModel implements HookRunObserver {
   private readonly runById = new Map<string, RunNode>();
   /** Subagent descriptions announced before their first hook ran (agentId → description). */
   private readonly descriptions = new Map<string, string>();
-  private filterValue: HookRunsFilter = 'all';
-  private queryText = '';
-  private queryValue: HookRunQuery | undefined;
-  private showBuiltinValue = false;
-  private groupQuietValue = false;
-  /** Step nodes, stable per agent and step so the tree keeps their expansion state. */
-  private readonly stepNodes = new WeakMap<AgentNode, Map<number, StepNode>>();
+  private readonly view = new HookRunsVisibility();
   private maxRunsPerSession: number;
   private readonly maxSessions: number;
   private readonly listeners = new Set<HookRunsChangeListener>();
@@ -134,47 +72,41 @@ export class HookRunsModel implements HookRunObserver {
   }
 
   get filter(): HookRunsFilter {
-    return this.filterValue;
+    return this.view.filter;
   }
 
   set filter(value: HookRunsFilter) {
-    if (value === this.filterValue) return;
-    this.filterValue = value;
-    this.emit(undefined);
+    this.setView('filter', value);
   }
 
   /** The search text (see hookRunQuery.ts); '' shows every run. */
   get query(): string {
-    return this.queryText;
+    return this.view.queryText;
   }
 
   set query(text: string) {
-    if (text === this.queryText) return;
-    this.queryText = text;
-    this.queryValue = parseHookRunQuery(text);
+    if (text === this.view.queryText) return;
+    this.view.queryText = text;
+    this.view.query = parseHookRunQuery(text);
     this.emit(undefined);
   }
 
   /** Whether built-in hooks that decided nothing are shown (off by default: they run on every step). */
   get showBuiltin(): boolean {
-    return this.showBuiltinValue;
+    return this.view.showBuiltin;
   }
 
   set showBuiltin(value: boolean) {
-    if (value === this.showBuiltinValue) return;
-    this.showBuiltinValue = value;
-    this.emit(undefined);
+    this.setView('showBuiltin', value);
   }
 
   /** Whether occurrences where no hook decided are collapsed into their step. */
   get groupQuiet(): boolean {
-    return this.groupQuietValue;
+    return this.view.groupQuiet;
   }
 
   set groupQuiet(value: boolean) {
-    if (value === this.groupQuietValue) return;
-    this.groupQuietValue = value;
-    this.emit(undefined);
+    this.setView('groupQuiet', value);
   }
 
   /** Changes the bound; takes effect as runs arrive (the oldest go first). */
@@ -196,23 +128,12 @@ export class HookRunsModel implements HookRunObserver {
   /** Children as the tree shows them (filter applied). Sessions: newest first. */
   getChildren(node?: HookRunsNode): HookRunsNode[] {
     const all = this.allChildren(node);
-    return this.showsEverything() ? all : all.filter((child) => this.matches(child));
+    return this.view.showsEverything() ? all : all.filter((child) => this.view.matches(child));
   }
 
   /** The node's parent (undefined for sessions). */
   getParent(node: HookRunsNode): HookRunsNode | undefined {
-    switch (node.kind) {
-      case 'session':
-        return undefined;
-      case 'agent':
-        return node.parent ?? node.session;
-      case 'step':
-        return node.agent;
-      case 'occurrence':
-        return this.groupQuietValue && this.isQuiet(node) ? this.stepNode(node.agent, node.step) : node.agent;
-      case 'run':
-        return node.occurrence;
-    }
+    return this.view.parentOf(node);
   }
 
   /** The node of one execution, if still kept. */
@@ -226,83 +147,15 @@ export class HookRunsModel implements HookRunObserver {
   }
 
   private allChildren(node?: HookRunsNode): HookRunsNode[] {
-    if (!node) return [...this.sessions].reverse();
-    switch (node.kind) {
-      case 'session':
-        return [...node.agents];
-      case 'agent':
-        return this.groupQuietValue ? this.grouped(node) : [...node.children];
-      case 'step':
-        return [...node.occurrences];
-      case 'occurrence':
-        return [...node.runs];
-      case 'run':
-        return [];
-    }
-  }
-
-  /** The agent's children with its undecided occurrences collapsed into one node per step, where the step's first one was. */
-  private grouped(agent: AgentNode): HookRunsNode[] {
-    const out: HookRunsNode[] = [];
-    const filled = new Set<StepNode>();
-    for (const child of agent.children) {
-      if (child.kind !== 'occurrence' || !this.isQuiet(child) || !this.matches(child)) {
-        out.push(child);
-        continue;
-      }
-      const step = this.stepNode(agent, child.step);
-      if (!filled.has(step)) {
-        step.occurrences.length = 0;
-        filled.add(step);
-        out.push(step);
-      }
-      step.occurrences.push(child);
-    }
-    return out;
-  }
-
-  private stepNode(agent: AgentNode, stepIndex: number): StepNode {
-    let steps = this.stepNodes.get(agent);
-    if (!steps) this.stepNodes.set(agent, (steps = new Map()));
-    let node = steps.get(stepIndex);
-    if (!node) steps.set(stepIndex, (node = { kind: 'step', agent, step: stepIndex, occurrences: [] }));
-    return node;
-  }
-
-  /** Finished, and none of its shown runs decided anything. */
-  private isQuiet(occurrence: OccurrenceNode): boolean {
-    return occurrence.runs.every((r) => r.record.status !== 'running' && (!runDecidedSomething(r.record) || !this.matches(r)));
-  }
-
-  /** No filter and built-ins shown: every node is shown, no check needed. */
-  private showsEverything(): boolean {
-    return this.filterValue === 'all' && this.showBuiltinValue && !this.queryValue;
-  }
-
-  /** True when the node is, or contains, a run the filter and the built-in toggle keep. */
-  private matches(node: HookRunsNode): boolean {
-    switch (node.kind) {
-      case 'run':
-        if (!this.showBuiltinValue && isQuietBuiltinRun(node.record)) return false;
-        if (this.queryValue && !runMatchesQuery(node.record, this.queryValue)) return false;
-        return this.filterValue === 'all' || needsAttention(node.record.status, node.record);
-      case 'occurrence':
-        return node.runs.some((r) => this.matches(r));
-      case 'agent':
-        return node.children.some((c) => this.matches(c));
-      case 'step':
-        return node.occurrences.some((o) => this.matches(o));
-      case 'session':
-        return node.agents.some((a) => this.matches(a));
-    }
+    return node ? this.view.allChildren(node) : [...this.sessions].reverse();
   }
 
   private upsert(record: HookRunRecord): void {
     const existing = this.runById.get(record.runId);
     if (existing) {
-      const wasShown = this.matches(existing);
+      const wasShown = this.view.matches(existing);
       existing.record = record;
-      const shown = this.matches(existing);
+      const shown = this.view.matches(existing);
       // The occurrence's item sums up its runs (spinner, "2 hooks · deny"): refresh it, which
       // refreshes the run too. A run that starts or stops being shown can show or hide its
       // ancestors. A hidden run that stays hidden costs nothing.
@@ -327,8 +180,8 @@ export class HookRunsModel implements HookRunObserver {
     occurrence.runs.push(run);
     this.runById.set(record.runId, run);
     session.runs.set(record.runId, run);
-    if (this.showsEverything()) this.emit(isNew ? agent : occurrence);
-    else if (this.matches(run)) this.emitAround(run);
+    if (this.view.showsEverything()) this.emit(isNew ? agent : occurrence);
+    else if (this.view.matches(run)) this.emitAround(run);
     this.evict(session);
   }
 
@@ -340,7 +193,7 @@ export class HookRunsModel implements HookRunObserver {
     let child: HookRunsNode = run;
     for (let parent = this.getParent(run); parent; child = parent, parent = this.getParent(parent)) {
       const other = child;
-      if (this.allChildren(parent).some((c) => c !== other && this.matches(c))) return this.emit(parent);
+      if (this.allChildren(parent).some((c) => c !== other && this.view.matches(c))) return this.emit(parent);
     }
     this.emit(undefined);
   }
@@ -430,11 +283,15 @@ export class HookRunsModel implements HookRunObserver {
     for (const key of [...this.agentByKey.keys()]) if (key.startsWith(`${session.sessionId}\u0000`)) this.agentByKey.delete(key);
   }
 
+  private setView<K extends 'filter' | 'showBuiltin' | 'groupQuiet'>(key: K, value: HookRunsVisibility[K]): void {
+    if (value === this.view[key]) return;
+    this.view[key] = value;
+    this.emit(undefined);
+  }
+
   private emit(node: HookRunsNode | undefined): void {
-    // Filtered, a status change can show or hide whole branches: refresh from the root
-    // (still throttled by the provider).
-    // Grouped, an occurrence moves into its step when its last hook finishes: same.
-    const target = this.filterValue === 'all' && !this.groupQuietValue && !this.queryValue ? node : undefined;
+    // Otherwise from the root (still throttled by the provider).
+    const target = this.view.refreshesSingleNodes() ? node : undefined;
     for (const listener of this.listeners) listener(target);
   }
 }

@@ -4,18 +4,10 @@ import type { HookRunObserver, HookRunRecord, HookRunStatus } from '../../hooks/
 import { describeSource } from '../../configFiles/hookSource';
 import { ChangeThrottle } from './changeThrottle';
 import { occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
-import {
-  HookRunsModel,
-  type AgentNode,
-  type HookRunsFilter,
-  type HookRunsNode,
-  type OccurrenceNode,
-  type RunNode,
-  type SessionNode,
-  type StepNode,
-} from './hookRunsModel';
+import { HookRunsModel } from './hookRunsModel';
+import type { AgentNode, HookRunsFilter, HookRunsNode, OccurrenceNode, RunNode, SessionNode, StepNode } from './hookRunNodes';
 
-export type { HookRunsNode } from './hookRunsModel';
+export type { HookRunsNode } from './hookRunNodes';
 
 /** Context key that is true while the tree shows only blocked / asked / failed runs. */
 export const FILTER_CONTEXT_KEY = 'hookwise.hookRuns.filtered';

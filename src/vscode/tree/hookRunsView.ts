@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
 import { definitionFile, locateHookDefinition } from './hookDefinitionLocation';
-import type { HookRunsNode, RunNode } from './hookRunsModel';
+import type { HookRunsNode, RunNode } from './hookRunNodes';
 import { renderHookRun } from './hookRunText';
 import { FILTER_CONTEXT_KEY, HookRunsTreeProvider, OPEN_RUN_COMMAND, RUN_SCHEME, runDocumentUri } from './hookRunsTreeProvider';
 import { thrownMessage } from '../../shared/describeThrown';

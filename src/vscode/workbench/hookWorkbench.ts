@@ -10,7 +10,7 @@ import type { HookRunRecord } from '../../hooks/hookRunTypes';
 import { describeSource, isProjectSource, type HookSource } from '../../configFiles/hookSource';
 import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
-import type { HookRunsNode } from '../tree/hookRunsModel';
+import type { HookRunsNode } from '../tree/hookRunNodes';
 import { isExtensionApiSource } from '../extensionApiHooks';
 import { parseJsonObject } from '../../shared/jsonObject';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRef } from '../../../../src/hooks/hookRunTypes';
 import { ChatEventLog } from '../../../../src/vscode/chat/chatEventLog';
-import { MAX_CHAT_TEXT, projectAgentEvent, verdictText } from '../../../../src/vscode/chat/chatEventProjection';
+import { MAX_CHAT_TEXT, projectAgentEvent } from '../../../../src/vscode/chat/chatEventProjection';
+import { verdictText } from '../../../../src/presentation/agentEventText';
 import { chatEventSchema } from '../../../../src/shared/webviewProtocol';
 import { record } from '../../../support/hookRunFixtures';
 

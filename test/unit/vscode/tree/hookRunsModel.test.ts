@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  HookRunsModel,
-  type AgentNode,
-  type HookRunsNode,
-  type OccurrenceNode,
-  type RunNode,
-  type SessionNode,
-} from '../../../../src/vscode/tree/hookRunsModel';
+import { HookRunsModel } from '../../../../src/vscode/tree/hookRunsModel';
+import type { AgentNode, HookRunsNode, OccurrenceNode, RunNode, SessionNode } from '../../../../src/vscode/tree/hookRunNodes';
 import { record } from '../../../support/hookRunFixtures';
 
 const labelOf = (n: HookRunsNode): string => {
