@@ -47,39 +47,19 @@ const TYPE_GLOBS: Readonly<Record<string, readonly string[]>> = {
  */
 export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<GrepHits | GrepFailure> {
   if (q.multiline) return { error: 'multiline needs ripgrep (rg), which is not available here; search line by line, or install ripgrep.' };
-  let typeGlobs: readonly string[] | undefined;
-  if (q.type) {
-    typeGlobs = TYPE_GLOBS[q.type];
-    if (!typeGlobs)
-      return {
-        error: `Unknown file type ${JSON.stringify(q.type)} (without ripgrep, known types are: ${Object.keys(TYPE_GLOBS).join(', ')}); use glob instead.`,
-      };
-  }
+  const filters = fileFilters(q);
+  if ('error' in filters) return filters;
   const started = Date.now();
-  // ripgrep's rule: a glob without "/" matches the file name at any depth. picomatch's
-  // `basename` option breaks patterns that do contain "/", so it is set only for the others.
-  const matcher = (globs: readonly string[]): ((rel: string) => boolean) | undefined => {
-    if (globs.length === 0) return undefined;
-    const fns = globs.map((g) => picomatch(g, { dot: true, basename: !g.includes('/') }));
-    return (rel) => fns.some((f) => f(rel));
-  };
-  const matchGlob = matcher(q.globs);
-  const matchType = typeGlobs ? matcher(typeGlobs) : undefined;
   const skipDirs = new Set<string>(DEFAULT_IGNORED_DIRS.filter((d) => !q.root.split(path.sep).includes(d)));
-
-  const matchedFiles: string[] = [];
-  const entries: string[] = [];
-  let numMatches = 0;
+  const hits = new FallbackHits(q);
   let scanned = 0;
   let hidden = 0;
   let hitScanCap = false;
   let lastScanned = '';
-  let moreEntries = false;
 
   const worker = new GrepWorker({ source: regex.source, flags: regex.flags }, q.signal, started + q.timeoutMs);
   let batch: { file: string; text: string }[] = [];
   let batchChars = 0;
-  let matchLines = 0;
   /** Matches the pending batch and folds its results in; false once enough entries are collected. */
   const flush = async (): Promise<boolean> => {
     if (batch.length === 0) return true;
@@ -89,43 +69,12 @@ export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<Gre
     const results = await worker.match({
       texts: files.map((f) => f.text),
       mode: q.mode,
-      lineLimit: q.want - matchLines,
+      lineLimit: q.want - hits.matchLines,
       maxLineChars: q.maxLineChars,
       before: q.before,
       after: q.after,
     });
-    for (let k = 0; k < files.length; k++) {
-      const { file } = files[k] as { file: string };
-      const result = results[k];
-      if (!result || result.count === 0) continue;
-      matchedFiles.push(file);
-      numMatches += result.count;
-      if (q.mode === 'content') {
-        if (result.lines.length > 0 && entries.length > 0 && (q.before > 0 || q.after > 0)) entries.push('--');
-        let shownMatches = 0;
-        for (const [lineNo, text, kind] of result.lines) {
-          if (kind === 's') entries.push('--');
-          else {
-            const sep = kind === 'm' ? ':' : '-';
-            if (kind === 'm') shownMatches++;
-            entries.push(q.showLineNumbers ? `${file}${sep}${lineNo}${sep}${text}` : `${file}${sep}${text}`);
-          }
-        }
-        matchLines += shownMatches;
-        if (shownMatches < result.count) {
-          moreEntries = true;
-          return false;
-        }
-      }
-      if (q.mode === 'count') {
-        entries.push(`${file}:${result.count}`);
-        if (entries.length >= q.want) {
-          moreEntries = true;
-          return false;
-        }
-      }
-    }
-    return true;
+    return hits.fold(files, results);
   };
 
   try {
@@ -134,8 +83,8 @@ export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<Gre
       if (q.signal.aborted) throw new GrepStoppedError('aborted');
       if (Date.now() >= started + q.timeoutMs) throw new GrepStoppedError('timeout');
       const rel = q.rootIsDir ? path.relative(q.root, file).split(path.sep).join('/') : path.basename(file);
-      if (q.rootIsDir && matchGlob && !matchGlob(rel)) continue;
-      if (matchType && !matchType(rel)) continue;
+      if (q.rootIsDir && filters.matchGlob && !filters.matchGlob(rel)) continue;
+      if (filters.matchType && !filters.matchType(rel)) continue;
       if (++scanned > (q.maxFilesScanned ?? GREP_MAX_FILES_SCANNED)) {
         hitScanCap = true;
         break;
@@ -153,26 +102,108 @@ export async function grepWithFallback(regex: RegExp, q: GrepQuery): Promise<Gre
       batchChars += text.length;
       if ((batchChars >= BATCH_CHARS || batch.length >= BATCH_FILES) && !(await flush())) break;
     }
-    if (!moreEntries) await flush();
+    if (!hits.moreEntries) await flush();
   } catch (err) {
-    if (err instanceof GrepStoppedError) {
-      if (err.reason === 'aborted' || q.signal.aborted) return { error: 'Grep was interrupted.' };
-      return {
-        error: `Grep stopped after ${formatSeconds(q.timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`,
-      };
-    }
-    return { error: `Grep failed: ${thrownMessage(err)}` };
+    return stoppedFailure(err, q);
   } finally {
     worker.close();
   }
   if (q.signal.aborted) return { error: 'Grep was interrupted.' };
-  const hits: GrepHits = { matchedFiles, entries, numMatches, hidden, moreEntries };
+  const result: GrepHits = { matchedFiles: hits.matchedFiles, entries: hits.entries, numMatches: hits.numMatches, hidden, moreEntries: hits.moreEntries };
   return hitScanCap
     ? {
-        ...hits,
+        ...result,
         notSearched: `Stopped after scanning ${q.maxFilesScanned ?? GREP_MAX_FILES_SCANNED} files (ripgrep is not available): files after ${lastScanned} (walking directories in name order) were not searched; narrow path or glob.`,
       }
-    : hits;
+    : result;
+}
+
+type FileFilter = (rel: string) => boolean;
+
+/** The `glob` and `type` filters as matchers of a root-relative path, or the unknown type's error. */
+function fileFilters(q: GrepQuery): { matchGlob?: FileFilter | undefined; matchType?: FileFilter | undefined } | GrepFailure {
+  let typeGlobs: readonly string[] | undefined;
+  if (q.type) {
+    typeGlobs = TYPE_GLOBS[q.type];
+    if (!typeGlobs)
+      return {
+        error: `Unknown file type ${JSON.stringify(q.type)} (without ripgrep, known types are: ${Object.keys(TYPE_GLOBS).join(', ')}); use glob instead.`,
+      };
+  }
+  // ripgrep's rule: a glob without "/" matches the file name at any depth. picomatch's
+  // `basename` option breaks patterns that do contain "/", so it is set only for the others.
+  const matcher = (globs: readonly string[]): FileFilter | undefined => {
+    if (globs.length === 0) return undefined;
+    const fns = globs.map((g) => picomatch(g, { dot: true, basename: !g.includes('/') }));
+    return (rel) => fns.some((f) => f(rel));
+  };
+  return { matchGlob: matcher(q.globs), matchType: typeGlobs ? matcher(typeGlobs) : undefined };
+}
+
+/** The tool error for a search that threw: interrupted, over its time cap, or failed. */
+function stoppedFailure(err: unknown, q: GrepQuery): GrepFailure {
+  if (err instanceof GrepStoppedError) {
+    if (err.reason === 'aborted' || q.signal.aborted) return { error: 'Grep was interrupted.' };
+    return {
+      error: `Grep stopped after ${formatSeconds(q.timeoutMs)}: the search took too long. The pattern may backtrack catastrophically (e.g. nested quantifiers like (a+)+); simplify it, or narrow path or glob.`,
+    };
+  }
+  return { error: `Grep failed: ${thrownMessage(err)}` };
+}
+
+type BatchResults = Awaited<ReturnType<GrepWorker['match']>>;
+
+/** The hits gathered so far, folded in batch by batch, in file order. */
+class FallbackHits {
+  readonly matchedFiles: string[] = [];
+  readonly entries: string[] = [];
+  numMatches = 0;
+  /** Match lines shown so far (content mode), against `q.want`. */
+  matchLines = 0;
+  moreEntries = false;
+
+  constructor(private readonly q: GrepQuery) {}
+
+  /** Folds one batch's results in; false once enough entries are collected. */
+  fold(files: readonly { readonly file: string }[], results: BatchResults): boolean {
+    const { q } = this;
+    for (let k = 0; k < files.length; k++) {
+      const { file } = files[k] as { file: string };
+      const result = results[k];
+      if (!result || result.count === 0) continue;
+      this.matchedFiles.push(file);
+      this.numMatches += result.count;
+      if (q.mode === 'content' && !this.foldLines(file, result)) return false;
+      if (q.mode === 'count') {
+        this.entries.push(`${file}:${result.count}`);
+        if (this.entries.length >= q.want) {
+          this.moreEntries = true;
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private foldLines(file: string, result: NonNullable<BatchResults[number]>): boolean {
+    const { q, entries } = this;
+    if (result.lines.length > 0 && entries.length > 0 && (q.before > 0 || q.after > 0)) entries.push('--');
+    let shownMatches = 0;
+    for (const [lineNo, text, kind] of result.lines) {
+      if (kind === 's') entries.push('--');
+      else {
+        const sep = kind === 'm' ? ':' : '-';
+        if (kind === 'm') shownMatches++;
+        entries.push(q.showLineNumbers ? `${file}${sep}${lineNo}${sep}${text}` : `${file}${sep}${text}`);
+      }
+    }
+    this.matchLines += shownMatches;
+    if (shownMatches < result.count) {
+      this.moreEntries = true;
+      return false;
+    }
+    return true;
+  }
 }
 
 async function* single(file: string): AsyncGenerator<string> {
