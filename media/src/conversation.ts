@@ -42,7 +42,7 @@ export function userMessage(text: string, attachments: readonly ChatAttachment[]
     actionBar([
       ['Copy', 'Copy this message', () => actions.copy(text)],
       ['Edit', 'Edit this prompt and send it again (the conversation goes back to before it)', () => actions.edit(text)],
-      ['Retry', 'Send this prompt again (the conversation goes back to before it)', () => actions.retry(text)],
+      ['Retry', 'Retry: send this prompt again (the conversation goes back to before it)', () => actions.retry(text)],
     ]),
   );
   return el;

@@ -27,7 +27,7 @@ export function renderFileDiff(card: ToolCard, event: FileDiff, send: Send): voi
   header.append(
     title,
     counts(event.added, event.removed),
-    button('Open Diff', `Open the change to ${event.label} in a diff editor`, () => send({ type: 'openDiff', toolUseId: event.toolUseId })),
+    button('Open Diff', `Open Diff: the change to ${event.label} in a diff editor`, () => send({ type: 'openDiff', toolUseId: event.toolUseId })),
   );
   box.append(header);
   if (event.note) {

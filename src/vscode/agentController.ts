@@ -149,9 +149,8 @@ export class AgentController implements vscode.Disposable {
     try {
       await waitForConfig(this.deps.configReady, this.deps.log);
       const session = await this.sessions.ensureStarted(controller.signal);
-      const result = await session.submit(prompt, controller.signal, attachments, files);
-      if (result.status === 'failed') this.say(`The agent failed: ${result.reason ?? 'unknown error'}`);
-      else if (result.status === 'stopped' && result.reason) this.say(`Stopped: ${result.reason}`);
+      // Nothing to add for a failed or stopped run: its runEnded event already shows in the chat ("Failed: …").
+      await session.submit(prompt, controller.signal, attachments, files);
     } catch (error) {
       this.deps.log.error(`prompt failed: ${thrownStack(error)}`);
       this.say(`Hookwise hit an internal error: ${describeThrown(error)}`);

@@ -4,15 +4,17 @@
  * **Hookwise: Add Selection to Chat** reaches the model, built-in limit hooks stay out of Hook
  * Runs unless asked for, the chat opens in an editor tab with the same conversation, and
  * axe-core (the real library, injected into the webview frame) finds no serious or critical
- * violations. Runs after scenarios.test.mjs (the file name sorts after it) so the first-run
+ * violations, in the default theme and in Light, Dark and both High Contrast themes (picked
+ * with Preferences: Color Theme, as a user would). Runs after scenarios.test.mjs (the file name sorts after it) so the first-run
  * checks of hookwise.test.mjs see a fresh window. Screenshots: test-results/e2e-chat-*.png.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'mocha';
+import { after, describe, it } from 'mocha';
 import {
   chatFrame,
+  clickDialogButton,
   e2e,
   hookRunsView,
   latestTranscript,
@@ -24,6 +26,7 @@ import {
   treeItem,
   treeSnapshot,
   waitForAssistantText,
+  waitForDialog,
   waitForIdle,
   waitUntil,
 } from './harness.mjs';
@@ -83,7 +86,87 @@ async function axeViolations(nth = 0) {
   return { all: violations, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') };
 }
 
+/**
+ * The themes the chat is checked in, by the name the theme picker shows ("Default Light Modern",
+ * "Default Dark Modern", "Default High Contrast" and "Default High Contrast Light" in settings),
+ * and the kind the webview's body then has (VS Code sets `data-vscode-theme-kind` and `-name`).
+ */
+const THEMES = [
+  { kind: 'vscode-light', name: 'Light Modern' },
+  { kind: 'vscode-dark', name: 'Dark Modern' },
+  { kind: 'vscode-high-contrast', name: 'Dark High Contrast' },
+  { kind: 'vscode-high-contrast-light', name: 'Light High Contrast' },
+];
+
+const userSettingsFile = () => path.join(e2e().userDataDir, 'User', 'settings.json');
+
+/** The side bar chat's theme, as its webview sees it. */
+async function chatTheme() {
+  return chatFrame()
+    .locator('body')
+    .evaluate((body) => ({ kind: body.dataset['vscodeThemeKind'] ?? '', name: body.dataset['vscodeThemeName'] ?? '' }));
+}
+
+/**
+ * Picks a colour theme the way a user does (Preferences: Color Theme, type its name, Enter;
+ * the workbench writes `workbench.colorTheme`) and waits until the chat webview has it.
+ * @param {{kind: string, name: string}} theme
+ */
+async function switchTheme(theme) {
+  const { page } = e2e();
+  await page.keyboard.press('Control+Shift+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>Preferences: Color Theme');
+  // A click on the exact entry: the palette may rank "Browse Color Themes in Marketplace" first.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
+  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ state: 'visible' });
+  await input.fill(theme.name);
+  // The filter leaves the theme itself first (a substring match) and "Browse Additional Color Themes…", so Enter picks it.
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await waitUntil(`the theme picker to show only ${theme.name}`, async () => {
+    const themes = (await rows.allInnerTexts()).map((t) => t.trim()).filter((t) => !t.startsWith('Browse Additional'));
+    return themes.length === 1 && themes[0]?.startsWith(theme.name) && (await rows.first().innerText()).trim().startsWith(theme.name);
+  });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+  /** @type {{kind?: string, name?: string}} */
+  let seen = {};
+  await waitUntil(`the chat to show the theme ${JSON.stringify(theme)}`, async () => {
+    seen = await chatTheme();
+    return seen.kind === theme.kind && seen.name === theme.name;
+  }).catch((/** @type {Error} */ error) => {
+    throw new Error(`${error.message}; the chat shows ${JSON.stringify(seen)}`);
+  });
+}
+
+/**
+ * Runs axe in every theme of THEMES; returns the serious or critical violations per theme.
+ * @param {string} state what the chat shows, for the screenshots and the report
+ */
+async function axeInEveryTheme(state) {
+  /** @type {Record<string, unknown[]>} */
+  const found = {};
+  for (const theme of THEMES) {
+    await switchTheme(theme);
+    const { serious, all } = await axeViolations(0);
+    console.log(`      axe, ${state}, ${theme.name}: ${all.length} violation(s) in all, ${serious.length} serious or critical`);
+    await shot(`e2e-chat-axe-${state}-${theme.kind}`);
+    if (serious.length > 0) found[theme.name] = serious;
+  }
+  return found;
+}
+
 describe('Chat: context, less noise, editor tab, accessibility', function () {
+  /** @type {{settings: string, theme: {kind: string, name: string}} | undefined} the user settings and theme before the theme test, put back after it */
+  let themeBefore;
+  after(async function () {
+    rmSync(path.join(e2e().workspace, 'AXE-NOTES.md'), { force: true });
+    if (!themeBefore) return;
+    await switchTheme(themeBefore.theme);
+    writeFileSync(userSettingsFile(), themeBefore.settings);
+  });
+
   it('Add Selection to Chat attaches the selected lines; they reach the model with their path and line range', async function () {
     await startScenario({
       name: 'chat context',
@@ -155,5 +238,34 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
       .locator(':focus')
       .evaluate((el) => `${el.className} ${el.getAttribute('aria-label') ?? ''}`);
     assert.match(focused, /message assistant|tool-card|note/, `j moved focus to the next item (${focused})`);
+  });
+
+  it('axe-core finds no serious or critical violations in the Light, Dark and both High Contrast themes: empty chat and edit card', async function () {
+    this.timeout(300_000);
+    const write = { name: 'Write', input: { file_path: 'AXE-NOTES.md', content: '# Notes\n\nWritten for the theme check.\n' } };
+    await startScenario({ name: 'e2e: themes', turns: [{ text: 'Writing a note.', toolCalls: [write] }, { text: 'The note is written.' }] });
+    themeBefore = { settings: readFileSync(userSettingsFile(), 'utf8'), theme: await chatTheme() };
+
+    // The empty chat, with its "Choose a model…" link.
+    await chatFrame().getByRole('button', { name: 'Choose a model…' }).waitFor({ state: 'visible' });
+    const empty = await axeInEveryTheme('empty');
+
+    // A chat with an edit card (Open Diff) and the turn's summary (Keep / Undo).
+    await sendPrompt('Write a note');
+    const ask = await waitForDialog('Allow Write for the main agent?');
+    await clickDialogButton(ask.box, 'Allow');
+    const card = chatFrame().locator('section.tool-card[aria-label^="Tool call Write"][data-status="done"]');
+    await waitForAssistantText('The note is written.');
+    await waitForIdle();
+    const openDiff = card.getByRole('button', { name: /^Open Diff/ });
+    await openDiff.waitFor({ state: 'visible' });
+    await openDiff.scrollIntoViewIfNeeded();
+    const edited = await axeInEveryTheme('edit');
+
+    assert.deepEqual(
+      { empty, edited },
+      { empty: {}, edited: {} },
+      `axe: serious or critical violations per theme:\n${JSON.stringify({ empty, edited }, null, 1)}`,
+    );
   });
 });

@@ -84,6 +84,10 @@ describe('A vscode-lm model from another extension', function () {
     );
     await notice.first().waitFor({ state: 'visible', timeout: 30_000 });
     await waitForIdle();
+    // One failure, one message: the run's own "Failed: …" line, not a second "The agent failed: …".
+    const said = await chatFrame().locator('.note', { hasText: 'monthly quota used up' }).allInnerTexts();
+    assert.equal(said.length, 1, `the failure shows once:\n${said.join('\n')}`);
+    assert.match(said[0] ?? '', /^Failed: /);
     console.log(`      screenshot: ${await screenshot('e2e-vscode-lm-quota-notice')}`);
   });
 });
