@@ -123,12 +123,15 @@ suite('Hook configuration (VS Code glue)', () => {
     const { service } = harness;
     await service.reload();
     await waitForChange(service, (c) => activeCommands(c).some((cmd) => cmd.includes(FIXTURE_COMMAND_PART)), 10_000, 'the approved fixture hook');
+    // The approval's own follow-up reload may still be pending: count applies only once it is done.
+    await service.idle();
     const applied = harness.applyCalls.length;
 
     const original = readFileSync(files.remember(settingsFile), 'utf8');
     writeFileSync(settingsFile, original.replace(/"command": ".*"/, '"command": "echo blocked-edit"'));
     const until = Date.now() + 15_000;
     while (asked.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await service.idle();
 
     assert.deepEqual(asked[0], [{ source: 'project_settings', filePath: settingsFile }]);
     assert.equal(harness.applyCalls.length, applied, 'the blocked reload was not applied');

@@ -132,6 +132,11 @@ export class HookConfigService implements vscode.Disposable {
     return this.queue.reload();
   }
 
+  /** Resolves once no reload is scheduled or running: every change made so far has been loaded (applied or refused). */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
   /** Debounced reload, for bursts of file events (an editor saving, git checkout). */
   scheduleReload(): void {
     if (this.disposed) return;

@@ -26,6 +26,7 @@ export class ReloadQueue<L, C> {
   private pumping = false;
   private disposed = false;
   private readonly waiters: { ticket: number; resolve: (current: C | undefined) => void }[] = [];
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly steps: ReloadSteps<L, C>) {}
 
@@ -41,7 +42,26 @@ export class ReloadQueue<L, C> {
   schedule(): void {
     if (this.disposed) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.reload(), this.steps.debounceMs ?? 150);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.reload();
+    }, this.steps.debounceMs ?? 150);
+  }
+
+  /**
+   * Resolves once nothing is pending: no scheduled reload waiting out its debounce, no load or
+   * apply running. For callers that must see the result of every change already made.
+   */
+  async idle(): Promise<void> {
+    while (!this.disposed && (this.timer !== undefined || this.pumping || this.completed < this.requested)) {
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   private async pump(): Promise<void> {
@@ -69,6 +89,7 @@ export class ReloadQueue<L, C> {
       }
     } finally {
       this.pumping = false;
+      this.wakeIdle();
     }
     if (this.disposed) this.resolveAll();
   }
@@ -81,6 +102,8 @@ export class ReloadQueue<L, C> {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.resolveAll();
+    this.wakeIdle();
   }
 }
