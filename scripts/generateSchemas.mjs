@@ -1,4 +1,4 @@
-// Generates JSON Schema from the zod schemas in src/hooks/config (the one source of truth):
+// Generates JSON Schema from the zod schemas in src/settings and src/hooks/config (the one source of truth):
 //   - package.json contributes.configuration and contributes.jsonValidation (only those two keys)
 //   - schemas/claude-settings.schema.json
 // Usage: node scripts/generateSchemas.mjs [--check]   (--check: exit 1 when anything is stale)
@@ -14,7 +14,7 @@ const check = process.argv.includes('--check');
 
 const bundle = await build({
   stdin: {
-    contents: "export * from './src/hooks/config/contributedSchemas'; export { modify, applyEdits } from 'jsonc-parser';",
+    contents: "export * from './src/settings/contributedSchemas'; export { modify, applyEdits } from 'jsonc-parser';",
     resolveDir: root,
     loader: 'ts',
     sourcefile: 'generateSchemasEntry.ts',

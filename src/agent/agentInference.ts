@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isContextTooLong } from '../model/contextLengthError';
 import { collectResponse } from '../model/modelClient';
 import type { ModelResponse } from '../model/modelClient';
 import { thrownMessage } from '../shared/describeThrown';
@@ -28,19 +29,11 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
   run.context.flushInto(o.conversation);
   let response: ModelResponse;
   try {
-    const modelName = o.modelName ?? ctx.modelName;
-    response = await collectResponse(
-      ctx.model,
-      {
-        messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages],
-        tools: run.tools.modelSpecs,
-        ...(modelName ? { model: modelName } : {}),
-        ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
-      },
-      o.signal,
-      (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }),
-      (delta) => ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
-    );
+    response = await callModel(run).catch(async (error: unknown) => {
+      // Too long for the model: compacted once, the call is sent again (as Claude Code does).
+      if (o.signal.aborted || !isContextTooLong(error) || !o.onContextTooLong || !(await o.onContextTooLong())) throw error;
+      return callModel(run);
+    });
   } catch (error) {
     if (o.signal.aborted) return { ended: await run.end('cancelled', 'Stopped by the user') };
     // The turn ends on the model error: StopFailure instead of Stop (its output is ignored, as in Claude Code).
@@ -67,6 +60,25 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
     return { ended: await run.end('stopped', afterInference) };
   }
   return { response };
+}
+
+/** The model call itself, with the conversation as it is now. */
+function callModel(run: AgentRun): Promise<ModelResponse> {
+  const { o } = run;
+  const { ctx } = o;
+  const modelName = o.modelName ?? ctx.modelName;
+  return collectResponse(
+    ctx.model,
+    {
+      messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages],
+      tools: run.tools.modelSpecs,
+      ...(modelName ? { model: modelName } : {}),
+      ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+    },
+    o.signal,
+    (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }),
+    (delta) => ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
+  );
 }
 
 /** The response's usage, its assistant message and (in the background) MessageDisplay. */

@@ -31,6 +31,11 @@ export interface AgentRunOptions {
   readonly stopEvent: 'Stop' | 'SubagentStop';
   /** Called before each model call (the session compacts here when over budget). */
   readonly beforeInference?: () => Promise<void>;
+  /**
+   * Called when the model refuses a call's prompt as longer than its context (the session
+   * compacts here); true = the call is sent once more. Absent = the refusal ends the run.
+   */
+  readonly onContextTooLong?: () => Promise<boolean>;
   /** Called before every hook dispatch so hooks can read the transcript so far. */
   readonly beforeHooks?: () => Promise<void>;
   readonly maxTokens?: number;

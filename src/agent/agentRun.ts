@@ -174,8 +174,9 @@ export class AgentRun {
     const result = await this.dispatch(event, this.events.task(event, task.id, task.subject, task.description || undefined));
     this.show(result);
     this.context.collect(result, event);
-    if (result.decision === 'deny' || result.decision === 'stop') return { blocked: result.reason ?? `${event} hook blocked it` };
-    return {};
+    if (result.decision !== 'deny' && result.decision !== 'stop') return {};
+    const by = result.decidedBy?.kind === 'hook' ? { blockedBy: result.decidedBy.hookLabel } : {};
+    return { blocked: result.reason ?? `${event} hook blocked it`, ...by };
   };
 }
 

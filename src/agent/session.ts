@@ -26,6 +26,7 @@ import { CheckpointStore } from './checkpoints/checkpointStore';
 import type { RestoreReport } from './checkpoints/checkpointStore';
 import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
+import { resolveContextWindow } from './contextWindow';
 import { SessionCompaction } from './sessionCompaction';
 import type { CompactionResult } from './sessionCompaction';
 import { rewindToCheckpoint, undoCheckpointEdits } from './sessionCheckpoints';
@@ -146,6 +147,7 @@ export class Session {
       modelName: o.modelName,
       emit: o.emit,
       budgetTokens: o.compactionBudgetTokens ?? 0,
+      contextWindow: resolveContextWindow(o.contextWindowTokens, o.modelName),
       envFile: this.envFile,
       envelope,
       runHooks,
@@ -313,6 +315,7 @@ export class Session {
       signal,
       stopEvent: 'Stop',
       beforeInference: () => this.compaction.maybeAutoCompact(signal),
+      onContextTooLong: () => this.compaction.compactAfterOverflow(signal),
     });
   }
 

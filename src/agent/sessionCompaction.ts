@@ -6,6 +6,7 @@ import type { AgentEventListener } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
 import type { CheckpointStore } from './checkpoints/checkpointStore';
 import { compactionCut, estimateTokens, summarize } from './compaction';
+import { autoCompactThreshold } from './contextWindow';
 import { compactionNote } from './compactionNote';
 import type { Conversation } from './conversation';
 import { contextNote } from './sessionContextNote';
@@ -26,8 +27,10 @@ export interface SessionCompactionDeps {
   readonly model: ModelClient;
   readonly modelName?: string | undefined;
   readonly emit: AgentEventListener;
-  /** Compact automatically above this many estimated tokens; 0 = never. */
+  /** Compact automatically above this many estimated tokens; 0 = only at the window's threshold. */
   readonly budgetTokens: number;
+  /** The model's context window: over its threshold (contextWindow.ts) the conversation is compacted before the next call. */
+  readonly contextWindow: number;
   /** `CLAUDE_ENV_FILE` for the SessionStart `compact` hooks. */
   readonly envFile: string;
   readonly envelope: () => HookEnvelope;
@@ -36,7 +39,7 @@ export interface SessionCompactionDeps {
 
 /**
  * A session's compaction, manual (`/compact`) and automatic (before a model call, over the
- * budget): PreCompact, the model's summary replacing older turns, PostCompact and SessionStart
+ * window's threshold or the budget; and when the model refuses a prompt as too long): PreCompact, the model's summary replacing older turns, PostCompact and SessionStart
  * `compact`. Keeps the prompt tokens the model last reported, which the automatic one measures.
  */
 export class SessionCompaction {
@@ -93,10 +96,18 @@ export class SessionCompaction {
     return { status: 'compacted', summarized: cut, kept, summary };
   }
 
-  /** Before each model call of the main agent: compacts when the conversation is over the budget; a failure is reported, never thrown. */
+  /**
+   * The size at which the conversation is compacted on its own: the context window's threshold
+   * (Claude Code's: 167,000 of 200,000), or the budget when one is set below it.
+   */
+  get autoCompactLimit(): number {
+    const threshold = autoCompactThreshold(this.d.contextWindow);
+    return this.d.budgetTokens > 0 ? Math.min(this.d.budgetTokens, threshold) : threshold;
+  }
+
+  /** Before each model call of the main agent: compacts when the conversation is over the limit; a failure is reported, never thrown. */
   async maybeAutoCompact(signal: AbortSignal): Promise<void> {
-    const budget = this.d.budgetTokens;
-    if (budget <= 0) return;
+    const budget = this.autoCompactLimit;
     const size = this.contextTokens();
     if (size <= budget) return;
     // The last compaction could not get under the budget (the recent turns it keeps are that
@@ -122,6 +133,23 @@ export class SessionCompaction {
     } catch (error) {
       if (signal.aborted) return;
       this.d.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
+    }
+  }
+
+  /**
+   * The model refused the prompt as longer than its context: compacts (trigger `auto`, as
+   * Claude Code does) so the call can be sent again. True when it compacted; a failure is
+   * reported, never thrown.
+   */
+  async compactAfterOverflow(signal: AbortSignal): Promise<boolean> {
+    try {
+      const result = await this.compact('auto', signal);
+      if (result.status === 'compacted') this.stillOverAfterCompaction = estimateTokens(this.d.conversation.messages);
+      return result.status === 'compacted';
+    } catch (error) {
+      if (!signal.aborted)
+        this.d.emit({ type: 'systemMessage', agent: MAIN, text: `Automatic compaction failed: ${thrownMessage(error)}`, source: 'PreCompact' });
+      return false;
     }
   }
 

@@ -44,6 +44,11 @@ export interface SessionOptions {
   readonly fileChangedNames?: () => readonly string[];
   /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
   readonly compactionBudgetTokens?: number;
+  /**
+   * The model's context window in tokens; absent/0 = the model's known window, else 200,000.
+   * Over its threshold (window − reply room − 13,000) the conversation compacts on its own.
+   */
+  readonly contextWindowTokens?: number;
   /** Fire Notification `idle_prompt` when a finished agent waits this long for the user; 0/absent = never. */
   readonly idleNotificationMs?: number;
   /**

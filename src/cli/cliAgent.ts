@@ -105,7 +105,13 @@ export async function startCliAgent(args: CliArgs, io: CliIo, parts: CliAgentPar
     projectDir: cwd,
     homeDir,
     transcriptDir,
-    settings: () => ({ cwd, permissionMode: args.permissionMode, trusted: true, emit: parts.emit }),
+    settings: () => ({
+      cwd,
+      permissionMode: args.permissionMode,
+      trusted: true,
+      emit: parts.emit,
+      ...(args.contextWindow ? { contextWindowTokens: args.contextWindow } : {}),
+    }),
     ...(telemetry ? { observer: () => telemetry } : {}),
   });
   // MCP servers, like hooks: a headless run counts as trusted, so the project's .mcp.json servers start too.

@@ -36,6 +36,8 @@ export interface CliArgs {
   readonly memoryImports?: readonly string[];
   /** `--rg-path FILE` or $HOOKWISE_RG_PATH: the ripgrep Grep and Glob run on (before `rg` on PATH). */
   readonly rgPath?: string;
+  /** `--context-window N` or $HOOKWISE_CONTEXT_WINDOW: the model's context window in tokens (absent: the model's known one, else 200,000). */
+  readonly contextWindow?: number;
 }
 
 /** What the command line asks for: a run, help, the version, or a usage error (exit 2). */
@@ -65,6 +67,11 @@ Options:
                               (via /dev/tty when redirected; exit 2 without a terminal)
   --settings FILE             an extra settings file (highest precedence)
   --max-steps N               stop after N steps
+  --context-window N          the model's context window in tokens (default:
+                              $HOOKWISE_CONTEXT_WINDOW, else the model's known window,
+                              else 200,000). The conversation is compacted (PreCompact
+                              trigger auto) once the prompt the model reports passes
+                              N − 33,000 (167,000 of 200,000)
   --resume ID                 continue the session with this id
   --init                      run Setup hooks (trigger init) before SessionStart
   --maintenance               run Setup hooks (trigger maintenance) before SessionStart
@@ -85,7 +92,8 @@ Options:
 
   hookwise hooks list|explain|test …  inspect and test the hooks (hookwise hooks --help)
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME, HOOKWISE_RG_PATH.
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, HOOKWISE_MODEL, HOOKWISE_HOME, HOOKWISE_RG_PATH,
+HOOKWISE_CONTEXT_WINDOW.
 Exit codes: 0 completed, 1 failed or stopped (Ctrl+C), 2 bad usage (or, with
 --strict-config, a broken hook config file), 143 SIGTERM,
 129 SIGHUP or the parent process died.`;
@@ -116,6 +124,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         allowedTools: { type: 'string', multiple: true },
         settings: { type: 'string' },
         'max-steps': { type: 'string' },
+        'context-window': { type: 'string' },
         resume: { type: 'string', short: 'r' },
         init: { type: 'boolean' },
         maintenance: { type: 'boolean' },
@@ -150,6 +159,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     maxSteps = Number(v['max-steps']);
     if (!Number.isInteger(maxSteps) || maxSteps < 1) return { kind: 'usageError', message: `--max-steps must be a positive integer (got "${v['max-steps']}")` };
   }
+  const windowArg = v['context-window'] ?? env.HOOKWISE_CONTEXT_WINDOW;
+  const contextWindow = windowArg === undefined || windowArg === '' ? undefined : Number(windowArg);
+  if (contextWindow !== undefined && (!Number.isInteger(contextWindow) || contextWindow < 1000))
+    return { kind: 'usageError', message: `--context-window must be a whole number of tokens, at least 1000 (got "${windowArg}")` };
   const modelArg = v.model ?? env.HOOKWISE_MODEL;
   const playground = modelArg?.startsWith('playground:') ? modelArg.slice('playground:'.length) : undefined;
   if (playground === '') return { kind: 'usageError', message: '--model playground:FILE needs a file' };
@@ -173,6 +186,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(prompter.data !== 'auto' ? { permissionPrompt: prompter.data } : {}),
     ...(v.settings ? { settingsFile: v.settings } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
     ...(v['allow-memory-import'] ? { memoryImports: v['allow-memory-import'] } : {}),
     ...((v['rg-path'] ?? env.HOOKWISE_RG_PATH) ? { rgPath: (v['rg-path'] ?? env.HOOKWISE_RG_PATH) as string } : {}),

@@ -310,6 +310,8 @@ export class HookwiseRuntime {
     readonly history?: readonly ModelMessage[];
     readonly tools?: readonly AnyAgentTool[];
     readonly compactionBudgetTokens?: number;
+    /** The model's context window (tokens); absent = the model's known window, else 200,000. */
+    readonly contextWindowTokens?: number;
     readonly idleNotificationMs?: number;
   }): Session {
     const cwd = options.cwd ?? this.o.projectDir;
@@ -344,6 +346,7 @@ export class HookwiseRuntime {
       // An untrusted workspace's skills still load, but their allowed-tools cannot widen permissions.
       skills: options.trusted ? this.skills : this.skills.map((s) => (s.scope === 'project' ? { ...s, allowedTools: [] } : s)),
       ...(options.compactionBudgetTokens ? { compactionBudgetTokens: options.compactionBudgetTokens } : {}),
+      ...(options.contextWindowTokens ? { contextWindowTokens: options.contextWindowTokens } : {}),
       ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
       fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),

@@ -157,6 +157,13 @@ export const HOOKWISE_SETTINGS = {
       markdownDescription: 'Estimated context size (tokens) at which the conversation is compacted automatically (`PreCompact` with trigger `auto`).',
     }),
   },
+  'hookwise.model.contextWindow': {
+    scope: 'window',
+    schema: z.number().int().min(0).default(0).meta({
+      markdownDescription:
+        "The model's context window in tokens. `0` = the model's known window (Claude, GPT-4.1, GPT-4o, GPT-5, o-series by name), else 200,000. Once the prompt the model reports passes the window less 33,000 tokens (room for the reply and a margin: 167,000 of 200,000, Claude Code's threshold), the conversation is compacted before the next model call (`PreCompact` with trigger `auto`); it is also compacted, and the call sent again, when the model refuses a prompt as too long. Set it for a local model with a smaller window.",
+    }),
+  },
   'hookwise.notifications.idleSeconds': {
     scope: 'window',
     schema: z

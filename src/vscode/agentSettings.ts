@@ -34,7 +34,7 @@ export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' 
 
 /**
  * How a new session starts, from the settings as they are now: the permission mode, Workspace
- * Trust, the compaction budget and the idle notification (`notifications.idleSeconds`, 0 = off).
+ * Trust, the compaction budget, the model's context window and the idle notification (`notifications.idleSeconds`, 0 = off).
  */
 export function sessionSettingsFromVscode(emit: AgentEventListener): SessionSettings {
   const idleSeconds = settings().get<number>('notifications.idleSeconds', 60);
@@ -43,6 +43,8 @@ export function sessionSettingsFromVscode(emit: AgentEventListener): SessionSett
     trusted: vscode.workspace.isTrusted,
     emit,
     compactionBudgetTokens: settings().get<number>('compaction.contextBudgetTokens', 100_000),
+    // 0 = the model's known window, else 200,000 (contextWindow.ts).
+    contextWindowTokens: settings().get<number>('model.contextWindow', 0),
     ...(idleSeconds > 0 ? { idleNotificationMs: idleSeconds * 1000 } : {}),
   };
 }

@@ -6,9 +6,10 @@ import type { AgentTool, AnyAgentTool, ToolContext } from './tool';
 
 /**
  * What a task hook said: TaskCreated/TaskCompleted exit 2 (or `decision: "block"`) gives the
- * reason, and the creation is undone / the task stays open.
+ * reason, and the creation is undone / the task stays open. `blockedBy` names the hook that
+ * blocked (a command hook's command line), when one did.
  */
-export type TaskHook = (event: 'TaskCreated' | 'TaskCompleted', task: Task) => Promise<{ readonly blocked?: string }>;
+export type TaskHook = (event: 'TaskCreated' | 'TaskCompleted', task: Task) => Promise<{ readonly blocked?: string; readonly blockedBy?: string }>;
 
 const text = (max: number) => z.string().max(max);
 
@@ -104,8 +105,10 @@ export function createTaskUpdateTool(): AgentTool<z.infer<typeof taskUpdateInput
       if (updated.status === 'completed' && task.status !== 'completed') {
         const hook = await ctx.taskHook?.('TaskCompleted', updated);
         if (hook?.blocked !== undefined) {
-          // The task stays as it was; the other changes of this call are not applied either.
-          return toolError(`Task #${task.id} was not marked completed: a TaskCompleted hook blocked it: ${hook.blocked}`);
+          // The task stays as it was; the other changes of this call are not applied either. As in
+          // Claude Code this is a result, not a failure: PostToolUse fires with `success: false`.
+          const error = `TaskCompleted hook feedback:\n${hook.blockedBy !== undefined ? `[${hook.blockedBy}]: ` : ''}${hook.blocked}`;
+          return { content: error, isError: false, data: { success: false, taskId: task.id, updatedFields: [], error } };
         }
       }
       store.put(updated);

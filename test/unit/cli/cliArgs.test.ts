@@ -73,10 +73,19 @@ describe('parseCliArgs', () => {
     [['-p', 'x', '--max-steps', '2.5'], '--max-steps must be a positive integer'],
     [['-p', 'x', '--model', 'playground:'], 'needs a file'],
     [['-p', 'x', '--permission-mode', 'dontAsk'], '--permission-mode must be one of'],
+    [['-p', 'x', '--context-window', '128k'], '--context-window must be a whole number of tokens'],
+    [['-p', 'x', '--context-window', '500'], 'at least 1000'],
   ])('%j is a usage error that says what is wrong', (argv, message) => {
     const command = parseCliArgs(argv, {}, '/');
     expect(command.kind).toBe('usageError');
     expect(command.kind === 'usageError' ? command.message : '').toContain(message);
+  });
+
+  it("takes the model's context window from --context-window, else $HOOKWISE_CONTEXT_WINDOW; absent: none (the model's default)", () => {
+    expect(args(['-p', 'x', '--context-window', '128000']).contextWindow).toBe(128_000);
+    expect(args(['-p', 'x'], { HOOKWISE_CONTEXT_WINDOW: '32768' }).contextWindow).toBe(32_768);
+    expect(args(['-p', 'x', '--context-window', '64000'], { HOOKWISE_CONTEXT_WINDOW: '32768' }).contextWindow).toBe(64_000);
+    expect(args(['-p', 'x']).contextWindow).toBeUndefined();
   });
 
   it('--help and --version are commands of their own', () => {
