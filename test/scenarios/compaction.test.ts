@@ -15,9 +15,10 @@ import type { CliWorkspace } from '../support/cliHarness';
 import { makeCliWorkspace } from '../support/cliHarness';
 import { jsonLinesOf, recordTo, writeHookScript } from '../support/lifecycleHarness';
 
-// There is no CLI flag for compaction, so these run the real runtime in-process (the same
+// Manual compaction and the estimated budget, run on the real runtime in-process (the same
 // HookwiseRuntime the CLI builds) with command hooks from the workspace's .claude/settings.json
-// and the local OpenAI-compatible server as the model.
+// and the local OpenAI-compatible server as the model. Automatic compaction through the CLI
+// (--context-window, a context-length refusal) is in test/system/cli/cliAutoCompaction.test.ts.
 
 let w: CliWorkspace;
 let server: OpenAiTestServer | undefined;
