@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           // test/unit: functions and classes in-process, one folder per src/ folder.
-          // test/scenarios: whole agent lifecycles run in-process (compaction has no CLI flag).
+          // test/scenarios: whole agent lifecycles run in-process.
           // test/adversarial: the security suite: generated hostile cases that keep every closed bypass closed.
           include: ['test/unit/**/*.test.ts', 'test/scenarios/**/*.test.ts', 'test/adversarial/**/*.test.ts'],
         },
