@@ -45,12 +45,13 @@ export const zodEnglishOnlyPlugin = {
 
 // Some dependencies are ESM that read `import.meta.url` (fdir via tinyglobby); in a
 // CJS bundle that is undefined, so give them the bundle's own file URL.
+// A getter, so a bundle whose users of it are never reached does not pay for the URL at start-up.
 const importMetaShim = {
   // jsonc-parser's "main" is a UMD build with dynamic requires esbuild cannot follow; its
   // "module" build bundles cleanly.
   mainFields: ['module', 'main'],
-  define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
-  banner: { js: "const __hookwiseImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__hookwiseImportMeta.url' },
+  banner: { js: "const __hookwiseImportMeta = { get url() { return require('url').pathToFileURL(__filename).href; } };" },
 };
 
 /**

@@ -4,7 +4,10 @@
 //  - with no hooks (target: whole run ≤ 0.4 s; peak memory ≤ 120 MiB);
 //  - with 5 PreToolUse command hooks per call: the added cost per tool call, against the
 //    cost of spawning those 5 processes directly (concurrently), measured in the same run
-//    (target ≤ 1.2×).
+//    (target ≤ 1.2×);
+//  - start-up: an empty run (`node dist/cli.js -p …` answered at once with text, no tool) and
+//    the 10-call session against `node -e ''`, interleaved round by round (target for the
+//    empty run ≤ 1.5×; the session is reported against the same floor).
 // Needs `node esbuild.mjs` first (npm run bench does it). Measures only.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,6 +60,33 @@ async function runOnce(dir: string, home: string): Promise<{ ms: number; maxRssK
   return { ms, maxRssKb };
 }
 
+/** Wall time of `node <args>` in `cwd` (spawn to exit). */
+async function timeNode(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [...args], { cwd, env, stdio: 'ignore' });
+    child.on('close', (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`node ${args.join(' ')} failed (${code})`);
+  return performance.now() - started;
+}
+
+/** An empty headless run and `node -e ''`, interleaved; returns each round's ratio and times. */
+async function startupRounds(dir: string, home: string): Promise<{ empty: number[]; node: number[] }> {
+  const server = await startOpenAiTestServer({ script: () => textReply('done') });
+  const env = { ...process.env, HOME: home, HOOKWISE_HOME: path.join(home, '.hookwise'), OPENAI_API_KEY: 'x' };
+  const args = [cli, '-p', 'go', '--model', 'bench', '--base-url', server.url];
+  const empty: number[] = [];
+  const node: number[] = [];
+  await timeNode(args, dir, env); // the compile cache and the file cache
+  for (let r = 0; r < ROUNDS * 2; r++) {
+    node.push(await timeNode(['-e', ''], dir, env));
+    empty.push(await timeNode(args, dir, env));
+  }
+  await server.close();
+  return { empty, node };
+}
+
 function spawnFive(): Promise<void> {
   const one = (): Promise<void> =>
     new Promise((resolve) => {
@@ -74,9 +104,12 @@ async function main(): Promise<void> {
   const withHooks: number[] = [];
   const addedPerCall: number[] = [];
   const floor: number[] = [];
+  const nodeFloor: number[] = [];
   const rss: number[] = [];
+  const start = await startupRounds(bare, home);
   await runOnce(bare, home); // warm the file cache
   for (let r = 0; r < ROUNDS; r++) {
+    nodeFloor.push(await timeNode(['-e', ''], bare, process.env));
     const a = await runOnce(bare, home);
     plain.push(a.ms);
     rss.push(a.maxRssKb);
@@ -109,8 +142,17 @@ async function main(): Promise<void> {
     `  ratio per round: median ${ratio.toFixed(2)}× (middle half ${quartile(0.25)}–${quartile(0.75)}×)   target ≤ 1.2×  ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
   );
   console.log(`  peak RSS of the CLI process ${peakMiB.toFixed(1)} MiB      target ≤ 120 MiB  ${peakMiB <= 120 ? 'OK' : 'MISSED'}`);
+  // Ratios per round, each against the `node -e ''` measured beside it.
+  const startupVsNode = median(start.empty.map((e, i) => e / (start.node[i] ?? NaN)));
+  const sessionVsNode = median(plain.map((p, i) => p / (nodeFloor[i] ?? NaN)));
+  console.log(
+    `  start-up: empty run ${median(start.empty).toFixed(0)} ms vs node -e '' ${median(start.node).toFixed(0)} ms: ${startupVsNode.toFixed(2)}× (median of ${start.empty.length} paired rounds)   target ≤ 1.5×  ${startupVsNode <= 1.5 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(`  10-call session (no hooks) vs node -e '': ${sessionVsNode.toFixed(2)}× (median of ${ROUNDS} paired rounds)`);
   // Gathered by bench/run.mjs into its final JSON line (floor: a small Node process spawning the 5 at once, as for the host).
-  console.log(`@bench-json ${JSON.stringify({ cliHookRatio: Math.round(ratio * 100) / 100 })}`);
+  console.log(
+    `@bench-json ${JSON.stringify({ cliHookRatio: Math.round(ratio * 100) / 100, startupVsNode: Math.round(startupVsNode * 100) / 100, sessionVsNode: Math.round(sessionVsNode * 100) / 100 })}`,
+  );
   for (const d of [home, bare, hooked]) rmSync(d, { recursive: true, force: true });
 }
 

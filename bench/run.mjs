@@ -25,6 +25,8 @@ const TRACKED = [
   'longSessionRssGrowthMiB',
   'grepVsRg',
   'globVsRg',
+  'startupVsNode',
+  'sessionVsNode',
 ];
 
 const filter = process.argv[2] ?? '';

@@ -4,7 +4,7 @@
  * stopped by signal N (SIGTERM 143, SIGHUP 129; also 129 when the parent process died).
  */
 import { version } from '../../package.json';
-import { startProcessGroupWatchdog } from '../shared/processGroupWatchdog';
+import { armProcessGroupWatchdog } from '../shared/processGroupWatchdog';
 import { parseCliArgs, USAGE } from './cliArgs';
 import { watchParent } from './parentWatch';
 import { runCli, type CliIo } from './runCli';
@@ -42,7 +42,7 @@ async function runGuarded(work: (io: CliIo) => Promise<number>): Promise<number>
   process.stderr.on('error', () => undefined);
   const controller = new AbortController();
   const stops = handleStopSignals(controller, (text) => process.stderr.write(text));
-  const watchdog = startProcessGroupWatchdog();
+  const watchdog = armProcessGroupWatchdog();
   const stopWatchingParent = watchParent(() => stops.stop('SIGHUP', 'the parent process exited'));
   try {
     const code = await work({ stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), env: process.env, signal: controller.signal });
@@ -50,7 +50,7 @@ async function runGuarded(work: (io: CliIo) => Promise<number>): Promise<number>
   } finally {
     stopWatchingParent();
     stops.done();
-    watchdog?.close();
+    watchdog.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { setProcessGroupListener } from './processGroups';
+import { setProcessGroupListener, setProcessGroupListenerStarter } from './processGroups';
 
 /**
  * A tiny `/bin/sh` process that outlives a host killed without warning (`kill -9`, OOM) and
@@ -91,6 +91,38 @@ export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchd
       open = false;
       // A clean stop: the host killed its groups itself, no scan for strays needed.
       stdin.end('bye\n');
+    },
+  };
+}
+
+/** A watchdog that starts with the first launched process; see {@link armProcessGroupWatchdog}. */
+export interface ArmedProcessGroupWatchdog {
+  /** The running watchdog, once a process was launched (undefined before, or where it cannot run). */
+  readonly started: ProcessGroupWatchdog | undefined;
+  /** Disarms it, or closes it if it started. */
+  close(): void;
+}
+
+/**
+ * Like {@link startProcessGroupWatchdog}, but the watchdog is spawned only just before the
+ * first hook, Bash command or MCP server starts: a run that starts none (a headless answer
+ * with no tools) does not pay a spawn at start-up. Every launcher reads the child
+ * environment first (`withGroupChildEnv`), so the first shell already carries the mark.
+ */
+export function armProcessGroupWatchdog(shell = '/bin/sh'): ArmedProcessGroupWatchdog {
+  let started: ProcessGroupWatchdog | undefined;
+  let closed = false;
+  setProcessGroupListenerStarter(() => {
+    if (!closed) started = startProcessGroupWatchdog(shell);
+  });
+  return {
+    get started() {
+      return started;
+    },
+    close() {
+      closed = true;
+      setProcessGroupListenerStarter(undefined);
+      started?.close();
     },
   };
 }

@@ -41,8 +41,24 @@ export function setProcessGroupListener(listener: ProcessGroupListener | undefin
   for (const groupId of liveGroups) listener?.added(groupId);
 }
 
+let listenerStarter: (() => void) | undefined;
+
+/**
+ * Registers `start` (undefined clears it), called once just before the first process is
+ * launched; it installs the listener then. A listener that costs a spawn (the CLI's watchdog)
+ * is thus paid for only by runs that start a process.
+ */
+export function setProcessGroupListenerStarter(start: (() => void) | undefined): void {
+  listenerStarter = start;
+}
+
 /** `env` plus the listener's marker variables: the environment every launched process gets. */
 export function withGroupChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (listenerStarter) {
+    const start = listenerStarter;
+    listenerStarter = undefined;
+    start();
+  }
   return groupListener?.childEnv ? { ...env, ...groupListener.childEnv } : env;
 }
 

@@ -19,7 +19,7 @@ import type { SpawnedProcess } from './processRun';
  * the rest read and dropped) and reports spawn, exit and close. When the host goes away
  * (its pipe to the helper closes) the helper SIGKILLs every group it started, then exits.
  *
- * Protocol: one JSON object per line each way. Host → helper `{op:'run',id,file,args,cwd,env,cap}`,
+ * Protocol: one JSON object per line each way, the lines of one turn of the event loop written at once. Host → helper `{op:'run',id,file,args,cwd,env,cap}`,
  * `{op:'stdin',id,data}` (base64), `{op:'end',id}`, `{op:'release',id}`. Helper → host
  * `{id,ev:'spawn',pid}`, `{id,ev:'out'|'err',data}` (base64), `{id,ev:'exit',code,signal}`,
  * `{id,ev:'close'}`, `{id,ev:'error',code,message}`.
@@ -28,7 +28,19 @@ const HELPER_SCRIPT = `
 'use strict';
 const { spawn } = require('node:child_process');
 const kids = new Map();
-const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+// Events of one turn of the loop go out as one write (one wake-up of the host, not one per
+// event); a spawn goes at once, so the host knows the group to kill as early as before.
+let outbox = '';
+const send = (m, now) => {
+  if (outbox === '' && !now) setImmediate(flush);
+  outbox += JSON.stringify(m) + '\\n';
+  if (now) flush();
+};
+function flush() {
+  const text = outbox;
+  outbox = '';
+  if (text !== '') process.stdout.write(text);
+}
 function forward(id, stream, ev, cap) {
   let sent = 0;
   stream.on('data', (d) => {
@@ -49,7 +61,7 @@ function run(m) {
   kids.set(m.id, c);
   c.on('error', (e) => send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) }));
   if (c.pid === undefined) return;
-  send({ id: m.id, ev: 'spawn', pid: c.pid });
+  send({ id: m.id, ev: 'spawn', pid: c.pid }, true);
   forward(m.id, c.stdout, 'out', m.cap);
   forward(m.id, c.stderr, 'err', m.cap);
   c.stdin.on('error', () => {});
@@ -72,6 +84,7 @@ process.stdin.on('data', (d) => {
 });
 process.stdin.on('end', () => {
   for (const c of kids.values()) { try { process.kill(-c.pid, 'SIGKILL'); } catch {} }
+  flush();
   process.exit(0);
 });
 process.stdout.on('error', () => process.exit(0));
@@ -158,6 +171,8 @@ class RemoteProcess extends EventEmitter implements SpawnedProcess {
 export interface SpawnHelper {
   /** The helper's pid (tests, diagnostics). */
   readonly pid: number;
+  /** Pids of the shells it reported started and still runs (tests, diagnostics). */
+  readonly runningPids: readonly number[];
   /** False once the helper died or was closed: callers spawn directly then. */
   readonly alive: boolean;
   /** The spawner to give the lean launcher (`createLeanLauncher({ spawner })`). */
@@ -188,6 +203,8 @@ export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | und
   const { stdin, stdout, pid } = child;
   if (pid === undefined || !stdin || !stdout) return undefined;
   let alive = true;
+  // Its stdin failed: it is dying; runs wait for its output to drain (die) to finish.
+  let broken = false;
   let nextId = 1;
   const running = new Map<number, RemoteProcess>();
   // The pipe from the helper holds the event loop only while a run waits on it.
@@ -198,8 +215,18 @@ export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | und
     if (running.size === 0) pipe.unref?.();
     else pipe.ref?.();
   };
+  // Messages of one turn of the loop (a run, its stdin and its end; five hooks started at
+  // once) go out as one write: one wake-up of the helper instead of one per message.
+  let outbox = '';
+  const flush = (): void => {
+    const text = outbox;
+    outbox = '';
+    if (alive && !broken && text !== '') stdin.write(text);
+  };
   const post = (message: object): void => {
-    if (alive) stdin.write(`${JSON.stringify(message)}\n`);
+    if (!alive) return;
+    if (outbox === '') setImmediate(flush);
+    outbox += `${JSON.stringify(message)}\n`;
   };
   const die = (): void => {
     if (!alive) return;
@@ -209,9 +236,13 @@ export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | und
     pipe.unref?.();
     for (const remote of lost) remote.lost();
   };
-  stdin.on('error', die);
+  // Only once its output is drained ('close', not 'exit'): a spawn it reported just before it
+  // died must still reach its run, or that run would not know the group to kill.
+  stdin.on('error', () => {
+    broken = true;
+  });
   child.on('error', die);
-  child.on('exit', die);
+  child.on('close', die);
   let buffer = '';
   stdout.setEncoding('utf8');
   stdout.on('data', (text: string) => {
@@ -240,11 +271,15 @@ export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | und
   return {
     pid,
     get alive() {
-      return alive;
+      return alive && !broken;
     },
-    spawner: (file, args, options) => (alive ? spawner(file, args, options) : undefined),
+    get runningPids() {
+      return [...running.values()].flatMap((remote) => (remote.pid === undefined ? [] : [remote.pid]));
+    },
+    spawner: (file, args, options) => (alive && !broken ? spawner(file, args, options) : undefined),
     close() {
       if (!alive) return;
+      flush();
       alive = false;
       stdin.end();
       const lost = [...running.values()];

@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { describeFsError } from './fsErrors';
 import { defineTool, toolError } from './tool';
@@ -152,6 +151,8 @@ async function listOnJs(
   let relPaths: string[];
   try {
     // ripgrep's rule (and so Claude Code's): a glob without "/" matches the name at any depth.
+    // Loaded on first use: only the fallback needs it, and its module set-up is not free.
+    const { glob } = await import('tinyglobby');
     relPaths = await glob(pattern.includes('/') ? pattern : `**/${pattern}`, {
       cwd: dir,
       dot: true,

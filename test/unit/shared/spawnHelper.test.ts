@@ -50,6 +50,9 @@ describe('spawn helper', () => {
     const pending = runShellCommand(`sleep 100 & echo $! >> '${pidFile.file}'; wait`, { cwd });
     const [sleeper] = await waitForPids(pidFile, 1);
     expect(sleeper).toBeDefined();
+    // The host must have heard of the shell (its group) before the helper dies; on a busy
+    // machine the shell can write its pid before the helper's report arrives.
+    for (let i = 0; i < 200 && h.runningPids.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     process.kill(h.pid, 'SIGKILL');
     const r = await pending;
     expect(r.exitCode).toBeNull();
