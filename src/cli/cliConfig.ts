@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { standardConfigSources, type ConfigSourceInput } from '../hooks/config/configSources';
-import { loadHookConfig, type HookConfig } from '../hooks/config/hookConfigLoader';
+import type { ConfigFileSystem } from '../configFiles/configFileSystem';
+import { loadHookConfig, startHookConfigLoad, type HookConfig } from '../hooks/config/hookConfigLoader';
 import type { LastGoodStore } from '../hooks/config/lastGoodConfig';
 import { pluginHookSources } from '../hooks/config/pluginHookSources';
 import { discoverPlugins, type PluginProblem, type PluginRoot } from '../plugins/pluginLoader';
@@ -17,16 +18,23 @@ export async function loadCliConfig(
   pluginSources: readonly ConfigSourceInput[] = [],
   lastGood?: LastGoodStore,
 ): Promise<HookConfig> {
-  const sources: ConfigSourceInput[] = [...standardConfigSources({ homeDir, folders: [{ root: cwd }] }), ...pluginSources];
-  if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
   // projectDirs: the workspace files a user hook runs are found (and protected from the agent) too.
-  return loadHookConfig(sources, { projectDirs: [cwd], ...(lastGood ? { lastGood } : {}) });
+  return loadHookConfig([...cliSettingsSources(cwd, homeDir, settingsFile), ...pluginSources], { projectDirs: [cwd], ...(lastGood ? { lastGood } : {}) });
+}
+
+/** The settings sources of a headless run: the standard set of `cwd` and a `--settings` file (highest precedence). */
+function cliSettingsSources(cwd: string, homeDir: string, settingsFile: string | undefined): ConfigSourceInput[] {
+  const sources: ConfigSourceInput[] = standardConfigSources({ homeDir, folders: [{ root: cwd }] });
+  if (settingsFile) sources.push({ kind: 'claudeSettingsFile', scope: 'flag', file: path.resolve(settingsFile), displayFile: settingsFile });
+  return sources;
 }
 
 /**
  * The plugins a headless command in `cwd` sees (Claude Code's installed and enabled ones, then the
  * `--plugin-dir` roots) and the hook configuration with their hooks. Never throws: a plugin that
- * cannot be used is a problem naming its file and the place.
+ * cannot be used is a problem naming its file and the place. One load reads each settings file
+ * once: its `enabledPlugins` (a broken file's last good version with `lastGood`) pick the plugins,
+ * then the plugins' files are read. `fs`: the settings and plugin hooks files' access, default node:fs.
  */
 export async function loadCliConfigWithPlugins(
   cwd: string,
@@ -34,9 +42,16 @@ export async function loadCliConfigWithPlugins(
   settingsFile: string | undefined,
   pluginDirs: readonly string[],
   lastGood?: LastGoodStore,
+  fs?: ConfigFileSystem,
 ): Promise<{ config: HookConfig; plugins: PluginRoot[]; problems: PluginProblem[] }> {
-  const found = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs: pluginDirs.map((dir) => path.resolve(dir)) });
-  const config = await loadCliConfig(cwd, homeDir, settingsFile, pluginHookSources(found.plugins), lastGood);
+  const load = await startHookConfigLoad(cliSettingsSources(cwd, homeDir, settingsFile), {
+    projectDirs: [cwd],
+    ...(lastGood ? { lastGood } : {}),
+    ...(fs ? { fs } : {}),
+  });
+  const flagDirs = pluginDirs.map((dir) => path.resolve(dir));
+  const found = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs, enabledPlugins: load.enabledPlugins });
+  const config = await load.finish(pluginHookSources(found.plugins));
   return { config, plugins: found.plugins, problems: found.problems };
 }
 

@@ -4,6 +4,7 @@ import { getNodeValue, parseTree } from 'jsonc-parser';
 import { readBoundedTextFile } from '../configFiles/configFileSystem';
 import { findExcessNesting } from '../configFiles/configLimits';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
+import type { EnabledPluginsRead } from '../hooks/config/enabledPluginsRead';
 import { folderContains } from '../hooks/config/loadedHook';
 import type { PluginHookRoot } from '../hooks/config/pluginHookSources';
 import { thrownMessage } from '../shared/describeThrown';
@@ -48,6 +49,12 @@ export interface PluginDiscoveryOptions {
   readonly settingDirs?: readonly string[];
   /** The managed policy file; default {@link defaultManagedSettingsFile} of this process; null = none. */
   readonly managedSettingsFile?: string | null;
+  /**
+   * The settings files' `enabledPlugins` as the configuration load already read them
+   * (startHookConfigLoad), by absolute path: those files are not read again here, and a broken
+   * one's last good version decides. A settings file not in the map is read here.
+   */
+  readonly enabledPlugins?: ReadonlyMap<string, EnabledPluginsRead>;
 }
 
 /** Bound on plugins read in one load (a settings file could name thousands). */
@@ -179,10 +186,14 @@ async function readEnabledPlugins(
   for (const dir of options.projectDirs)
     for (const name of ['settings.json', 'settings.local.json']) files.push({ file: path.join(dir, '.claude', name), projectFolder: dir });
   const managedFile = options.managedSettingsFile === undefined ? defaultManagedSettingsFile() : options.managedSettingsFile;
-  const locked = managedFile === null ? new Map<string, boolean>() : await readEntries(managedFile, problems);
+  const entriesOf = (file: string): Promise<Map<string, boolean>> => {
+    const read = options.enabledPlugins?.get(file);
+    return read !== undefined ? Promise.resolve(takeEntries(file, read, problems)) : readEntries(file, problems);
+  };
+  const locked = managedFile === null ? new Map<string, boolean>() : await entriesOf(managedFile);
   const enabled = new Map<string, { file: string; projectFolder?: string; managed?: true }>();
   for (const entry of files) {
-    for (const [id, on] of await readEntries(entry.file, problems)) {
+    for (const [id, on] of await entriesOf(entry.file)) {
       if (locked.has(id)) continue;
       if (on) {
         // Once the user enabled it, a project file enabling it too does not make it a project plugin.
@@ -198,7 +209,14 @@ async function readEnabledPlugins(
   return enabled;
 }
 
-/** One file's boolean `enabledPlugins` entries; anything else is a problem naming the place. */
+/** One file's boolean `enabledPlugins` entries as the load read them; its problems become plugin problems naming the place. */
+function takeEntries(file: string, read: EnabledPluginsRead, problems: PluginProblem[]): Map<string, boolean> {
+  if (read.fileProblem !== undefined) problems.push({ file, jsonPath: '', message: read.fileProblem });
+  for (const p of read.problems) problems.push({ file, jsonPath: p.jsonPath, message: p.message });
+  return new Map(read.entries.map((e) => [e.id, e.on]));
+}
+
+/** One file's boolean `enabledPlugins` entries, read here; anything else is a problem naming the place. */
 async function readEntries(file: string, problems: PluginProblem[]): Promise<Map<string, boolean>> {
   const out = new Map<string, boolean>();
   const value = (await readJsonObject(file, problems))?.enabledPlugins;

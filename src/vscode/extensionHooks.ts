@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigSourceInput } from '../hooks/config/configSources';
+import type { EnabledPluginsRead } from '../hooks/config/enabledPluginsRead';
 import { extensionHookSources, type ExtensionLike } from '../plugins/extensionHookSources';
 import { pluginHookSources } from '../hooks/config/pluginHookSources';
 import { discoverPlugins, type PluginRoot } from '../plugins/pluginLoader';
@@ -17,6 +18,8 @@ export interface PluginSourceOptions {
   readonly warn: (message: string) => void;
   /** The installed extensions; default `vscode.extensions.all`. */
   readonly extensions?: readonly ExtensionLike[];
+  /** The settings files' `enabledPlugins` as the configuration load read them (startHookConfigLoad); without it the plugin loader reads the files. */
+  readonly enabledPlugins?: ReadonlyMap<string, EnabledPluginsRead>;
 }
 
 /**
@@ -30,7 +33,12 @@ export async function pluginAndExtensionSources(
   o: PluginSourceOptions,
 ): Promise<{ inputs: ConfigSourceInput[]; plugins: PluginRoot[]; watch: PluginWatchTarget[] }> {
   const settingDirs = o.settingDirs.map((dir) => (dir.startsWith('~/') ? path.join(o.homeDir, dir.slice(2)) : dir)).filter((dir) => path.isAbsolute(dir));
-  const found = await discoverPlugins({ homeDir: o.homeDir, projectDirs: o.projectDirs, settingDirs });
+  const found = await discoverPlugins({
+    homeDir: o.homeDir,
+    projectDirs: o.projectDirs,
+    settingDirs,
+    ...(o.enabledPlugins ? { enabledPlugins: o.enabledPlugins } : {}),
+  });
   const contributed = extensionHookSources(o.extensions ?? vscode.extensions.all, path.join(o.dataRoot, 'extensionData'));
   for (const p of [...found.problems, ...contributed.problems]) o.warn(`${p.file}${p.jsonPath ? ` › ${p.jsonPath}` : ''}: ${p.message}`);
   return {

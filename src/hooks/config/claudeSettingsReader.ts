@@ -29,6 +29,8 @@ export interface ClaudeSettingsContent {
    * loader fills in when the managed policy overrides the entry. Other values are the plugin loader's to report.
    */
   readonly enabledPlugins?: readonly EnabledPluginEntry[];
+  /** What in `enabledPlugins` is not a `true`/`false` entry, for the plugin loader to report (once, naming the place). */
+  readonly enabledPluginProblems?: readonly EnabledPluginProblem[];
   readonly diagnostics: ConfigDiagnostic[];
 }
 
@@ -37,6 +39,12 @@ export interface EnabledPluginEntry {
   readonly id: string;
   readonly on: boolean;
   readonly at: ConfigDiagnostic;
+}
+
+/** A part of `enabledPlugins` that is ignored: `jsonPath` like `enabledPlugins["x@m"]`. */
+export interface EnabledPluginProblem {
+  readonly jsonPath: string;
+  readonly message: string;
 }
 
 /** Switches Claude Code honours only in managed settings. */
@@ -131,9 +139,7 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
     ...permissions,
     ...(httpPolicy !== undefined ? { httpPolicy } : {}),
     policy: readPolicySwitches(value, sink),
-    ...(isPlainObject(value.enabledPlugins)
-      ? { enabledPlugins: readEnabledPlugins(value.enabledPlugins, new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })) }
-      : {}),
+    ...readEnabledPlugins(value.enabledPlugins, new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })),
     diagnostics: sink.diagnostics,
   };
 }
@@ -147,16 +153,23 @@ function placeAt(at: readonly JsonSegment[], places: DiagnosticSink): ConfigDiag
 /** Bound on `enabledPlugins` entries kept from one file (the plugin loader reads at most MAX_PLUGINS anyway). */
 const MAX_PLUGIN_ENTRIES = 1000;
 
-function readEnabledPlugins(value: Record<string, unknown>, places: DiagnosticSink): EnabledPluginEntry[] {
+function readEnabledPlugins(value: unknown, places: DiagnosticSink): Pick<ClaudeSettingsContent, 'enabledPlugins' | 'enabledPluginProblems'> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value))
+    return { enabledPluginProblems: [{ jsonPath: 'enabledPlugins', message: 'must be an object like {"name@marketplace": true}; it is ignored' }] };
   const out: EnabledPluginEntry[] = [];
+  const problems: EnabledPluginProblem[] = [];
   for (const [id, on] of Object.entries(value)) {
-    if (typeof on !== 'boolean') continue;
+    if (typeof on !== 'boolean') {
+      problems.push({ jsonPath: `enabledPlugins["${id}"]`, message: 'must be true or false; it is ignored' });
+      continue;
+    }
     if (out.length >= MAX_PLUGIN_ENTRIES) break;
     places.report('warning', 'overriddenByPolicy', ['enabledPlugins', id], '');
     const at = places.diagnostics[places.diagnostics.length - 1];
     if (at !== undefined) out.push({ id, on, at });
   }
-  return out;
+  return { enabledPlugins: out, ...(problems.length > 0 ? { enabledPluginProblems: problems } : {}) };
 }
 
 /**

@@ -4,15 +4,21 @@ import type { ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { thrownMessage } from '../../shared/describeThrown';
 import { listAgentFiles, listSkillFiles } from './configDirectoryListing';
 import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
-import { configFileDiagnostics, isFatalConfigError, type BrokenConfigFile, type ConfigFileInput, type LastGoodStore } from './lastGoodConfig';
+import { parseConfigFile, type ConfigFileInput, type ParsedConfigFile } from './configFileParse';
+import { isFatalConfigError, type BrokenConfigFile, type LastGoodStore } from './lastGoodConfig';
 import { isInputSelected, type WorkspaceHookSwitches } from './workspaceNarrowing';
 import type { HookSourceKey } from './hookSourceKeys';
 
-/** One input with its text read (undefined = missing file / unset setting). Agents directories are already expanded. */
+/**
+ * One input with its text read (undefined = missing file / unset setting). Agents directories are
+ * already expanded. `parsed` is that text as its reader understood it, when the reading parsed it
+ * already (readConfigDocuments does): building the configuration then does not parse it again.
+ */
 export type ConfigDocument =
   | {
       readonly input: Exclude<ConfigSourceInput, { kind: 'agentsDirectory' } | { kind: 'skillsDirectory' } | { kind: 'settingsValue' }>;
       readonly text: string | undefined;
+      readonly parsed?: ParsedConfigFile;
     }
   | { readonly input: SettingsValueInput };
 
@@ -37,8 +43,8 @@ export interface ConfigDocumentReadOptions {
 
 /**
  * Reads the text of every selected input, in merge order (missing files are fine, unreadable or
- * too large ones become diagnostics). With a `lastGood` store a broken file is replaced by its
- * last good text, and `broken` says so.
+ * too large ones become diagnostics), and parses each file's text once. With a `lastGood` store a
+ * broken file is replaced by its last good text, and `broken` says so.
  */
 export async function readConfigDocuments(
   inputs: readonly ConfigSourceInput[],
@@ -52,13 +58,11 @@ export async function readConfigDocuments(
     if (input.kind === 'settingsValue') {
       documents.push({ input });
     } else if (input.kind === 'agentsDirectory') {
-      for (const agent of await listAgentFiles(fs, input, ioDiagnostics))
-        documents.push({ input: agent, text: await readFile(agent, fs, options.lastGood, reads) });
+      for (const agent of await listAgentFiles(fs, input, ioDiagnostics)) documents.push(await readConfigFile(agent, fs, options.lastGood, reads));
     } else if (input.kind === 'skillsDirectory') {
-      for (const skill of await listSkillFiles(fs, input, ioDiagnostics))
-        documents.push({ input: skill, text: await readFile(skill, fs, options.lastGood, reads) });
+      for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push(await readConfigFile(skill, fs, options.lastGood, reads));
     } else {
-      documents.push({ input, text: await readFile(input, fs, options.lastGood, reads) });
+      documents.push(await readConfigFile(input, fs, options.lastGood, reads));
     }
   }
   return reads;
@@ -72,24 +76,33 @@ export function sortByRank<T>(items: readonly T[], inputOf: (item: T) => ConfigS
     .map((x) => x.item);
 }
 
-// A broken file never silently drops its policy: its last good version stays in force (lastGoodConfig.ts).
-async function readFile(
-  input: ConfigFileInput,
+/** A file input read and parsed once; `parsed` is absent for a missing or unreadable file. */
+type FileDocument<I extends ConfigFileInput> = { readonly input: I; readonly text: string | undefined; readonly parsed?: ParsedConfigFile };
+
+/**
+ * Reads one file and parses its text once (its last good text instead when it is broken and a
+ * store knows one). A broken file never silently drops its policy: its last good version stays in
+ * force (lastGoodConfig.ts). Adds to `reads` what it found besides the document.
+ */
+export async function readConfigFile<I extends ConfigFileInput>(
+  input: I,
   fs: ConfigFileSystem,
   store: LastGoodStore | undefined,
-  reads: ConfigDocumentReads,
-): Promise<string | undefined> {
+  reads: Omit<ConfigDocumentReads, 'documents'>,
+): Promise<FileDocument<I>> {
   const before = reads.ioDiagnostics.length;
   const text = await readText(input.file, input.displayFile, fs, reads.ioDiagnostics);
-  if (store === undefined) return text;
+  const parsed = text !== undefined ? parseConfigFile(input, text) : undefined;
+  const doc: FileDocument<I> = { input, text, ...(parsed !== undefined ? { parsed } : {}) };
+  if (store === undefined) return doc;
   const ioErrors = reads.ioDiagnostics.slice(before).filter(isFatalConfigError);
-  // Read once: its fatal errors decide, and the rest are shown when the last good version stands in.
-  const current = ioErrors.length === 0 && text !== undefined ? configFileDiagnostics(input, text) : [];
+  // Its fatal errors decide, and the rest are shown when the last good version stands in.
+  const current = ioErrors.length === 0 && parsed !== undefined ? parsed.content.diagnostics : [];
   const errors = ioErrors.length > 0 ? ioErrors : current.filter(isFatalConfigError);
   const first = errors[0];
   if (first === undefined) {
     await store.remember(input.file, text);
-    return text;
+    return doc;
   }
   const good = await store.get(input.file);
   reads.broken.push({
@@ -99,9 +112,9 @@ async function readFile(
     error: first,
     project: isProjectInput(input),
   });
-  if (good === undefined) return text;
+  if (good === undefined) return doc;
   reads.replaced.set(input.file, current);
-  return good;
+  return { input, text: good, parsed: parseConfigFile(input, good) };
 }
 
 async function readText(file: string, displayFile: string, fs: ConfigFileSystem, ioDiagnostics: ConfigDiagnostic[]): Promise<string | undefined> {

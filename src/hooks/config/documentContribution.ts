@@ -2,8 +2,8 @@ import type { HookSource, HookSourceScope } from '../../configFiles/hookSource';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { formatJsonPath } from '../../configFiles/jsonPath';
 import type { PermissionRuleEntry } from '../../permissions/permissionRules';
-import { readAgentFileText } from './agentFileReader';
-import { readClaudeSettingsText, type ClaudeSettingsContent } from './claudeSettingsReader';
+import type { ClaudeSettingsContent } from './claudeSettingsReader';
+import { parseConfigFile, type ParsedConfigFile } from './configFileParse';
 import type { ClaudeSettingsFileInput, PluginRef } from './configSources';
 import type { ConfigDocument } from './configDocumentReads';
 import { hookApprovalKey } from './hookApproval';
@@ -13,7 +13,6 @@ import { withSwitchId } from './hookSwitches';
 import type { LoadedHook } from './loadedHook';
 import { substitutePluginVars } from './pluginHookSources';
 import { readSettingsValue } from './settingsValueReader';
-import { readSkillFileText } from './skillFileReader';
 
 /** What a Claude settings file adds besides hooks, each part with its source. */
 export interface SettingsFileContribution {
@@ -50,12 +49,11 @@ export function readDocumentContribution(doc: ConfigDocument): DocumentContribut
     return { hooks, diagnostics: content.diagnostics };
   }
   if (!('text' in doc) || doc.text === undefined) return NOTHING;
-  return readFileDocument({ input, text: doc.text }, folder);
+  return readFileDocument(doc.input, doc.parsed ?? parseConfigFile(doc.input, doc.text), folder);
 }
 
-function readFileDocument(doc: FileDocument & { readonly text: string }, folder: { folder?: string }): DocumentContribution {
-  const { input, text } = doc;
-  const skillContent = input.kind === 'skillFile' ? readSkillFileText(text, input) : undefined;
+function readFileDocument(input: FileDocument['input'], parsed: ParsedConfigFile, folder: { folder?: string }): DocumentContribution {
+  const skillContent = parsed.kind === 'skill' ? parsed.content : undefined;
   // A plugin's skill is `<plugin>:<name>` (Claude Code's namespace), the name the Skill tool activates.
   const skillName = input.kind === 'skillFile' ? `${input.plugin ? `${input.plugin.name}:` : ''}${skillContent?.name ?? input.skill}` : undefined;
   const plugin = 'plugin' in input ? input.plugin : undefined;
@@ -71,20 +69,20 @@ function readFileDocument(doc: FileDocument & { readonly text: string }, folder:
   // A plugin's hooks (its hooks.json, agents and skills) get `${CLAUDE_PLUGIN_ROOT}` filled in the command.
   const fromPlugin = (entries: readonly RawHookEntry[], extra: Extra): LoadedHook[] =>
     entries.map((e) => toLoadedHook(pluginVars(e, plugin), fileSource(formatJsonPath(e.path)), extra));
-  if (input.kind === 'pluginHooksFile') {
+  if (input.kind === 'pluginHooksFile' && parsed.kind === 'settings') {
     // Same shape as a settings file's hooks (plus `description`); only `hooks` counts, a plugin cannot set permissions.
-    const content = readClaudeSettingsText(text, input);
+    const content = parsed.content;
     return { hooks: fromPlugin(content.hooks, folder), diagnostics: content.diagnostics };
   }
-  if (input.kind === 'agentFile') {
-    const content = readAgentFileText(text, input);
+  if (parsed.kind === 'agent') {
+    const content = parsed.content;
     const agent = content.agentType !== undefined ? { agentType: content.agentType } : {};
     return { hooks: fromPlugin(content.hooks, { ...folder, ...agent }), diagnostics: content.diagnostics };
   }
   if (skillContent !== undefined)
     return { hooks: fromPlugin(skillContent.hooks, { ...folder, skill: skillName ?? '' }), diagnostics: skillContent.diagnostics };
-  if (input.kind === 'skillFile') return NOTHING;
-  const content = readClaudeSettingsText(text, input);
+  if (input.kind !== 'claudeSettingsFile' || parsed.kind !== 'settings') return NOTHING;
+  const content = parsed.content;
   const settings: SettingsFileContribution = {
     input,
     content,

@@ -13,12 +13,14 @@ import { isInputSelected, type WorkspaceHookSwitches } from './workspaceNarrowin
 import type { PermissionRuleEntry } from '../../permissions/permissionRules';
 import type { HttpHookPolicy } from '../actions/httpHookPolicy';
 import { describeThrown } from '../../shared/describeThrown';
-import { readConfigDocuments, sortByRank, type ConfigDocument } from './configDocumentReads';
+import { readConfigDocuments, readConfigFile, sortByRank, type ConfigDocument, type ConfigDocumentReads } from './configDocumentReads';
+import { enabledPluginsOf, type EnabledPluginsRead } from './enabledPluginsRead';
 import { readDocumentContribution } from './documentContribution';
 import { SettingsMerge } from './settingsMerge';
 import { assembleHookConfig } from './hookConfigAssembly';
 
 export type { ConfigDocument } from './configDocumentReads';
+export type { EnabledPluginsRead } from './enabledPluginsRead';
 
 /** Options mirroring the `hookwise.hooks.*` settings. */
 export interface LoadHookConfigOptions {
@@ -101,7 +103,61 @@ export interface HookConfig {
  * unreadable or that throws becomes a diagnostic naming its file, and the others still load.
  */
 export async function loadHookConfig(inputs: readonly ConfigSourceInput[], options: LoadHookConfigOptions = {}): Promise<HookConfig> {
-  const { documents, ioDiagnostics, broken, replaced } = await readConfigDocuments(inputs, options.fs ?? nodeConfigFileSystem, options);
+  return completeLoad(await readConfigDocuments(inputs, options.fs ?? nodeConfigFileSystem, options), options);
+}
+
+/** A load in two phases: the settings files are read, then the inputs their `enabledPlugins` bring. */
+export interface HookConfigLoad {
+  /**
+   * The `enabledPlugins` of every Claude settings file among the first inputs (not `--settings`
+   * files), by absolute path, as this load read them (a broken file's last good version with a
+   * `lastGood` store): what the plugin loader takes instead of reading the files again.
+   */
+  readonly enabledPlugins: ReadonlyMap<string, EnabledPluginsRead>;
+  /** Reads `more` inputs (the plugins' own files), merges them with the first ones in merge order and builds the configuration. Call once. */
+  finish(more?: readonly ConfigSourceInput[]): Promise<HookConfig>;
+}
+
+/**
+ * {@link loadHookConfig} in two phases, so one load reads and parses each settings file once:
+ * `inputs` are read (with their last good handling) before the plugins are known, their
+ * `enabledPlugins` are handed out, and `finish` reads what the plugins add. A settings file
+ * `hookwise.hooks.sources` leaves out is still read for its `enabledPlugins` (the setting picks
+ * hook sources, not plugins) but contributes nothing else.
+ */
+export async function startHookConfigLoad(inputs: readonly ConfigSourceInput[], options: LoadHookConfigOptions = {}): Promise<HookConfigLoad> {
+  const fs = options.fs ?? nodeConfigFileSystem;
+  const first = await readConfigDocuments(inputs, fs, options);
+  const enabledPlugins = new Map<string, EnabledPluginsRead>();
+  for (const doc of first.documents)
+    if (doc.input.kind === 'claudeSettingsFile' && doc.input.scope !== 'flag' && 'text' in doc)
+      enabledPlugins.set(doc.input.file, enabledPluginsOf(doc.parsed));
+  for (const input of inputs) {
+    if (input.kind !== 'claudeSettingsFile' || input.scope === 'flag' || enabledPlugins.has(input.file)) continue;
+    const errors: Omit<ConfigDocumentReads, 'documents'> = { ioDiagnostics: [], broken: [], replaced: new Map() };
+    const doc = await readConfigFile(input, fs, options.lastGood, errors);
+    enabledPlugins.set(input.file, enabledPluginsOf(doc.parsed, errors));
+  }
+  return {
+    enabledPlugins,
+    finish: async (more = []) => {
+      const second = more.length > 0 ? await readConfigDocuments(more, fs, options) : undefined;
+      const reads: ConfigDocumentReads = second
+        ? {
+            documents: [...first.documents, ...second.documents],
+            ioDiagnostics: [...first.ioDiagnostics, ...second.ioDiagnostics],
+            broken: [...first.broken, ...second.broken],
+            replaced: new Map([...first.replaced, ...second.replaced]),
+          }
+        : first;
+      return completeLoad(reads, options);
+    },
+  };
+}
+
+/** The configuration from what one load read: built, scripts pinned, the broken files said. */
+async function completeLoad(reads: ConfigDocumentReads, options: LoadHookConfigOptions): Promise<HookConfig> {
+  const { documents, ioDiagnostics, broken, replaced } = reads;
   const config = buildHookConfig(documents, options);
   const hooks = await Promise.all(config.hooks.map((hook) => withPinnedScripts(hook, options.projectDirs ?? [])));
   // The last good text's own diagnostics point into a text no longer on disk: the current text's are shown instead.

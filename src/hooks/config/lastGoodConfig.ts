@@ -1,11 +1,7 @@
-import { readAgentFileText } from './agentFileReader';
-import { readClaudeSettingsText } from './claudeSettingsReader';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
-import type { AgentFileInput, ClaudeSettingsFileInput, PluginHooksFileInput, SkillFileInput } from './configSources';
-import { readSkillFileText } from './skillFileReader';
+import { parseConfigFile, type ConfigFileInput } from './configFileParse';
 
-/** A hook configuration file the loader reads as text (settings, plugin hooks, agent and skill files). */
-export type ConfigFileInput = ClaudeSettingsFileInput | PluginHooksFileInput | AgentFileInput | SkillFileInput;
+export type { ConfigFileInput } from './configFileParse';
 
 /**
  * Where the last good text of each hook configuration file is kept, by absolute path: the
@@ -34,10 +30,7 @@ const FATAL = new Set<ConfigDiagnostic['code']>(['notJson', 'syntaxError', 'tooD
 
 /** Every diagnostic the reader reports for `text` as the file `input` (fatal ones make it broken: {@link isFatalConfigError}). */
 export function configFileDiagnostics(input: ConfigFileInput, text: string): ConfigDiagnostic[] {
-  const where = { file: input.file, displayFile: input.displayFile };
-  if (input.kind === 'agentFile') return readAgentFileText(text, where).diagnostics;
-  if (input.kind === 'skillFile') return readSkillFileText(text, where).diagnostics;
-  return readClaudeSettingsText(text, where).diagnostics;
+  return parseConfigFile(input, text).content.diagnostics;
 }
 
 /** True for a diagnostic that makes a file broken. */

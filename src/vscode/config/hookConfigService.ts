@@ -6,7 +6,7 @@ import { configChangeSource, type ConfigChange, type ConfigChangeVerdict } from 
 import { nodeConfigFileSystem, type ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { standardConfigSources, type StandardSourcesOptions } from '../../hooks/config/configSources';
 import { filterByTrust, type ApprovalSubject, type TrustPolicy } from '../../hooks/config/hookApproval';
-import { loadHookConfig, type HookConfig } from '../../hooks/config/hookConfigLoader';
+import { startHookConfigLoad, type HookConfig } from '../../hooks/config/hookConfigLoader';
 import { readHookwiseSettings, type HookwiseSettingKey } from '../../settings/hookwiseSettingsSchema';
 import { describeLoadedHook } from '../../hooks/config/loadedHook';
 import { ConfigDiagnosticsPublisher, type NotJsonWarning } from './configDiagnosticsPublisher';
@@ -211,23 +211,14 @@ export class HookConfigService implements vscode.Disposable {
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
     };
-    const extra = await pluginAndExtensionSources({
-      homeDir: this.homeDir,
-      projectDirs: options.folders.map((f) => f.root),
-      settingDirs: settings['hookwise.plugins.directories'],
-      dataRoot: this.o.globalStorageUri.fsPath,
-      warn: (message) => this.o.log.warn(`plugins: ${message}`),
-      ...(this.o.extensions ? { extensions: this.o.extensions() } : {}),
-    });
-    this.o.onPlugins?.(extra.plugins);
-    if (!this.disposed) this.watcher.watchPluginFiles(extra.watch);
     // User level and workspace level apart: the workspace's values narrow the project's hooks only.
     const switches = splitHookSwitchLayers(
       (key) => ({ inspected: configuration.inspect(key), effective: configuration.get(key) }),
       workspaceSettingsFile()?.file,
     );
     for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
-    const config = await loadHookConfig([...standardConfigSources(options), ...extra.inputs], {
+    // The settings files first (read once, last good handling included): their enabledPlugins pick the plugins read next.
+    const load = await startHookConfigLoad(standardConfigSources(options), {
       fs: recording,
       enabled: switches.enabled,
       sources: switches.sources,
@@ -237,6 +228,18 @@ export class HookConfigService implements vscode.Disposable {
       projectDirs: options.folders.map((f) => f.root),
       lastGood: this.lastGood,
     });
+    const extra = await pluginAndExtensionSources({
+      homeDir: this.homeDir,
+      projectDirs: options.folders.map((f) => f.root),
+      settingDirs: settings['hookwise.plugins.directories'],
+      dataRoot: this.o.globalStorageUri.fsPath,
+      warn: (message) => this.o.log.warn(`plugins: ${message}`),
+      ...(this.o.extensions ? { extensions: this.o.extensions() } : {}),
+      enabledPlugins: load.enabledPlugins,
+    });
+    this.o.onPlugins?.(extra.plugins);
+    if (!this.disposed) this.watcher.watchPluginFiles(extra.watch);
+    const config = await load.finish(extra.inputs);
     return { config: await this.withLint(config, options, texts), texts };
   }
 
