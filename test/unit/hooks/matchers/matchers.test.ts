@@ -61,7 +61,7 @@ describe('Claude matcher string algorithm (docs/hooks.md §5)', () => {
     const note = forEvent('Notification', env, { message: 'hi', notification_type: 'idle_prompt' });
     expect(compileClaudeMatcher('idle_.*').matches({ event: 'Notification', input: note })).toBe(true);
     // Stop has no matcher field: every matcher matches
-    expect(compileClaudeMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
+    expect(compileClaudeMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] }) })).toBe(
       true,
     );
   });
@@ -89,7 +89,7 @@ describe('matchers of the TypeScript API', () => {
     const global = new ToolNameMatcher('/a/g'); // stateful flags are dropped: same answer twice
     expect([global.matches(tool('a')), global.matches(tool('a'))]).toEqual([true, true]);
     expect(() => new ToolNameMatcher('/(/')).toThrow(HookMatcherError);
-    expect(new ToolNameMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
+    expect(new ToolNameMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] }) })).toBe(
       false,
     );
   });
