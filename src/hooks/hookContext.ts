@@ -76,9 +76,10 @@ export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], key
 export type HookwiseFields<E extends HookEvent> = Omit<HookContextMap[E]['hookwise'], keyof HookwiseAgent>;
 
 /** The fields arguments of {@link forEvent}: optional for an event whose own fields all are. */
-type FieldsArg<E extends HookEvent> = object extends HookContextFields<E>
-  ? [fields?: HookContextFields<E>, hookwise?: HookwiseFields<E>]
-  : [fields: HookContextFields<E>, hookwise?: HookwiseFields<E>];
+type FieldsArg<E extends HookEvent> =
+  object extends HookContextFields<E>
+    ? [fields?: HookContextFields<E>, hookwise?: HookwiseFields<E>]
+    : [fields: HookContextFields<E>, hookwise?: HookwiseFields<E>];
 
 /**
  * Builds the context of `event` on `env` from the event's own fields, typed by the event's

@@ -27,10 +27,7 @@ const agentInputSchema = z.object({
   prompt: z.string().trim().min(1, 'must not be empty').describe('The task for the subagent: everything it needs to know, since it sees nothing else'),
   subagent_type: z.string().default('general-purpose').describe('Which kind of agent to use'),
   // Claude Code's flag; Hookwise runs every subagent in the foreground, so hooks see false unless the model set it.
-  run_in_background: z
-    .boolean()
-    .default(false)
-    .describe('Ignored: every subagent runs in the foreground and its answer is the result of this call'),
+  run_in_background: z.boolean().default(false).describe('Ignored: every subagent runs in the foreground and its answer is the result of this call'),
 });
 
 type AgentInput = z.output<typeof agentInputSchema>;

@@ -91,7 +91,11 @@ const runMetadataShape = { metadata: z.record(z.string(), z.unknown()).optional(
  * fields `extra`, then the run's metadata. No field more, no field less than the spec lists.
  * `hookwiseExtra`: the event's Hookwise-only fields, under `hookwise` (Claude Code sends no such key).
  */
-export function eventSchema<E extends HookEvent, S extends z.ZodRawShape, H extends z.ZodRawShape = Record<never, never>>(event: E, extra: S, hookwiseExtra?: H) {
+export function eventSchema<E extends HookEvent, S extends z.ZodRawShape, H extends z.ZodRawShape = Record<never, never>>(
+  event: E,
+  extra: S,
+  hookwiseExtra?: H,
+) {
   return z.strictObject({
     ...hookEnvelopeSchema.shape,
     hook_event_name: z.literal(event),

@@ -40,6 +40,8 @@ function shape(input: Input, dropTop: readonly string[] = []) {
     keys: keys(input).filter((k) => !dropTop.includes(k)),
     tool_input: keys(input.tool_input),
     tool_response: input.tool_name === 'Agent' ? keys(response).filter((k) => !AGENT_RESPONSE_NOT_SENT.includes(k)) : keys(response),
+    // PostToolBatch: each call's keys and its tool_input's keys.
+    batch: Array.isArray(input.tool_calls) ? (input.tool_calls as Input[]).map((c) => [keys(c), keys(c.tool_input)]) : [],
   };
 }
 
@@ -106,6 +108,8 @@ describe("hook input identical to Claude Code's (recorded samples)", () => {
       ['PreToolUse', false],
       ['PostToolUse', false],
     ]);
+    const batchEdit = inputs.flatMap((i) => (i.hook_event_name === 'PostToolBatch' ? (i.tool_calls as Input[]) : [])).find((c) => c.tool_name === 'Edit');
+    expect(batchEdit?.tool_input).toMatchObject({ replace_all: false });
   });
 
   it('agent: a foreground subagent; tool_input has run_in_background false, tool_response the sync keys with toolStats counting its Bash call', async () => {
@@ -114,7 +118,12 @@ describe("hook input identical to Claude Code's (recorded samples)", () => {
         {
           id: 'toolu_agent00',
           name: 'Agent',
-          arguments: { description: 'Check the date', prompt: 'Run `date +%Y` and tell me the year.', subagent_type: 'general-purpose', run_in_background: false },
+          arguments: {
+            description: 'Check the date',
+            prompt: 'Run `date +%Y` and tell me the year.',
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
         },
       ]),
       bashCall('toolu_sub_bash00', 'echo 2026', 'Print the year'),

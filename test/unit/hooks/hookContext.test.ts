@@ -28,14 +28,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
       duration_ms: 4,
     });
     expect(parseHookContext('PostToolUse', post).success).toBe(true);
-    expect(Object.keys(stopInput())).toEqual([
-      ...ENVELOPE_KEYS,
-      'stop_hook_active',
-      'last_assistant_message',
-      'background_tasks',
-      'session_crons',
-      'hookwise',
-    ]);
+    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message', 'background_tasks', 'session_crons', 'hookwise']);
     expect(parseHookContext('PreCompact', forEvent('PreCompact', env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
     // One builder for every event, typed by the event's schema: a required field cannot be left out.
     // @ts-expect-error SessionStart's `source` is required
@@ -47,7 +40,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
     expect(parseHookContext('SessionStart', { ...forEvent('SessionStart', env, { source: 'startup' }), source: 'bogus' }).success).toBe(false);
   });
 
-  it("leaves permission_mode out where Claude Code does (under hookwise instead), and Hookwise-only event fields go under hookwise", () => {
+  it('leaves permission_mode out where Claude Code does (under hookwise instead), and Hookwise-only event fields go under hookwise', () => {
     const start = forEvent('SessionStart', { ...env, permission_mode: 'plan' }, { source: 'startup' }, { model: 'm1' });
     expect(Object.keys(start)).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'hookwise']);
     expect(start.hookwise).toEqual({ agent_id: env.agent_id, parent_agent_id: null, agent_type: env.agent_type, permission_mode: 'plan', model: 'm1' });
@@ -137,7 +130,13 @@ describe('hook contexts (docs/hooks.md §2)', () => {
     expect(Object.isFrozen(withMeta)).toBe(true);
     expect(parseHookContext('AfterStep', withMeta).success).toBe(true);
     expect(parseHookContext('AfterStep', { ...ctx, metadata: 'not a record' }).success).toBe(false);
-    const failed = forEvent('SubagentStop', env, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [], error: 'model error' });
+    const failed = forEvent('SubagentStop', env, {
+      stop_hook_active: false,
+      last_assistant_message: '',
+      background_tasks: [],
+      session_crons: [],
+      error: 'model error',
+    });
     expect(parseHookContext('SubagentStop', failed)).toMatchObject({ success: true, data: { error: 'model error' } });
   });
 });
