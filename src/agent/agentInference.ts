@@ -97,7 +97,8 @@ function record(run: AgentRun, response: ModelResponse): void {
   );
   emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step: run.step });
   // Once per shown message, in the background: display hooks never hold up the turn (and cost nothing when none is configured).
-  if (response.text !== '' && run.gate.hasHooks('MessageDisplay')) {
+  // The main agent's messages only: as in Claude Code, a subagent's text is its report, not a displayed message.
+  if (response.text !== '' && o.agent.parentAgentId === null && run.gate.hasHooks('MessageDisplay')) {
     const input = run.events.messageDisplay(run.turnId, randomUUID(), 0, true, response.text);
     run.track(
       run.dispatch('MessageDisplay', input).then(

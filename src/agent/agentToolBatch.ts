@@ -34,7 +34,8 @@ export async function runToolBatch(run: AgentRun, response: ModelResponse): Prom
       o.conversation.append({ role: 'tool', toolCallId: batch[k]!.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
       batchCalls?.push({
         tool_name: batch[k]!.name,
-        tool_input: argumentsValue(batch[k]!.argumentsText),
+        // As Claude Code: the input with the tool's defaults filled in (Edit's replace_all), else the model's text.
+        tool_input: outcome.input ?? argumentsValue(batch[k]!.argumentsText),
         tool_use_id: batch[k]!.id,
         tool_response: outcome.content,
       });
@@ -75,7 +76,7 @@ async function cwdChanged(run: AgentRun, from: string, to: string): Promise<void
   );
 }
 
-/** A call's arguments as the model wrote them, parsed when they are JSON (PostToolBatch's `tool_input`). */
+/** A call's arguments as the model wrote them, parsed when they are JSON (PostToolBatch's `tool_input` for a call whose input was invalid). */
 function argumentsValue(text: string): unknown {
   if (text.trim() === '') return {};
   const parsed = parseBoundedJson(text);

@@ -15,7 +15,11 @@ export interface AgentHookScope extends AgentRef {
   readonly promptId?: (() => string | undefined) | undefined;
   /** A subagent's own transcript (SubagentStop's `agent_transcript_path`). */
   readonly agentTranscriptPath?: string | undefined;
-  /** The reasoning effort the model is called with (`effort.level`), when one is set. */
+  /**
+   * The reasoning effort the model is called with (`effort.level`), when one is set; sent on
+   * tool-use events only. Unset (no effort known for the model): no `effort` key, as Claude
+   * Code does for a model that takes no effort parameter.
+   */
   readonly effort?: string | undefined;
 }
 
@@ -124,12 +128,15 @@ export class HookInputs {
   // How the run stops or fails.
   /** `error` (SubagentStop only): the subagent failed with it. */
   stop(event: 'Stop' | 'SubagentStop', stopHookActive: boolean, lastAssistantMessage: string, error?: string) {
-    const fields = { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage };
+    // Hookwise runs no background tasks and no crons: always Claude Code's idle value.
+    const idle = { background_tasks: [], session_crons: [] };
     return event === 'Stop'
-      ? forEvent('Stop', this.env, fields)
+      ? forEvent('Stop', this.env, { stop_hook_active: stopHookActive, last_assistant_message: lastAssistantMessage, ...idle })
       : forEvent('SubagentStop', this.env, {
-          ...fields,
+          stop_hook_active: stopHookActive,
           ...(this.agentTranscript !== undefined ? { agent_transcript_path: this.agentTranscript } : {}),
+          last_assistant_message: lastAssistantMessage,
+          ...idle,
           ...(error === undefined ? {} : { error }),
         });
   }

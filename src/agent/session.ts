@@ -212,7 +212,11 @@ export class Session {
       await this.events.instructionsLoaded(this.context?.memory?.files ?? [], source === 'compact' ? 'compact' : undefined, signal);
     }
     this.transcript.write({ type: 'session', session_id: this.id, cwd: this.o.cwd, source, model: this.o.model.label });
-    const result = await this.runHooks('SessionStart', forEvent('SessionStart', this.envelope(), { source, model: this.o.model.label }), signal, {
+    // Claude Code names the model at the top level after a compaction only; elsewhere it is Hookwise's.
+    const model = this.o.model.label;
+    const input =
+      source === 'compact' ? forEvent('SessionStart', this.envelope(), { source, model }) : forEvent('SessionStart', this.envelope(), { source }, { model });
+    const result = await this.runHooks('SessionStart', input, signal, {
       CLAUDE_ENV_FILE: this.envFile,
     });
     this.takeContext(result, `SessionStart:${source}`);

@@ -35,7 +35,8 @@ export async function runToolCall(call: ModelToolCall, scope: ToolCallScope): Pr
   const validated = validateToolInput(tool, rawInput.value);
   if (!validated.ok) return callFailed(scope, call, validated.error);
   const permitted = await permitCall(call, tool, validated.input as ToolInput, scope);
-  return permitted.kind === 'refused' ? permitted.outcome : executeCall(call, tool, permitted, scope);
+  const outcome = permitted.kind === 'refused' ? permitted.outcome : await executeCall(call, tool, permitted, scope);
+  return { ...outcome, input: validated.input };
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ToolCallOutcome {
   readonly isError: boolean;
   /** Set when a hook said stop (`continue: false`): the run ends with this reason. */
   readonly stopReason?: string;
+  /** The model's input as the tool's schema parsed it (defaults filled), when it was valid: PostToolBatch's `tool_input`. */
+  readonly input?: unknown;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HookEvent } from './hookEvent';
 import { environmentEventSchemas } from './inputs/environmentEventSchemas';
+import { EVENTS_WITH_EFFORT, EVENTS_WITHOUT_PERMISSION_MODE } from './inputs/hookEnvelope';
 import type { EnvelopeFields, HookwiseAgent, PermissionMode } from './inputs/hookEnvelope';
 import { loopEventSchemas } from './inputs/loopEventSchemas';
 import { sessionEventSchemas } from './inputs/sessionEventSchemas';
@@ -71,26 +72,32 @@ export type HookContextFields<E extends HookEvent> = Omit<HookContextMap[E], key
   readonly permission_mode?: PermissionMode;
 };
 
-/** The fields argument of {@link forEvent}: optional for an event whose own fields all are. */
-type FieldsArg<E extends HookEvent> = object extends HookContextFields<E> ? [fields?: HookContextFields<E>] : [fields: HookContextFields<E>];
+/** Hookwise-only fields of `E` beyond the agent's, which go under `hookwise` (e.g. SessionStart's `model`). */
+export type HookwiseFields<E extends HookEvent> = Omit<HookContextMap[E]['hookwise'], keyof HookwiseAgent>;
+
+/** The fields arguments of {@link forEvent}: optional for an event whose own fields all are. */
+type FieldsArg<E extends HookEvent> =
+  object extends HookContextFields<E>
+    ? [fields?: HookContextFields<E>, hookwise?: HookwiseFields<E>]
+    : [fields: HookContextFields<E>, hookwise?: HookwiseFields<E>];
 
 /**
  * Builds the context of `event` on `env` from the event's own fields, typed by the event's
  * schema. Claude's shared fields come first, then the event name, then the event's own fields
  * in the order given (undefined ones left out, as in JSON), then `hookwise`: the key order a
- * Claude Code script sees on stdin. Frozen (shallowly, and `tool_input` too) because
+ * Claude Code script sees on stdin. As in Claude Code, `permission_mode` is left out of the
+ * events that never carry it (it goes under `hookwise` there) and `effort` is on tool-use
+ * events only; `hookwiseFields` are the event's Hookwise-only fields, under `hookwise`. Frozen (shallowly, and `tool_input` too) because
  * in-process hooks share one object; a rewrite must go through updatedInput, never mutation.
  */
-export function forEvent<E extends HookEvent>(event: E, env: HookEnvelope, ...[fields]: FieldsArg<E>): HookContextMap[E] {
-  const ctx: Record<string, unknown> = {
-    session_id: env.session_id,
-    transcript_path: env.transcript_path,
-    cwd: env.cwd,
-    permission_mode: env.permission_mode ?? 'default',
-  };
+export function forEvent<E extends HookEvent>(event: E, env: HookEnvelope, ...[fields, hookwiseFields]: FieldsArg<E>): HookContextMap[E] {
+  const ctx: Record<string, unknown> = { session_id: env.session_id, transcript_path: env.transcript_path, cwd: env.cwd };
+  const mode = env.permission_mode ?? 'default';
+  const modeAside = EVENTS_WITHOUT_PERMISSION_MODE.has(event);
+  if (!modeAside) ctx.permission_mode = mode;
   const promptId = env.prompt_id?.();
   if (promptId !== undefined) ctx.prompt_id = promptId;
-  if (env.effort !== undefined) ctx.effort = { level: env.effort };
+  if (env.effort !== undefined && EVENTS_WITH_EFFORT.has(event)) ctx.effort = { level: env.effort };
   if (env.parent_agent_id !== null) {
     ctx.agent_id = env.agent_id;
     ctx.agent_type = env.agent_type;
@@ -102,7 +109,14 @@ export function forEvent<E extends HookEvent>(event: E, env: HookEnvelope, ...[f
       ctx[key] = key === 'tool_input' && value !== null && typeof value === 'object' ? Object.freeze({ ...value }) : value;
     }
   }
-  ctx.hookwise = Object.freeze({ agent_id: env.agent_id, parent_agent_id: env.parent_agent_id, agent_type: env.agent_type });
+  const own = Object.entries((hookwiseFields ?? {}) as object).filter(([, value]) => value !== undefined);
+  ctx.hookwise = Object.freeze({
+    agent_id: env.agent_id,
+    parent_agent_id: env.parent_agent_id,
+    agent_type: env.agent_type,
+    ...(modeAside ? { permission_mode: mode } : {}),
+    ...Object.fromEntries(own),
+  });
   return Object.freeze(ctx) as HookContextMap[E];
 }
 

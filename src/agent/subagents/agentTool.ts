@@ -16,6 +16,8 @@ import type { AnyAgentTool, ToolContext, ToolResult } from '../tools/tool';
 import { defineTool, toolError } from '../tools/tool';
 import { TranscriptWriter } from '../transcript';
 import type { AgentDefinition } from './agentDefinitions';
+import { AgentToolTally } from './agentToolStats';
+import type { ToolStats } from './agentToolStats';
 
 /** Default nesting limit of subagents (setting hookwise.agent.maxSubagentDepth). */
 export const DEFAULT_MAX_SUBAGENT_DEPTH = 2;
@@ -24,6 +26,8 @@ const agentInputSchema = z.object({
   description: z.string().trim().min(1, 'must not be empty').describe('A short (3–5 word) description of the task'),
   prompt: z.string().trim().min(1, 'must not be empty').describe('The task for the subagent: everything it needs to know, since it sees nothing else'),
   subagent_type: z.string().default('general-purpose').describe('Which kind of agent to use'),
+  // Claude Code's flag; Hookwise runs every subagent in the foreground, so hooks see false unless the model set it.
+  run_in_background: z.boolean().default(false).describe('Ignored: every subagent runs in the foreground and its answer is the result of this call'),
 });
 
 type AgentInput = z.output<typeof agentInputSchema>;
@@ -37,7 +41,7 @@ type AgentInput = z.output<typeof agentInputSchema>;
  * The child runs with a context derived from the parent's `ctx` (same session, hooks, rules,
  * mode, asks, todos and env file).
  */
-export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number): AnyAgentTool {
+export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number, onStats?: (stats: ToolStats) => void): AnyAgentTool {
   const { agents, maxDepth } = ctx.subagents;
   const types = agents.map((a) => `- ${a.name}: ${a.description}`).join('\n');
   return defineTool({
@@ -56,7 +60,10 @@ export function createAgentTool(ctx: RunContext, parent: AgentRef, depth: number
           `Subagents may nest at most ${maxDepth} level(s) deep (setting hookwise.agent.maxSubagentDepth); do this task yourself instead of spawning another agent.`,
         );
       }
-      return spawn({ ctx, parent, depth, type, input, toolCtx });
+      const result = await spawn({ ctx, parent, depth, type, input, toolCtx });
+      const stats = (result.data as { toolStats?: ToolStats } | undefined)?.toolStats;
+      if (stats) onStats?.(stats);
+      return result;
     },
   });
 }
@@ -99,7 +106,11 @@ async function spawn(s: Spawn): Promise<ToolResult> {
     transcript_path: transcriptPath,
   });
   const context = [...start.plainOutputs, ...start.additionalContext].filter((c) => c.trim() !== '');
-  const conversation = new Conversation([], (m) => transcript.writeMessage(m, child.agentId));
+  const tally = new AgentToolTally();
+  const conversation = new Conversation([], (m) => {
+    transcript.writeMessage(m, child.agentId);
+    tally.note(m);
+  });
   if (context.length > 0)
     conversation.append({ role: 'user', content: `<system-reminder>\nSubagentStart hook additional context: ${context.join('\n')}\n</system-reminder>` });
   conversation.append({ role: 'user', content: input.prompt });
@@ -108,7 +119,7 @@ async function spawn(s: Spawn): Promise<ToolResult> {
   const allowed = type.tools ? baseTools.filter((t) => type.tools?.includes(t.name)) : [...baseTools];
   const canNest = s.depth + 1 < maxDepth && (type.tools === undefined || type.tools.includes('Agent'));
   const childCtx = deriveRunContext(ctx, transcript);
-  const tools = canNest ? [...allowed, createAgentTool(childCtx, child, s.depth + 1)] : allowed;
+  const tools = canNest ? [...allowed, createAgentTool(childCtx, child, s.depth + 1, (nested) => tally.addNested(nested))] : allowed;
   const started = Date.now();
   const moreTools = subagentMoreTools(ctx.subagents.moreTools, type.tools);
   try {
@@ -127,7 +138,8 @@ async function spawn(s: Spawn): Promise<ToolResult> {
       stopEvent: 'SubagentStop',
       metadata: metadata.current,
     });
-    return childResult(input, child, result, Date.now() - started);
+    const resolvedModel = type.model ?? ctx.modelName ?? ctx.model.label;
+    return childResult({ input, child, result, durationMs: Date.now() - started, resolvedModel, tally });
   } finally {
     transcript.close();
   }
@@ -151,7 +163,7 @@ function subagentStart(s: Spawn, child: AgentRef, metadata: RunMetadata): Promis
     parent_agent_id: child.parentAgentId,
     agent_type: child.agentType,
   };
-  const startInput = forEvent('SubagentStart', env, { description: input.description, prompt: input.prompt });
+  const startInput = forEvent('SubagentStart', env, {}, { description: input.description, prompt: input.prompt });
   const inputs = new HookInputs({
     ...child,
     sessionId: ctx.sessionId,
@@ -164,16 +176,38 @@ function subagentStart(s: Spawn, child: AgentRef, metadata: RunMetadata): Promis
   return gate.run('SubagentStart', startInput, s.toolCtx.signal);
 }
 
-/** Claude Code's Agent tool_response (its usage object has no counterpart here), with the answer or why the child ended. */
-function childResult(input: AgentInput, child: AgentRef, result: AgentRunResult, durationMs: number): ToolResult {
+/** What the Agent tool_response is made of. */
+interface ChildOutcome {
+  readonly input: AgentInput;
+  readonly child: AgentRef;
+  readonly result: AgentRunResult;
+  readonly durationMs: number;
+  readonly resolvedModel: string;
+  readonly tally: AgentToolTally;
+}
+
+/**
+ * Claude Code's Agent tool_response of a foreground run, key for key, with the answer or why
+ * the child ended. Not sent: Claude Code's `harnessNoteCount`, `harnessTailCount` and
+ * `harnessSectionHash` (its hand-back framing, which Hookwise has not); `usage` has the token
+ * counts only; `canContinueAgent` is false (no tool here continues a finished subagent).
+ */
+function childResult(o: ChildOutcome): ToolResult {
+  const { input, child, result, tally } = o;
   const data = {
     status: result.status,
     prompt: input.prompt,
     agentId: child.agentId,
+    agentType: child.agentType,
+    toolsUsed: tally.toolsUsed,
     content: [{ type: 'text', text: result.finalText }],
-    totalDurationMs: durationMs,
+    resolvedModel: o.resolvedModel,
+    totalDurationMs: o.durationMs,
     totalTokens: result.inputTokens + result.outputTokens,
+    totalToolUseCount: tally.totalToolUseCount,
     usage: { input_tokens: result.inputTokens, output_tokens: result.outputTokens },
+    toolStats: tally.toolStats,
+    canContinueAgent: false,
   };
   if (result.status === 'completed') return { content: result.finalText.trim() || '(the subagent finished without an answer)', isError: false, data };
   return toolError(

@@ -143,9 +143,10 @@ function formatForModel(result: ProcessRunResult, data: { interrupted: boolean; 
   if (data.timedOut) notes.push(`(timed out after ${formatSeconds(timeoutMs)}; the process tree was killed)`);
   else if (data.interrupted) notes.push('(interrupted)');
   else if (result.exitCode === null) notes.push(`(killed by signal ${result.signal ?? 'unknown'})`);
-  else if (result.exitCode !== 0) notes.push(`Exit code ${result.exitCode}`);
-  if (text === '' && notes.length === 0) return '(no output)';
-  return [text, ...notes].filter((p) => p !== '').join('\n');
+  // A plain non-zero exit reads as Claude Code's: `Exit code N`, then stdout, then stderr.
+  const exitLine = !data.timedOut && !data.interrupted && result.exitCode !== null && result.exitCode !== 0 ? `Exit code ${result.exitCode}` : '';
+  if (text === '' && notes.length === 0 && exitLine === '') return '(no output)';
+  return [exitLine, text, ...notes].filter((p) => p !== '').join('\n');
 }
 
 function formatSeconds(ms: number): string {

@@ -13,9 +13,11 @@ export const editInputSchema = z.object({
   file_path: z.string().describe('Path of the file to edit; absolute, or relative to the working directory.'),
   old_string: z.string().describe('The exact text to replace, including whitespace and indentation. Empty only to create a new file.'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string instead of requiring exactly one (default false).'),
+  // Filled in when the model leaves it out, so hooks see `replace_all: false` as in Claude Code.
+  replace_all: z.boolean().default(false).describe('Replace every occurrence of old_string instead of requiring exactly one (default false).'),
 });
-export type EditInput = z.infer<typeof editInputSchema>;
+/** The Edit input as a caller may give it (`replace_all` may be left out; the schema fills it). */
+export type EditInput = z.input<typeof editInputSchema>;
 
 /** Claude Code's Edit `tool_response`, key for key. */
 export interface EditResponse {

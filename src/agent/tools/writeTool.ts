@@ -21,6 +21,8 @@ export interface WriteResponse {
   readonly content: string;
   readonly structuredPatch: PatchHunk[];
   readonly originalFile: string | null;
+  /** Whether the user changed the content before it was written: Hookwise writes it as given, so false. */
+  readonly userModified: false;
 }
 
 const DESCRIPTION = `Writes a file in the workspace, replacing it entirely if it exists; missing parent directories are created.
@@ -73,6 +75,7 @@ export function createWriteTool(): AgentTool<WriteInput> {
         content: input.content,
         structuredPatch: originalFile === null ? [] : structuredPatch(originalFile, input.content),
         originalFile,
+        userModified: false,
       };
       const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);
       const content = existed ? `The file ${absPath} has been overwritten (${lines} line(s)).` : `File created successfully at: ${absPath} (${lines} line(s)).`;

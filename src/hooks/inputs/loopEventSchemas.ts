@@ -36,7 +36,16 @@ const runProgressShape = {
   total_tokens: z.number().int().nonnegative().optional(),
 };
 
-const stopShape = { stop_hook_active: z.boolean(), last_assistant_message: z.string() };
+/**
+ * Claude Code's background work at a stop: its running background tasks and the session's cron
+ * jobs. Hookwise runs neither, so both are always `[]` (the value Claude Code sends when idle).
+ */
+const stopShape = {
+  stop_hook_active: z.boolean(),
+  last_assistant_message: z.string(),
+  background_tasks: z.array(z.record(z.string(), z.unknown())),
+  session_crons: z.array(z.record(z.string(), z.unknown())),
+};
 
 /** The strict schema of each loop event's input. */
 export const loopEventSchemas = {
@@ -71,8 +80,11 @@ export const loopEventSchemas = {
     error_details: z.string().optional(),
     last_assistant_message: z.string().optional(),
   }),
-  /** Built on the subagent's envelope (its id, its type, the parent's id). */
-  SubagentStart: eventSchema(HookEvent.SubagentStart, { description: z.string().optional(), prompt: z.string().optional() }),
+  /**
+   * Built on the subagent's envelope (its id, its type, the parent's id). Claude Code sends the
+   * Agent call's description and prompt nowhere here; Hookwise keeps them under `hookwise`.
+   */
+  SubagentStart: eventSchema(HookEvent.SubagentStart, {}, { description: z.string().optional(), prompt: z.string().optional() }),
   /** Built on the subagent's envelope. */
   SubagentStop: eventSchema(HookEvent.SubagentStop, {
     ...stopShape,

@@ -11,11 +11,15 @@ const compactTriggerSchema = z.enum(['manual', 'auto']);
 
 /** The strict schema of each session event's input. */
 export const sessionEventSchemas = {
-  /** `source` is startup | resume | clear | compact. */
-  SessionStart: eventSchema(HookEvent.SessionStart, {
-    source: z.enum(['startup', 'resume', 'clear', 'compact']),
-    model: z.string().optional(),
-  }),
+  /**
+   * `source` is startup | resume | clear | compact. Claude Code sends `model` after a
+   * compaction only; on the other sources Hookwise's model is `hookwise.model`.
+   */
+  SessionStart: eventSchema(
+    HookEvent.SessionStart,
+    { source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string().optional() },
+    { model: z.string().optional() },
+  ),
   Setup: eventSchema(HookEvent.Setup, { trigger: z.enum(['init', 'maintenance']) }),
   SessionEnd: eventSchema(HookEvent.SessionEnd, { reason: z.string() }),
   UserPromptSubmit: eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() }),

@@ -47,7 +47,7 @@ describe('hook input fidelity through hookwise -p', () => {
     expect(suite.w.jsonLines('failures.jsonl').map((i) => i.tool_use_id)).toEqual(['call_false']);
   });
 
-  it("the main agent's inputs carry Claude Code's fields only: no agent_id/agent_type, permission_mode everywhere, one prompt_id per prompt, Hookwise's own under hookwise", async () => {
+  it("the main agent's inputs carry Claude Code's fields only: no agent_id/agent_type, permission_mode where Claude Code sends it (under hookwise at SessionStart), one prompt_id per prompt, Hookwise's own under hookwise", async () => {
     await suite.w.settings({
       hooks: {
         SessionStart: record('inputs.jsonl'),
@@ -69,10 +69,14 @@ describe('hook input fidelity through hookwise -p', () => {
       expect(input).not.toHaveProperty('agent_id');
       expect(input).not.toHaveProperty('agent_type');
       expect(input).not.toHaveProperty('parent_agent_id');
-      expect(input).toMatchObject({ permission_mode: 'acceptEdits', hookwise: { agent_id: 'main', parent_agent_id: null, agent_type: 'main' } });
+      expect(input).toMatchObject({ hookwise: { agent_id: 'main', parent_agent_id: null, agent_type: 'main' } });
     }
     const [start, ...duringPrompt] = inputs;
     expect(start).not.toHaveProperty('prompt_id');
+    // Claude Code sends no permission_mode at SessionStart; Hookwise keeps it under hookwise there.
+    expect(start).not.toHaveProperty('permission_mode');
+    expect(start).toMatchObject({ hookwise: { permission_mode: 'acceptEdits' } });
+    for (const input of duringPrompt) expect(input).toMatchObject({ permission_mode: 'acceptEdits' });
     const promptIds = new Set(duringPrompt.map((i) => i.prompt_id));
     expect(promptIds.size).toBe(1);
     expect([...promptIds][0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -95,13 +99,14 @@ describe('hook input fidelity through hookwise -p', () => {
 
     expect(out.code).toBe(0);
     const byId = Object.fromEntries(suite.w.jsonLines('post.jsonl').map((i) => [String(i.tool_use_id), i.tool_response]));
-    expect(byId.w1).toEqual({ type: 'create', filePath: created, content: 'one\ntwo\n', structuredPatch: [], originalFile: null });
+    expect(byId.w1).toEqual({ type: 'create', filePath: created, content: 'one\ntwo\n', structuredPatch: [], originalFile: null, userModified: false });
     expect(byId.w2).toEqual({
       type: 'update',
       filePath: created,
       content: 'one\nTWO\n',
       structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' one', '-two', '+TWO'] }],
       originalFile: 'one\ntwo\n',
+      userModified: false,
     });
     expect(byId.e1).toEqual({
       filePath: existing,

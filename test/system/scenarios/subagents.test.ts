@@ -320,9 +320,9 @@ describe('subagents through hookwise -p (real process, local OpenAI server, comm
         { tool_call_id: 'call_a', content: 'report A' },
         { tool_call_id: 'call_b', content: 'report B' },
       ]);
-      // Which child got which task, from the hooks' own inputs.
+      // Which child got which task, from the hooks' own inputs (the Agent call's prompt is Hookwise's, under hookwise).
       const startInputs = jsonLinesOf(starts);
-      const idOf = (task: string): string => String(startInputs.find((i) => String(i.prompt).startsWith(`Task ${task}`))?.agent_id);
+      const idOf = (task: string): string => String(startInputs.find((i) => String((i.hookwise as Json).prompt).startsWith(`Task ${task}`))?.agent_id);
       const [idA, idB] = [idOf('A'), idOf('B')];
       expect(idA).toMatch(/^agent-/);
       expect(idB).toMatch(/^agent-/);

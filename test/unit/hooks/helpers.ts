@@ -24,7 +24,7 @@ export function preToolUse(toolName = 'Bash', toolInput: Record<string, unknown>
 }
 
 export function stopInput() {
-  return forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: 'done' });
+  return forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: 'done', background_tasks: [], session_crons: [] });
 }
 
 /** A non-callable action (like a command hook) that answers after `delayMs`. */

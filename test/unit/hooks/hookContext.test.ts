@@ -28,7 +28,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
       duration_ms: 4,
     });
     expect(parseHookContext('PostToolUse', post).success).toBe(true);
-    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message', 'hookwise']);
+    expect(Object.keys(stopInput())).toEqual([...ENVELOPE_KEYS, 'stop_hook_active', 'last_assistant_message', 'background_tasks', 'session_crons', 'hookwise']);
     expect(parseHookContext('PreCompact', forEvent('PreCompact', env, { trigger: 'auto', custom_instructions: null })).success).toBe(true);
     // One builder for every event, typed by the event's schema: a required field cannot be left out.
     // @ts-expect-error SessionStart's `source` is required
@@ -38,6 +38,38 @@ describe('hook contexts (docs/hooks.md §2)', () => {
     const { tool_use_id: _omit, ...missing } = preToolUse();
     expect(parseHookContext('PreToolUse', missing).success).toBe(false);
     expect(parseHookContext('SessionStart', { ...forEvent('SessionStart', env, { source: 'startup' }), source: 'bogus' }).success).toBe(false);
+  });
+
+  it('leaves permission_mode out where Claude Code does (under hookwise instead), and Hookwise-only event fields go under hookwise', () => {
+    const start = forEvent('SessionStart', { ...env, permission_mode: 'plan' }, { source: 'startup' }, { model: 'm1' });
+    expect(Object.keys(start)).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'hookwise']);
+    expect(start.hookwise).toEqual({ agent_id: env.agent_id, parent_agent_id: null, agent_type: env.agent_type, permission_mode: 'plan', model: 'm1' });
+    expect(parseHookContext('SessionStart', start).success).toBe(true);
+    for (const ctx of [
+      forEvent('SessionEnd', env, { reason: 'other' }),
+      forEvent('MessageDisplay', env, { turn_id: 't', message_id: 'm', index: 0, final: true, delta: 'x' }),
+      forEvent('TaskCreated', env, { task_id: '1', task_subject: 's' }),
+    ]) {
+      expect(ctx, ctx.hook_event_name).not.toHaveProperty('permission_mode');
+      expect(parseHookContext(ctx.hook_event_name, ctx).success).toBe(true);
+    }
+    const sub = forEvent('SubagentStart', { ...env, parent_agent_id: 'main' }, {}, { description: 'd', prompt: 'p' });
+    expect(sub).not.toHaveProperty('description');
+    expect(sub.hookwise).toMatchObject({ description: 'd', prompt: 'p', permission_mode: 'default' });
+    expect(parseHookContext('SubagentStart', sub).success).toBe(true);
+    expect(parseHookContext('SubagentStart', { ...sub, description: 'd' }).success).toBe(false);
+    // Strict per event: another event's Hookwise-only field is refused.
+    expect(parseHookContext('SessionEnd', { ...forEvent('SessionEnd', env, { reason: 'x' }), hookwise: { ...start.hookwise } }).success).toBe(false);
+  });
+
+  it('carries effort on tool-use events only, as Claude Code', () => {
+    const withEffort = { ...env, effort: 'high' };
+    expect(forEvent('PreToolUse', withEffort, { tool_name: 'Bash', tool_input: {}, tool_use_id: 't' })).toMatchObject({ effort: { level: 'high' } });
+    expect(forEvent('Stop', withEffort, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] })).toMatchObject({
+      effort: { level: 'high' },
+    });
+    expect(forEvent('UserPromptSubmit', withEffort, { prompt: 'p' })).not.toHaveProperty('effort');
+    expect(forEvent('SessionEnd', withEffort, { reason: 'other' })).not.toHaveProperty('effort');
   });
 
   it('omits optional lifecycle fields that are not given', () => {
@@ -78,7 +110,7 @@ describe('hook contexts (docs/hooks.md §2)', () => {
       forEvent('PostToolUseFailure', env, { permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't', error: 'x' }),
       forEvent('Notification', env, { message: 'm', notification_type: 'idle_prompt' }),
       forEvent('SubagentStart', { ...env, agent_id: 'a2', parent_agent_id: 'agent-main', agent_type: 'Explore' }),
-      forEvent('SubagentStop', env, { stop_hook_active: true, last_assistant_message: 'x' }),
+      forEvent('SubagentStop', env, { stop_hook_active: true, last_assistant_message: 'x', background_tasks: [], session_crons: [] }),
       forEvent('SessionEnd', env, { reason: 'clear' }),
       forEvent('ExecutionStart', env),
       forEvent('ExecutionEnd', env),
@@ -98,7 +130,13 @@ describe('hook contexts (docs/hooks.md §2)', () => {
     expect(Object.isFrozen(withMeta)).toBe(true);
     expect(parseHookContext('AfterStep', withMeta).success).toBe(true);
     expect(parseHookContext('AfterStep', { ...ctx, metadata: 'not a record' }).success).toBe(false);
-    const failed = forEvent('SubagentStop', env, { stop_hook_active: false, last_assistant_message: '', error: 'model error' });
+    const failed = forEvent('SubagentStop', env, {
+      stop_hook_active: false,
+      last_assistant_message: '',
+      background_tasks: [],
+      session_crons: [],
+      error: 'model error',
+    });
     expect(parseHookContext('SubagentStop', failed)).toMatchObject({ success: true, data: { error: 'model error' } });
   });
 });

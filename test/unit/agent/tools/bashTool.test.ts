@@ -57,10 +57,10 @@ describe.each([
     } satisfies BashResponse);
   });
 
-  it('combines stdout and stderr and reports a non-zero exit as an error', async () => {
+  it("combines stdout and stderr and reports a non-zero exit as an error, laid out as Claude Code's (exit code line first)", async () => {
     const r = await bash.execute({ command: 'echo out; echo err >&2; exit 3' }, makeContext(ws));
     expect(r.isError).toBe(true);
-    expect(r.content).toBe('out\nerr\nExit code 3');
+    expect(r.content).toBe('Exit code 3\nout\nerr');
     expect(r.data).toMatchObject({ stdout: 'out', stderr: 'err' });
   });
 
@@ -116,7 +116,7 @@ describe.each([
   it('reports command-not-found through the shell exit code', async () => {
     const r = await bash.execute({ command: 'definitely-not-a-command-hookwise' }, makeContext(ws));
     expect(r.isError).toBe(true);
-    expect(r.content).toMatch(/not found[\s\S]*Exit code 127$/);
+    expect(r.content).toMatch(/^Exit code 127\n[\s\S]*not found/);
   });
 });
 
@@ -132,7 +132,7 @@ describe.each([
     const first = await bash.execute({ command: 'cd pkg && echo moved; exit 3' }, ctx);
     const second = await bash.execute({ command: 'pwd' }, ctx);
 
-    expect(first).toMatchObject({ isError: true, content: 'moved\nExit code 3' });
+    expect(first).toMatchObject({ isError: true, content: 'Exit code 3\nmoved' });
     expect(shellCwd.current).toBe(path.join(ws.root, 'pkg'));
     expect(second).toMatchObject({ isError: false, content: path.join(ws.root, 'pkg') });
   });

@@ -25,7 +25,7 @@ describe('Write', () => {
     expect(r).toEqual({
       isError: false,
       content: `File created successfully at: ${p} (2 line(s)).`,
-      data: { type: 'create', filePath: p, content: 'hi\nthere\n', structuredPatch: [], originalFile: null },
+      data: { type: 'create', filePath: p, content: 'hi\nthere\n', structuredPatch: [], originalFile: null, userModified: false },
     });
     expect(await fs.readFile(p, 'utf8')).toBe('hi\nthere\n');
   });
@@ -39,6 +39,7 @@ describe('Write', () => {
       content: 'new',
       structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-old', '+new'] }],
       originalFile: 'old',
+      userModified: false,
     });
     expect(r.content).toContain('has been overwritten');
     expect(await fs.readFile(p, 'utf8')).toBe('new');

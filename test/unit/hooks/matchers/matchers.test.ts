@@ -61,9 +61,12 @@ describe('Claude matcher string algorithm (docs/hooks.md §5)', () => {
     const note = forEvent('Notification', env, { message: 'hi', notification_type: 'idle_prompt' });
     expect(compileClaudeMatcher('idle_.*').matches({ event: 'Notification', input: note })).toBe(true);
     // Stop has no matcher field: every matcher matches
-    expect(compileClaudeMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
-      true,
-    );
+    expect(
+      compileClaudeMatcher('Bash').matches({
+        event: 'Stop',
+        input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] }),
+      }),
+    ).toBe(true);
   });
 
   it('optionally matches legacy aliases (Task selects the Agent tool)', () => {
@@ -89,9 +92,12 @@ describe('matchers of the TypeScript API', () => {
     const global = new ToolNameMatcher('/a/g'); // stateful flags are dropped: same answer twice
     expect([global.matches(tool('a')), global.matches(tool('a'))]).toEqual([true, true]);
     expect(() => new ToolNameMatcher('/(/')).toThrow(HookMatcherError);
-    expect(new ToolNameMatcher('Bash').matches({ event: 'Stop', input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '' }) })).toBe(
-      false,
-    );
+    expect(
+      new ToolNameMatcher('Bash').matches({
+        event: 'Stop',
+        input: forEvent('Stop', env, { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] }),
+      }),
+    ).toBe(false);
   });
 
   it('EventType, StepType, Metadata, Callable', () => {
