@@ -23,7 +23,11 @@ async function typeAndSave(document: vscode.TextDocument, text: string): Promise
   const editor = await vscode.window.showTextDocument(document, { preview: false });
   const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
   assert.ok(await editor.edit((b) => b.replace(whole, text)));
-  assert.ok(await document.save());
+  assert.ok(document.isDirty, 'the typed text is not saved yet');
+  // Ctrl+S in the active editor, as a person saves.
+  await vscode.commands.executeCommand('workbench.action.files.save');
+  if (document.isDirty) console.log(`[own-edits] still dirty after save; on disk: ${readFileSync(document.uri.fsPath, 'utf8').length} chars`);
+  await until('the document is saved', () => !document.isDirty && readFileSync(document.uri.fsPath, 'utf8') === text, 20_000);
 }
 
 suite('Own hook edits (saved in the editor)', () => {
@@ -51,7 +55,12 @@ suite('Own hook edits (saved in the editor)', () => {
     // The fixture's project hook is allowed; anything else the popup is asked about is declined.
     harness = createHarness({ trusted: true, approve: (r) => (/echo (agent|pulled|user)-/.test(r.detail) ? 'cancel' : 'allow') });
     const h = harness;
-    own = new OwnHookEdits({ approve: (file, keys) => h.service.approveSaved(file, keys) });
+    const said: string[] = [];
+    const say = (m: string): void => void said.push(m);
+    own = new OwnHookEdits({
+      approve: (file, keys) => (say(`approve ${file} ${keys.size}`), h.service.approveSaved(file, keys)),
+      log: { info: say, trace: say } as unknown as vscode.LogOutputChannel,
+    });
     await h.service.reload();
     const askedAbout = (word: string): number => h.approvalRequests.filter((r) => r.detail.includes(word)).length;
 
@@ -59,7 +68,11 @@ suite('Own hook edits (saved in the editor)', () => {
     // An earlier test may have left this document open with older text: wait for the reload.
     await until('the document shows the file as on disk', () => document.getText() === settingsWith(), 20_000);
     await typeAndSave(document, settingsWith('echo user-typed-1'));
-    await waitForChange(h.service, (c) => activeCommands(c).includes('echo user-typed-1'), 20_000, 'the typed hook to run');
+    await waitForChange(h.service, (c) => activeCommands(c).includes('echo user-typed-1'), 20_000, 'the typed hook to run').catch((e: unknown) => {
+      say(`asked: ${h.approvalRequests.map((r) => r.detail).join(' | ')}`);
+      say(`held: ${JSON.stringify(h.service.current?.applied.held.map((x) => [x.why, x.hook.source]))}`);
+      throw new Error(`${String(e)}\n${said.join('\n')}`);
+    });
     assert.equal(askedAbout('user-typed'), 0, 'a hook you saved is not asked about');
 
     // The agent's Write tool writes the file on disk; the open editor reloads it.

@@ -13,9 +13,9 @@ export interface OwnHookEditsOptions {
 }
 
 interface Tracked {
-  /** Definition keys this document has seen on disk: when opened, reloaded, or just before a save. */
+  /** Definition keys this document has seen on disk: when opened, and just before each save. */
   readonly fromDisk: Set<string>;
-  /** False once a change since the last disk state came from somewhere else than the active editor. */
+  /** False once a change since the last save was made while the document was not in the active editor. */
   typedHere: boolean;
 }
 
@@ -23,11 +23,12 @@ interface Tracked {
  * "Your own edits don't ask you again": a hook in a project `.claude/settings.json` or
  * `.claude/settings.local.json` (at a workspace folder's root) that the person typed in this
  * window's editor and saved is approved by that save. What counts as theirs is what the save
- * added: definitions that were on disk at no point this document saw (opened, reloaded from
- * disk, or read just before the save). So a hook the agent (its Write/Edit tools write the
- * file, never the editor), a git pull or another process put in the file still asks, even
- * when the person saves the file afterwards, and a save made while another extension edited
- * the document outside the active editor approves nothing.
+ * added: definitions that were neither in the document when it was opened nor in the file on
+ * disk just before the save. So a hook the agent (its Write/Edit tools write the file, never
+ * the editor), a git pull or another process put in the file still asks, even when the
+ * person saves the file afterwards; and a save approves nothing when the document changed
+ * while it was not in the active editor (another extension editing it, or a reload from disk
+ * in a background tab).
  */
 export class OwnHookEdits implements vscode.Disposable {
   private readonly tracked = new Map<string, Tracked>();
@@ -41,7 +42,7 @@ export class OwnHookEdits implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.workspace.onWillSaveTextDocument((e) => {
         const entry = this.tracked.get(e.document.uri.toString());
-        if (entry) e.waitUntil(this.readDisk(e.document.uri, entry));
+        if (entry) e.waitUntil(this.willSave(e.document, entry));
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
     ];
@@ -49,48 +50,48 @@ export class OwnHookEdits implements vscode.Disposable {
 
   private track(document: vscode.TextDocument): void {
     if (!isProjectHookFile(document.uri)) return;
+    this.o.log?.trace(`watching ${document.uri.fsPath} for your own hook edits`);
     // A document already dirty when first seen holds text of unknown origin: it counts as from disk.
     this.tracked.set(document.uri.toString(), { fromDisk: settingsHookKeys(document.getText()), typedHere: true });
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
     const entry = this.tracked.get(e.document.uri.toString());
-    if (!entry || e.contentChanges.length === 0) return;
-    if (!e.document.isDirty) {
-      // Reloaded from disk (the agent, git, another process) or undone back to it: on disk, not typed.
-      for (const key of settingsHookKeys(e.document.getText())) entry.fromDisk.add(key);
-      entry.typedHere = true;
-      return;
-    }
-    if (vscode.window.activeTextEditor?.document !== e.document) entry.typedHere = false;
+    // The content event comes before the dirty flag settles, so a reload from disk cannot be told
+    // apart from typing here: what was on disk is read just before the save instead.
+    if (entry && e.contentChanges.length > 0 && vscode.window.activeTextEditor?.document !== e.document) entry.typedHere = false;
   }
 
-  /** Just before a save: what is on disk now is not the person's typing, whoever wrote it. */
-  private async readDisk(uri: vscode.Uri, entry: Tracked): Promise<void> {
+  /**
+   * Just before a save: what is on disk now is not the person's typing, whoever wrote it; what
+   * the document adds to it is, and is approved now, before the write, so the reload the write
+   * causes already finds it approved.
+   */
+  private async willSave(document: vscode.TextDocument, entry: Tracked): Promise<void> {
     try {
-      const text = await readFile(uri.fsPath, { encoding: 'utf8', signal: AbortSignal.timeout(this.o.readTimeoutMs ?? 1000) });
+      const text = await readFile(document.uri.fsPath, { encoding: 'utf8', signal: AbortSignal.timeout(this.o.readTimeoutMs ?? 1000) });
       for (const key of settingsHookKeys(text)) entry.fromDisk.add(key);
     } catch (error) {
       // A missing file has nothing on disk; an unreadable one makes this save approve nothing.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') entry.typedHere = false;
     }
-  }
-
-  private saved(document: vscode.TextDocument): void {
-    const entry = this.tracked.get(document.uri.toString());
-    if (!entry) return;
-    const keys = settingsHookKeys(document.getText());
-    const mine = new Set([...keys].filter((k) => !entry.fromDisk.has(k)));
-    const typedHere = entry.typedHere;
-    for (const key of keys) entry.fromDisk.add(key);
-    entry.typedHere = true;
+    const mine = new Set([...settingsHookKeys(document.getText())].filter((k) => !entry.fromDisk.has(k)));
+    this.o.log?.trace(`saving ${document.uri.fsPath}: ${mine.size} hook(s) new since on disk, typed here: ${entry.typedHere}`);
     if (mine.size === 0) return;
-    if (!typedHere) {
-      this.o.log?.info(`${document.uri.fsPath} was changed outside the active editor before this save: its new hooks still need approval`);
+    if (!entry.typedHere) {
+      this.o.log?.info(`${document.uri.fsPath} changed outside the active editor before this save: its new hooks still need approval`);
       return;
     }
     this.o.log?.info(`${mine.size} hook(s) you saved in ${document.uri.fsPath} are approved by that save`);
     this.o.approve(path.resolve(document.uri.fsPath), mine);
+  }
+
+  /** After the save: its text is on disk now. */
+  private saved(document: vscode.TextDocument): void {
+    const entry = this.tracked.get(document.uri.toString());
+    if (!entry) return;
+    for (const key of settingsHookKeys(document.getText())) entry.fromDisk.add(key);
+    entry.typedHere = true;
   }
 
   dispose(): void {

@@ -60,19 +60,21 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
 
   /**
    * Approves the hooks with these definitions once a load finds them in `file` (the user typed
-   * them and saved the file in this window's editor), and reloads so that happens now.
+   * them and is saving the file in this window's editor). Replaces what an earlier save of the
+   * file left unmatched (a save that failed), and reloads in case the file is already written.
    */
   approveSaved(file: string, keys: ReadonlySet<string>): void {
     if (keys.size === 0) return;
-    this.saved.set(file, new Set([...(this.saved.get(file) ?? []), ...keys]));
+    this.saved.set(file, new Set(keys));
     void this.o.reload();
   }
 
   /** The trust policy for a loaded configuration; first approves the just-written or just-saved hooks it finds. */
   policyFor(hooks: readonly LoadedHook[]): TrustPolicy {
     const trusted = this.o.trust.isTrusted;
-    if (trusted && (this.written.size > 0 || this.saved.size > 0)) this.approveWrittenHooks(hooks);
-    const approved = new Set(this.approvals.get());
+    const justApproved = trusted && (this.written.size > 0 || this.saved.size > 0) ? this.approveWrittenHooks(hooks) : [];
+    // The store's write finishes later: this load already counts the hooks just approved.
+    const approved = new Set([...this.approvals.get(), ...justApproved]);
     return { trusted, isApproved: (hook) => approved.has(hook.hash) };
   }
 
@@ -175,10 +177,10 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
   }
 
   /** Consumes `written` and `saved`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
-  private approveWrittenHooks(hooks: readonly LoadedHook[]): void {
+  private approveWrittenHooks(hooks: readonly LoadedHook[]): string[] {
     const savedIn = (h: LoadedHook): Set<string> | undefined => (h.source.kind === 'file' ? this.saved.get(path.resolve(h.source.file)) : undefined);
     const matched = hooks.filter((h) => isProjectSource(h.source) && (this.written.has(definitionKey(h)) || savedIn(h)?.has(definitionKey(h))));
-    if (matched.length === 0) return;
+    if (matched.length === 0) return [];
     for (const hook of matched) {
       this.written.delete(definitionKey(hook));
       const saved = savedIn(hook);
@@ -186,8 +188,9 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
       if (saved?.size === 0 && hook.source.kind === 'file') this.saved.delete(path.resolve(hook.source.file));
       this.declined.delete(hook.hash);
     }
-    // Memento.update changes what get() returns at once; the write to disk may finish later.
+    // ApprovalStore.set updates the hashes after the records: policyFor counts these at once.
     void this.approvals.set([...new Set([...this.approvals.get(), ...matched.map((h) => h.hash)])], matched);
+    return matched.map((h) => h.hash);
   }
 
   private logHookList(title: string, hooks: readonly LoadedHook[]): void {
