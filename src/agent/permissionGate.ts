@@ -73,6 +73,8 @@ export interface GateAnswer {
   readonly reason?: string;
   /** Only for rule asks answered by a person: remember the rule for the session or for good. */
   readonly scope?: PermissionAnswer['scope'];
+  /** With `scope`: the rule the person chose, when not the suggested one. */
+  readonly rule?: string;
   /** A PermissionRequest hook's rewrite of the tool input, applied only with its allow. */
   readonly updatedInput?: Input;
 }
@@ -252,7 +254,13 @@ export class PermissionGate {
       }
       const by = answer.decidedBy ?? 'user';
       const decidedBy: DecidedBy = by === 'hook' || by === 'user' ? { kind: 'user', ...(answer.reason ? { detail: answer.reason } : {}) } : { kind: by };
-      return { decision: answer.decision, decidedBy, ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.scope ? { scope: answer.scope } : {}) };
+      return {
+        decision: answer.decision,
+        decidedBy,
+        ...(answer.reason ? { reason: answer.reason } : {}),
+        ...(answer.scope ? { scope: answer.scope } : {}),
+        ...(answer.scope && answer.rule ? { rule: answer.rule } : {}),
+      };
     } catch (thrown) {
       // A Stop while the question is open settles it as cancelled, whatever the provider did.
       if (signal.aborted) return cancelled();

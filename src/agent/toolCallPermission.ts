@@ -130,7 +130,8 @@ async function policyAsk(call: ModelToolCall, tool: AnyAgentTool, checked: PreCh
         verdict,
       );
     }
-    if ((answer.scope === 'session' || answer.scope === 'always') && policy.suggestedRule) gate.grant(policy.suggestedRule);
+    const granted = answer.rule ?? policy.suggestedRule;
+    if ((answer.scope === 'session' || answer.scope === 'always') && granted) gate.grant(granted);
     if (answer.updatedInput) {
       // A PermissionRequest hook allowed a rewritten call: it must pass the schema and the deny rules too.
       const rewritten = validateToolInput(tool, answer.updatedInput);

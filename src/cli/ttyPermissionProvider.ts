@@ -86,7 +86,9 @@ function choicesFor(request: PermissionRequest): Choice[] {
     switch (button) {
       case PermissionButtons.allow:
         return [{ keys: ['y', 'yes'], label: 'allow once', answer: { decision: 'allow', scope: 'once', decidedBy: 'user' } }];
+      // The CLI has no picker: the session choice is the exact rule.
       case PermissionButtons.allowSession:
+      case PermissionButtons.allowSessionPick:
         return [
           {
             keys: ['s', 'session'],

@@ -89,6 +89,8 @@ export interface PermissionRequest extends AgentRef {
 export interface PermissionAnswer {
   readonly decision: 'allow' | 'deny';
   readonly scope?: 'once' | 'session' | 'always';
+  /** With scope session/always: the rule the person chose (e.g. `Edit(src/**)`); absent = the request's suggestedRule. */
+  readonly rule?: string;
   readonly reason?: string;
   readonly decidedBy?: PermissionDecider;
 }

@@ -8,7 +8,8 @@ import type { EditReview } from './chat/editReview';
 import { getApiKey } from './model/modelCommands';
 import { resolveVscodeLmModelClient } from './model/vscodeLmModelClient';
 import { ModalPermissionProvider } from './permissions/modalPermissionProvider';
-import { ProposedChangeDiff } from './permissions/proposedChangeDiff';
+import { ProposedChangeDiff, type ProposedChangeView } from './permissions/proposedChangeDiff';
+import { registerProposedChangeReview } from './permissions/proposedChangeReview';
 import type { HookRunViews } from './registerHookRunViews';
 import type { AgentStatusBar } from './statusBar';
 import type { VscodeTelemetry } from './telemetrySettings';
@@ -42,11 +43,11 @@ export function createAgentController(parts: AgentWiringParts): AgentController 
     log,
     onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting),
     // A relative Write/Edit path is the agent's: the diff shows the file under its root.
-    showProposedChange: (request): Promise<vscode.Disposable | undefined> => ProposedChangeDiff.show(request, controller.projectDir),
+    showProposedChange: (request): Promise<ProposedChangeView | undefined> => ProposedChangeDiff.show(request, controller.projectDir),
     localSettingsFile: (): vscode.Uri | undefined =>
       vscode.workspace.workspaceFolders?.length ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json')) : undefined,
   });
-  context.subscriptions.push(ProposedChangeDiff.register());
+  context.subscriptions.push(ProposedChangeDiff.register(), registerProposedChangeReview());
   const onAgentEvent = (event: AgentEvent): void => {
     chat.showAgentEvent(event);
     status.observeAgentEvent(event);

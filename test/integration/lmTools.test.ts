@@ -54,7 +54,7 @@ async function runTurn(options: {
   const popups: string[] = [];
   const runs: HookRunRecord[] = [];
   const permissionProvider = new ModalPermissionProvider({
-    dialog: async (message) => (popups.push(message), options.dialogAnswer),
+    dialog: async (message, _options, ...buttons) => (popups.push(message), buttons.find((b) => b.title === options.dialogAnswer)),
     showProposedChange: async () => undefined,
     localSettingsFile: () => undefined,
   });

@@ -159,6 +159,11 @@ export class HookConfigService implements vscode.Disposable {
     this.approvals.approveWritten(hook);
   }
 
+  /** Approves the hooks the user typed and saved in `file` from this window's editor (ownHookEdits.ts), on the load that finds them. */
+  approveSaved(file: string, keys: ReadonlySet<string>): void {
+    this.approvals.approveSaved(file, keys);
+  }
+
   /** "Hookwise: Review Project Hooks": every project hook, approved or not; allow all or turn all off. */
   reviewProjectHooks(): Promise<void> {
     return this.approvals.reviewProjectHooks();

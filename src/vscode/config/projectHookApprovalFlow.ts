@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { isProjectSource } from '../../configFiles/hookSource';
 import { hookReviewMarkdown } from '../../hooks/config/approvalReview';
-import { approvedHashesAfter, hookApprovalKey, type ApprovalSubject, type HeldHook, type TrustPolicy } from '../../hooks/config/hookApproval';
+import { approvedHashesAfter, type ApprovalSubject, type HeldHook, type TrustPolicy } from '../../hooks/config/hookApproval';
+import { hookDefinitionKey as definitionKey } from '../../hooks/config/hookDefinitionKeys';
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 import type { HookConfigChange } from './hookConfigService';
 import { ApprovalStore, approvalDetail, askApproval, MAX_DETAIL_HOOKS, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
@@ -23,8 +25,8 @@ export interface ApprovalFlowOptions {
 /**
  * The trust flow of project hooks: which may run (trusted workspace, approved content), the
  * approval modal for new or changed ones (one at a time, declined ones not asked again this
- * session), "Review Project Hooks", and hooks the user wrote with "Add Hook…" (approved on the
- * load that finds them).
+ * session), "Review Project Hooks", and hooks the user wrote with "Add Hook…" or typed and
+ * saved in this window's editor (ownHookEdits.ts): approved on the load that finds them.
  */
 export class ProjectHookApprovalFlow implements vscode.Disposable {
   private readonly approvals: ApprovalStore;
@@ -32,6 +34,8 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
   private readonly reviews = new ReviewDocuments('hookwise-hook-review');
   /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
   private readonly written = new Set<string>();
+  /** Per settings file (absolute path): definition keys the user saved there from the editor, approved on the load that finds them in that file. */
+  private readonly saved = new Map<string, Set<string>>();
   /** Hashes declined or revoked this session: not asked again until "Review Project Hooks". */
   private readonly declined = new Set<string>();
   private prompting = false;
@@ -54,11 +58,23 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
     this.written.add(definitionKey(hook));
   }
 
-  /** The trust policy for a loaded configuration; first approves the just-written hooks it finds. */
+  /**
+   * Approves the hooks with these definitions once a load finds them in `file` (the user typed
+   * them and is saving the file in this window's editor). Replaces what an earlier save of the
+   * file left unmatched (a save that failed), and reloads in case the file is already written.
+   */
+  approveSaved(file: string, keys: ReadonlySet<string>): void {
+    if (keys.size === 0) return;
+    this.saved.set(file, new Set(keys));
+    void this.o.reload();
+  }
+
+  /** The trust policy for a loaded configuration; first approves the just-written or just-saved hooks it finds. */
   policyFor(hooks: readonly LoadedHook[]): TrustPolicy {
     const trusted = this.o.trust.isTrusted;
-    if (trusted && this.written.size > 0) this.approveWrittenHooks(hooks);
-    const approved = new Set(this.approvals.get());
+    const justApproved = trusted && (this.written.size > 0 || this.saved.size > 0) ? this.approveWrittenHooks(hooks) : [];
+    // The store's write finishes later: this load already counts the hooks just approved.
+    const approved = new Set([...this.approvals.get(), ...justApproved]);
     return { trusted, isApproved: (hook) => approved.has(hook.hash) };
   }
 
@@ -160,16 +176,21 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
     }
   }
 
-  /** Consumes `written`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
-  private approveWrittenHooks(hooks: readonly LoadedHook[]): void {
-    const matched = hooks.filter((h) => isProjectSource(h.source) && this.written.has(definitionKey(h)));
-    if (matched.length === 0) return;
+  /** Consumes `written` and `saved`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
+  private approveWrittenHooks(hooks: readonly LoadedHook[]): string[] {
+    const savedIn = (h: LoadedHook): Set<string> | undefined => (h.source.kind === 'file' ? this.saved.get(path.resolve(h.source.file)) : undefined);
+    const matched = hooks.filter((h) => isProjectSource(h.source) && (this.written.has(definitionKey(h)) || savedIn(h)?.has(definitionKey(h))));
+    if (matched.length === 0) return [];
     for (const hook of matched) {
       this.written.delete(definitionKey(hook));
+      const saved = savedIn(hook);
+      saved?.delete(definitionKey(hook));
+      if (saved?.size === 0 && hook.source.kind === 'file') this.saved.delete(path.resolve(hook.source.file));
       this.declined.delete(hook.hash);
     }
-    // Memento.update changes what get() returns at once; the write to disk may finish later.
+    // ApprovalStore.set updates the hashes after the records: policyFor counts these at once.
     void this.approvals.set([...new Set([...this.approvals.get(), ...matched.map((h) => h.hash)])], matched);
+    return matched.map((h) => h.hash);
   }
 
   private logHookList(title: string, hooks: readonly LoadedHook[]): void {
@@ -180,9 +201,4 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
     this.disposed = true;
     this.reviews.dispose();
   }
-}
-
-/** A hook's definition without its pinned scripts or agent scope: what "Add Hook…" knows it wrote. */
-function definitionKey(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): string {
-  return hookApprovalKey({ event: hook.event, ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), handler: hook.handler });
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { OwnHookEdits } from './ownHookEdits';
 import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
 import { effectiveHooksReport, type EffectiveHooksExtras } from './effectiveHooksReport';
 import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions } from './hookConfigService';
@@ -37,6 +38,8 @@ export function registerHookConfiguration(
   });
   context.subscriptions.push(
     service,
+    // A hook the person typed and saved in the editor is approved by that save (never the agent's writes).
+    new OwnHookEdits({ log, approve: (file, keys) => service.approveSaved(file, keys) }),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.addHook, async (answers?: AddHookAnswers) => {
       const result = await runAddHookFlow(
         {

@@ -3,6 +3,12 @@ import * as path from 'node:path';
 import type { PermissionRequest } from '../../hooks/hookRunTypes';
 import { proposedContent, proposedFile } from './proposedChange';
 
+/** An open proposed-change diff: `modified` is its right side; `reveal` focuses it (reopening it if closed); `dispose` closes it. */
+export interface ProposedChangeView extends vscode.Disposable {
+  readonly modified: vscode.Uri;
+  reveal(): Promise<void>;
+}
+
 /** The scheme of the virtual "proposed content" documents. */
 export const PROPOSED_SCHEME = 'hookwise-proposed';
 
@@ -32,7 +38,7 @@ export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
    * registered. A relative path is the agent's: it resolves against `root` (the agent's project
    * root; default the first workspace folder), where the tool would write it.
    */
-  static async show(request: PermissionRequest, root?: string): Promise<vscode.Disposable | undefined> {
+  static async show(request: PermissionRequest, root?: string): Promise<ProposedChangeView | undefined> {
     return ProposedChangeDiff.instance?.open(request, root);
   }
 
@@ -40,7 +46,7 @@ export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
     return this.contents.get(uri.query) ?? '';
   }
 
-  private async open(request: PermissionRequest, agentRoot?: string): Promise<vscode.Disposable | undefined> {
+  private async open(request: PermissionRequest, agentRoot?: string): Promise<ProposedChangeView | undefined> {
     const file = proposedFile(request.toolName, request.toolInput);
     if (!file) return undefined;
     const root = agentRoot ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -65,17 +71,30 @@ export class ProposedChangeDiff implements vscode.TextDocumentContentProvider {
     }
     const title = `${name}: proposed ${request.toolName} (${current === undefined ? 'new file' : 'current ↔ proposed'})`;
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
-    return new vscode.Disposable(() => {
-      this.contents.delete(key);
-      this.contents.delete(`${key}-empty`);
-      void closeDiffTabs(right);
-    });
+    return {
+      modified: right,
+      // Same sides and title: VS Code focuses the open diff tab, or opens it again.
+      reveal: async () => {
+        const viewColumn = diffTabs(right)[0]?.group.viewColumn ?? vscode.ViewColumn.Beside;
+        await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: false, viewColumn });
+      },
+      dispose: () => {
+        this.contents.delete(key);
+        this.contents.delete(`${key}-empty`);
+        void closeDiffTabs(right);
+      },
+    };
   }
 }
 
-async function closeDiffTabs(modified: vscode.Uri): Promise<void> {
-  const tabs = vscode.window.tabGroups.all
+/** The open diff tabs whose right side is `modified`. */
+export function diffTabs(modified: vscode.Uri): vscode.Tab[] {
+  return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
     .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === modified.toString());
+}
+
+async function closeDiffTabs(modified: vscode.Uri): Promise<void> {
+  const tabs = diffTabs(modified);
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

@@ -114,6 +114,22 @@ describe('approvals for the session', () => {
     expect(existsSync(path.join(h.dir, 'two.txt'))).toBe(true);
   });
 
+  it('a rule the person picked (Edit(src/**)) is granted instead of the suggested one: the next file under src/ is not asked', async () => {
+    const sessionRules = new ConfigPermissionRules([], { projectRoot: h.dir });
+    const provider = new RecordingProvider(() => ({ decision: 'allow', scope: 'session', rule: 'Edit(src/**)' }));
+    const write = (file: string): { toolCalls: { name: string; input: Record<string, unknown> }[] } => ({
+      toolCalls: [{ name: 'Write', input: { file_path: file, content: 'x' } }],
+    });
+    const { result } = await h.run([write('src/one.txt'), write('src/two.txt'), write('other.txt'), { text: 'ok' }], {
+      provider,
+      rules: new ConfigPermissionRules([], { projectRoot: h.dir }),
+      sessionRules,
+    });
+    expect(result.status).toBe('completed');
+    expect(provider.requests.map((r) => r.suggestedRule)).toEqual(['Edit(src/one.txt)', 'Edit(other.txt)']);
+    expect(existsSync(path.join(h.dir, 'src', 'two.txt'))).toBe(true);
+  });
+
   it('"Allow once" asks again for the next call', async () => {
     const provider = new RecordingProvider(() => ({ decision: 'allow', scope: 'once' }));
     await h.run([bash('touch one.txt'), bash('touch two.txt'), { text: 'ok' }], {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '../../../../src/hooks/hookRunTypes';
 import { addAllowRule, AllowRuleEditError } from '../../../../src/vscode/permissions/allowRuleEdit';
-import { permissionButtons, permissionDetail, permissionQuestion, toolInputSummary } from '../../../../src/presentation/permissionText';
+import { permissionButtons, permissionDetail, permissionQuestion, permissionRulePicks, toolInputSummary } from '../../../../src/presentation/permissionText';
 import { proposedContent, proposedFile } from '../../../../src/vscode/permissions/proposedChange';
 import { SerialQueue } from '../../../../src/shared/serialQueue';
 
@@ -67,6 +67,29 @@ describe('approval popup text', () => {
     expect(permissionButtons(ruleAsk, false)).toEqual(['Allow', 'Allow for This Session', 'Deny']);
     // No rule to grant (a protected write): a session choice would only mean "once".
     expect(permissionButtons({ ...ruleAsk, suggestedRule: undefined }, true)).toEqual(['Allow', 'Deny']);
+  });
+
+  it('never shows more than four buttons: a reviewable file write trades the session button for the rule picker', () => {
+    const write = { ...ruleAsk, toolName: 'Write', toolInput: { file_path: 'src/a.ts', content: 'x' }, suggestedRule: 'Edit(src/a.ts)' };
+    expect(permissionButtons(write, true, true)).toEqual(['Allow', 'Review Diff…', 'Always Allow…', 'Deny']);
+    expect(permissionButtons(write, false, true)).toEqual(['Allow', 'Review Diff…', 'Allow for This Session…', 'Deny']);
+    expect(permissionButtons(write, true, false)).toEqual(['Allow', 'Always Allow…', 'Deny']);
+    expect(permissionButtons({ ...write, suggestedRule: 'Edit(a.ts)' }, true, false)).toEqual(['Allow', 'Allow for This Session', 'Always Allow', 'Deny']);
+    expect(permissionButtons({ ...write, kind: 'hook' }, true, true)).toEqual(['Allow', 'Review Diff…', 'Deny']);
+    expect(permissionDetail(write, '.claude/settings.local.json', true)).toContain(
+      '"Always Allow…" offers Edit(src/**) or Edit(src/a.ts), for permissions.allow in .claude/settings.local.json or for this session.',
+    );
+  });
+
+  it('the rule picker offers the folder first, saved or for the session; without a settings file only the session', () => {
+    expect(permissionRulePicks('Edit(src/a.ts)', '.claude/settings.local.json').map((p) => [p.label, p.scope])).toEqual([
+      ['Always allow Edit(src/**)', 'always'],
+      ['Always allow Edit(src/a.ts)', 'always'],
+      ['Allow Edit(src/**) for this session', 'session'],
+      ['Allow Edit(src/a.ts) for this session', 'session'],
+    ]);
+    expect(permissionRulePicks('Edit(src/a.ts)', undefined).map((p) => p.scope)).toEqual(['session', 'session']);
+    expect(permissionRulePicks('Edit(src/a.ts)', 'x.json')[0]?.description).toBe('every file under src/; saved to x.json');
   });
 });
 
