@@ -170,7 +170,8 @@ async function main() {
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
-    browser = await launchChromium();
+    // Wide enough for the Hookwise side bar (Hook Runs), an editor and the chat in the secondary side bar.
+    browser = await launchChromium({ viewport: { width: 1680, height: 900 } });
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;
     await browser.page.goto(url);
     setE2eContext({ page: browser.page, url, workspace, hookwiseHome, userDataDir: server.userDataDir, version: server.version });
