@@ -46,7 +46,12 @@ export function installChatKeys(o: ChatKeysOptions): void {
     e.preventDefault();
     o.stop();
   });
+  // A click inside the chat focuses what was clicked (or starts a text selection): only a
+  // focus from outside (Open Chat, its shortcut) moves to the prompt.
+  let pointerDown = false;
+  window.addEventListener('pointerdown', () => (pointerDown = true), true);
+  window.addEventListener('pointerup', () => (pointerDown = false), true);
   window.addEventListener('focus', () => {
-    if (document.activeElement === document.body || document.activeElement === null) prompt.focus();
+    if (!pointerDown && (document.activeElement === document.body || document.activeElement === null)) prompt.focus();
   });
 }

@@ -3,8 +3,8 @@
  * E2E of the chat's place and keys, as the chats users know them: the chat has the secondary
  * side bar to itself (Hook Runs and MCP Servers stay in the Hookwise container), the header
  * stays readable when narrow, Escape stops a running turn, Up recalls the last prompt, the
- * `/` list closes once the prompt is sent, and Ctrl+Alt+J brings the chat back and focuses
- * it. Screenshots: test-results/e2e-layout-*.png.
+ * `/` list closes once the prompt is sent, Ctrl+Alt+J brings the chat back and focuses it, and
+ * the editor's selection goes with one prompt only. Screenshots: test-results/e2e-layout-*.png.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
@@ -164,5 +164,36 @@ describe('Chat layout and keys', function () {
     await chatPrompt().fill('');
     await showChat();
     await shot('e2e-layout-4-focus-shortcut');
+  });
+
+  it('the offered selection goes with one prompt, not silently with the next, and leaves with its editor', async function () {
+    const { page } = e2e();
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    const offered = chatFrame().locator('#attachments .chip.offered');
+    await offered.filter({ hasText: 'greet.js:1-2' }).waitFor({ state: 'visible' });
+
+    await sendPrompt('About these lines');
+    await chatFrame().locator('.message.user', { hasText: 'About these lines' }).locator('.chip', { hasText: 'greet.js:1-2' }).waitFor();
+    await waitForIdle();
+    await offered.waitFor({ state: 'hidden' });
+    await sendPrompt('Something else');
+    await waitForIdle();
+    assert.equal(
+      await chatFrame().locator('.message.user', { hasText: 'Something else' }).locator('.chip').count(),
+      0,
+      'the earlier selection did not go with the next prompt',
+    );
+
+    // A new selection is offered again, until its editor is closed.
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await offered.filter({ hasText: 'greet.js:1' }).waitFor({ state: 'visible' });
+    await runCommand('View: Close All Editors');
+    await offered.waitFor({ state: 'hidden' });
   });
 });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { approveProjectHooks, auxiliaryBar, chatModelLabel, chatPrompt, e2e, runCommand, screenshot, showChat } from './harness.mjs';
+import { approveProjectHooks, auxiliaryBar, chatModelLabel, chatPrompt, e2e, runCommand, screenshot, showChat, waitUntil } from './harness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {
@@ -29,9 +29,10 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await sidebar.locator('.pane-header', { hasText: 'MCP Servers' }).first().waitFor({ state: 'visible' });
     // The chat is not squeezed into this column: it has the secondary side bar (next tests).
     assert.equal(await sidebar.locator('.pane-header', { hasText: /^Chat$/ }).count(), 0, 'no Chat pane in the Hookwise side bar');
-    // Wait for the extension itself, not just its static contributions: the tree stops saying
-    // no provider is registered.
-    await sidebar.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
+    // Wait for the extension itself, not just its static contributions: neither tree says any
+    // more that no provider is registered.
+    const noProvider = sidebar.getByText('There is no data provider registered');
+    await waitUntil('the Hook Runs and MCP Servers providers', async () => (await noProvider.count()) === 0);
   });
 
   it("asks once to allow the demo workspace's project hooks, listing each with its source", async function () {
