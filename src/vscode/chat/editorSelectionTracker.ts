@@ -63,7 +63,7 @@ export class EditorSelectionTracker implements vscode.Disposable {
   private dropIfHidden(): void {
     const uri = this.selection?.uri.toString();
     if (uri === undefined || vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri)) return;
-    clearTimeout(this.timer);
+    // A pending track() of the editor that replaced it still runs.
     this.selection = undefined;
     this.onChange();
   }
