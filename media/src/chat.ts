@@ -1,12 +1,17 @@
-import type { ChatEvent, FromWebviewMessage, HistoryEntry, Notice, ToWebviewMessage } from '../../src/shared/webviewProtocol';
+import type { ChatEvent, FromWebviewMessage, ToWebviewMessage } from '../../src/shared/webviewProtocol';
+import { createChatHeader } from './chatHeader';
+import { installChatKeys } from './chatKeys';
 import { createContextBar } from './contextBar';
-import { assistantActions, createAnnouncer, enableKeyboardNavigation, reasoningBlock, userMessage } from './conversation';
-import { renderMarkdown } from './markdown';
+import { assistantActions, createAnnouncer, enableKeyboardNavigation, noteElement, reasoningBlock, subagentSection, userMessage } from './conversation';
+import { enableCodeBlockActions, renderMarkdown } from './markdown';
+import { createHistoryPanel } from './historyPanel';
 import { createMentions } from './mentions';
 import { renderMemoryFiles } from './memoryFilesLine';
+import { showNotice } from './noticeBar';
+import { createPromptHistory } from './promptHistory';
 import { createSlashCompletion } from './slashCompletion';
 import { createToolCard, setToolCardHookStatus, updateToolCard, type ToolCard } from './toolCard';
-import { attachCheckpoint, renderEditSummary, renderFileDiff } from './editReview';
+import { attachCheckpoint, checkpointOf, renderEditSummary, renderFileDiff } from './editReview';
 
 /**
  * The chat webview. It renders what the extension sends (`ToWebviewMessage`) and posts what
@@ -30,9 +35,14 @@ const sendButton = $<HTMLButtonElement>('send');
 const stopButton = $<HTMLButtonElement>('stop');
 const modelLabel = $<HTMLElement>('model-label');
 const noticeEl = $<HTMLElement>('notice');
-const historyPanel = $<HTMLElement>('history-panel');
-const sessionTitle = $<HTMLElement>('session-title');
-const meter = $<HTMLElement>('context-meter');
+const header = createChatHeader({
+  modelLabel,
+  sessionTitle: $<HTMLElement>('session-title'),
+  meter: $<HTMLElement>('context-meter'),
+  setupLine: $<HTMLElement>('setup-line'),
+});
+const history = createHistoryPanel($<HTMLElement>('history-panel'), send, () => prompt.focus());
+const sentPrompts = createPromptHistory();
 const announce = createAnnouncer($<HTMLElement>('status'));
 const contextBar = createContextBar($<HTMLElement>('attachments'), document.body, (m) => send(m));
 const mentions = createMentions(prompt, $<HTMLElement>('mention-list'), (m) => send(m));
@@ -120,15 +130,7 @@ function assistantBlock(view: AgentView): { el: HTMLElement; text: string } {
 }
 
 function note(container: HTMLElement, className: string, text: string, label?: string): void {
-  const el = document.createElement('div');
-  el.className = `note ${className}`;
-  if (label) {
-    const strong = document.createElement('strong');
-    strong.textContent = `${label}: `;
-    el.append(strong);
-  }
-  el.append(document.createTextNode(text));
-  append(container, el);
+  append(container, noteElement(className, text, label));
 }
 
 function cardFor(agentId: string, toolUseId: string, toolName = 'tool', summary = '', input = ''): ToolCard {
@@ -147,7 +149,8 @@ function cardFor(agentId: string, toolUseId: string, toolName = 'tool', summary 
 function applyEvent(event: ChatEvent): void {
   switch (event.type) {
     case 'userPrompt': {
-      if (!sessionTitle.textContent) setTitle(event.text);
+      if (!header.hasTitle) header.setTitle(event.text);
+      sentPrompts.add(event.text);
       // Edit and Retry go back to the prompt's checkpoint first (the host confirms when files
       // would be restored); a prompt without one (older than the checkpoints) is only resent.
       const node: HTMLElement = userMessage(event.text, event.attachments, {
@@ -155,9 +158,7 @@ function applyEvent(event: ChatEvent): void {
         edit: (text) => {
           const checkpointId = checkpointOf(node);
           if (checkpointId !== undefined) return send({ type: 'restoreCheckpoint', checkpointId, then: 'edit', prompt: text });
-          prompt.value = text;
-          prompt.focus();
-          vscode.setState({ draft: text });
+          setPrompt(text);
         },
         retry: (text) => {
           const checkpointId = checkpointOf(node);
@@ -189,13 +190,7 @@ function applyEvent(event: ChatEvent): void {
       // A subagent nests under the Agent card that spawned it (else under its parent agent).
       const parentCard = event.parentToolUseId ? cards.get(event.parentToolUseId) : undefined;
       const host = parentCard?.children ?? agentView(agent.parentAgentId).container;
-      const section = document.createElement('section');
-      section.className = 'subagent';
-      const title = document.createElement('div');
-      title.className = 'subagent-title';
-      title.textContent = `Subagent ${agent.agentType}${event.description ? ` · ${event.description}` : ''}`;
-      section.setAttribute('aria-label', title.textContent);
-      section.append(title);
+      const section = subagentSection(`Subagent ${agent.agentType}${event.description ? ` · ${event.description}` : ''}`);
       append(host, section);
       agents.set(agent.agentId, { container: section });
       return;
@@ -239,8 +234,7 @@ function applyEvent(event: ChatEvent): void {
       return;
     }
     case 'usage':
-      modelLabel.dataset['tokens'] = String(Number(modelLabel.dataset['tokens'] ?? 0) + event.inputTokens + event.outputTokens);
-      modelLabel.title = `Model · ${modelLabel.dataset['tokens']} tokens this chat · click to pick another`;
+      header.addTokens(event.inputTokens + event.outputTokens);
       return;
     case 'fileDiff':
       renderFileDiff(cardFor(event.agentId, event.toolUseId), event, send);
@@ -275,33 +269,8 @@ function reset(): void {
   agents = new Map();
   cards = new Map();
   dirty.clear();
-  modelLabel.dataset['tokens'] = '0';
-  setTitle('');
-  setUsage(0, 0);
-}
-
-function setTitle(text: string): void {
-  const line = text.split('\n')[0]?.trim() ?? '';
-  sessionTitle.textContent = line.length > 60 ? `${line.slice(0, 59)}…` : line;
-  sessionTitle.title = line ? `Session: ${line}` : '';
-}
-
-/** The header's context meter: tokens of the last model call against the budget. */
-function setUsage(used: number, window: number): void {
-  meter.hidden = window <= 0 || used <= 0;
-  if (meter.hidden) return;
-  const percent = Math.min(100, Math.round((used / window) * 100));
-  meter.setAttribute('aria-valuenow', String(percent));
-  meter.setAttribute('aria-valuetext', `${used.toLocaleString()} of ${window.toLocaleString()} tokens (${percent}%)`);
-  meter.title = `Context: ${used.toLocaleString()} / ${window.toLocaleString()} tokens (the conversation is compacted at the budget)`;
-  meter.style.setProperty('--used', `${percent}%`);
-  meter.classList.toggle('high', percent >= 80);
-  const text = meter.querySelector<HTMLElement>('.context-meter-text');
-  if (text) text.textContent = `${formatTokens(used)} / ${formatTokens(window)}`;
-}
-
-function formatTokens(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
+  sentPrompts.clear();
+  header.reset();
 }
 
 function setBusy(value: boolean): void {
@@ -313,80 +282,26 @@ function setBusy(value: boolean): void {
   if (changed && live) announce(busy ? 'Hookwise is working' : 'Hookwise is done');
 }
 
-function setModel(label: string): void {
-  modelLabel.textContent = label || 'No model';
-  modelLabel.setAttribute('aria-label', `Model: ${label || 'No model'}. Pick a model`);
-}
-
-function showNotice(notice: Notice | undefined): void {
-  noticeEl.replaceChildren();
-  noticeEl.hidden = !notice;
-  if (!notice) return;
-  const text = document.createElement('span');
-  text.textContent = notice.text;
-  noticeEl.append(text);
-  for (const action of notice.actions) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'secondary';
-    button.textContent = action.label;
-    button.addEventListener('click', () => send({ type: 'noticeAction', noticeId: notice.id, actionId: action.id }));
-    noticeEl.append(button);
-  }
-}
-
-function showHistory(sessions: readonly HistoryEntry[]): void {
-  historyPanel.replaceChildren();
-  const heading = document.createElement('div');
-  heading.className = 'history-heading';
-  heading.textContent = sessions.length ? 'Past sessions' : 'No past sessions yet';
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'icon-button';
-  close.textContent = 'Close';
-  close.setAttribute('aria-label', 'Close history');
-  close.addEventListener('click', hideHistory);
-  heading.append(close);
-  const list = document.createElement('ul');
-  for (const s of sessions) {
-    const item = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'history-entry';
-    button.textContent = s.title;
-    const when = new Date(s.updatedAt).toLocaleString();
-    button.title = `${when}${s.detail ? ` · ${s.detail}` : ''}`;
-    button.setAttribute('aria-label', `Resume "${s.title}" from ${when}`);
-    button.addEventListener('click', () => {
-      hideHistory();
-      send({ type: 'resumeSession', id: s.id });
-    });
-    item.append(button);
-    list.append(item);
-  }
-  historyPanel.append(heading, list);
-  historyPanel.hidden = false;
-  (list.querySelector('button') ?? close).focus();
-}
-
-function hideHistory(): void {
-  historyPanel.hidden = true;
-  prompt.focus();
-}
-
 function submit(): void {
   const text = prompt.value.trim();
   if (!text || busy) return;
-  submitText(text, contextBar.includeEditorSelection);
-  prompt.value = '';
-  vscode.setState({ draft: '' });
+  const withSelection = contextBar.includeEditorSelection;
+  submitText(text, withSelection);
+  // The offered selection went with this prompt: it does not ride along with the next ones.
+  if (withSelection) contextBar.editorSelectionSent();
+  setPrompt('', false);
 }
 
-/** The extension echoes the prompt back with its attachments, so every open chat shows it. */
-/** The checkpoint a user message got (Restore Checkpoint), if any. */
-function checkpointOf(message: HTMLElement): number | undefined {
-  const id = Number(message.dataset['checkpoint']);
-  return Number.isInteger(id) && id > 0 ? id : undefined;
+/** Replaces the input's text (Edit, recall, a draft from the extension): no completion list stays open over it. */
+function setPrompt(text: string, focus = true): void {
+  prompt.value = text;
+  commands.close();
+  mentions.close();
+  vscode.setState({ draft: text });
+  if (focus) {
+    prompt.focus();
+    prompt.setSelectionRange(text.length, text.length);
+  }
 }
 
 function submitText(text: string, includeEditorSelection: boolean): void {
@@ -401,13 +316,13 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
     case 'init':
       live = false;
       reset();
-      setModel(message.modelLabel);
+      header.setModel(message.modelLabel);
       setBusy(message.busy);
-      showNotice(message.notice);
+      showNotice(noticeEl, message.notice, send);
       for (const event of message.events) applyEvent(event);
       contextBar.setItems(message.attachments ?? []);
       contextBar.setEditorSelection(message.editorSelection);
-      if (message.contextUsage) setUsage(message.contextUsage.usedTokens, message.contextUsage.windowTokens);
+      if (message.contextUsage) header.setUsage(message.contextUsage.usedTokens, message.contextUsage.windowTokens);
       live = true;
       scrollToBottom();
       return;
@@ -418,21 +333,19 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
       reset();
       return;
     case 'history':
-      showHistory(message.sessions);
+      history.show(message.sessions);
       return;
     case 'busy':
       setBusy(message.busy);
       return;
     case 'modelLabel':
-      setModel(message.label);
+      header.setModel(message.label);
       return;
     case 'notice':
-      showNotice(message.notice);
+      showNotice(noticeEl, message.notice, send);
       return;
     case 'setDraft':
-      prompt.value = message.text;
-      vscode.setState({ draft: message.text });
-      prompt.focus();
+      setPrompt(message.text);
       return;
     case 'attachments':
       contextBar.setItems(message.items);
@@ -450,7 +363,7 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
       renderMemoryFiles($<HTMLElement>('memory-files'), message.files, send);
       return;
     case 'contextUsage':
-      setUsage(message.usedTokens, message.windowTokens);
+      header.setUsage(message.usedTokens, message.windowTokens);
       return;
   }
 });
@@ -459,13 +372,17 @@ composer.addEventListener('submit', (e) => {
   e.preventDefault();
   submit();
 });
-prompt.addEventListener('keydown', (e) => {
-  if (commands.handleKey(e) || mentions.handleKey(e)) return;
-  // Enter sends; Shift+Enter is a new line; never send mid-IME composition.
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-    e.preventDefault();
-    submit();
-  }
+installChatKeys({
+  prompt,
+  lists: [commands, mentions],
+  sentPrompts,
+  isBusy: () => busy,
+  submit,
+  stop: () => {
+    send({ type: 'stop' });
+    announce('Stopping');
+  },
+  setPrompt,
 });
 prompt.addEventListener('input', () => vscode.setState({ draft: prompt.value }));
 stopButton.addEventListener('click', () => send({ type: 'stop' }));
@@ -475,23 +392,7 @@ $<HTMLButtonElement>('history').addEventListener('click', () => send({ type: 'sh
 $<HTMLButtonElement>('add-context').addEventListener('click', () => send({ type: 'addContext' }));
 modelLabel.addEventListener('click', () => send({ type: 'pickModel' }));
 enableKeyboardNavigation(messages);
-historyPanel.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape') hideHistory();
-});
-messages.addEventListener('click', (e) => {
-  const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="copy-code"], button[data-action="insert-code"]');
-  if (!button) return;
-  const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
-  if (button.dataset['action'] === 'insert-code') {
-    send({ type: 'insertCode', text: code.replace(/\n$/, '') });
-    announce('Inserted at the cursor');
-    return;
-  }
-  send({ type: 'copyText', text: code });
-  button.textContent = 'Copied';
-  announce('Code copied');
-  setTimeout(() => (button.textContent = 'Copy'), 1500);
-});
+enableCodeBlockActions(messages, send, announce);
 
 prompt.value = vscode.getState()?.draft ?? '';
 setBusy(false);

@@ -11,6 +11,8 @@ export interface CompletionList {
   handleKey(e: KeyboardEvent): boolean;
   /** The extension's answer to the query numbered `requestId`. */
   showResults(requestId: number, items: readonly MentionItem[]): void;
+  /** Closes the list and drops answers still on their way (the prompt was sent or replaced). */
+  close(): void;
 }
 
 /** The token being typed: where it starts in the text and the query sent for it. */
@@ -111,5 +113,6 @@ export function createCompletionList(o: CompletionListOptions): CompletionList {
       active = 0;
       render();
     },
+    close,
   };
 }

@@ -3,7 +3,8 @@ import type { ChatAttachment, FromWebviewMessage } from '../../src/shared/webvie
 /**
  * The attachments row above the prompt: chips for what the next prompt carries (removable),
  * the active editor's selection offered as a dashed chip (removable: it is then left out of
- * the next prompt), and files dropped on the chat. The extension keeps the list; the row
+ * the next prompt; sent once: a later prompt carries it only after the selection changed),
+ * and files dropped on the chat. The extension keeps the list; the row
  * only shows it and reports clicks.
  */
 export interface ContextBar {
@@ -11,6 +12,8 @@ export interface ContextBar {
   setEditorSelection(attachment: ChatAttachment | undefined): void;
   /** Whether the offered selection goes with the next prompt (false once its chip was removed). */
   readonly includeEditorSelection: boolean;
+  /** The offered selection went with a prompt: its chip leaves until the selection changes. */
+  editorSelectionSent(): void;
 }
 
 export function createContextBar(root: HTMLElement, dropTarget: HTMLElement, send: (m: FromWebviewMessage) => void): ContextBar {
@@ -62,6 +65,10 @@ export function createContextBar(root: HTMLElement, dropTarget: HTMLElement, sen
     },
     get includeEditorSelection() {
       return offered !== undefined && offered.label !== dismissed;
+    },
+    editorSelectionSent() {
+      dismissed = offered?.label;
+      render();
     },
   };
 }

@@ -54,6 +54,31 @@ export function assistantActions(el: HTMLElement, text: () => string, copy: (tex
   el.append(actionBar([['Copy', 'Copy this answer', () => copy(text())]]));
 }
 
+/** A note in the conversation (a hook's message, Stopped, Failed), with its label in bold. */
+export function noteElement(className: string, text: string, label?: string): HTMLElement {
+  const el = document.createElement('div');
+  el.className = `note ${className}`;
+  if (label) {
+    const strong = document.createElement('strong');
+    strong.textContent = `${label}: `;
+    el.append(strong);
+  }
+  el.append(document.createTextNode(text));
+  return el;
+}
+
+/** The section a subagent's work goes into, headed and named by `title`. */
+export function subagentSection(title: string): HTMLElement {
+  const section = document.createElement('section');
+  section.className = 'subagent';
+  const heading = document.createElement('div');
+  heading.className = 'subagent-title';
+  heading.textContent = title;
+  section.setAttribute('aria-label', title);
+  section.append(heading);
+  return section;
+}
+
 /** A collapsed block for reasoning text the model streamed. */
 export function reasoningBlock(): { root: HTMLDetailsElement; body: HTMLElement } {
   const root = document.createElement('details');

@@ -156,3 +156,9 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): H
   node.className = className;
   return node;
 }
+
+/** The checkpoint a user message got (Restore Checkpoint), if any. */
+export function checkpointOf(message: HTMLElement): number | undefined {
+  const id = Number(message.dataset['checkpoint']);
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}

@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
+import type { FromWebviewMessage } from '../../src/shared/webviewProtocol';
 
 /**
  * Markdown for assistant text: markdown-it with raw HTML off, then DOMPurify, so neither a
@@ -41,4 +42,22 @@ function addCopyButton(pre: HTMLPreElement): void {
 /** Renders one line of inline markdown (code spans in verdicts: `.claude/settings.json › …`). */
 export function renderInlineMarkdown(target: HTMLElement, text: string): void {
   target.innerHTML = DOMPurify.sanitize(md.renderInline(text), { USE_PROFILES: { html: true } });
+}
+
+/** Copy and Insert at Cursor on the code blocks of `messages` (one listener for every block). */
+export function enableCodeBlockActions(messages: HTMLElement, send: (m: FromWebviewMessage) => void, announce: (text: string) => void): void {
+  messages.addEventListener('click', (e) => {
+    const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button[data-action="copy-code"], button[data-action="insert-code"]');
+    if (!button) return;
+    const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+    if (button.dataset['action'] === 'insert-code') {
+      send({ type: 'insertCode', text: code.replace(/\n$/, '') });
+      announce('Inserted at the cursor');
+      return;
+    }
+    send({ type: 'copyText', text: code });
+    button.textContent = 'Copied';
+    announce('Code copied');
+    setTimeout(() => (button.textContent = 'Copy'), 1500);
+  });
 }

@@ -88,8 +88,10 @@ export function chatModelLabel() {
 }
 
 /**
- * Opens the "Hookwise" container unless it is already showing (a click on the active
- * activity-bar item would close it).
+ * Opens the "Hookwise" container (Hook Runs, MCP Servers) in the side bar unless it is
+ * already showing (a click on the active activity-bar item would close it), answers the
+ * one-time approval of the project hooks (its modal would block the command palette), and
+ * shows the chat in the secondary side bar.
  */
 export async function showHookwise() {
   const { page } = e2e();
@@ -106,17 +108,48 @@ export async function showHookwise() {
     if (!(await item.evaluate((el) => el.classList.contains('checked')))) await item.click();
     await title.waitFor({ state: 'visible' });
   }
-  await widenSideBar();
+  await resizePart(page.locator('.part.sidebar'), SIDE_BAR_WIDTH, 'right');
+  await approveProjectHooks();
+  await showChat();
 }
 
-/** Side bar layout for the tests: room for the chat's cards and the Hook Runs labels. */
-const SIDE_BAR_WIDTH = 620;
+/** The secondary side bar, where the chat lives. */
+export function auxiliaryBar() {
+  return e2e().page.locator('.part.auxiliarybar');
+}
 
-/** Drags the side bar's edge until it is SIDE_BAR_WIDTH wide (the workbench remembers it). */
-async function widenSideBar() {
+/**
+ * Shows the chat in the secondary side bar (restored after a reload, else through
+ * "Hookwise: Open Chat") and gives it room for its cards.
+ */
+export async function showChat() {
+  const restored = await chatPrompt()
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!restored) {
+    await runCommand('Hookwise: Open Chat');
+    await chatPrompt().waitFor({ state: 'visible', timeout: 30_000 });
+  }
+  await resizePart(auxiliaryBar(), CHAT_WIDTH, 'left');
+}
+
+/** Side bar layout for the tests: room for the Hook Runs labels beside the chat's cards. */
+const SIDE_BAR_WIDTH = 440;
+/** The secondary side bar's width: room for the chat's cards. */
+export const CHAT_WIDTH = 620;
+
+/**
+ * Drags the inner edge of a side bar until the part is `width` wide (the workbench remembers it).
+ * @param {import('playwright-core').Locator} part `.part.sidebar` or `.part.auxiliarybar`
+ * @param {number} width
+ * @param {'left' | 'right'} edge the edge that borders the editor
+ */
+export async function resizePart(part, width, edge) {
   const { page } = e2e();
-  const sidebar = page.locator('.part.sidebar');
-  const box = await sidebar.boundingBox();
+  const box = await part.boundingBox();
   if (!box) return;
   /** @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 */
   const drag = async (x0, y0, x1, y1) => {
@@ -126,11 +159,11 @@ async function widenSideBar() {
     await page.mouse.move(x1, y1, { steps: 5 });
     await page.mouse.up();
   };
-  if (Math.abs(box.width - SIDE_BAR_WIDTH) >= 20) {
-    const edge = box.x + box.width;
-    await drag(edge + 1, box.y + box.height / 3, box.x + SIDE_BAR_WIDTH, box.y + box.height / 3);
-    await waitUntil('the side bar to widen', async () => ((await sidebar.boundingBox())?.width ?? 0) > SIDE_BAR_WIDTH - 40, 5_000);
-  }
+  if (Math.abs(box.width - width) < 20) return;
+  const y = box.y + box.height / 3;
+  if (edge === 'right') await drag(box.x + box.width + 1, y, box.x + width, y);
+  else await drag(box.x - 1, y, box.x + box.width - width, y);
+  await waitUntil(`the part to be ${width} px wide`, async () => Math.abs(((await part.boundingBox())?.width ?? 0) - width) < 40, 5_000);
 }
 
 /** Escapes text for use inside a RegExp. @param {string} text */

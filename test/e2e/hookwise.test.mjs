@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { approveProjectHooks, chatModelLabel, chatPrompt, e2e, runCommand, screenshot } from './harness.mjs';
+import { approveProjectHooks, auxiliaryBar, chatModelLabel, chatPrompt, e2e, runCommand, screenshot, showChat, waitUntil } from './harness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {
@@ -15,7 +15,7 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'package.json' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   });
 
-  it('opens the "Hookwise" container from the activity bar, with "Chat" and "Hook Runs"', async function () {
+  it('opens the "Hookwise" container from the activity bar, with "Hook Runs" and "MCP Servers" (the chat has a place of its own)', async function () {
     const { page } = e2e();
     const item = page.locator('.activitybar [aria-label^="Hookwise"]').first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
@@ -25,14 +25,14 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
       .locator('.composite.title', { hasText: /hookwise/i })
       .first()
       .waitFor({ state: 'visible' });
-    await sidebar.locator('.pane-header', { hasText: 'Chat' }).first().waitFor({ state: 'visible' });
     await sidebar.locator('.pane-header', { hasText: 'Hook Runs' }).first().waitFor({ state: 'visible' });
-    // Wait for the extension itself, not just its static contributions: the chat webview is
-    // rendered by our provider, and the tree stops saying no provider is registered.
-    await chatPrompt().waitFor({ state: 'visible', timeout: 30_000 });
-    await sidebar.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
-    const file = await screenshot('e2e-hookwise-container');
-    console.log(`      screenshot: ${file}`);
+    await sidebar.locator('.pane-header', { hasText: 'MCP Servers' }).first().waitFor({ state: 'visible' });
+    // The chat is not squeezed into this column: it has the secondary side bar (next tests).
+    assert.equal(await sidebar.locator('.pane-header', { hasText: /^Chat$/ }).count(), 0, 'no Chat pane in the Hookwise side bar');
+    // Wait for the extension itself, not just its static contributions: neither tree says any
+    // more that no provider is registered.
+    const noProvider = sidebar.getByText('There is no data provider registered');
+    await waitUntil('the Hook Runs and MCP Servers providers', async () => (await noProvider.count()) === 0);
   });
 
   it("asks once to allow the demo workspace's project hooks, listing each with its source", async function () {
@@ -51,14 +51,30 @@ describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
       ['Review All…', 'Allow These Hooks'],
     );
     // The demo workspace's .vscode/settings.json selects the playground.
+    await showChat();
     await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor();
   });
 
-  it('"Hookwise: Open Chat" from the command palette brings the chat back and it takes input', async function () {
+  it('"Hookwise: Open Chat" opens the chat in the secondary side bar, beside Hook Runs, with the height of the window', async function () {
     const { page } = e2e();
-    // Close the container first (a click on the active item toggles it), so the command has real work to do.
-    await page.locator('.activitybar [aria-label^="Hookwise"]').first().click();
-    await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+    await showChat();
+    const chatBox = await page.locator('iframe.webview.ready').first().boundingBox();
+    const auxBox = await auxiliaryBar().boundingBox();
+    const sideBox = await page.locator('.part.sidebar').boundingBox();
+    assert.ok(chatBox && auxBox && sideBox, 'the chat, its side bar and the Hookwise side bar are on screen');
+    assert.ok(chatBox.x >= auxBox.x - 1 && chatBox.x + chatBox.width <= auxBox.x + auxBox.width + 1, 'the chat is in the secondary side bar');
+    assert.ok(auxBox.x > sideBox.x + sideBox.width, 'Hook Runs stays visible beside the chat');
+    assert.ok(chatBox.height > 500, `the chat has the full height of its side bar (${chatBox.height} px)`);
+    // The webview is our provider's: it takes input.
+    await chatPrompt().waitFor({ state: 'visible', timeout: 30_000 });
+    const file = await screenshot('e2e-hookwise-container');
+    console.log(`      screenshot: ${file}`);
+  });
+
+  it('"Hookwise: Open Chat" from the command palette brings the chat back and it takes input', async function () {
+    // Hide the chat's side bar first, so the command has real work to do.
+    await runCommand('View: Hide Secondary Side Bar');
+    await auxiliaryBar().waitFor({ state: 'hidden' });
 
     await runCommand('Hookwise: Open Chat');
     const prompt = chatPrompt();

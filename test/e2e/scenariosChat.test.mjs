@@ -53,7 +53,7 @@ async function openAndSelectTwoLines(name) {
   await page.keyboard.press('Shift+ArrowDown');
 }
 
-/** The webview frames (side bar chat, editor-tab chat), left to right. */
+/** The webview frames: the side bar chat (the secondary side bar, right of the editor) first, then the editor-tab chat. */
 async function chatFrames() {
   const { page } = e2e();
   const frames = page.locator('iframe.webview.ready');
@@ -61,7 +61,7 @@ async function chatFrames() {
   /** @type {{x: number, index: number}[]} */
   const boxes = [];
   for (let i = 0; i < count; i++) boxes.push({ x: (await frames.nth(i).boundingBox())?.x ?? 0, index: i });
-  return boxes.sort((a, b) => a.x - b.x).map((b) => page.frameLocator('iframe.webview.ready').nth(b.index).frameLocator('iframe#active-frame'));
+  return boxes.sort((a, b) => b.x - a.x).map((b) => page.frameLocator('iframe.webview.ready').nth(b.index).frameLocator('iframe#active-frame'));
 }
 
 /** Runs axe-core in the chat's content frame; returns the serious and critical violations. @param {number} nth */

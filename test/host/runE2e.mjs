@@ -170,7 +170,10 @@ async function main() {
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);
-    browser = await launchChromium();
+    // Wide enough for the Hookwise side bar (Hook Runs), the chat in the secondary side bar and,
+    // between them, an editor and panel as wide as before the chat moved (documents and terminal
+    // output are read from their rendered lines).
+    browser = await launchChromium({ viewport: { width: 1840, height: 900 } });
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;
     await browser.page.goto(url);
     setE2eContext({ page: browser.page, url, workspace, hookwiseHome, userDataDir: server.userDataDir, version: server.version });

@@ -29,27 +29,29 @@ suite('Hookwise extension', () => {
     api.log.info('integration test was here');
   });
 
-  test('declares the Hookwise container, the Chat and Hook Runs views and the Open Chat command', () => {
+  test('declares the Chat in its own secondary side bar container, Hook Runs and MCP Servers in the Hookwise container, and the Open Chat command with its shortcut', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
       contributes: {
-        viewsContainers: { activitybar: { id: string; title: string }[] };
+        viewsContainers: { activitybar: { id: string; title: string }[]; secondarySidebar: { id: string; title: string }[] };
         views: Record<string, { id: string; name: string; type?: string }[]>;
         commands: { command: string; title: string; category?: string }[];
+        keybindings: { command: string; key: string; mac?: string; when?: string }[];
       };
     };
     const container = pkg.contributes.viewsContainers.activitybar.find((c) => c.id === 'hookwise');
     assert.equal(container?.title, 'Hookwise');
-    const views = pkg.contributes.views['hookwise'] ?? [];
-    assert.deepEqual(
-      views.map((v) => [v.id, v.name, v.type ?? 'tree']),
-      [
-        ['hookwise.chat', 'Chat', 'webview'],
-        ['hookwise.hookRuns', 'Hook Runs', 'tree'],
-        ['hookwise.mcpServers', 'MCP Servers', 'tree'],
-      ],
-    );
+    const chatContainer = pkg.contributes.viewsContainers.secondarySidebar.find((c) => c.id === 'hookwise-chat');
+    assert.equal(chatContainer?.title, 'Hookwise Chat');
+    const list = (id: string): string[][] => (pkg.contributes.views[id] ?? []).map((v) => [v.id, v.name, v.type ?? 'tree']);
+    assert.deepEqual(list('hookwise-chat'), [['hookwise.chat', 'Chat', 'webview']]);
+    assert.deepEqual(list('hookwise'), [
+      ['hookwise.hookRuns', 'Hook Runs', 'tree'],
+      ['hookwise.mcpServers', 'MCP Servers', 'tree'],
+    ]);
     const cmd = pkg.contributes.commands.find((c) => c.command === 'hookwise.openChat');
     assert.equal(`${cmd?.category}: ${cmd?.title}`, 'Hookwise: Open Chat');
+    const key = pkg.contributes.keybindings.find((k) => k.command === 'hookwise.openChat');
+    assert.deepEqual([key?.key, key?.mac, key?.when], ['ctrl+alt+j', 'cmd+alt+j', undefined], 'the chat can be focused from anywhere');
   });
 
   test('registers its commands', async () => {

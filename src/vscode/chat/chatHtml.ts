@@ -24,12 +24,15 @@ export function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMed
 </head>
 <body>
 <header class="header" role="toolbar" aria-label="Chat actions">
-  <button id="model-label" class="model-label icon-button" type="button" title="Model: click to pick another" aria-label="Model: No model. Pick a model">No model</button>
-  <span id="session-title" class="session-title" title="Session"></span>
-  <span class="spacer"></span>
-  <span id="context-meter" class="context-meter" role="meter" aria-label="Context window used" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0" hidden><span class="context-meter-bar"></span><span class="context-meter-text"></span></span>
-  <button id="history" class="icon-button" type="button" aria-label="History: past sessions" title="History">History</button>
-  <button id="new-chat" class="icon-button" type="button" aria-label="New Chat" title="New Chat">New Chat</button>
+  <div class="header-main">
+    <button id="model-label" class="model-label icon-button" type="button" title="Model: click to pick another" aria-label="Model: No model. Pick a model">No model</button>
+    <span id="session-title" class="session-title" title="Session"></span>
+  </div>
+  <div class="header-actions">
+    <span id="context-meter" class="context-meter" role="meter" aria-label="Context window used" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0" hidden><span class="context-meter-bar"></span><span class="context-meter-text"></span></span>
+    <button id="history" class="icon-button" type="button" aria-label="History: past sessions" title="History">History</button>
+    <button id="new-chat" class="icon-button" type="button" aria-label="New Chat" title="New Chat">New Chat</button>
+  </div>
 </header>
 <nav id="memory-files" class="memory-files" aria-label="Memory files in use" hidden></nav>
 <div id="history-panel" class="history-panel" hidden role="dialog" aria-label="Past sessions"></div>
@@ -37,7 +40,7 @@ export function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMed
   <div id="empty" class="empty">
     <h2>Hookwise</h2>
     <p>A coding agent where every step runs through your hooks. Ask it something.</p>
-    <p><button id="open-setup" class="link-button" type="button">Choose a model…</button></p>
+    <p id="setup-line"><button id="open-setup" class="link-button" type="button">Choose a model…</button></p>
   </div>
 </main>
 <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>

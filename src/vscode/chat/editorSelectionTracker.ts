@@ -5,8 +5,10 @@ import type { ContextItem } from './contextAttachment';
 
 /**
  * The selection of the editor the user last worked in, kept while the chat has focus: the
- * chat offers it as an attachment and Insert at Cursor writes there. Reports each change
- * (at most every 150 ms while typing) through `onChange`.
+ * chat offers it as an attachment and Insert at Cursor writes there. It is kept only while
+ * that editor is still on screen: once its tab is closed or replaced, the selection is
+ * dropped, so an earlier selection the user no longer sees never rides along with a prompt.
+ * Reports each change (at most every 150 ms while typing) through `onChange`.
  */
 export class EditorSelectionTracker implements vscode.Disposable {
   private selection: EditorSelectionSnapshot | undefined;
@@ -16,7 +18,11 @@ export class EditorSelectionTracker implements vscode.Disposable {
   constructor(private readonly onChange: () => void) {
     this.disposables = [
       vscode.window.onDidChangeTextEditorSelection((e) => this.track(e.textEditor)),
-      vscode.window.onDidChangeActiveTextEditor((editor) => editor && this.track(editor)),
+      // No active text editor: the chat (in an editor tab) or another kind of editor took the
+      // group; the selection stays only while its editor is still visible beside it.
+      vscode.window.onDidChangeActiveTextEditor((editor) => (editor ? this.track(editor) : this.dropIfHidden())),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.dropIfHidden()),
+      vscode.workspace.onDidCloseTextDocument(() => this.dropIfHidden()),
       { dispose: () => clearTimeout(this.timer) },
     ];
     if (vscode.window.activeTextEditor) this.track(vscode.window.activeTextEditor);
@@ -51,6 +57,15 @@ export class EditorSelectionTracker implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
+  /** Forgets the selection when no visible editor shows its document any more. */
+  private dropIfHidden(): void {
+    const uri = this.selection?.uri.toString();
+    if (uri === undefined || vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri)) return;
+    // A pending track() of the editor that replaced it still runs.
+    this.selection = undefined;
+    this.onChange();
   }
 
   private track(editor: vscode.TextEditor): void {
