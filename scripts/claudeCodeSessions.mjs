@@ -3,6 +3,17 @@
 // a subagent's requests come in between its parent's turns, so they are listed there.
 
 /** @type {Array<{name: string, prompt: string, turns: object[], args?: string[], env?: object, failEvents?: string[], files?: object}>} */
+/** Two Bash calls whose first reply reports a 975,000-token prompt: the auto-compaction sessions replay it. */
+const COMPACT_TURNS = [
+  {
+    idPrefix: 'c1',
+    inputTokens: 975000,
+    tools: [{ name: 'Bash', input: { command: 'echo one', description: 'Print one' } }],
+  },
+  { idPrefix: 'c2', capture: true, tools: [{ name: 'Bash', input: { command: 'echo two', description: 'Print two' } }] },
+  { capture: true, text: 'Both commands ran.' },
+];
+
 export const sessions = [
   {
     name: 'bash',
@@ -104,15 +115,7 @@ export const sessions = [
   {
     name: 'autoCompact',
     prompt: 'Run a command, then another.',
-    turns: [
-      {
-        idPrefix: 'c1',
-        inputTokens: 975000,
-        tools: [{ name: 'Bash', input: { command: 'echo one', description: 'Print one' } }],
-      },
-      { idPrefix: 'c2', capture: true, tools: [{ name: 'Bash', input: { command: 'echo two', description: 'Print two' } }] },
-      { capture: true, text: 'Both commands ran.' },
-    ],
+    turns: COMPACT_TURNS,
   },
 
   {
@@ -120,15 +123,7 @@ export const sessions = [
     name: 'autoCompactWindow',
     prompt: 'Run a command, then another.',
     args: ['--autocompact', '200000'],
-    turns: [
-      {
-        idPrefix: 'c1',
-        inputTokens: 975000,
-        tools: [{ name: 'Bash', input: { command: 'echo one', description: 'Print one' } }],
-      },
-      { idPrefix: 'c2', capture: true, tools: [{ name: 'Bash', input: { command: 'echo two', description: 'Print two' } }] },
-      { capture: true, text: 'Both commands ran.' },
-    ],
+    turns: COMPACT_TURNS,
   },
   {
     // The API refuses a request as too long: Claude Code's reactive compaction.
