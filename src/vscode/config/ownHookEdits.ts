@@ -59,7 +59,14 @@ export class OwnHookEdits implements vscode.Disposable {
     const entry = this.tracked.get(e.document.uri.toString());
     // The content event comes before the dirty flag settles, so a reload from disk cannot be told
     // apart from typing here: what was on disk is read just before the save instead.
-    if (entry && e.contentChanges.length > 0 && vscode.window.activeTextEditor?.document !== e.document) entry.typedHere = false;
+    if (!entry || e.contentChanges.length === 0 || vscode.window.activeTextEditor?.document === e.document) return;
+    entry.typedHere = false;
+    // Once the dirty flag has settled: a change that left the document clean was a background tab
+    // following its file on disk, which the save reads as disk content anyway; only an edit that
+    // leaves foreign text unsaved in the document keeps this save from approving anything.
+    setImmediate(() => {
+      if (!e.document.isDirty && this.tracked.get(e.document.uri.toString()) === entry) entry.typedHere = true;
+    });
   }
 
   /**
