@@ -246,8 +246,8 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
     await startScenario({ name: 'e2e: themes', turns: [{ text: 'Writing a note.', toolCalls: [write] }, { text: 'The note is written.' }] });
     themeBefore = { settings: readFileSync(userSettingsFile(), 'utf8'), theme: await chatTheme() };
 
-    // The empty chat, with its "Choose a model…" link.
-    await chatFrame().getByRole('button', { name: 'Choose a model…' }).waitFor({ state: 'visible' });
+    // The empty chat (a model is chosen here, so it offers no "Choose a model…" link; its text is checked).
+    await chatFrame().locator('#empty').waitFor({ state: 'visible' });
     const empty = await axeInEveryTheme('empty');
 
     // A chat with an edit card (Open Diff) and the turn's summary (Keep / Undo).
