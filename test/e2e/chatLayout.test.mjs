@@ -159,8 +159,15 @@ describe('Chat layout and keys', function () {
     await page.keyboard.press('Control+Alt+J');
     await auxiliaryBar().waitFor({ state: 'visible' });
     await waitUntil('the prompt to have the focus', promptFocused, 10_000);
+    // Keys typed while the focus leaves the prompt and comes back are lost to the user.
+    await chatPrompt().evaluate((el) => {
+      const w = /** @type {any} */ (el.ownerDocument.defaultView);
+      w.__promptBlurs = 0;
+      el.addEventListener('blur', () => w.__promptBlurs++);
+    });
     await page.keyboard.type('typed straight into the chat');
-    assert.equal(await chatPrompt().inputValue(), 'typed straight into the chat');
+    const blurs = await chatPrompt().evaluate((el) => /** @type {any} */ (el.ownerDocument.defaultView).__promptBlurs);
+    assert.equal(await chatPrompt().inputValue(), 'typed straight into the chat', `the prompt lost the focus ${blurs} time(s) while typing`);
     await chatPrompt().fill('');
     await showChat();
     await shot('e2e-layout-4-focus-shortcut');

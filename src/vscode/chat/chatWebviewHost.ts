@@ -85,10 +85,14 @@ export class ChatWebviewHost implements vscode.Disposable {
     await this.revealView();
   }
 
-  /** Reveals the view and focuses its input. */
+  /**
+   * Reveals the view and focuses its input. One focus only: a second one (`view.show(false)`
+   * after the focus command) moved the focus out of the webview and back while the user was
+   * already typing, and the keys in between were lost.
+   */
   async revealView(): Promise<void> {
     await vscode.commands.executeCommand(`${ChatWebviewHost.viewId}.focus`);
-    this.view?.show(false);
+    if (this.view !== undefined && !this.view.visible) this.view.show(false);
   }
 
   /** Sends `message` to every surface, or to `only`. */
