@@ -66,7 +66,12 @@ const repoRoot = path.join(scratch, 'repo');
 
 function generateTrees(): string {
   const started = performance.now();
-  const bigBytes = makeTree(bigRoot, FILES, (i) => `pkg${i % 300}/lib/${Math.floor(i / 300) % 10}/file${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`, () => undefined);
+  const bigBytes = makeTree(
+    bigRoot,
+    FILES,
+    (i) => `pkg${i % 300}/lib/${Math.floor(i / 300) % 10}/file${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`,
+    () => undefined,
+  );
   const repoFiles = Math.max(1000, Math.floor(FILES / 3));
   makeTree(
     repoRoot,

@@ -15,7 +15,7 @@
 export class LiteHeaders {
   private readonly map = new Map<string, string[]>();
 
-  constructor(init?: HeadersInit | null) {
+  constructor(init?: LiteHeadersInit | null) {
     if (init === undefined || init === null) return;
     if (isHeadersLike(init)) {
       init.forEach((value, name) => this.append(name, value));
@@ -94,11 +94,14 @@ export class LiteHeaders {
   }
 }
 
+/** What `new Headers(init)` accepts. */
+export type LiteHeadersInit = ConstructorParameters<typeof Headers>[0];
+
 /** The parts of `ResponseInit` nodeHttpFetch gives. */
 export interface LiteResponseInit {
   readonly status?: number;
   readonly statusText?: string;
-  readonly headers?: HeadersInit;
+  readonly headers?: LiteHeadersInit;
 }
 
 /**
@@ -176,7 +179,7 @@ export class LiteResponse {
   }
 }
 
-function isHeadersLike(init: HeadersInit): init is Headers {
+function isHeadersLike(init: NonNullable<LiteHeadersInit>): init is Headers {
   return Object.prototype.toString.call(init) === '[object Headers]';
 }
 

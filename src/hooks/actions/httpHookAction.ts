@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type https from 'node:https';
 import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
 import { proceed } from '../hookOutcome';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processLauncher';
@@ -109,7 +110,14 @@ interface PostResult {
 }
 
 /** One POST; resolves with whatever came back (never rejects). The body is read up to `cap` bytes, then the socket is closed. */
-function post(client: typeof http | typeof import('node:https'), target: URL, body: string, headers: Record<string, string>, cap: number, signal: AbortSignal): Promise<PostResult> {
+function post(
+  client: typeof http | typeof https,
+  target: URL,
+  body: string,
+  headers: Record<string, string>,
+  cap: number,
+  signal: AbortSignal,
+): Promise<PostResult> {
   if (signal.aborted) return Promise.resolve({ body: '', truncated: false, aborted: true });
   return new Promise<PostResult>((resolve) => {
     const chunks: Buffer[] = [];
