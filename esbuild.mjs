@@ -3,8 +3,9 @@
 // "[watch] build started/finished" lines the $esbuild-watch problem matcher reads.
 import * as esbuild from 'esbuild';
 import { readdirSync, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -72,6 +73,38 @@ function sideBundlePlugin(name, stub, importer, file) {
   };
 }
 
+/**
+ * The headless CLI's model client never uses Node's fetch, but the `openai` SDK and
+ * nodeHttpFetch read the globals `Headers`, `Response`, `Request` and `FormData`, and the first
+ * read of any of them loads all of Node's undici (a third of an empty CLI run). In those files
+ * the names become the classes of src/model/liteFetchTypes.ts (own `Headers`/`Response`;
+ * `instanceof` checks by tag; `new FormData`/`new Request` build the real ones). CLI bundle only.
+ */
+const LITE_FETCH_FILES = [
+  { file: /[\\/]node_modules[\\/]openai[\\/]client\.m?js$/, names: ['FormData'] },
+  { file: /[\\/]node_modules[\\/]openai[\\/]internal[\\/]headers\.m?js$/, names: ['Headers'] },
+  { file: /[\\/]node_modules[\\/]openai[\\/]internal[\\/]utils[\\/]log\.m?js$/, names: ['Headers'] },
+  { file: /[\\/]src[\\/]model[\\/]nodeHttpFetch\.ts$/, names: ['Headers', 'Response', 'Request'] },
+];
+const LITE_NAMES = { Headers: 'LiteHeaders', Response: 'LiteResponse', Request: 'LiteRequest', FormData: 'LiteFormData' };
+export const liteFetchTypesPlugin = {
+  name: 'lite-fetch-types',
+  setup(build) {
+    const lite = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'src/model/liteFetchTypes.ts');
+    build.onLoad({ filter: /(openai[\\/].*\.m?js|nodeHttpFetch\.ts)$/ }, async (args) => {
+      const entry = LITE_FETCH_FILES.find((e) => e.file.test(args.path));
+      if (!entry) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      // A file that declares one of the names itself would be shadowed wrongly: fail the build.
+      for (const name of entry.names) {
+        if (new RegExp(`(class|const|let|var|function|import[^;]*)\\s+${name}\\b`).test(text)) throw new Error(`${args.path} declares ${name}`);
+      }
+      const imports = entry.names.map((n) => `${LITE_NAMES[n]} as ${n}`).join(', ');
+      return { contents: `import { ${imports} } from ${JSON.stringify(lite)};\n${text}`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+    });
+  },
+};
+
 /** The OpenTelemetry SDK and the span builder: dist/telemetry.js, loaded by src/telemetry/telemetryExport.ts when export is on. */
 export const telemetrySplitPlugin = sideBundlePlugin('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js');
 
@@ -87,6 +120,9 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
+  // The CLI runs its bundle through vm.Script, where a real import() fails: an import() of a
+  // built-in module (loaded lazily, such as node:https) becomes a require in every bundle.
+  supported: { 'dynamic-import': false },
   plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin],
 };
 
@@ -113,6 +149,7 @@ export const cliMainConfig = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
+  plugins: [...common.plugins, liteFetchTypesPlugin],
   ...importMetaShim,
 };
 

@@ -1,17 +1,17 @@
 // Grep and Glob against bare ripgrep on the same query, in the same run, interleaved round by
-// round so machine noise hits both sides alike, on two generated trees (kept in the temp dir
-// and reused between runs):
+// round so machine noise hits both sides alike, on two trees generated in a temp folder for
+// this run and removed at its end:
 //  - a large tree: ≥ 30,000 files, ≥ 300 MB, no ignore file;
 //  - a git repository whose node_modules is listed in .gitignore.
 // Grep in each output mode (head_limit 0, so the whole answer is built) and Glob `**/*.d.ts`;
-// each also checks that its results are the same as rg's. Target: ≤ 1.3× rg + 30 ms.
-// `grepVsRg` is the worst Grep ratio, `globVsRg` the worst Glob ratio. Measures only.
-// HOOKWISE_BENCH_SEARCH_FILES=3000 makes a small tree for a quick look.
+// each checks that its results are rg's (Glob: its ≤ 100 newest of rg's list, and the count),
+// and the bench fails if one is not. Target: ≤ 1.3× rg + 30 ms. `grepVsRg` is the worst Grep
+// ratio, `globVsRg` the worst Glob ratio. HOOKWISE_BENCH_SEARCH_FILES=3000 makes a small tree.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createGlobTool } from '../src/agent/tools/globTool';
+import { createGlobTool, GLOB_MAX_RESULTS } from '../src/agent/tools/globTool';
 import type { GlobResponse } from '../src/agent/tools/globTool';
 import { createGrepTool } from '../src/agent/tools/grepTool';
 import type { GrepResponse } from '../src/agent/tools/grepTool';
@@ -43,36 +43,47 @@ function fileText(i: number): string {
   return lines.join('\n');
 }
 
-function ensureTree(root: string, files: number, layout: (i: number) => string, extra: () => void): void {
-  const marker = path.join(root, '.bench-complete');
-  if (existsSync(marker)) return;
-  rmSync(root, { recursive: true, force: true });
+/** Writes `files` files laid out by `layout` under `root`, then `extra()`; returns the bytes written. */
+function makeTree(root: string, files: number, layout: (i: number) => string, extra: () => void): number {
+  let bytes = 0;
   for (let i = 0; i < files; i++) {
     const file = path.join(root, layout(i));
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, fileText(i));
+    const text = fileText(i);
+    writeFileSync(file, text);
+    bytes += text.length;
   }
   extra();
-  writeFileSync(marker, '');
+  return bytes;
 }
 
-const bigRoot = path.join(os.tmpdir(), `hookwise-bench-search-${FILES}`);
-ensureTree(
-  bigRoot,
-  FILES,
-  (i) => `pkg${i % 300}/lib/${Math.floor(i / 300) % 10}/file${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`,
-  () => undefined,
-);
-const repoRoot = path.join(os.tmpdir(), `hookwise-bench-repo-${FILES}`);
-ensureTree(
-  repoRoot,
-  Math.max(1000, Math.floor(FILES / 3)),
-  (i) => (i % 4 === 0 ? `src/m${i % 50}/f${i}.ts` : `node_modules/p${i % 200}/dist/f${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`),
-  () => {
-    mkdirSync(path.join(repoRoot, '.git'), { recursive: true });
-    writeFileSync(path.join(repoRoot, '.gitignore'), 'node_modules/\n');
-  },
-);
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'hookwise-bench-search-'));
+const removeScratch = (): void => rmSync(scratch, { recursive: true, force: true });
+process.once('exit', removeScratch);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+const bigRoot = path.join(scratch, 'large');
+const repoRoot = path.join(scratch, 'repo');
+
+function generateTrees(): string {
+  const started = performance.now();
+  const bigBytes = makeTree(
+    bigRoot,
+    FILES,
+    (i) => `pkg${i % 300}/lib/${Math.floor(i / 300) % 10}/file${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`,
+    () => undefined,
+  );
+  const repoFiles = Math.max(1000, Math.floor(FILES / 3));
+  makeTree(
+    repoRoot,
+    repoFiles,
+    (i) => (i % 4 === 0 ? `src/m${i % 50}/f${i}.ts` : `node_modules/p${i % 200}/dist/f${i}.${i % 5 === 0 ? 'd.ts' : 'js'}`),
+    () => {
+      mkdirSync(path.join(repoRoot, '.git'), { recursive: true });
+      writeFileSync(path.join(repoRoot, '.gitignore'), 'node_modules/\n');
+    },
+  );
+  return `large tree ${FILES} files, ${(bigBytes / 1e6).toFixed(0)} MB; git repo ${repoFiles} files (node_modules ignored); generated in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
 
 function ctxFor(root: string): ToolContext {
   return { cwd: root, workspaceRoot: root, signal: new AbortController().signal, sessionId: 'bench', agentId: 'main', todos: createTodoStore() };
@@ -105,6 +116,33 @@ interface Case {
   readonly kind: 'grep' | 'glob';
   readonly tool: () => Promise<string[]>;
   readonly rg: () => Promise<string[]>;
+  /** Whether the tool's answer is rg's; default: the same lines in any order. */
+  readonly same?: (tool: string[], rg: string[]) => boolean;
+}
+
+/** The same lines in any order (rg's own order depends on its threads). */
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  const norm = (xs: readonly string[]): string =>
+    [...xs]
+      .map((x) => x.replace('\0', ':'))
+      .sort()
+      .join('\n');
+  return norm(a) === norm(b);
+}
+
+/**
+ * Glob lists the newest GLOB_MAX_RESULTS of the matches: `tool` is [truncated, ...paths], `rg`
+ * all of rg's paths. Same when the listed paths are rg's newest (ties in mtime either way),
+ * as many as rg found up to the cap, and the cut is reported exactly when rg found more.
+ */
+function sameGlob(tool: string[], rg: string[]): boolean {
+  const [truncated, ...listed] = tool;
+  if (listed.length !== Math.min(rg.length, GLOB_MAX_RESULTS) || (truncated === 'true') !== rg.length > GLOB_MAX_RESULTS) return false;
+  const all = new Set(rg);
+  if (!listed.every((f) => all.has(f))) return false;
+  const newest = rg.map((f) => statSync(f).mtimeMs).sort((a, b) => b - a);
+  const floor = newest[listed.length - 1] ?? -Infinity;
+  return listed.every((f) => statSync(f).mtimeMs >= floor);
 }
 
 async function main(): Promise<void> {
@@ -152,18 +190,15 @@ async function main(): Promise<void> {
         tool: async () => {
           const r = await glob.execute({ pattern: '**/*.d.ts' }, ctxFor(root));
           const data = r.data as GlobResponse;
-          return [String(data.numFiles), ...data.filenames.slice(0, 1)];
+          return [String(data.truncated), ...data.filenames];
         },
-        rg: async () => {
-          const out = lines(
-            await bareRg(rg.path, ['--files', '--hidden', '--no-ignore', '--glob', '**/*.d.ts', '--glob', '!.git', '--glob', '!node_modules'], root),
-          );
-          return [String(Math.min(out.length, 100)), ''];
-        },
+        rg: async () =>
+          lines(await bareRg(rg.path, ['--files', '--hidden', '--no-ignore', '--glob', '**/*.d.ts', '--glob', '!.git', '--glob', '!node_modules', root], root)),
+        same: sameGlob,
       },
     );
   }
-  console.log(`trees: ${bigRoot} (${FILES} files), ${repoRoot}; ${rg.version}; median of ${ROUNDS} rounds`);
+  console.log(`${generateTrees()}; ${rg.version}; median of ${ROUNDS} rounds, interleaved`);
   const worst = { grep: 0, glob: 0 };
   for (const c of cases) {
     const toolMs: number[] = [];
@@ -175,20 +210,14 @@ async function main(): Promise<void> {
       const b = await time(c.rg);
       toolMs.push(a.ms);
       rgMs.push(b.ms);
-      if (i === 0) {
-        const norm = (xs: string[]): string =>
-          [...xs]
-            .map((x) => x.replace('\0', ':'))
-            .sort()
-            .join('\n');
-        same = c.kind === 'glob' ? a.value[0] === b.value[0] : norm(a.value) === norm(b.value);
-      }
+      if (i === 0) same = (c.same ?? sameLines)(a.value, b.value);
     }
     const t = median(toolMs);
     const r = median(rgMs);
     const ratio = t / r;
     worst[c.kind] = Math.max(worst[c.kind], ratio);
     const ok = t <= 1.3 * r + 30 ? 'ok' : 'OVER';
+    if (!same) process.exitCode = 1;
     console.log(
       `${c.name.padEnd(52)} tool ${t.toFixed(1).padStart(7)} ms  rg ${r.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  (target ≤ 1.3× rg + 30 ms: ${ok})  results ${same ? 'identical' : 'DIFFER'}`,
     );
@@ -196,4 +225,7 @@ async function main(): Promise<void> {
   console.log(`@bench-json ${JSON.stringify({ grepVsRg: Math.round(worst.grep * 100) / 100, globVsRg: Math.round(worst.glob * 100) / 100 })}`);
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -53,9 +52,10 @@ function isRedirect(status: number): boolean {
 /** Statuses whose Response must have a null body. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-function send(url: URL, method: string, headers: Headers, body: PlainBody, signal: AbortSignal | undefined): Promise<Response> {
-  const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-  if (transport === undefined) return Promise.reject(new TypeError(`fetch failed: unsupported protocol ${url.protocol}`));
+async function send(url: URL, method: string, headers: Headers, body: PlainBody, signal: AbortSignal | undefined): Promise<Response> {
+  // node:https (with tls) loads on the first https request: a local model server never needs it.
+  const transport = url.protocol === 'https:' ? (await import('node:https')).default : url.protocol === 'http:' ? http : undefined;
+  if (transport === undefined) throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
   const outgoing: Record<string, string> = {};
   headers.forEach((value, name) => {
     outgoing[name] = value;

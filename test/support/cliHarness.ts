@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,15 +46,19 @@ export async function buildCli(outDir: string): Promise<string> {
       build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `module.exports = require(${JSON.stringify(file)});`, loader: 'js' }));
     },
   });
+  // As shipped: the SDK and nodeHttpFetch get the undici-free fetch classes (esbuild.mjs, liteFetchTypesPlugin).
+  const { liteFetchTypesPlugin } = (await import(pathToFileURL(path.resolve(here, '../../esbuild.mjs')).href)) as { liteFetchTypesPlugin: esbuild.Plugin };
   await esbuild.build({
     ...common,
     ...shim,
     entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
     outfile: path.join(outDir, 'cliMain.js'),
+    supported: { 'dynamic-import': false },
     plugins: [
       sideBundle('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js'),
       sideBundle('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js'),
       sideBundle('execa-split', './execaStart', /[\\/]shared[\\/]execaLauncher\.ts$/, './execa.js'),
+      liteFetchTypesPlugin,
     ],
   });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/telemetry/otelSdk.ts')], outfile: path.join(outDir, 'telemetry.js') });

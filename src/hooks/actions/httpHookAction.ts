@@ -1,5 +1,5 @@
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { HookAction, HookActionContext, HookActionResult, HookRawOutput } from '../hookAction';
 import { proceed } from '../hookOutcome';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processLauncher';
@@ -71,7 +71,9 @@ export class HttpHookAction implements HookAction {
     if (target.username !== '' || target.password !== '')
       return { status: 'failed', outcome: proceed(), error: 'http hook not called: the URL has user info before its host; put credentials in headers' };
     const cap = this.options.maxResponseBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    const response = await post(target, body, this.headers(), cap, ctx.signal);
+    // node:https (with tls) loads on the first https hook, not with every run.
+    const client = target.protocol === 'https:' ? (await import('node:https')).default : http;
+    const response = await post(client, target, body, this.headers(), cap, ctx.signal);
     const raw: HookRawOutput = {
       stdout: response.body,
       stderr: '',
@@ -108,7 +110,14 @@ interface PostResult {
 }
 
 /** One POST; resolves with whatever came back (never rejects). The body is read up to `cap` bytes, then the socket is closed. */
-function post(target: URL, body: string, headers: Record<string, string>, cap: number, signal: AbortSignal): Promise<PostResult> {
+function post(
+  client: typeof http | typeof https,
+  target: URL,
+  body: string,
+  headers: Record<string, string>,
+  cap: number,
+  signal: AbortSignal,
+): Promise<PostResult> {
   if (signal.aborted) return Promise.resolve({ body: '', truncated: false, aborted: true });
   return new Promise<PostResult>((resolve) => {
     const chunks: Buffer[] = [];
@@ -126,7 +135,6 @@ function post(target: URL, body: string, headers: Record<string, string>, cap: n
       finish({ aborted: true });
       request.destroy();
     };
-    const client = target.protocol === 'https:' ? https : http;
     const request = client.request(
       target,
       {

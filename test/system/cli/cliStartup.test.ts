@@ -1,0 +1,38 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { textReply, toolCallsReply } from '../../support/openAiTestServer';
+import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { useCliSuite } from '../../support/cliSuite';
+
+const suite = useCliSuite();
+
+/**
+ * Runs the CLI with a preload that writes, at exit, which of Node's lazily loaded parts the
+ * process loaded: undici (Node's fetch, a third of an empty run's start-up) and https.
+ */
+async function runRecordingLoads(args: readonly string[]): Promise<{ code: number | null; result: unknown; loaded: string[] }> {
+  const preload = path.join(suite.w.base, 'record-loads.cjs');
+  const record = path.join(suite.w.base, 'loads.json');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList.filter((m) => /undici|NativeModule (https|tls)$/.test(m)))));\n`,
+  );
+  const out = await runCliProcess(suite.cli, suite.w, args, { NODE_OPTIONS: `--require ${preload}` });
+  return { code: out.code, result: parseJsonResult(out), loaded: JSON.parse(readFileSync(record, 'utf8')) as string[] };
+}
+
+describe('hookwise -p start-up loads only what the run uses', () => {
+  it("a session with a local (http) model answers without loading Node's fetch (undici) or https", async () => {
+    const s = await suite.serve([toolCallsReply([{ name: 'Read', arguments: { file_path: 'notes.txt' } }]), textReply('The notes say hi.')]);
+    await suite.w.write('notes.txt', 'hi');
+
+    const run = await runRecordingLoads(['-p', 'read my notes', '--model', 'test-model', '--base-url', s.url, '--output-format', 'json', '--max-steps', '4']);
+
+    expect(run.code).toBe(0);
+    expect(run.result).toMatchObject({ result: 'The notes say hi.', is_error: false });
+    expect(s.requests).toHaveLength(2);
+    expect(JSON.stringify(s.requests[1]?.body.messages)).toContain('hi');
+    expect(run.loaded).toEqual([]);
+  });
+});
