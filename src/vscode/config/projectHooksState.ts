@@ -29,7 +29,7 @@ export function restrictedModeText(state: ProjectHooksState): string {
     state.count === 0
       ? 'project hooks would not run'
       : `its ${state.count} project hook${state.count === 1 ? '' : 's'}${filesText(state)} ${state.count === 1 ? 'is' : 'are'} off`;
-  return `Restricted Mode: this folder is not trusted, so ${hooks} and Hookwise asks before every tool call. Trust lists the hooks, then trusts the folder and allows them in one step.`;
+  return `Restricted Mode: this folder is not trusted, so ${hooks} and Hookwise asks before every tool call. Trust… lists them: one answer allows them, then Workspace Trust turns them on.`;
 }
 
 /**

@@ -27,7 +27,7 @@ describe('project hooks state', () => {
     );
     expect(state).toEqual({ on: false, why: 'untrusted', count: 2, files: ['.claude/settings.json'] });
     expect(restrictedModeText(state)).toBe(
-      'Restricted Mode: this folder is not trusted, so its 2 project hooks (.claude/settings.json) are off and Hookwise asks before every tool call. Trust lists the hooks, then trusts the folder and allows them in one step.',
+      'Restricted Mode: this folder is not trusted, so its 2 project hooks (.claude/settings.json) are off and Hookwise asks before every tool call. Trust… lists them: one answer allows them, then Workspace Trust turns them on.',
     );
     expect(tourHeldText(state)).toMatch(
       /^This tour shows what this workspace's project hooks decide, and this folder is not trusted \(Restricted Mode\), so they are off\. Press \*\*Trust\*\*/,
