@@ -7,10 +7,10 @@ import { hookDefinitionKey as definitionKey } from '../../hooks/config/hookDefin
 import { describeLoadedHook, type LoadedHook } from '../../hooks/config/loadedHook';
 import type { HookConfigChange } from './hookConfigService';
 import { ApprovalStore, approvalDetail, askApproval, MAX_DETAIL_HOOKS, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
+import { ReviewDocuments } from './reviewDocuments';
 
 /** The one flow's button: approves the listed hooks, then VS Code's Workspace Trust editor opens. */
 export const TRUST_AND_ALLOW = 'Trust and Allow Hooks';
-import { ReviewDocuments } from './reviewDocuments';
 
 /** What the approval flow needs from the service. */
 export interface ApprovalFlowOptions {
