@@ -18,7 +18,9 @@ import { startProcessSupervision } from './vscode/processSupervision';
 import { PromptReadiness } from './vscode/promptReadiness';
 import { registerHookRunViews } from './vscode/registerHookRunViews';
 import { registerMcp } from './vscode/registerMcp';
+import { registerRestartTour } from './vscode/restartTour';
 import { wireHookConfiguration } from './vscode/wireHookConfiguration';
+import { projectHooksState, tourHeldText } from './vscode/config/projectHooksState';
 
 /** What `activate` returns: a small surface for integration tests and other extensions. */
 export interface HookwiseApi extends HookwiseExtensionApi {
@@ -84,8 +86,11 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     telemetry,
     configReady,
     hookLauncher: processes.hookLauncher,
+    // A tour script that tells what the project hooks decided plays only while they are on.
+    playgroundGate: (script) => (script.requiresProjectHooks ? tourHeldText(projectHooksState(hookConfig.current, vscode.workspace.isTrusted)) : undefined),
   });
   registerModelCommands(context, { log });
+  context.subscriptions.push(registerRestartTour(context, { log, restartModel: () => controller.reloadModel() }));
   const mcp = registerMcp(context, controller, log, () => readiness.mcpLoaded());
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));

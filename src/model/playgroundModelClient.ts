@@ -22,6 +22,12 @@ export interface PlaygroundModelClientOptions {
   readonly chunkDelayMs?: number;
   /** Characters per text chunk (default 8). */
   readonly chunkSize?: number;
+  /**
+   * Why the script cannot play now (e.g. it `requiresProjectHooks` and they are off), or
+   * undefined. Its text is answered instead of the next turn, which stays for a later call,
+   * so a tour never claims a hook decided what it did not.
+   */
+  readonly gate?: (script: PlaygroundScript) => string | undefined;
 }
 
 /** Replays `script`, one turn per `stream` call. */
@@ -30,12 +36,14 @@ export class PlaygroundModelClient implements ModelClient {
   readonly script: PlaygroundScript;
   readonly #chunkDelayMs: number;
   readonly #chunkSize: number;
+  readonly #gate: ((script: PlaygroundScript) => string | undefined) | undefined;
   #next = 0;
 
   constructor(script: PlaygroundScript, options: PlaygroundModelClientOptions = {}) {
     this.script = script;
     this.#chunkDelayMs = options.chunkDelayMs ?? 15;
     this.#chunkSize = Math.max(1, options.chunkSize ?? 8);
+    this.#gate = options.gate;
   }
 
   /** How many turns were replayed so far. */
@@ -47,10 +55,11 @@ export class PlaygroundModelClient implements ModelClient {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
     signal.throwIfAborted();
     const index = this.#next;
-    const turn = this.script.turns[index];
+    const held = this.#gate?.(this.script);
+    const turn = held === undefined ? this.script.turns[index] : undefined;
     // Claim the turn before the first await, so interleaved calls never replay the same one.
     if (turn !== undefined) this.#next++;
-    const text = turn === undefined ? playgroundFinishedText : (turn.text ?? '');
+    const text = held ?? (turn === undefined ? playgroundFinishedText : (turn.text ?? ''));
     for (const piece of chunks(text, this.#chunkSize)) {
       if (this.#chunkDelayMs > 0) await sleepWithAbort(this.#chunkDelayMs, signal);
       else signal.throwIfAborted();

@@ -38,6 +38,11 @@ export interface PlaygroundTurn {
 export interface PlaygroundScript {
   readonly name?: string;
   readonly description?: string;
+  /**
+   * The script's text tells what the workspace's project hooks decided (a tour): it plays only
+   * while they are on, else the host answers why not (PlaygroundModelClientOptions.gate).
+   */
+  readonly requiresProjectHooks?: boolean;
   readonly turns: readonly PlaygroundTurn[];
 }
 
@@ -81,6 +86,7 @@ export const playgroundScriptSchema = z.strictObject({
   $schema: z.string().optional(),
   name: z.string().optional(),
   description: z.string().optional(),
+  requiresProjectHooks: z.boolean().optional(),
   turns: z.array(turnSchema),
 });
 

@@ -34,8 +34,12 @@ export function permissionQuestion(request: PermissionRequest): string {
   return `Allow ${what} for ${who}?`;
 }
 
-/** The popup's detail: input summary, reason, and the hook that asked (or the rule to be written). */
-export function permissionDetail(request: PermissionRequest, settingsFile = '.claude/settings.local.json', reviewable = false): string {
+/**
+ * The popup's detail: input summary, reason, and the hook that asked (or the rule to be written).
+ * `settingsFile` null: there is no file to write a rule to (an untrusted folder, no folder): the
+ * detail says the rule is kept in memory for the session only.
+ */
+export function permissionDetail(request: PermissionRequest, settingsFile: string | null = '.claude/settings.local.json', reviewable = false): string {
   const lines: string[] = [];
   // An MCP tool's arguments are the server's own: a `command` or `path` key means nothing special there.
   const summary = request.toolName?.startsWith('mcp__') ? jsonSummary(request.toolInput) : toolInputSummary(request.toolInput);
@@ -43,6 +47,10 @@ export function permissionDetail(request: PermissionRequest, settingsFile = '.cl
   if (request.reason) lines.push(`Reason: ${request.reason}`);
   if (request.kind === 'hook') {
     for (const asker of request.askedBy) lines.push(`Asked by hook: ${asker.hookLabel}`, `  ${describeSource(asker.source)}`);
+  } else if (request.suggestedRule && settingsFile === null) {
+    lines.push(
+      `No rule is written to a file here (an untrusted folder, or no folder open): "Allow for This Session" keeps ${request.suggestedRule} in memory until the session ends.`,
+    );
   } else if (request.suggestedRule && offersRulePicker(request.suggestedRule, reviewable)) {
     const rules = (fileRuleChoices(request.suggestedRule) ?? []).map((c) => c.rule).join(' or ');
     lines.push(`"Always Allow…" offers ${rules}, for permissions.allow in ${settingsFile} or for this session.`);

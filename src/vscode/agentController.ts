@@ -9,7 +9,7 @@ import { MAIN_AGENT, resumeReplayEvents, type ReplayEvent } from '../agent/sessi
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import type { HookRunObserver, HookRunRecord, PermissionProvider } from '../hooks/hookRunTypes';
 import type { HistoryEntry } from '../shared/webviewProtocol';
-import type { ModelResolution, SwitchableModelClient } from './model/modelFromSettings';
+import type { ModelResolution, PlaygroundGate, SwitchableModelClient } from './model/modelFromSettings';
 import { WorkspaceModel } from './model/workspaceModel';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
 import { describeThrown, thrownStack } from '../shared/describeThrown';
@@ -46,6 +46,8 @@ export interface AgentControllerDeps {
   readonly extraTools?: () => readonly AnyAgentTool[];
   /** The OpenTelemetry export; the controller disposes it after the last session ended. */
   readonly telemetry?: VscodeTelemetry;
+  /** Why a playground script cannot play now (a tour whose project hooks are off). */
+  readonly playgroundGate?: PlaygroundGate;
 }
 
 /**

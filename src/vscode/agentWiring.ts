@@ -6,6 +6,7 @@ import { AgentController } from './agentController';
 import type { ChatController } from './chat/chatController';
 import type { EditReview } from './chat/editReview';
 import { getApiKey } from './model/modelCommands';
+import type { PlaygroundGate } from './model/modelFromSettings';
 import { resolveVscodeLmModelClient } from './model/vscodeLmModelClient';
 import { ModalPermissionProvider } from './permissions/modalPermissionProvider';
 import { ProposedChangeDiff, type ProposedChangeView } from './permissions/proposedChangeDiff';
@@ -29,6 +30,8 @@ export interface AgentWiringParts {
   readonly configReady: Promise<unknown>;
   /** The launcher command hooks start on (processSupervision.ts). */
   readonly hookLauncher: ProcessLauncher;
+  /** Why a playground script cannot play now (a tour whose project hooks are off). */
+  readonly playgroundGate?: PlaygroundGate;
 }
 
 /**
@@ -38,14 +41,17 @@ export interface AgentWiringParts {
  */
 export function createAgentController(parts: AgentWiringParts): AgentController {
   const { context, log, chat, status, views, edits } = parts;
-  // "Always Allow" writes the agent's project's settings.local.json (the controller, created below, knows its root).
+  // "Always Allow" writes the agent's project's settings.local.json (the controller, created below, knows its root);
+  // never in an untrusted workspace, whose files Hookwise does not write: rules then last the session, in memory.
   const permissions = new ModalPermissionProvider({
     log,
     onWaitingChanged: (waiting) => status.setWaitingForApproval(waiting),
     // A relative Write/Edit path is the agent's: the diff shows the file under its root.
     showProposedChange: (request): Promise<ProposedChangeView | undefined> => ProposedChangeDiff.show(request, controller.projectDir),
     localSettingsFile: (): vscode.Uri | undefined =>
-      vscode.workspace.workspaceFolders?.length ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json')) : undefined,
+      vscode.workspace.isTrusted && vscode.workspace.workspaceFolders?.length
+        ? vscode.Uri.file(path.join(controller.projectDir, '.claude', 'settings.local.json'))
+        : undefined,
   });
   context.subscriptions.push(ProposedChangeDiff.register(), registerProposedChangeReview());
   const onAgentEvent = (event: AgentEvent): void => {
@@ -72,6 +78,7 @@ export function createAgentController(parts: AgentWiringParts): AgentController 
     createLm: resolveVscodeLmModelClient,
     // Opted-in VS Code tools (hookwise.vscodeTools.enabled), as vscode__<name>; never Hookwise's own tool.
     extraTools: () => createVscodeTools({ patterns: enabledPatterns(log), exclude: (tool) => tool.name === HOOK_RUNS_TOOL }),
+    ...(parts.playgroundGate ? { playgroundGate: parts.playgroundGate } : {}),
   });
   return controller;
 }

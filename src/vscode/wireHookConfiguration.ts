@@ -3,6 +3,8 @@ import type { AgentController } from './agentController';
 import type { ChatViewProvider } from './chat/chatViewProvider';
 import { BrokenConfigNotice, showConfigWarnings } from './config/brokenConfigNotice';
 import type { HookConfigService } from './config/hookConfigService';
+import { vscodeWorkspaceTrust } from './config/projectHookTrust';
+import { RestrictedModeNotice } from './config/restrictedModeNotice';
 import { registerHookConfiguration } from './config/registerHookConfiguration';
 import { createExtensionApi, type HookwiseExtensionApi } from './extensionApi';
 import { ExtensionApiHooks } from './extensionApiHooks';
@@ -74,8 +76,10 @@ export function wireHookConfiguration(parts: HookConfigurationParts): HookConfig
     }),
   );
   views.lens.watchConfig(hookConfig.onDidChange);
-  // A broken hook config file: the status bar and the chat say which version is in force.
+  // Restricted Mode: the chat says the project hooks are off and offers Trust. A broken hook config
+  // file: the status bar and the chat say which version is in force (shown after, so it wins the one notice).
   context.subscriptions.push(
+    new RestrictedModeNotice(hookConfig.onDidChange, parts.chat, vscodeWorkspaceTrust, hookConfig.current),
     new BrokenConfigNotice(hookConfig.onDidChange, parts.chat, hookConfig.current),
     showConfigWarnings(views.runs.treeView, hookConfig.onDidChange),
   );

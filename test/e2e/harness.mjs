@@ -19,6 +19,7 @@ export const DEMO_WORKSPACE = path.join(REPO_ROOT, 'examples', 'demo-workspace')
  * @property {string} workspace Temp copy of examples/demo-workspace that the workbench has open.
  * @property {string} hookwiseHome HOOKWISE_HOME of the server (transcripts live under it).
  * @property {string} userDataDir code-server's user data folder (its User/settings.json holds the user settings).
+ * @property {string} extensionsDir The extensions folder the packaged .vsix is installed in (a suite may start its own server on it).
  * @property {{codeServer: string, vscode: string}} version
  */
 

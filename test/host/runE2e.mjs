@@ -176,7 +176,7 @@ async function main() {
     browser = await launchChromium({ viewport: { width: 1840, height: 900 } });
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;
     await browser.page.goto(url);
-    setE2eContext({ page: browser.page, url, workspace, hookwiseHome, userDataDir: server.userDataDir, version: server.version });
+    setE2eContext({ page: browser.page, url, workspace, hookwiseHome, userDataDir: server.userDataDir, extensionsDir, version: server.version });
     const { passed, failed } = await runMocha();
     if (failed > 0) {
       mkdirSync(RESULTS_DIR, { recursive: true });

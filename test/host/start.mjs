@@ -81,8 +81,10 @@ async function main() {
   console.log('');
   console.log(`    ${url}`);
   console.log('');
-  console.log('  The Hookwise icon is in the activity bar. VS Code asks whether you trust the folder: in');
-  console.log('  Restricted Mode Hookwise ignores the project hooks in .claude/ (by design).');
+  console.log('  The Hookwise icon is in the activity bar. code-server asks nothing about trust: the folder opens in');
+  console.log('  Restricted Mode (its banner and status bar say so), where the project hooks in .claude/ are off.');
+  console.log('  The Hookwise chat says so: its Trust… button lists the hooks, allows them, and opens Workspace Trust,');
+  console.log('  whose Trust button turns them on. "Hookwise: Restart Tour" opens the walkthrough again.');
   console.log('  Rebuild with `npm run build` (or keep `npm run watch` running) and reload the page to see changes.');
   console.log('  Press Ctrl+C to stop.');
   // Keep the server's log visible after startup (errors from the extension host show up here);

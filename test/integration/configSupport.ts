@@ -12,7 +12,7 @@ import type { AppliedConfig, TrustPolicy } from '../../src/runtime/hookwiseRunti
 import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { isProjectSource } from '../../src/configFiles/hookSource';
 import { HookConfigService, type HookConfigChange, type HookConfigServiceOptions } from '../../src/vscode/config/hookConfigService';
-import type { ApprovalChoice, ApprovalRequest, TrustPrompts } from '../../src/vscode/config/projectHookTrust';
+import type { ApprovalChoice, ApprovalRequest, TrustPrompts, WorkspaceTrustSource } from '../../src/vscode/config/projectHookTrust';
 import { MemoryMemento } from '../support/memoryMemento';
 
 /** What the fake apply saw, call by call. */
@@ -48,6 +48,8 @@ export function createHarness(options: {
   failApply?: () => boolean;
   /** The workspace state of an earlier harness: a window reload keeps it (approvals, last good config files). */
   state?: MemoryMemento;
+  /** Workspace Trust as the service sees it; default fixed at `trusted`, never granted. */
+  trust?: WorkspaceTrustSource;
 }): ServiceHarness {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hookwise-home-'));
   // A name per harness: a channel created right after one of the same name was disposed can be closed with it ("Channel has been closed").
@@ -73,7 +75,7 @@ export function createHarness(options: {
     workspaceState: state,
     globalStorageUri: vscode.Uri.file(path.join(home, 'userData', 'User', 'globalStorage', 'hookwise.hookwise')),
     homeDir: home,
-    trust: { isTrusted: options.trusted, onDidGrantWorkspaceTrust: grant.event },
+    trust: options.trust ?? { isTrusted: options.trusted, onDidGrantWorkspaceTrust: grant.event },
     prompts,
     ...(options.confirmChange ? { confirmChange: options.confirmChange } : {}),
     ...(options.extensionHooks ? {} : { extensions: () => [] }),

@@ -169,6 +169,11 @@ export class HookConfigService implements vscode.Disposable {
     return this.approvals.reviewProjectHooks();
   }
 
+  /** The one flow that trusts the folder and allows its project hooks (projectHookApprovalFlow.ts); false when cancelled. */
+  trustAndApprove(): Promise<boolean> {
+    return this.approvals.trustAndApprove();
+  }
+
   /** ConfigChange: the running session's hooks may keep the configuration in force when settings files changed. */
   private async changeAllowed(): Promise<boolean> {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);

@@ -9,6 +9,9 @@ import type { HookConfigChange } from './hookConfigService';
 import { ApprovalStore, approvalDetail, askApproval, MAX_DETAIL_HOOKS, type TrustPrompts, type WorkspaceTrustSource } from './projectHookTrust';
 import { ReviewDocuments } from './reviewDocuments';
 
+/** The one flow's button: approves the listed hooks, then VS Code's Workspace Trust editor opens. */
+export const TRUST_AND_ALLOW = 'Trust and Allow Hooks';
+
 /** What the approval flow needs from the service. */
 export interface ApprovalFlowOptions {
   readonly log: vscode.LogOutputChannel;
@@ -126,6 +129,46 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
       return;
     }
     await this.o.reload();
+  }
+
+  /**
+   * "Trust…" (the chat's Restricted Mode notice, "Hookwise: Trust Folder and Allow Its Hooks…"):
+   * one question lists the project hooks and, on "Trust and Allow Hooks", approves exactly
+   * them, then VS Code's Workspace Trust editor trusts the folder. The grant's reload finds them
+   * approved, so no second popup follows. Resolves false when the person cancelled.
+   * Already trusted: the review of the project hooks instead.
+   */
+  async trustAndApprove(): Promise<boolean> {
+    if (this.o.trust.isTrusted) {
+      await this.reviewProjectHooks();
+      return true;
+    }
+    const change = this.o.latest() ?? (await this.o.reload());
+    const project = (change?.config.hooks ?? []).filter((h) => isProjectSource(h.source));
+    if (project.length > 0) {
+      const n = project.length;
+      const title = 'Project hooks of this folder';
+      this.logHookList('Project hooks to allow with trusting the folder:', project);
+      const choice = await askApproval(
+        this.o.prompts.approve,
+        {
+          message: `Hookwise: trust this folder and allow its ${n} project hook${n === 1 ? '' : 's'} to run?`,
+          detail: `${approvalDetail(project, undefined, this.approvals.records())}\nVS Code's Workspace Trust then opens: its Trust button trusts the folder for every extension.`,
+          offerRevoke: false,
+          allowLabel: TRUST_AND_ALLOW,
+          complete: n <= MAX_DETAIL_HOOKS,
+          openReview: () => this.reviews.show(title, hookReviewMarkdown(title, project, undefined, this.approvals.records())),
+        },
+        this.o.log,
+      );
+      if (this.disposed || choice !== 'allow') return false;
+      // Approved now, in force once the folder is trusted: the hooks as they are now, nothing else.
+      for (const hook of project) this.declined.delete(hook.hash);
+      await this.approvals.set([...new Set([...this.approvals.get(), ...project.map((h) => h.hash)])], project);
+      this.o.log.info(`approved ${n} project hook(s); they run once the folder is trusted`);
+    }
+    await this.o.trust.requestTrust?.();
+    return true;
   }
 
   /** Asks about the project hooks that are new or changed since the last approval (one modal at a time). */

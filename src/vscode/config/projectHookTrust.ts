@@ -14,6 +14,8 @@ import { thrownMessage } from '../../shared/describeThrown';
 export interface WorkspaceTrustSource {
   readonly isTrusted: boolean;
   readonly onDidGrantWorkspaceTrust: vscode.Event<void>;
+  /** Lets the person trust the folder (VS Code's Workspace Trust editor); resolves once it is shown, not once trusted. */
+  readonly requestTrust?: () => Thenable<unknown>;
 }
 
 /** VS Code's own Workspace Trust. */
@@ -22,7 +24,12 @@ export const vscodeWorkspaceTrust: WorkspaceTrustSource = {
     return vscode.workspace.isTrusted;
   },
   onDidGrantWorkspaceTrust: vscode.workspace.onDidGrantWorkspaceTrust,
+  // An extension cannot grant trust itself (that API is proposed only): VS Code's editor, with its Trust button, does.
+  requestTrust: () => vscode.commands.executeCommand('workbench.trust.manage'),
 };
+
+/** Command id of the one flow that trusts the folder and allows its project hooks (package.json). */
+export const TRUST_WORKSPACE_COMMAND = 'hookwise.trustWorkspace';
 
 /** workspaceState key of the approved project-hook hashes (string[]). */
 export const APPROVED_HOOKS_KEY = 'hookwise.approvedProjectHooks';
@@ -79,6 +86,8 @@ export interface ApprovalRequest {
   /** The modal's summary (approvalDetail). */
   readonly detail: string;
   readonly offerRevoke: boolean;
+  /** The allowing button's label; default "Allow These Hooks". */
+  readonly allowLabel?: string;
   /** False when `detail` could list only some hooks: "Allow" is then offered once the full review is open. */
   readonly complete: boolean;
   /** Opens the full review beside (every hook with every field, approvalReview.ts); resolves with its document. */
@@ -98,6 +107,7 @@ export interface TrustPrompts {
 }
 
 const ALLOW = 'Allow These Hooks';
+const TRUST = 'Trust…';
 const REVOKE = 'Turn Them Off';
 const REVIEW = 'Review All…';
 
@@ -125,16 +135,18 @@ export async function askWithReview(
 /** The real dialogs. */
 export const vscodeTrustPrompts: TrustPrompts = {
   approve: async (request) => {
-    const choice = await askWithReview(request, ALLOW, request.offerRevoke ? REVOKE : undefined);
-    return choice === ALLOW ? 'allow' : choice === REVOKE ? 'revoke' : 'cancel';
+    const allow = request.allowLabel ?? ALLOW;
+    const choice = await askWithReview(request, allow, request.offerRevoke ? REVOKE : undefined);
+    return choice === allow ? 'allow' : choice === REVOKE ? 'revoke' : 'cancel';
   },
   declined: () => {
     void vscode.window.showInformationMessage('Project hooks stay off. Review them later with "Hookwise: Review Project Hooks".');
   },
   untrusted: (count) => {
     const message = `Hookwise: ${count} project hook${count === 1 ? ' is' : 's are'} off because this workspace is not trusted.`;
-    void vscode.window.showInformationMessage(message, 'Manage Workspace Trust').then((choice) => {
-      if (choice === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+    // The same one flow as the chat's Trust button: the hooks are listed and allowed before VS Code trusts the folder.
+    void vscode.window.showInformationMessage(message, TRUST).then((choice) => {
+      if (choice === TRUST) void vscode.commands.executeCommand(TRUST_WORKSPACE_COMMAND);
     });
   },
 };

@@ -3,6 +3,7 @@ import { OwnHookEdits } from './ownHookEdits';
 import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
 import { effectiveHooksReport, type EffectiveHooksExtras } from './effectiveHooksReport';
 import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions } from './hookConfigService';
+import { TRUST_WORKSPACE_COMMAND } from './projectHookTrust';
 
 /** Command ids contributed in package.json. */
 export const HOOK_CONFIG_COMMANDS = {
@@ -14,7 +15,7 @@ export const HOOK_CONFIG_COMMANDS = {
 
 /**
  * The hook configuration's VS Code glue in one call: the live HookConfigService (watchers, diagnostics,
- * trust and approval) and the four commands. Everything is owned by `context.subscriptions`.
+ * trust and approval) and its commands. Everything is owned by `context.subscriptions`.
  * Starts the first load; `service.onDidChange` fires once it is applied.
  */
 export function registerHookConfiguration(
@@ -62,6 +63,7 @@ export function registerHookConfiguration(
       log.show(true);
     }),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.reviewProjectHooks, () => service.reviewProjectHooks()),
+    vscode.commands.registerCommand(TRUST_WORKSPACE_COMMAND, () => service.trustAndApprove()),
   );
   void service.reload();
   return service;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/modelClient';
 import { OpenAiModelClient } from '../../model/openAiModelClient';
 import { PlaygroundModelClient, playgroundLabel } from '../../model/playgroundModelClient';
-import { loadPlaygroundScript } from '../../model/playgroundScript';
+import { loadPlaygroundScript, type PlaygroundScript } from '../../model/playgroundScript';
 import { isOpenAiHost } from '../../model/endpointOrigin';
 import type { ModelApprovals } from './modelApprovals';
 import { approvalProblem, type PendingApproval } from './modelApprovalPrompts';
@@ -12,6 +12,9 @@ import { decideEndpoint, decideProvider, workspacePlaygroundAllowed, type Settin
 
 /** Where the playground looks for a script when `hookwise.model.playgroundScript` is empty. */
 export const WORKSPACE_PLAYGROUND_SCRIPT = path.join('.hookwise', 'playground.json');
+
+/** Why a playground script cannot play now, or undefined (e.g. a tour whose project hooks are off). */
+export type PlaygroundGate = (script: PlaygroundScript) => string | undefined;
 
 /** A model, or why there is none (shown in the chat with buttons; `approval` when a person's answer would make one). */
 export type ModelResolution =
@@ -50,6 +53,8 @@ export async function modelFromSettings(deps: {
   readonly trusted: boolean;
   /** Called when a workspace value is ignored (untrusted workspace, or declined). */
   readonly onIgnored?: (message: string) => void;
+  /** Why a playground script cannot play now (PlaygroundModelClientOptions.gate). */
+  readonly playgroundGate?: PlaygroundGate;
 }): Promise<ModelResolution> {
   const config = vscode.workspace.getConfiguration('hookwise.model');
   const providerDecision = decideProvider(layers(config, 'provider', 'openai-compatible'), deps.trusted, deps.approvals.providerChoice());
@@ -74,7 +79,8 @@ export async function modelFromSettings(deps: {
     const file = candidates.find((c) => existsSync(c));
     if (!file) return { ok: false, problem: `The playground script ${configured} does not exist.` };
     const loaded = await loadPlaygroundScript(file);
-    return loaded.ok ? { ok: true, client: new PlaygroundModelClient(loaded.script) } : { ok: false, problem: loaded.error };
+    const options = deps.playgroundGate ? { gate: deps.playgroundGate } : {};
+    return loaded.ok ? { ok: true, client: new PlaygroundModelClient(loaded.script, options) } : { ok: false, problem: loaded.error };
   }
   if (provider === 'vscode-lm') {
     if (!deps.createLm) return { ok: false, problem: 'The VS Code Language Model provider is not available.' };

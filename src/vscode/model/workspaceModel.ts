@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { API_KEY_SECRET } from './apiKey';
 import { ModelApprovals } from './modelApprovals';
 import { approvalId, approvalProblem, modalApprovalPrompt, type ApprovalPrompt } from './modelApprovalPrompts';
-import { modelFromSettings, SwitchableModelClient, type ModelResolution } from './modelFromSettings';
+import { modelFromSettings, SwitchableModelClient, type ModelResolution, type PlaygroundGate } from './modelFromSettings';
 
 /** What the workspace's model is resolved from. */
 export interface WorkspaceModelDeps {
@@ -14,6 +14,8 @@ export interface WorkspaceModelDeps {
   readonly onModelChanged: (label: string) => void;
   /** Asks about a workspace's model setting; default: a native modal. */
   readonly approvalPrompt?: ApprovalPrompt;
+  /** Why a playground script cannot play now (a tour whose project hooks are off). */
+  readonly playgroundGate?: PlaygroundGate;
 }
 
 /** At most this many questions per approval round (provider, then endpoint). */
@@ -56,6 +58,7 @@ export class WorkspaceModel implements vscode.Disposable {
       approvals: this.approvals,
       trusted: vscode.workspace.isTrusted,
       onIgnored: (message) => log.info(`model: ${message}`),
+      ...(this.deps.playgroundGate ? { playgroundGate: this.deps.playgroundGate } : {}),
     });
     if (generation !== this.generation) return;
     const declined = !resolution.ok && resolution.approval !== undefined && this.refused.has(approvalId(resolution.approval));

@@ -33,7 +33,10 @@ export interface ModalPermissionProviderOptions {
   readonly showProposedChange?: ShowProposedChange;
   /** Default: a QuickPick. */
   readonly pickRule?: RulePicker;
-  /** Where "Always Allow" writes its rule; default `<first workspace folder>/.claude/settings.local.json`. Undefined = no Always Allow. */
+  /**
+   * Where "Always Allow" writes its rule; default `<first workspace folder>/.claude/settings.local.json`
+   * in a trusted workspace. Undefined = no Always Allow (rules are then kept for the session, in memory).
+   */
   readonly localSettingsFile?: () => vscode.Uri | undefined;
   /** True while a popup is open or queued (the status bar's "waiting for approval"). */
   readonly onWaitingChanged?: (waiting: boolean) => void;
@@ -127,7 +130,7 @@ export class ModalPermissionProvider implements PermissionProvider {
     const items = permissionButtons(request, canWriteRule, reviewable).map((title): vscode.MessageItem =>
       title === PermissionButtons.deny ? { title, isCloseAffordance: true } : { title },
     );
-    const detail = permissionDetail(request, settingsName, reviewable);
+    const detail = permissionDetail(request, canWriteRule ? settingsName : null, reviewable);
     // A modal cannot be closed from code: on abort, stop waiting for it and answer cancelled.
     const choice = await raceAbort(Promise.resolve(this.dialog(permissionQuestion(request), { modal: true, detail }, ...items)), signal).catch(
       (error: unknown) => {
@@ -196,7 +199,9 @@ async function quickPickRule(picks: readonly PermissionRulePick[], signal: Abort
   }
 }
 
+/** An untrusted workspace's files are never written: no file, so no "Always Allow". */
 function defaultLocalSettingsFile(): vscode.Uri | undefined {
+  if (!vscode.workspace.isTrusted) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0];
   return folder ? vscode.Uri.joinPath(folder.uri, '.claude', 'settings.local.json') : undefined;
 }

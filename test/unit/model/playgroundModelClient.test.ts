@@ -60,6 +60,24 @@ describe('PlaygroundModelClient', () => {
     expect((await collectResponse(client, ask, never())).text).toBe(playgroundFinishedText);
   });
 
+  it('a gate that says why the script cannot play answers that instead, keeping the turn for later', async () => {
+    const tour = valid({
+      requiresProjectHooks: true,
+      turns: [{ text: 'That popup came from a hook.', toolCalls: [{ name: 'Bash', input: { command: 'npm test' } }] }],
+    });
+    expect(tour.requiresProjectHooks).toBe(true);
+    let off: string | undefined = 'The project hooks are off.';
+    const client = new PlaygroundModelClient(tour, { chunkDelayMs: 0, gate: (s) => (s.requiresProjectHooks ? off : undefined) });
+    const held = await collectResponse(client, ask, never());
+    expect(held.text).toBe('The project hooks are off.');
+    expect(held.toolCalls).toEqual([]);
+    expect(client.turnsUsed).toBe(0);
+    off = undefined;
+    const played = await collectResponse(client, ask, never());
+    expect(played.text).toBe('That popup came from a hook.');
+    expect(played.toolCalls.map((c) => c.name)).toEqual(['Bash']);
+  });
+
   it('streams text in several chunks, then usage and done', async () => {
     const client = new PlaygroundModelClient(valid({ turns: [{ text: 'a fairly long sentence to stream' }] }), { chunkDelayMs: 1, chunkSize: 5 });
     const events: ModelStreamEvent[] = [];

@@ -57,6 +57,12 @@ describe('approval popup text', () => {
       '$ rm -rf build\n\nReason: deleting files needs a person\nAsked by hook: ./guard.sh\n  .claude/settings.json › hooks.PreToolUse[0].hooks[0]',
     );
     expect(permissionDetail(ruleAsk)).toContain('"Always Allow" adds Bash(rm -rf:*) to permissions.allow in .claude/settings.local.json.');
+    // Nowhere to write (an untrusted folder): the detail says the rule stays in memory, and names no file.
+    const nowhere = permissionDetail(ruleAsk, null);
+    expect(nowhere).toContain(
+      'No rule is written to a file here (an untrusted folder, or no folder open): "Allow for This Session" keeps Bash(rm -rf:*) in memory',
+    );
+    expect(nowhere).not.toContain('settings.local.json');
     expect(toolInputSummary({ file_path: '/ws/a.ts', content: 'x' })).toBe('/ws/a.ts');
     expect(toolInputSummary({ pattern: 'x' })).toBe('{\n "pattern": "x"\n}');
   });

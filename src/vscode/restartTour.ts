@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+
+/** Command id of "Hookwise: Restart Tour" (package.json). */
+export const RESTART_TOUR_COMMAND = 'hookwise.restartTour';
+
+/** The walkthrough's id in package.json `contributes.walkthroughs`. */
+export const WALKTHROUGH_ID = 'hookwise.gettingStarted';
+
+const walkthroughsSchema = z.object({
+  contributes: z.object({
+    walkthroughs: z.array(z.object({ id: z.string(), steps: z.array(z.object({ id: z.string() })) })),
+  }),
+});
+
+/**
+ * The walkthrough's step ids as VS Code's Getting Started keeps them:
+ * `<publisher.name>#<walkthrough>#<step>`; none when the manifest does not parse.
+ */
+export function walkthroughStepIds(extensionId: string, packageJson: unknown): string[] {
+  const parsed = walkthroughsSchema.safeParse(packageJson);
+  const walkthrough = parsed.success ? parsed.data.contributes.walkthroughs.find((w) => w.id === WALKTHROUGH_ID) : undefined;
+  return (walkthrough?.steps ?? []).map((step) => `${extensionId}#${WALKTHROUGH_ID}#${step.id}`);
+}
+
+/**
+ * "Hookwise: Restart Tour": marks every step of the walkthrough not done, restarts the
+ * Playground's script from its first turn (a fresh model), and opens the walkthrough.
+ * The step commands are VS Code's own; one that fails is logged, and the walkthrough still opens.
+ */
+export function registerRestartTour(
+  context: vscode.ExtensionContext,
+  deps: { readonly log: vscode.LogOutputChannel; readonly restartModel: () => Promise<void> },
+): vscode.Disposable {
+  const extensionId = context.extension.id;
+  return vscode.commands.registerCommand(RESTART_TOUR_COMMAND, async () => {
+    for (const step of walkthroughStepIds(extensionId, context.extension.packageJSON)) {
+      try {
+        await vscode.commands.executeCommand('welcome.markStepIncomplete', step);
+      } catch (error) {
+        deps.log.warn(`Restart Tour: could not reset the walkthrough step ${step}: ${String(error)}`);
+      }
+    }
+    await deps.restartModel();
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false);
+    deps.log.info('Restart Tour: walkthrough reset and opened; the Playground starts its script again');
+  });
+}
