@@ -1,11 +1,11 @@
 // @ts-check
 /**
  * E2E of a conversation that survives: a session with a call a hook blocks, a call a hook
- * asks about (answered in the modal), a subagent, an edit and an attached file, played with
- * the Playground model in the demo workspace. The chat's DOM is captured live (normalised:
- * no ids, no open/closed sections, no durations), then after New Chat and History → resume,
- * then after a reload of the whole window: each must be the live one. Screenshots:
- * test-results/e2e-resume-*.png.
+ * asks about (answered in the modal), a subagent, an edit, an attached file and a turn stopped
+ * by the user, played with the Playground model in the demo workspace. The chat's DOM is
+ * captured live (normalised: no ids, no open/closed sections, no durations), then after New
+ * Chat and History → resume, then after a reload of the whole window: each must be the live
+ * one. Screenshots: test-results/e2e-resume-*.png.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,8 @@ async function shot(name) {
 
 const PROMPT = 'Review #file:src/greet.js and tidy up';
 const LAST_TEXT = 'All done: the fallback is now "friend".';
+/** The second prompt's answer: long enough to be stopped while it streams. */
+const LONG_TEXT = 'Once upon a time a hook guarded a repository. '.repeat(800);
 
 const SCENARIO = {
   name: 'e2e: resume and reload',
@@ -52,6 +54,7 @@ const SCENARIO = {
       toolCalls: [{ name: 'Edit', input: { file_path: 'src/greet.js', old_string: "|| 'world'", new_string: "|| 'friend'" } }],
     },
     { text: LAST_TEXT },
+    { text: LONG_TEXT },
   ],
 };
 
@@ -82,7 +85,7 @@ async function conversationDom() {
  * @param {string} what
  */
 async function expectSameChat(live, what) {
-  await waitForAssistantText(LAST_TEXT, 60_000);
+  await chatFrame().locator('.note', { hasText: 'Stopped' }).waitFor({ timeout: 60_000 });
   let shown = '';
   await waitUntil(`${what}: the chat as it was live`, async () => (shown = await conversationDom()) === live, 30_000).catch(() => undefined);
   assert.equal(shown, live, `${what}: the chat differs from the live one`);
@@ -96,7 +99,7 @@ describe('Chat resume and reload (Playground model, demo hooks)', function () {
   });
   after(() => writeFileSync(greet(), original));
 
-  it('History → resume and a window reload show the chat as it was: verdicts, the subagent, the diff, the chip', async function () {
+  it('History → resume and a window reload show the chat as it was: verdicts, the subagent, the diff, the chip, the stop', async function () {
     // A full turn with two approvals, a resume and a window reload: slow on a busy machine.
     this.timeout(300_000);
     await startScenario(SCENARIO);
@@ -117,6 +120,12 @@ describe('Chat resume and reload (Playground model, demo hooks)', function () {
     await agent.card.locator(':scope > .subagents > section.subagent .tool-card[data-status="done"]').first().waitFor();
     await (await waitForToolCard('Edit: src/greet.js', 'done')).card.locator(':scope > .edit-diff').waitFor();
     await chatFrame().locator('.message.user [aria-label="Attached context"]', { hasText: 'greet.js' }).waitFor();
+    // A second prompt, stopped while the answer streams: the chat notes it.
+    await sendPrompt('Tell me a long story');
+    await chatFrame().locator('.message.assistant', { hasText: 'Once upon a time' }).first().waitFor();
+    await chatFrame().locator('#stop').click();
+    await chatFrame().locator('.note', { hasText: 'Stopped' }).waitFor();
+    await waitForIdle();
     const live = await conversationDom();
     await shot('e2e-resume-1-live');
 
