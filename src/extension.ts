@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     edits,
     chat.onDidRequestEditReview((request) => edits.handle(request)),
   );
-  const chatController = new ChatController(chat, edits, () => controller);
+  const chatController = new ChatController(chat, edits, () => controller, context.storageUri?.fsPath, log);
   context.subscriptions.push(chatController);
   const readiness = new PromptReadiness();
   // OpenTelemetry export (hookwise.telemetry.* or OTEL_* variables); prompts wait for it like for the hooks.
@@ -95,6 +95,8 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
   // vscode-lm models come and go as extensions load or sign in.
   context.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void controller.reloadModel()));
   context.subscriptions.push(controller);
+  // The chat open before a window reload comes back (its next prompt continues that session).
+  chatController.restoreOpenChat().catch((error: unknown) => log.warn(`chat: the open chat could not be reopened (${String(error)})`));
   const { hookConfig, extensionApi, hookTests } = wireHookConfiguration({ context, log, controller, mcp, chat, views, readiness });
 
   log.info(`Hookwise ${version} activated in ${vscode.env.appName} ${vscode.version}`);

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import os from 'node:os';
 import type { AgentEvent } from '../agent/agentEvents';
+import type { Session } from '../agent/session';
+import type { ModelMessage } from '../model/modelClient';
 import { HookwiseRuntime } from '../runtime/hookwiseRuntime';
 import { toHistoryEntry } from '../agent/sessionList';
 import { SessionManager } from '../runtime/sessionManager';
@@ -198,11 +200,30 @@ export class AgentController implements vscode.Disposable {
 
   /** Resumes a past session: its conversation comes back, SessionStart says `resume`, and `replay` redraws it. */
   async resume(id: string, replay: (event: ReplayEvent) => void): Promise<void> {
-    this.stop();
+    const resumed = await this.resumeSession(id);
+    if (resumed) for (const event of resumeReplayEvents(resumed.messages, resumed.skippedLines)) replay(event);
+  }
+
+  /**
+   * Makes the past session `id` current (its next prompt fires SessionStart `resume`) and
+   * returns its conversation for the caller to redraw; undefined, after a warning, when it
+   * cannot be resumed. Damaged transcript lines go to the log and are counted. `reopen` is
+   * the chat coming back after a window reload: it gives way to a prompt sent meanwhile (its
+   * session is not ended under it), and a session that cannot be resumed is only logged.
+   */
+  async resumeSession(
+    id: string,
+    options?: { readonly reopen?: boolean },
+  ): Promise<{ readonly session: Session; readonly messages: readonly ModelMessage[]; readonly skippedLines: number } | undefined> {
+    if (!options?.reopen) this.stop();
+    // The session takes its permission rules and mode from the configuration when it is made: wait for the first load.
+    await waitForConfig(this.deps.configReady, this.deps.log);
+    if (options?.reopen && (this.sessions.current || this.running)) return undefined;
     const resumed = await this.sessions.resume(id);
+    if (!resumed.ok && options?.reopen) return void this.deps.log.warn(`chat: the open chat was not reopened: ${resumed.error}`);
     if (!resumed.ok) return void vscode.window.showWarningMessage(`Hookwise: ${resumed.error}`);
     for (const notice of resumed.notices) this.deps.log.warn(notice);
-    for (const event of resumeReplayEvents(resumed.messages, resumed.notices.length)) replay(event);
+    return { session: resumed.session, messages: resumed.messages, skippedLines: resumed.notices.length };
   }
 
   /** Re-runs one hook with the input it had; the runner reports the new run to the observers (the tree). */

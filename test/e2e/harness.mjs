@@ -230,10 +230,14 @@ export async function approveProjectHooks(beforeClick = async () => {}) {
 
 /**
  * Reloads the workbench page (a fresh extension host: the model reloads its playground
- * script, the chat and Hook Runs start empty) and waits until Hookwise is ready again.
+ * script, Hook Runs start empty) and waits until Hookwise is ready again. Hookwise reopens the
+ * chat a reload interrupts, so unless `keepChat` is set the chat gets a New Chat first and
+ * the reloaded one starts empty, as each scenario expects.
+ * @param {{ keepChat?: boolean }} [options]
  */
-export async function reloadWorkbench() {
+export async function reloadWorkbench({ keepChat = false } = {}) {
   const { page } = e2e();
+  if (!keepChat) await newChatIfShown();
   await page.reload();
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   await showHookwise();
@@ -241,6 +245,15 @@ export async function reloadWorkbench() {
   await approveProjectHooks();
   await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor({ timeout: 30_000 });
   await hookRunsView().getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Presses New Chat when the chat shows a conversation, and waits until it is empty (no chat frame yet: nothing to do). */
+async function newChatIfShown() {
+  const shown = chatFrame().locator('#messages > .message, #messages > .tool-card');
+  const count = await shown.count().catch(() => 0);
+  if (count === 0) return;
+  await chatFrame().locator('#new-chat').click();
+  await waitUntil('an empty chat after New Chat', async () => (await shown.count()) === 0);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../agent/agentEvents';
 import type { HookRunObserver } from '../../hooks/hookRunTypes';
 import type { AgentController } from '../agentController';
 import { memoryFileItems, slashCommandItems } from './chatCommands';
+import { ChatPersistence } from './chatPersistence';
 import type { EditReview } from './editReview';
 import { ChatViewProvider } from './chatViewProvider';
 import { TerminalOutputRecorder } from './terminalOutput';
@@ -32,12 +33,25 @@ export class ChatController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
   /** A hook's statusMessage on its tool card while it runs (the status bar shows it too). */
   readonly hookStatus: HookRunObserver;
+  /** The display record beside each transcript, and the chat reopened after a reload. */
+  private readonly persistence: ChatPersistence;
 
+  /** `storageDir` (the workspace's storage folder) remembers the open chat across window reloads; `log` gets record problems. */
   constructor(
     private readonly chat: ChatViewProvider,
     private readonly edits: EditReview,
     private readonly controller: () => AgentController,
+    storageDir: string | undefined,
+    log: vscode.LogOutputChannel,
   ) {
+    this.persistence = new ChatPersistence({
+      chat,
+      session: () => controller().sessions.current,
+      resumeSession: (id, options) => controller().resumeSession(id, options),
+      showResumedCheckpoints: () => edits.showResumedCheckpoints(),
+      storageDir,
+      log,
+    });
     this.hookStatus = new ToolHookStatus((update) => chat.postHookStatus(update));
     // Attachments obey the Read deny/ask rules the agent's Read tool obeys (deny and ask rules apply in any workspace trust).
     chat.setReadPolicy((file) => {
@@ -62,6 +76,13 @@ export class ChatController implements vscode.Disposable {
   /** Send becomes Stop while the agent works. */
   setBusy(busy: boolean): void {
     this.chat.setBusy(busy);
+    this.persistence.setBusy(busy);
+  }
+
+  /** Once the agent side exists: reopens the chat that was open before the window reloaded. */
+  async restoreOpenChat(): Promise<void> {
+    await this.persistence.restoreOpenChat();
+    this.showMemory();
   }
 
   /** The model's name in the chat's header. */
@@ -71,6 +92,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.persistence.dispose();
   }
 
   private chatEvents(): vscode.Disposable[] {
@@ -82,16 +104,11 @@ export class ChatController implements vscode.Disposable {
       }),
       chat.onDidRequestModelPick(() => vscode.commands.executeCommand('hookwise.selectModel')),
       chat.onDidStop(() => this.controller().stop()),
-      chat.onDidRequestNewChat(async () => {
-        await this.controller().newSession();
-        chat.resetSession();
-        this.showMemory();
-      }),
+      chat.onDidRequestNewChat(() => this.newChat()),
       chat.onDidRequestHistory(() => chat.showHistory(this.controller().listSessions())),
       chat.onDidResumeSession(async (id) => {
-        chat.resetSession();
-        await this.controller().resume(id, (event) => (event.type === 'userPrompt' ? chat.addUserPrompt(event.text) : chat.postAgentEvent(event)));
-        this.edits.showResumedCheckpoints();
+        await this.persistence.resume(id);
+        this.showMemory();
       }),
       chat.onDidRequestSetup(() => this.offerSetup()),
     ];
@@ -106,12 +123,17 @@ export class ChatController implements vscode.Disposable {
       vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),
       vscode.commands.registerCommand('hookwise.addContext', () => chat.pickContext()),
       vscode.commands.registerCommand('hookwise.stop', () => this.controller().stop()),
-      vscode.commands.registerCommand('hookwise.newChat', async () => {
-        await this.controller().newSession();
-        chat.resetSession();
-      }),
+      vscode.commands.registerCommand('hookwise.newChat', () => this.newChat()),
       vscode.commands.registerCommand('hookwise.compact', async () => void vscode.window.showInformationMessage(await this.controller().compact())),
     ];
+  }
+
+  /** New Chat: the session ends, the chat empties, and a reload no longer reopens it. */
+  private async newChat(): Promise<void> {
+    this.persistence.forget();
+    await this.controller().newSession();
+    this.chat.resetSession();
+    this.showMemory();
   }
 
   /** The memory files of the current session, as links under the model label. */

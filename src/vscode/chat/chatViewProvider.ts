@@ -49,6 +49,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The memory files shown under the model label; only these may be opened from the chat. */
   private memoryFiles: readonly { readonly path: string; readonly label: string }[] = [];
   private busy = false;
+  private readonly conversationChanged = new vscode.EventEmitter<void>();
 
   /** The user sent a prompt (already shown in the chat as the user's message, with its attachments). */
   readonly onDidSubmit = this.requests.submitted.event;
@@ -66,6 +67,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   readonly onDidRequestSetup = this.requests.setupRequested.event;
   /** The user pressed Open Diff, Keep, Undo or Restore Checkpoint (see src/vscode/chat/editReview.ts). */
   readonly onDidRequestEditReview = this.requests.editReviewRequested.event;
+  /** The conversation shown changed (an event was added, it was reset or restored): see `conversation()`. */
+  readonly onDidChangeConversation = this.conversationChanged.event;
 
   /** `log` receives dropped (invalid) webview messages; `terminals` records terminal output for "Add Context…". */
   constructor(
@@ -183,6 +186,30 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.eventLog.clear();
     this.usage = undefined;
     this.host.post({ type: 'sessionReset' });
+    this.conversationChanged.fire();
+  }
+
+  /** The conversation as shown since the last reset, oldest first (what a display record keeps). */
+  conversation(): ChatEvent[] {
+    return this.eventLog.snapshot();
+  }
+
+  /**
+   * Replaces the conversation with `events` (a resumed or reloaded chat), with the context
+   * meter of its last main-agent model call. Every webview redraws it at once, as on `init`,
+   * so a long chat is not announced card by card.
+   */
+  restoreConversation(events: readonly ChatEvent[]): void {
+    this.eventLog.clear();
+    this.usage = undefined;
+    for (const event of events) this.eventLog.add(event);
+    const usage = [...events].reverse().find((e) => e.type === 'usage' && e.agentId === 'main');
+    if (usage?.type === 'usage') {
+      const budget = vscode.workspace.getConfiguration('hookwise').get<number>('compaction.contextBudgetTokens', 100_000);
+      this.usage = { usedTokens: usage.inputTokens + usage.outputTokens, windowTokens: budget };
+    }
+    for (const message of this.initMessages()) this.host.post(message);
+    this.conversationChanged.fire();
   }
 
   /** Answers a History request with the past sessions, newest first (shown where History was pressed). */
@@ -245,6 +272,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.host.dispose();
     this.selection.dispose();
     this.requests.dispose();
+    this.conversationChanged.dispose();
   }
 
   /** One handler per webview message, by concept. */
@@ -297,5 +325,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.eventLog.add(event);
     // Before `ready` the event is in the log, which `init` carries; no need to queue it too.
     this.host.post({ type: 'agentEvent', event });
+    this.conversationChanged.fire();
   }
 }
