@@ -152,6 +152,8 @@ async function policyAsk(call: ModelToolCall, tool: AnyAgentTool, checked: PreCh
       }
     }
   }
+  // Who decided is always on the card: with no hook's or person's word, the policy's allow.
+  if (!verdict && policy.behavior === 'allow') verdict = { event: 'permission', decision: 'allow', decidedBy: gate.allowedBy(policy) };
   return { kind: 'permitted', input, shownInput, policy, verdict };
 }
 

@@ -103,12 +103,13 @@ export interface PermissionProvider {
 /**
  * Who decided, end to end (hook → gate → events → chat, CLI, transcript): a hook with its
  * source, a permission rule (`detail` is the rule, `file` where it was written), the mode,
- * the person (`user`, `detail` = what they said), or the ask fallback (`detail` = why).
+ * the person (`user`, `detail` = what they said), the ask fallback (`detail` = why), or
+ * nobody in particular (`default`: a read-only tool needs no approval).
  */
 export type DecidedBy =
   | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource; readonly configGeneration?: number }
   | { readonly kind: 'rule'; readonly detail?: string; readonly file?: string }
-  | { readonly kind: 'user' | 'fallback' | 'mode'; readonly detail?: string };
+  | { readonly kind: 'user' | 'fallback' | 'mode' | 'default'; readonly detail?: string };
 
 /**
  * The merged result of one event. `decision: 'ask'` is data: the HookRunner never asks
