@@ -27,6 +27,8 @@ export function renderMarkdown(target: HTMLElement, text: string): void {
 function addCopyButton(pre: HTMLPreElement): void {
   const wrapper = document.createElement('div');
   wrapper.className = 'code-block';
+  // A long line scrolls sideways: the keyboard must reach it too.
+  pre.tabIndex = 0;
   pre.replaceWith(wrapper);
   const button = document.createElement('button');
   button.type = 'button';
