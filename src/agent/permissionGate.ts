@@ -165,6 +165,7 @@ export class PermissionGate {
       decidedBy: answer.decidedBy,
       reason,
       detail: answer.decidedBy.kind === 'fallback' ? reason : (answer.reason ?? asked),
+      cancelled: answer.decision === 'deny' && signal.aborted,
     };
     return this.o.hooks.recordAskAnswer?.(result, settled) ?? withAskAnswer(result, settled);
   }
@@ -198,6 +199,7 @@ export class PermissionGate {
           decidedBy: answer.decidedBy,
           reason: answer.reason ?? request.reason,
           ...(answer.reason ? { detail: answer.reason } : {}),
+          cancelled: answer.decision === 'deny' && signal.aborted,
         });
         return answer;
       }

@@ -58,7 +58,8 @@ export interface HookRunRecord extends AgentRef {
   /** The handler's `statusMessage`: what the UI shows while the hook runs. */
   readonly statusMessage?: string;
   /** For status `asked`: how the ask was settled. */
-  readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string };
+  /** `cancelled`: Stop settled the ask before anyone answered it (its decision is then deny). */
+  readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string; readonly cancelled?: true };
 }
 
 /** Receives every execution as it starts and ends. Observers must not throw; the runner guards anyway. */
