@@ -23,7 +23,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
  * Syntax highlighting for the chat's fenced code blocks: highlight.js core with the languages
  * a coding agent writes most, each registered by hand so the webview bundle carries only
  * these (the full build is ~190 languages). Aliases come with each language (`ts`, `sh`,
- * `py`, `html`, `yml`, `toml`…). Colours are the theme's, in chat.css.
+ * `py`, `html`, `yml`, `toml`…). Colours are the theme's, in media/codeHighlight.css.
  */
 const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, ini, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);

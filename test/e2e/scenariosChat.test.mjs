@@ -243,7 +243,7 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
   it('axe-core finds no serious or critical violations in the Light, Dark and both High Contrast themes: empty chat, edit card and highlighted code', async function () {
     this.timeout(300_000);
     const write = { name: 'Write', input: { file_path: 'AXE-NOTES.md', content: '# Notes\n\nWritten for the theme check.\n' } };
-    // The answer's highlighted code has every kind of token chat.css colours, so each colour is checked against each theme.
+    // The answer's highlighted code has every kind of token codeHighlight.css colours, so each colour is checked against each theme.
     const code = [
       '```ts',
       '// keywords, strings, numbers, titles, comments',
