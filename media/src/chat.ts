@@ -249,7 +249,7 @@ function applyEvent(event: ChatEvent): void {
       const view = agentView(event.agentId);
       closeStreaming(view);
       if (event.status !== 'completed') {
-        const label = event.status === 'cancelled' ? 'Stopped' : event.status === 'failed' ? 'Failed' : 'Ended';
+        const label = event.status === 'cancelled' ? 'Cancelled' : event.status === 'failed' ? 'Failed' : 'Ended';
         note(view.container, event.status === 'failed' ? 'error' : 'system', event.reason ?? `after ${event.steps} step(s)`, label);
         if (live && event.agentId === 'main') announce(`${label}: ${event.reason ?? ''}`);
       }
@@ -259,7 +259,7 @@ function applyEvent(event: ChatEvent): void {
 }
 
 /** Tool statuses read out to screen readers (the others change too fast to be useful). */
-const ANNOUNCED = new Set(['waiting-approval', 'denied', 'failed']);
+const ANNOUNCED = new Set(['waiting-approval', 'denied', 'failed', 'cancelled']);
 /** False while `init` replays the log: history is not announced. */
 let live = true;
 

@@ -1,13 +1,21 @@
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
+import { highlightCode } from './codeHighlight';
 import type { FromWebviewMessage } from '../../src/shared/webviewProtocol';
 
 /**
  * Markdown for assistant text: markdown-it with raw HTML off, then DOMPurify, so neither a
  * model nor a tool output can inject markup or script. Links and images can only point
- * where the CSP allows (no remote loads). Code blocks get a Copy button after sanitizing.
+ * where the CSP allows (no remote loads). Fenced code with a known language is highlighted
+ * (its spans pass the sanitizer too); code blocks get Copy and Insert buttons after sanitizing.
  */
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+const md = new MarkdownIt({
+  html: false,
+  linkify: true,
+  breaks: false,
+  // An empty string tells markdown-it to escape the code itself.
+  highlight: (code, language) => highlightCode(code, language) ?? '',
+});
 
 /** Renders `text` into `target`, replacing its content; code blocks get Copy and Insert (at Cursor) buttons. */
 export function renderMarkdown(target: HTMLElement, text: string): void {
@@ -19,6 +27,8 @@ export function renderMarkdown(target: HTMLElement, text: string): void {
 function addCopyButton(pre: HTMLPreElement): void {
   const wrapper = document.createElement('div');
   wrapper.className = 'code-block';
+  // A long line scrolls sideways: the keyboard must reach it too.
+  pre.tabIndex = 0;
   pre.replaceWith(wrapper);
   const button = document.createElement('button');
   button.type = 'button';

@@ -24,6 +24,8 @@ const STATUS_TEXT: Record<ChatToolStatus, string> = {
   done: 'done',
   denied: 'denied',
   failed: 'failed',
+  // The word Hook Runs uses for the hooks a Stop cut short.
+  cancelled: 'cancelled',
 };
 
 /** Creates a card for a tool call: name, one-line summary, status, expandable input and result. */
@@ -75,7 +77,8 @@ export function updateToolCard(
 ): void {
   setCardStatus(card, update.status);
   // A finished call has no hook running for it any more (a missed clear must not linger).
-  if (update.status === 'done' || update.status === 'denied' || update.status === 'failed') setToolCardHookStatus(card, undefined);
+  if (update.status === 'done' || update.status === 'denied' || update.status === 'failed' || update.status === 'cancelled')
+    setToolCardHookStatus(card, undefined);
   if (update.input !== undefined) card.input.textContent = update.input;
   if (update.result !== undefined) {
     card.result.textContent = update.result;

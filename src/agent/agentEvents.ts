@@ -1,7 +1,8 @@
 import type { AgentRef, DecidedBy, HookEventResult } from '../hooks/hookRunTypes';
 
 /** Status of one tool call card, as the chat shows it. */
-export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed';
+/** `cancelled`: the person pressed Stop before the call ended (not a denial, not the tool's failure). */
+export type ToolCallStatus = 'validating' | 'waiting-approval' | 'running' | 'done' | 'denied' | 'failed' | 'cancelled';
 
 /** A hook's word on a tool call or prompt, for "Blocked by PreToolUse hook `…`: reason". */
 export interface HookVerdict {

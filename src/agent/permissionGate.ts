@@ -119,6 +119,17 @@ export class PermissionGate {
     return policy.file ? { kind: 'rule', detail: policy.rule ?? policy.reason, file: policy.file } : { kind: 'rule', detail: policy.rule ?? policy.reason };
   }
 
+  /**
+   * Who allowed a call the policy let through without asking: the allow rule (or session
+   * grant) with where it was written, the mode, or nobody in particular (a read-only tool).
+   */
+  allowedBy(policy: PolicyVerdict & { readonly behavior: 'allow' }): DecidedBy {
+    if (policy.by === 'mode') return { kind: 'mode', detail: this.o.ctx.permissionMode };
+    if (policy.by === 'readOnly') return { kind: 'default', detail: policy.reason };
+    const rule = policy.rule ?? policy.reason;
+    return policy.file ? { kind: 'rule', detail: rule, file: policy.file } : { kind: 'rule', detail: rule };
+  }
+
   /** Records a rule "Allow for This Session" / "Always Allow" granted. */
   grant(rule: string): void {
     this.o.ctx.sessionRules?.grant(rule);
@@ -154,6 +165,7 @@ export class PermissionGate {
       decidedBy: answer.decidedBy,
       reason,
       detail: answer.decidedBy.kind === 'fallback' ? reason : (answer.reason ?? asked),
+      cancelled: answer.decision === 'deny' && signal.aborted,
     };
     return this.o.hooks.recordAskAnswer?.(result, settled) ?? withAskAnswer(result, settled);
   }
@@ -187,6 +199,7 @@ export class PermissionGate {
           decidedBy: answer.decidedBy,
           reason: answer.reason ?? request.reason,
           ...(answer.reason ? { detail: answer.reason } : {}),
+          cancelled: answer.decision === 'deny' && signal.aborted,
         });
         return answer;
       }

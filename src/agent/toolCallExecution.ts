@@ -33,7 +33,9 @@ export async function executeCall(call: ModelToolCall, tool: AnyAgentTool, permi
 
   if (result.isError) {
     await postFailure(scope, tool.name, shownInput ?? input, call.id, result.content, durationMs, scope.signal.aborted);
-    emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'failed', result: result.content, isError: true });
+    // A tool cut short by Stop did not fail: the person cancelled it.
+    const status = scope.signal.aborted ? 'cancelled' : 'failed';
+    emit({ type: 'toolStatus', agent, toolUseId: call.id, status, result: result.content, isError: true });
     return { content: result.content, isError: true };
   }
 

@@ -71,7 +71,7 @@ async function preToolUse(call: ModelToolCall, tool: AnyAgentTool, validated: To
   });
   scope.context.collect(pre, `PreToolUse:${tool.name}`);
   emitSystemMessages(scope.ctx.emit, agent, pre);
-  if (pre.cancelled || scope.signal.aborted) return refused(callFailed(scope, call, `${tool.name} was not run: stopped by the user.`, undefined, 'denied'));
+  if (pre.cancelled || scope.signal.aborted) return refused(stoppedByUser(scope, call, tool.name));
   if (pre.updatedInput) {
     // The runner already checked the merged rewrite against the schema; parse it again so
     // the tool gets exactly what its schema produces (defaults, stripped keys).
@@ -123,6 +123,8 @@ async function policyAsk(call: ModelToolCall, tool: AnyAgentTool, checked: PreCh
   if (policy.behavior === 'ask' && (pre.decision !== 'allow' || policy.by === 'protected' || (policy.by === 'restricted' && !personAllowed))) {
     scope.ctx.emit({ type: 'toolStatus', agent: scope.agent, toolUseId: call.id, status: 'waiting-approval', input });
     const answer = await gate.decide({ event: 'PreToolUse', toolName: tool.name, toolInput: input, policy }, scope.signal);
+    // Stop while the question was open: nobody denied the call, the person cancelled the turn.
+    if (answer.decision === 'deny' && scope.signal.aborted) return refused(stoppedByUser(scope, call, tool.name));
     verdict = { event: 'permission', decision: answer.decision, ...(answer.reason ? { reason: answer.reason } : {}), decidedBy: answer.decidedBy };
     if (answer.decision === 'deny') {
       return deny(
@@ -152,6 +154,8 @@ async function policyAsk(call: ModelToolCall, tool: AnyAgentTool, checked: PreCh
       }
     }
   }
+  // Who decided is always on the card: with no hook's or person's word, the policy's allow.
+  if (!verdict && policy.behavior === 'allow') verdict = { event: 'permission', decision: 'allow', decidedBy: gate.allowedBy(policy) };
   return { kind: 'permitted', input, shownInput, policy, verdict };
 }
 
@@ -165,6 +169,11 @@ async function denied(scope: ToolCallScope, toolName: string, input: ToolInput, 
   emitSystemMessages(scope.ctx.emit, scope.agent, result);
   const retry = hookSpecificValues(result, 'retry').includes(true);
   return retry ? { ...out, content: `${out.content}\nA PermissionDenied hook says this call may be retried.` } : out;
+}
+
+/** A call cut short by Stop before it ran: the card says cancelled, as Hook Runs does for the hooks it cut. */
+function stoppedByUser(scope: ToolCallScope, call: ModelToolCall, toolName: string): ToolCallOutcome {
+  return callFailed(scope, call, `${toolName} was not run: stopped by the user.`, undefined, 'cancelled');
 }
 
 function refused(outcome: ToolCallOutcome): RefusedCall {

@@ -41,7 +41,7 @@ export function callFailed(
   call: ModelToolCall,
   content: string,
   verdict?: HookVerdict,
-  status: 'denied' | 'failed' = 'failed',
+  status: 'denied' | 'failed' | 'cancelled' = 'failed',
 ): ToolCallOutcome {
   scope.ctx.emit({ type: 'toolStatus', agent: scope.agent, toolUseId: call.id, status, result: content, isError: true, ...(verdict ? { verdict } : {}) });
   return { content, isError: true };

@@ -309,6 +309,8 @@ export interface AskAnswer {
   readonly reason: string;
   readonly decidedBy: DecidedBy;
   readonly detail?: string;
+  /** Stop settled the ask: nobody answered it. */
+  readonly cancelled?: boolean;
 }
 
 /**
@@ -316,7 +318,12 @@ export interface AskAnswer {
  * each record that asked. Pure; the runner's `recordAskAnswer` also reports those records.
  */
 export function withAskAnswer(result: HookEventResult, answer: AskAnswer): HookEventResult {
-  const permission = { decision: answer.decision, decidedBy: answer.decidedBy.kind, reason: answer.detail ?? answer.reason };
+  const permission = {
+    decision: answer.decision,
+    decidedBy: answer.decidedBy.kind,
+    reason: answer.detail ?? answer.reason,
+    ...(answer.cancelled ? { cancelled: true as const } : {}),
+  };
   const resolve = (record: HookRunRecord): HookRunRecord => (record.outcome?.decision === 'ask' ? { ...record, permission } : record);
   const { askedBy: _askedBy, ...rest } = result;
   return {

@@ -107,7 +107,8 @@ export class HookRunStats {
 export function outcomeWord(record: HookRunRecord): string {
   switch (record.status) {
     case 'asked':
-      return record.permission ? `asked → ${record.permission.decision}` : 'ask';
+      // A Stop that settled the ask reads as the hooks it cut short do.
+      return record.permission ? `asked → ${record.permission.cancelled ? 'cancelled' : record.permission.decision}` : 'ask';
     case 'failed':
       return 'failed';
     case 'timed-out':

@@ -58,7 +58,8 @@ export interface HookRunRecord extends AgentRef {
   /** The handler's `statusMessage`: what the UI shows while the hook runs. */
   readonly statusMessage?: string;
   /** For status `asked`: how the ask was settled. */
-  readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string };
+  /** `cancelled`: Stop settled the ask before anyone answered it (its decision is then deny). */
+  readonly permission?: { readonly decision: 'allow' | 'deny'; readonly decidedBy: PermissionDecider; readonly reason?: string; readonly cancelled?: true };
 }
 
 /** Receives every execution as it starts and ends. Observers must not throw; the runner guards anyway. */
@@ -103,12 +104,13 @@ export interface PermissionProvider {
 /**
  * Who decided, end to end (hook → gate → events → chat, CLI, transcript): a hook with its
  * source, a permission rule (`detail` is the rule, `file` where it was written), the mode,
- * the person (`user`, `detail` = what they said), or the ask fallback (`detail` = why).
+ * the person (`user`, `detail` = what they said), the ask fallback (`detail` = why), or
+ * nobody in particular (`default`: a read-only tool needs no approval).
  */
 export type DecidedBy =
   | { readonly kind: 'hook'; readonly hookId: string; readonly hookLabel: string; readonly source: HookSource; readonly configGeneration?: number }
   | { readonly kind: 'rule'; readonly detail?: string; readonly file?: string }
-  | { readonly kind: 'user' | 'fallback' | 'mode'; readonly detail?: string };
+  | { readonly kind: 'user' | 'fallback' | 'mode' | 'default'; readonly detail?: string };
 
 /**
  * The merged result of one event. `decision: 'ask'` is data: the HookRunner never asks

@@ -15,7 +15,14 @@ export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
 /** A rule-based verdict for one tool call, before any person is asked. */
 export type PolicyVerdict =
-  | { readonly behavior: 'allow'; readonly reason: string; readonly by: 'rule' | 'mode' | 'readOnly' | 'session' }
+  /** `rule`/`file`: the allow rule (or session grant) and where it was written or granted (`by: 'rule' | 'session'`). */
+  | {
+      readonly behavior: 'allow';
+      readonly reason: string;
+      readonly by: 'rule' | 'mode' | 'readOnly' | 'session';
+      readonly rule?: string;
+      readonly file?: string | undefined;
+    }
   /** `rule`/`file`: the deny rule's text and where it was written (absent for a mode's deny). */
   | { readonly behavior: 'deny'; readonly reason: string; readonly by: 'rule' | 'mode'; readonly rule?: string; readonly file?: string | undefined }
   /**
@@ -95,9 +102,11 @@ export function evaluatePolicy(params: {
       suggestedRule: rules?.suggest(toolName, input, cwd) ?? toolName,
     };
   }
-  if (ruled?.behavior === 'allow') return { behavior: 'allow', reason: `allowed by permission rule ${ruled.rule}`, by: 'rule' };
+  if (ruled?.behavior === 'allow')
+    return { behavior: 'allow', reason: `allowed by permission rule ${ruled.rule}`, by: 'rule', rule: ruled.rule, file: ruled.source };
   const granted = params.sessionRules?.evaluate(toolName, input, cwd);
-  if (granted?.behavior === 'allow') return { behavior: 'allow', reason: `allowed for this session (${granted.rule})`, by: 'session' };
+  if (granted?.behavior === 'allow')
+    return { behavior: 'allow', reason: `allowed for this session (${granted.rule})`, by: 'session', rule: granted.rule, file: granted.source };
   if (mode === 'bypassPermissions') return { behavior: 'allow', reason: 'bypassPermissions mode', by: 'mode' };
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(toolName)) return { behavior: 'allow', reason: 'acceptEdits mode', by: 'mode' };
   if (readOnly) return { behavior: 'allow', reason: `${toolName} is read-only`, by: 'readOnly' };

@@ -35,20 +35,40 @@ export function verdictView(verdict: HookVerdict): VerdictView {
 
 /**
  * Who decided, in words: "Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: reason",
- * "Denied by you", "Allowed by permission rule Bash(npm test:*)".
+ * "Denied by you", "Allowed by permission rule `Bash(npm test:*)` · `.claude/settings.json › permissions.allow[0]`",
+ * "Allowed by permission mode bypassPermissions", "Allowed by default: Read is read-only".
  */
 export function verdictText(verdict: HookVerdict): string {
   const verb = verbFor(verdict.decision);
   const by = verdict.decidedBy;
+  let reason = verdict.reason?.trim();
   let who: string;
   if (!by) who = `${verdict.event} hooks`;
   else if (by.kind === 'hook') who = `${verdict.event} hook \`${describeSource(by.source)}\``;
   else if (by.kind === 'user') who = 'you';
   else if (by.kind === 'fallback') who = `the ask fallback${by.detail ? ` (${by.detail})` : ' (nobody could be asked)'}`;
-  else if (by.kind === 'rule') who = `permission rule${by.detail ? ` ${by.detail}` : ''}`;
-  else who = `permission mode${by.detail ? ` ${by.detail}` : ''}`;
-  const reason = verdict.reason?.trim();
+  else if (by.kind === 'rule') {
+    who = ruleWords(by.detail, by.file);
+    // The policy's reason only restates the rule and its file, which the line already names.
+    if (by.file && by.detail && reason?.includes(by.detail)) reason = undefined;
+  } else if (by.kind === 'default') {
+    who = 'default';
+    reason ??= by.detail;
+  } else who = `permission mode${by.detail ? ` ${by.detail}` : ''}`;
   return `${verb} by ${who}${reason ? `: ${reason}` : ''}`;
+}
+
+/** "permission rule Bash(npm test:*)"; with its file, both as code: "permission rule `Bash(npm test:*)` · `.claude/settings.json › permissions.allow[0]`". */
+function ruleWords(rule: string | undefined, file: string | undefined): string {
+  if (!file) return `permission rule${rule ? ` ${rule}` : ''}`;
+  return `permission rule${rule ? ` ${codeSpan(rule)}` : ''} · ${codeSpan(file)}`;
+}
+
+/** `text` as one markdown code span, whatever backticks it holds. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return text.startsWith('`') || text.endsWith('`') ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }
 
 /** Whether a decision stopped what it was about (deny, stop). */

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 
 /** Status of a tool call card (mirrors the agent's `ToolCallStatus`). */
-export const chatToolStatusSchema = z.enum(['validating', 'waiting-approval', 'running', 'done', 'denied', 'failed']);
+export const chatToolStatusSchema = z.enum(['validating', 'waiting-approval', 'running', 'done', 'denied', 'failed', 'cancelled']);
 
 /** The agent an event belongs to, as the webview needs it. */
 export const chatAgentSchema = z.object({

@@ -107,7 +107,7 @@ export class TraceBuilder {
           span.setAttributes({ 'hookwise.permission.outcome': 'allow' });
           return;
         }
-        if (event.status !== 'done' && event.status !== 'denied' && event.status !== 'failed') return;
+        if (event.status !== 'done' && event.status !== 'denied' && event.status !== 'failed' && event.status !== 'cancelled') return;
         s.tools.delete(event.toolUseId);
         const verdict = event.verdict;
         span.setAttributes({

@@ -50,7 +50,7 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
         if (event.status === 'running') {
           this.running.add(event.toolUseId);
           this.set({ kind: 'tool', toolName: this.toolNames.get(event.toolUseId) ?? 'a tool' });
-        } else if (event.status === 'done' || event.status === 'failed' || event.status === 'denied') {
+        } else if (event.status === 'done' || event.status === 'failed' || event.status === 'denied' || event.status === 'cancelled') {
           this.running.delete(event.toolUseId);
           this.toolNames.delete(event.toolUseId);
           const other = this.running.values().next();

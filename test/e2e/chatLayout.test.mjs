@@ -98,7 +98,8 @@ describe('Chat layout and keys', function () {
     await chatFrame().locator('#stop').waitFor({ state: 'visible' });
     await chatFrame().locator('.message.assistant').first().waitFor({ state: 'visible' });
     await chatPrompt().press('Escape');
-    await chatFrame().locator('.note', { hasText: 'Stopped' }).waitFor({ state: 'visible', timeout: 10_000 });
+    // "Cancelled", the word Hook Runs uses for what a Stop cut short.
+    await chatFrame().locator('.note', { hasText: 'Cancelled: Stopped by the user' }).waitFor({ state: 'visible', timeout: 10_000 });
     await waitForIdle(10_000);
     const shown = (await chatFrame().locator('.message.assistant').first().textContent()) ?? '';
     assert.ok(shown.length < LONG_TEXT.length / 2, `the answer was cut short (${shown.length} of ${LONG_TEXT.length} characters)`);

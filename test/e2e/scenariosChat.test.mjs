@@ -240,10 +240,21 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
     assert.match(focused, /message assistant|tool-card|note/, `j moved focus to the next item (${focused})`);
   });
 
-  it('axe-core finds no serious or critical violations in the Light, Dark and both High Contrast themes: empty chat and edit card', async function () {
+  it('axe-core finds no serious or critical violations in the Light, Dark and both High Contrast themes: empty chat, edit card and highlighted code', async function () {
     this.timeout(300_000);
     const write = { name: 'Write', input: { file_path: 'AXE-NOTES.md', content: '# Notes\n\nWritten for the theme check.\n' } };
-    await startScenario({ name: 'e2e: themes', turns: [{ text: 'Writing a note.', toolCalls: [write] }, { text: 'The note is written.' }] });
+    // The answer's highlighted code has every kind of token codeHighlight.css colours, so each colour is checked against each theme.
+    const code = [
+      '```ts',
+      '// keywords, strings, numbers, titles, comments',
+      "export async function note(path: string, lines = 3): Promise<boolean> { return path.endsWith('.md') && lines > 0; }",
+      '```',
+      '```diff',
+      '- removed line',
+      '+ added line',
+      '```',
+    ].join('\n');
+    await startScenario({ name: 'e2e: themes', turns: [{ text: 'Writing a note.', toolCalls: [write] }, { text: `The note is written.\n\n${code}` }] });
     themeBefore = { settings: readFileSync(userSettingsFile(), 'utf8'), theme: await chatTheme() };
 
     // The empty chat (a model is chosen here, so it offers no "Choose a model…" link; its text is checked).
@@ -260,6 +271,8 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
     const openDiff = card.getByRole('button', { name: /^Open Diff/ });
     await openDiff.waitFor({ state: 'visible' });
     await openDiff.scrollIntoViewIfNeeded();
+    // The highlighted code is there to be checked.
+    await chatFrame().locator('.markdown pre code .hljs-deletion').waitFor({ state: 'visible' });
     const edited = await axeInEveryTheme('edit');
 
     assert.deepEqual(

@@ -6,6 +6,7 @@ export function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMed
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(distMedia, 'chat.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'chat.css'));
+  const highlight = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'codeHighlight.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
@@ -20,6 +21,7 @@ export function chatHtml(webview: vscode.Webview, mediaRoot: vscode.Uri, distMed
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style.toString()}">
+<link rel="stylesheet" href="${highlight.toString()}">
 <title>Hookwise Chat</title>
 </head>
 <body>

@@ -110,10 +110,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const chatEvent = projectAgentEvent(event);
     if (chatEvent) this.postChatEvent(chatEvent);
     // The meter: what the main agent's last model call took (prompt + answer) against the compaction budget.
-    if (event.type === 'usage' && event.agent.parentAgentId === null) {
-      const budget = vscode.workspace.getConfiguration('hookwise').get<number>('compaction.contextBudgetTokens', 100_000);
-      this.setContextUsage(event.inputTokens + event.outputTokens, budget);
-    }
+    if (event.type === 'usage' && event.agent.parentAgentId === null) this.setContextUsage(event.inputTokens + event.outputTokens, contextBudget());
   }
 
   /**
@@ -210,6 +207,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     for (const message of this.initMessages()) this.host.post(message);
     this.conversationChanged.fire();
+  }
+
+  /** What the chat shows now (the events a webview replays, the context meter): tests read it. */
+  shown(): { readonly events: readonly ChatEvent[]; readonly contextUsage: Readonly<{ usedTokens: number; windowTokens: number }> | undefined } {
+    return { events: this.eventLog.snapshot(), contextUsage: this.usage };
+  }
+
+  /**
+   * Restore Checkpoint: the chat goes back to before the checkpoint's prompt and every webview
+   * is sent the shorter conversation; the cards before it keep their path, who decided and
+   * diffs, and the context meter shows the last model call that is left. False when the log
+   * no longer holds that prompt (then redraw from the session).
+   */
+  rewindTo(checkpointId: number): boolean {
+    if (!this.eventLog.rewind(checkpointId)) return false;
+    const used = this.eventLog.lastMainUsage();
+    this.usage = used === undefined ? undefined : { usedTokens: used, windowTokens: contextBudget() };
+    for (const message of this.initMessages()) this.host.post(message);
+    return true;
   }
 
   /** Answers a History request with the past sessions, newest first (shown where History was pressed). */
@@ -327,4 +343,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.host.post({ type: 'agentEvent', event });
     this.conversationChanged.fire();
   }
+}
+
+/** The compaction budget the context meter measures against. */
+function contextBudget(): number {
+  return vscode.workspace.getConfiguration('hookwise').get<number>('compaction.contextBudgetTokens', 100_000);
 }

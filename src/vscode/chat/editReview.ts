@@ -18,6 +18,8 @@ export interface EditReviewChat {
   postAgentEvent(event: AgentEvent): void;
   addUserPrompt(text: string): void;
   resetSession(): void;
+  /** Cuts the shown conversation back to before the checkpoint's prompt; false when it cannot (then the review redraws it). */
+  rewindTo?(checkpointId: number): boolean;
   setDraft(text: string): void;
   resubmit(text: string): void;
 }
@@ -153,7 +155,11 @@ export class EditReview implements vscode.Disposable {
     }
     const result = await session.rewind(checkpointId);
     if (!result.ok) return void vscode.window.showWarningMessage(`Hookwise: cannot go back to that prompt: ${result.error}.`);
-    this.redraw(session);
+    // The chat keeps the cards as they were shown; a redraw from the transcript cannot (no paths, no who decided).
+    if (this.deps.chat.rewindTo?.(checkpointId)) {
+      const last = session.checkpoints.list().at(-1);
+      this.lastCheckpoint = last ? { session, id: last.id } : undefined;
+    } else this.redraw(session);
     // What the user typed (as the message shows it), else the prompt the checkpoint kept.
     const prompt = request.prompt ?? result.prompt;
     // Said before a retried prompt, so the note is not read as part of the new turn.

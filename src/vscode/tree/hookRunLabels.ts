@@ -60,6 +60,11 @@ export function runDescription(record: HookRunRecord): string {
   return record.status === 'running' || record.durationMs === undefined ? decision : `${decision} · ${formatDuration(record.durationMs)}`;
 }
 
+/** How an ask was answered: "allow by user", "deny by fallback", or "cancelled (Stop)" when Stop settled it. */
+export function askAnswerText(permission: NonNullable<HookRunRecord['permission']>): string {
+  return permission.cancelled ? 'cancelled (Stop)' : `${permission.decision} by ${permission.decidedBy}`;
+}
+
 /** Why the run ended as it did, when anyone said: the hook's reason, the error, the ask's answer. */
 export function runReason(record: HookRunRecord): string | undefined {
   return record.error ?? record.outcome?.reason ?? record.permission?.reason;

@@ -1,6 +1,6 @@
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
 import { describeSource } from '../../configFiles/hookSource';
-import { decisionText, formatDuration, runReason } from './hookRunLabels';
+import { askAnswerText, decisionText, formatDuration, runReason } from './hookRunLabels';
 
 /**
  * The read-only document shown for one execution (`hookwise-run:` scheme): what ran, where
@@ -22,8 +22,7 @@ export function renderHookRun(record: HookRunRecord): string {
   field('Status', record.status);
   field('Decision', decisionText(record));
   field('Reason', runReason(record));
-  if (record.permission)
-    field('Asked', `${record.permission.decision} by ${record.permission.decidedBy}${record.permission.reason ? ` (${record.permission.reason})` : ''}`);
+  if (record.permission) field('Asked', `${askAnswerText(record.permission)}${record.permission.reason ? ` (${record.permission.reason})` : ''}`);
   field('Failure', record.failureReason);
   field('Started', new Date(record.startedAt).toISOString());
   field('Duration', record.durationMs === undefined ? undefined : formatDuration(record.durationMs));

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../agent/agentEvents';
 import type { HookRunObserver, HookRunRecord, HookRunStatus } from '../../hooks/hookRunTypes';
 import { describeSource } from '../../configFiles/hookSource';
 import { ChangeThrottle } from './changeThrottle';
-import { occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
+import { askAnswerText, occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
 import { HookRunsModel } from './hookRunsModel';
 import type { AgentNode, HookRunsFilter, HookRunsNode, OccurrenceNode, RunNode, SessionNode, StepNode } from './hookRunNodes';
 
@@ -221,7 +221,7 @@ function runTooltip(record: HookRunRecord): vscode.MarkdownString {
   md.appendMarkdown(`**Result:** ${escape(decisionText(record))}${record.durationMs !== undefined ? ` in ${formatDuration(record.durationMs)}` : ''}\n\n`);
   const reason = runReason(record);
   if (reason) md.appendMarkdown(`**Reason:** ${escape(reason)}\n\n`);
-  if (record.permission) md.appendMarkdown(`**Asked:** ${record.permission.decision} by ${record.permission.decidedBy}\n\n`);
+  if (record.permission) md.appendMarkdown(`**Asked:** ${askAnswerText(record.permission)}\n\n`);
   return md;
 }
 
@@ -244,6 +244,7 @@ function statusIcon(record: HookRunRecord): vscode.ThemeIcon {
     case 'blocked':
       return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'));
     case 'asked':
+      if (record.permission?.cancelled) return new vscode.ThemeIcon('debug-stop');
       return new vscode.ThemeIcon(record.permission?.decision === 'deny' ? 'circle-slash' : 'question', new vscode.ThemeColor('editorWarning.foreground'));
     case 'failed':
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
