@@ -74,6 +74,7 @@ export function wireHookConfiguration(parts: HookConfigurationParts): HookConfig
     }),
   );
   views.lens.watchConfig(hookConfig.onDidChange);
+  context.subscriptions.push(views.runs.provider.watchSwitches(() => hookConfig.current?.config.disabledHookIds, hookConfig.onDidChange));
   // A broken hook config file: the status bar and the chat say which version is in force.
   context.subscriptions.push(
     new BrokenConfigNotice(hookConfig.onDidChange, parts.chat, hookConfig.current),
