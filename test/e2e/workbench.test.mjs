@@ -244,12 +244,35 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     assert.match(text, /Disable/);
     await shot('e2e-workbench-settings-codelens', 'settings-codelens');
 
-    // Run with Sample Input…: the hook's last input opens in a JSON editor; its lens runs it and the
-    // full result opens rendered in a tab of its own.
-    await lens.first().locator('a', { hasText: 'Run with Sample Input…' }).click();
+    await runCommand('View: Close All Editors');
+  });
+
+  it('Run with Sample Input… opens the input in a JSON editor; after an edit its lens runs the hook and the full result opens rendered beside it', async function () {
+    const { page } = e2e();
+    await reloadWorkbench();
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('.claude/settings.json');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'settings.json' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    // The first hook of the file is block-rm-rf; with no run yet its input is a sample for PreToolUse on Bash.
+    const sample = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run with Sample Input…' });
+    await sample.first().waitFor({ timeout: 30_000 });
+    await sample.first().click();
     await page.locator('.tabs-container .tab.active', { hasText: '.hook-input.json' }).waitFor({ timeout: 15_000 });
     const run = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run Hook with This Input' });
     await run.first().waitFor({ timeout: 30_000 });
+
+    // The user makes it the call to try: the sample's command `npm test` found and typed over with `rm -rf build`.
+    const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    // Monaco renders spaces as no-break spaces.
+    assert.match((await lines.innerText()).replace(/\u00a0/g, ' '), /"command": "npm test"/);
+    await lines.click();
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('npm test');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('rm -rf build');
+    await waitUntil('the edited command', async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes('"command": "rm -rf build"'));
     await run.first().click();
     const result = await renderedPage('Sample run - PreToolUse', (p) => p.heading === 'Run with Sample Input: PreToolUse' && /Exit code/.test(p.text));
     assert.match(result.text, /Decision\s+deny/);
@@ -260,7 +283,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     );
     assert.ok(
       result.blocks.some((b) => b.includes('"command": "rm -rf build"')),
-      'the input it ran with is shown',
+      'the edited input is the one that ran',
     );
     await shot('e2e-workbench-sample-run', 'sample-run');
     await runCommand('View: Close All Editors');
