@@ -37,6 +37,7 @@ export interface SampleRunResult {
   readonly page?: vscode.Uri;
 }
 
+/** What sample runs read: the applied configuration, the model prompt and agent hooks use, and the lenses' index and stats. */
 export interface SampleRunsOptions {
   readonly current: () => HookConfigChange | undefined;
   readonly model: () => ModelClient;
