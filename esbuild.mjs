@@ -1,29 +1,43 @@
 // One build script for everything we ship: the extension host bundle, the headless CLI,
 // and the webview bundle. `--production` minifies; `--watch` rebuilds and prints the
-// "[watch] build started/finished" lines the $esbuild-watch problem matcher reads.
+// "[watch] build started/finished" lines the $esbuild-watch problem matcher reads; a one-shot
+// build prints one line.
 import * as esbuild from 'esbuild';
 import { readdirSync, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** Prints esbuild's diagnostics in the format of the `$esbuild-watch` problem matcher. */
-const problemMatcherPlugin = {
-  name: 'esbuild-problem-matcher',
-  setup(build) {
-    build.onStart(() => console.log('[watch] build started'));
-    build.onEnd((result) => {
-      for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      }
-      console.log('[watch] build finished');
-    });
-  },
-};
+/**
+ * Reports builds to the terminal: esbuild's errors as they come, in the format of the
+ * `$esbuild-watch` problem matcher, and in watch mode one "[watch] build started" /
+ * "[watch] build finished" pair per wave of rebuilds (the matcher reads those lines), not one per
+ * bundle. A one-shot build prints its single summary line from `buildOnce`.
+ * @param {{ watch: boolean, log?: (line: string) => void, error?: (line: string) => void }} options
+ * @returns {import('esbuild').Plugin}
+ */
+export function buildReporter({ watch, log = console.log, error = console.error }) {
+  let running = 0;
+  return {
+    name: 'esbuild-problem-matcher',
+    setup(build) {
+      build.onStart(() => {
+        if (running++ === 0 && watch) log('[watch] build started');
+      });
+      build.onEnd((result) => {
+        for (const { text, location } of result.errors) {
+          error(`✘ [ERROR] ${text}`);
+          if (location) error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+        if (--running === 0 && watch) log('[watch] build finished');
+      });
+    },
+  };
+}
 
 /**
  * zod re-exports all its ~50 message locales as one namespace (`z.locales`), which a bundler
@@ -123,7 +137,7 @@ const common = {
   // The CLI runs its bundle through vm.Script, where a real import() fails: an import() of a
   // built-in module (loaded lazily, such as node:https) becomes a require in every bundle.
   supported: { 'dynamic-import': false },
-  plugins: [problemMatcherPlugin, zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin],
+  plugins: [zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin],
 };
 
 /** The extension host bundle's options (also used by bench/bundleSize.bench.mjs). */
@@ -224,23 +238,41 @@ if (!production && existsSync('test/integration')) {
   }
 }
 
-async function main() {
-  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
-  if (watch) {
-    await Promise.all(contexts.map((c) => c.watch()));
-    return;
-  }
-  let failed = false;
-  for (const ctx of contexts) {
+/**
+ * Builds every config once, one after the other, and prints one line: how many bundles, where,
+ * and how long it took (errors come before it). Resolves true when all built.
+ * @param {import('esbuild').BuildOptions[]} all
+ * @param {{ log?: (line: string) => void, error?: (line: string) => void }} [options]
+ */
+export async function buildOnce(all, { log = console.log, error = console.error } = {}) {
+  const started = performance.now();
+  const reporter = buildReporter({ watch: false, log, error });
+  let failed = 0;
+  for (const config of all) {
+    const ctx = await esbuild.context({ ...config, plugins: [reporter, ...(config.plugins ?? [])] });
     try {
       await ctx.rebuild();
     } catch {
-      failed = true;
+      failed++;
     } finally {
       await ctx.dispose();
     }
   }
-  if (failed) process.exit(1);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const what = `${all.length} bundle${all.length === 1 ? '' : 's'}${production ? ' (production)' : ''}`;
+  if (failed > 0) error(`[build] failed: ${failed} of ${what} did not build (${seconds} s)`);
+  else log(`[build] built ${what} in ${seconds} s`);
+  return failed === 0;
+}
+
+async function main() {
+  if (watch) {
+    const reporter = buildReporter({ watch: true });
+    const contexts = await Promise.all(configs.map((c) => esbuild.context({ ...c, plugins: [reporter, ...(c.plugins ?? [])] })));
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  if (!(await buildOnce(configs))) process.exit(1);
 }
 
 // Imported by the bundle benchmark for its options; built only when run.

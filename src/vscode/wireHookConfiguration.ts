@@ -76,6 +76,7 @@ export function wireHookConfiguration(parts: HookConfigurationParts): HookConfig
     }),
   );
   views.lens.watchConfig(hookConfig.onDidChange);
+  context.subscriptions.push(views.runs.provider.watchSwitches(() => hookConfig.current?.config.disabledHookIds, hookConfig.onDidChange));
   // Restricted Mode: the chat says the project hooks are off and offers Trust. A broken hook config
   // file: the status bar and the chat say which version is in force (shown after, so it wins the one notice).
   context.subscriptions.push(

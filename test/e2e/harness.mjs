@@ -69,10 +69,11 @@ export async function runCommand(label) {
 /**
  * The chat webview's content. Webviews are two nested iframes: the host frame
  * (`iframe.webview`, class `ready` once loaded) and the content frame `#active-frame`.
- * Hookwise's chat is the only webview in the test workbench.
+ * The host frame's URL names the extension that owns it, so a Markdown preview open beside the
+ * chat is not mistaken for it.
  */
 export function chatFrame() {
-  return e2e().page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  return e2e().page.frameLocator('iframe.webview.ready[src*="extensionId=hookwise.hookwise"]').frameLocator('iframe#active-frame');
 }
 
 /**

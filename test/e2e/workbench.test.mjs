@@ -88,76 +88,89 @@ async function contextMenu(row, label) {
 }
 
 /**
- * The active editor's text, one entry per document line: wrapped view lines are joined back
- * using the line numbers in the gutter (a wrapped continuation has none).
+ * Right-clicks a row and returns the labels of its context menu (left open; Escape closes it).
+ * @param {import('playwright-core').Locator} row
  */
-async function activeEditorLines() {
-  return e2e()
-    .page.locator('.editor-group-container.active .monaco-editor')
-    .first()
-    .evaluate((editor) => {
-      const topOf = (/** @type {any} */ el) => parseFloat(el?.style?.top || '0');
-      const starts = new Set(
-        [...editor.querySelectorAll('.margin-view-overlays .line-numbers')]
-          .filter((el) => (el.textContent ?? '').trim() !== '')
-          .map((el) => topOf(el.parentElement)),
+async function contextMenuLabels(row) {
+  const { page } = e2e();
+  const items = page.locator('.monaco-menu .action-item .action-label[aria-label]');
+  for (let attempt = 0; ; attempt++) {
+    await row.first().click({ button: 'right' });
+    const shown = await items
+      .first()
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
       );
-      const rows = [...editor.querySelectorAll('.view-lines .view-line')]
-        .map((el) => ({ top: topOf(el), text: (el.textContent ?? '').replace(/\u00a0/g, ' ') }))
-        .sort((a, b) => a.top - b.top);
-      /** @type {string[]} */
-      const lines = [];
-      for (const row of rows) {
-        if (lines.length === 0 || starts.size === 0 || starts.has(row.top)) lines.push(row.text);
-        // A wrapped continuation is indented; the space at the break stays on the row before.
-        else lines[lines.length - 1] += row.text.replace(/^\s+/, '');
-      }
-      return lines;
-    });
+    if (shown) break;
+    if (attempt === 2) throw new Error(`no context menu:\n${await treeSnapshot()}`);
+    await page.keyboard.press('Escape');
+  }
+  return items.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
 }
 
 /**
- * Waits for an open document titled like `title` and returns its lines once `ready` accepts them.
- * @param {string} title part of the editor tab's label
- * @param {(lines: string[]) => boolean} ready
+ * The rendered Markdown preview showing now: explanations and sample-run results open as
+ * previews, each in a tab of its own. A webview is two nested iframes; the host frame's URL names
+ * the Markdown extension, and only the visible preview has its frames in the page.
  */
-async function documentLines(title, ready) {
+function previewFrame() {
+  return e2e()
+    .page.locator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]:visible')
+    .last()
+    .contentFrame()
+    .locator('iframe#active-frame')
+    .contentFrame();
+}
+
+/**
+ * What a rendered page shows: its heading, its top-level list items (outcome in bold, the
+ * command in code, the nested items as details), its code blocks and its text.
+ * @typedef {{ heading: string, rows: {outcome: string, command: string, details: string[]}[], blocks: string[], text: string }} RenderedPage
+ */
+
+/**
+ * Waits for the active tab titled like `title` to render and returns the page once `ready` accepts it.
+ * @param {string} title part of the editor tab's label
+ * @param {(page: RenderedPage) => boolean} ready
+ * @returns {Promise<RenderedPage>}
+ */
+async function renderedPage(title, ready) {
   const { page } = e2e();
   await page.locator('.tabs-container .tab.active', { hasText: title }).waitFor({ timeout: 15_000 });
-  return waitUntil(`the "${title}" document`, async () => {
-    const lines = await activeEditorLines();
-    return ready(lines) ? lines : undefined;
+  return waitUntil(`the rendered "${title}" page`, async () => {
+    const read = await previewFrame()
+      .locator('body')
+      .evaluate((body) => ({
+        heading: body.querySelector('h1')?.textContent?.trim() ?? '',
+        rows: [...body.querySelectorAll('li')]
+          .filter((li) => li.parentElement?.parentElement?.tagName !== 'LI')
+          .map((li) => ({
+            outcome: li.querySelector('strong')?.textContent ?? '',
+            command: li.querySelector('code')?.textContent ?? '',
+            details: [...li.querySelectorAll('li')].map((d) => (d.textContent ?? '').trim()),
+          })),
+        blocks: [...body.querySelectorAll('pre')].map((pre) => pre.textContent ?? ''),
+        text: body.innerText,
+      }))
+      .catch(() => undefined);
+    return read && ready(read) ? read : undefined;
   });
 }
 
-/**
- * The list items of an explanation: `- **outcome** — command` with its indented detail lines.
- * @param {string[]} lines
- */
-function explanationRows(lines) {
-  /** @type {{outcome: string, command: string, details: string[]}[]} */
-  const rows = [];
-  for (const line of lines) {
-    const head = /^- \*\*(ran|would run|skipped)\*\* — (.*)$/.exec(line);
-    if (head) rows.push({ outcome: head[1] ?? '', command: head[2] ?? '', details: [] });
-    else if (/^ {2}- /.test(line) && rows.length > 0) rows[rows.length - 1]?.details.push(line.slice(4));
-    else if (line.startsWith('## ')) break;
-  }
-  return rows;
-}
-
-/** The row of the hook from `source`. @param {ReturnType<typeof explanationRows>} rows @param {string} source */
+/** The row of the hook from `source`. @param {RenderedPage['rows']} rows @param {string} source */
 const rowFrom = (rows, source) => rows.find((r) => r.details.includes(`from ${source}`));
 
 describe('Hook workbench (demo workspace hooks, Playground model)', function () {
   it('"Why These Hooks?" on a blocked Bash call: the deny hook ran with its decision, the Read hook was skipped (matcher vs `Bash`)', async function () {
     const occurrence = await blockedRmRf();
     await contextMenu(occurrence, 'Why These Hooks?');
-    const lines = await documentLines('Why these hooks - PreToolUse', (l) => l.some((x) => x.startsWith('## Input')));
-    assert.equal(lines[0], '# Why these hooks? PreToolUse (Bash)');
-    const rows = explanationRows(lines);
+    const why = await renderedPage('Why these hooks - PreToolUse', (p) => p.blocks.length > 0 && p.rows.length > 0);
+    assert.equal(why.heading, 'Why these hooks? PreToolUse (Bash)');
+    const rows = why.rows;
     const deny = rowFrom(rows, BLOCK_RM_RF);
-    assert.ok(deny, `the block-rm-rf hook is listed:\n${lines.join('\n')}`);
+    assert.ok(deny, `the block-rm-rf hook is listed:\n${why.text}`);
     assert.equal(deny.outcome, 'ran');
     assert.match(deny.details[0] ?? '', /^ran: deny — Blocked by \.claude\/hooks\/block-rm-rf\.sh: 'rm -rf' is not allowed in this project/);
     assert.deepEqual(
@@ -166,9 +179,9 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
       'the other Bash hook ran and had nothing to say',
     );
     const read = rowFrom(rows, GUARD_SECRETS);
-    assert.deepEqual([read?.outcome, read?.details[0]], ['skipped', 'matcher `Read` does not match tool_name `Bash`']);
+    assert.deepEqual([read?.outcome, read?.details[0]], ['skipped', 'matcher Read does not match tool_name Bash']);
     assert.ok(
-      lines.some((l) => l.includes('"command": "rm -rf build"')),
+      why.blocks.some((b) => b.includes('"command": "rm -rf build"')),
       'the input the hooks saw is shown',
     );
     await shot('e2e-workbench-why-these-hooks', 'why-these-hooks');
@@ -194,17 +207,27 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     await page.locator('.quick-input-widget', { hasText: 'Explain Hooks: tool_input' }).waitFor();
     await quick.fill('{"file_path": ".env"}');
     await page.keyboard.press('Enter');
-    const explained = explanationRows(await documentLines('Why these hooks - PreToolUse', (l) => l[0] === '# Explain Hooks: PreToolUse (Read)'));
+    const explained = (await renderedPage('Why these hooks - PreToolUse', (p) => p.heading === 'Explain Hooks: PreToolUse (Read)')).rows;
     // The demo's three PreToolUse hooks (an extension installed in the test host may add its own).
     assert.deepEqual(
       [BLOCK_RM_RF, ASK_BEFORE_RISKY, GUARD_SECRETS].map((source) => [rowFrom(explained, source)?.outcome, rowFrom(explained, source)?.details[0]]),
       [
-        ['skipped', 'matcher `Bash` does not match tool_name `Read`'],
-        ['skipped', 'matcher `Bash` does not match tool_name `Read`'],
-        ['would run', 'matcher `Read` matches tool_name `Read`'],
+        ['skipped', 'matcher Bash does not match tool_name Read'],
+        ['skipped', 'matcher Bash does not match tool_name Read'],
+        ['would run', 'matcher Read matches tool_name Read'],
       ],
     );
+    // Each explanation has a tab of its own: the first one is still open.
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: 'Why these hooks - PreToolUse' }).count(), 2);
     await shot('e2e-workbench-explain-hooks', 'explain-hooks');
+
+    // The run row of the hook that blocked offers Disable Hook, not Enable Hook (it is on).
+    await expandTreeItem(occurrence);
+    const run = treeItem('block-rm-rf.sh');
+    const menu = await contextMenuLabels(run);
+    assert.ok(menu.includes('Disable Hook') && !menu.includes('Enable Hook'), `the run row's menu: ${menu.join(', ')}`);
+    await page.keyboard.press('Escape');
+    await runCommand('View: Close All Editors');
   });
 
   it('the CodeLens above the block-rm-rf hook in .claude/settings.json shows its run and last decision', async function () {
@@ -220,6 +243,50 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     assert.match(text, /Run with Sample Input…/, `the lens offers its actions: ${text}`);
     assert.match(text, /Disable/);
     await shot('e2e-workbench-settings-codelens', 'settings-codelens');
+
+    await runCommand('View: Close All Editors');
+  });
+
+  it('Run with Sample Input… opens the input in a JSON editor; after an edit its lens runs the hook and the full result opens rendered beside it', async function () {
+    const { page } = e2e();
+    await reloadWorkbench();
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('.claude/settings.json');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'settings.json' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    // The first hook of the file is block-rm-rf; with no run yet its input is a sample for PreToolUse on Bash.
+    const sample = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run with Sample Input…' });
+    await sample.first().waitFor({ timeout: 30_000 });
+    await sample.first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: '.hook-input.json' }).waitFor({ timeout: 15_000 });
+    const run = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run Hook with This Input' });
+    await run.first().waitFor({ timeout: 30_000 });
+
+    // The user makes it the call to try: the sample's command `npm test` found and typed over with `rm -rf build`.
+    const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    // Monaco renders spaces as no-break spaces.
+    assert.match((await lines.innerText()).replace(/\u00a0/g, ' '), /"command": "npm test"/);
+    await lines.click();
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('npm test');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('rm -rf build');
+    await waitUntil('the edited command', async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes('"command": "rm -rf build"'));
+    await run.first().click();
+    const result = await renderedPage('Sample run - PreToolUse', (p) => p.heading === 'Run with Sample Input: PreToolUse' && /Exit code/.test(p.text));
+    assert.match(result.text, /Decision\s+deny/);
+    assert.match(result.text, /Exit code\s+2/);
+    assert.ok(
+      result.blocks.some((b) => b.includes("Blocked by .claude/hooks/block-rm-rf.sh: 'rm -rf' is not allowed")),
+      `stderr is shown:\n${result.text}`,
+    );
+    assert.ok(
+      result.blocks.some((b) => b.includes('"command": "rm -rf build"')),
+      'the edited input is the one that ran',
+    );
+    await shot('e2e-workbench-sample-run', 'sample-run');
+    await runCommand('View: Close All Editors');
   });
 
   it('Save as Test Case on that event writes .hookwise/hook-tests/<name>.json; the Test Explorer lists it and it passes', async function () {

@@ -55,7 +55,7 @@ function findCode() {
 
 async function main() {
   const { forceCodeServer, port } = parseArgs();
-  say('building (node esbuild.mjs)');
+  // esbuild.mjs prints the build's one line (or its errors).
   const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (b.status !== 0) throw new Error('build failed');
 

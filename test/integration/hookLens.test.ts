@@ -3,6 +3,8 @@
  * through the extension's own runner, then its CodeLens shows the run count and last outcome, the
  * hover names the hook and says it is effective, the command links to the file it names, "Run with
  * Sample Input…" runs it alone, and the Disable lens writes `hookwise.hooks.disabled` (Enable undoes it).
+ * Without an input given, "Run with Sample Input…" opens the input in a JSON editor; its lens runs
+ * the hook with the edited text and the full result opens rendered, in a tab of its own.
  */
 import * as assert from 'node:assert/strict';
 import { writeFileSync, readFileSync } from 'node:fs';
@@ -45,7 +47,10 @@ suite('Hook lens', () => {
     return hookSwitchId(hook);
   };
   const settingsFile = (): string => path.join(workspaceRoot(), '.claude', 'settings.json');
-  suiteSetup(async () => {
+  suiteSetup(async function () {
+    // Results open as Markdown previews: the Markdown extension starts on the first one, slowly on a busy machine; start it here.
+    this.timeout(60_000);
+    await vscode.extensions.getExtension('vscode.markdown-language-features')?.activate();
     api = await vscode.extensions.getExtension<HookwiseApi>(EXTENSION_ID)!.activate();
     // Other suites edit settings files on disk and in editors: settle that first (as workbench.test.ts does).
     for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
@@ -144,4 +149,70 @@ suite('Hook lens', () => {
     );
     assert.deepEqual(vscode.workspace.getConfiguration().get('hookwise.hooks.disabled'), []);
   });
+
+  test('Run with Sample Input… opens the input in an editor; its Run lens runs the edited input and each result opens rendered in its own tab', async function () {
+    await until('the hook on', () => api.hookConfig.current?.config.disabledHookIds === undefined, 15_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // One real run first: the editor starts from the hook's last run input.
+    await api.controller.runtime.runner.run('PreToolUse', bashHookInput('lens-sample', 'npm run lint', 'toolu_sample'), {
+      signal: AbortSignal.timeout(10_000),
+      cwd: workspaceRoot(),
+    });
+    await until('the run counted', async () => {
+      const uri = vscode.Uri.file(settingsFile());
+      await vscode.workspace.openTextDocument(uri);
+      return (await titles(uri)).some((t) => /· last: allow/.test(t));
+    });
+
+    const nothing = await vscode.commands.executeCommand('hookwise.hookLens.runSample', HOOK_ID);
+    assert.equal(nothing, undefined, 'nothing runs before the user asks');
+    await until('the input editor', () => vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('.hook-input.json') === true);
+    const editor = vscode.window.activeTextEditor!;
+    const opened = JSON.parse(editor.document.getText()) as { tool_name: string; tool_input: { command: string } };
+    assert.equal(opened.tool_name, 'Bash');
+    assert.equal(opened.tool_input.command, 'npm run lint', 'it starts from the last run input');
+
+    // The user edits the command and runs the input with the lens above it.
+    const at = editor.document.getText().indexOf('npm run lint');
+    await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 'npm run lint'.length)), 'git log'));
+    const inputLenses = await lenses(editor.document.uri);
+    assert.deepEqual(
+      inputLenses.map((l) => l.command?.title),
+      ['$(play) Run Hook with This Input', HOOK_ID],
+    );
+    const run = inputLenses[0]!.command!;
+    const result = await vscode.commands.executeCommand<{ decision: string; input: { tool_input: { command: string } }; page: vscode.Uri }>(
+      run.command,
+      ...(run.arguments ?? []),
+    );
+    assert.equal(result?.decision, 'allow');
+    assert.equal(result.input.tool_input.command, 'git log', 'the edited input ran');
+    assert.equal(editor.document.isDirty, false, 'the input was saved, so closing its tab asks nothing');
+    await until('the result tab', () => resultTabs().length === 1);
+    const page = (await vscode.workspace.openTextDocument(result.page)).getText();
+    assert.match(page, /^# Run with Sample Input: PreToolUse/);
+    assert.ok(page.includes('| Decision | **allow** |'), page);
+    assert.ok(page.includes('| Exit code | 0 |'), page);
+    assert.match(page, /\| Hook time \| \d+ ms \|/);
+    assert.match(page, /## stdout\n\n```text\n\{.*permissionDecision.*\n```/);
+    assert.ok(page.includes('"command": "git log"'), page);
+
+    // Again (the editor title's ▶ runs the active input editor): a second result tab, the first stays.
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand(run.command);
+    await until('a second result tab', () => resultTabs().length === 2);
+    assert.ok(
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === editor.document.uri.fsPath),
+    );
+  });
 });
+
+/** The open result pages of Run with Sample Input, rendered (Markdown preview tabs). */
+function resultTabs(): string[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview') && t.label.includes('Sample run - PreToolUse'))
+    .map((t) => t.label);
+}

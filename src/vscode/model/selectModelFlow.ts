@@ -12,6 +12,7 @@ import { WORKSPACE_PLAYGROUND_SCRIPT } from './modelFromSettings';
 import type { ModelSelection } from './modelSelection';
 import { currentModelSettings } from './modelSelection';
 import { listLanguageModels } from './vscodeLmModelClient';
+import { playgroundScriptItems } from './playgroundScriptItems';
 import { thrownMessage } from '../../shared/describeThrown';
 
 /** What the flow needs from outside. */
@@ -65,7 +66,7 @@ export async function pickModelSelection(deps: SelectModelDeps): Promise<ModelSe
     case 'vscode-lm':
       return pickLanguageModel(current);
     case 'playground':
-      return pickPlaygroundScript();
+      return pickPlaygroundScript(current);
   }
 }
 
@@ -146,17 +147,12 @@ async function pickLanguageModel(current: ReturnType<typeof currentModelSettings
   return choice === undefined ? undefined : { provider: 'vscode-lm', name: choice.id };
 }
 
-async function pickPlaygroundScript(): Promise<ModelSelection | undefined> {
+async function pickPlaygroundScript(current: ReturnType<typeof currentModelSettings>): Promise<ModelSelection | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   const workspaceScript = root ? vscode.Uri.joinPath(root, ...WORKSPACE_PLAYGROUND_SCRIPT.split(path.sep)) : undefined;
   const found = workspaceScript !== undefined && existsSync(workspaceScript.fsPath);
-  const byDefault = {
-    label: '$(beaker) Default script',
-    detail: found ? `${WORKSPACE_PLAYGROUND_SCRIPT} in this workspace` : `The built-in demo (this workspace has no ${WORKSPACE_PLAYGROUND_SCRIPT})`,
-    script: '',
-  };
-  const browse = { label: '$(folder-opened) Choose a script file…', detail: 'A JSON file of scripted model turns', script: undefined };
-  const choice = await vscode.window.showQuickPick([byDefault, browse], { title: 'Hookwise: Select Model — playground script', ignoreFocusOut: true });
+  const items = playgroundScriptItems({ ...current, ...(found ? { workspaceScript: workspaceScript.fsPath } : {}) }, WORKSPACE_PLAYGROUND_SCRIPT);
+  const choice = await vscode.window.showQuickPick(items, { title: 'Hookwise: Select Model — playground script', ignoreFocusOut: true });
   if (choice === undefined) return undefined;
   if (choice.script !== undefined) return { provider: 'playground', playgroundScript: choice.script };
   const files = await vscode.window.showOpenDialog({

@@ -5,6 +5,7 @@ import { describeSource } from '../../configFiles/hookSource';
 import { ChangeThrottle } from './changeThrottle';
 import { askAnswerText, occurrenceLabel, runDescription, runLabel, runReason, decisionText, formatDuration } from './hookRunLabels';
 import { HookRunsModel } from './hookRunsModel';
+import { runContextValue, runSwitchState } from './hookRunSwitch';
 import type { AgentNode, HookRunsFilter, HookRunsNode, OccurrenceNode, RunNode, SessionNode, StepNode } from './hookRunNodes';
 
 export type { HookRunsNode } from './hookRunNodes';
@@ -47,6 +48,8 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
   readonly onDidChangeRun = this.runChanged.event;
   private readonly throttle: ChangeThrottle<HookRunsNode>;
   private readonly unsubscribe: () => void;
+  /** The hook switches in force (`hookwise.hooks.disabled` as the loader applied it); see watchSwitches. */
+  private switches: () => ReadonlySet<string> | undefined = () => undefined;
 
   constructor(options: HookRunsTreeOptions = {}) {
     this.model = new HookRunsModel(options.maxRunsPerSession !== undefined ? { maxRunsPerSession: options.maxRunsPerSession } : {});
@@ -112,6 +115,16 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
     this.model.clear();
   }
 
+  /**
+   * Run rows offer Disable or Enable by their hook's switch in `disabled()`; every applied
+   * configuration (`onDidChange`) redraws them. The returned disposable stops the redraws.
+   */
+  watchSwitches(disabled: () => ReadonlySet<string> | undefined, onDidChange: vscode.Event<unknown>): vscode.Disposable {
+    this.switches = disabled;
+    this.changed.fire(undefined);
+    return onDidChange(() => this.changed.fire(undefined));
+  }
+
   /** Fires pending refreshes now (tests). */
   flush(): void {
     this.throttle.flush();
@@ -136,7 +149,7 @@ export class HookRunsTreeProvider implements vscode.TreeDataProvider<HookRunsNod
       case 'occurrence':
         return occurrenceItem(node);
       case 'run':
-        return runItem(node);
+        return runItem(node, this.switches());
     }
   }
 
@@ -198,14 +211,14 @@ function occurrenceItem(node: OccurrenceNode): vscode.TreeItem {
   return item;
 }
 
-function runItem(node: RunNode): vscode.TreeItem {
+function runItem(node: RunNode, disabled: ReadonlySet<string> | undefined): vscode.TreeItem {
   const record = node.record;
   const item = new vscode.TreeItem(runLabel(record), vscode.TreeItemCollapsibleState.None);
   item.id = `run:${record.runId}`;
   item.description = runDescription(record);
   item.iconPath = statusIcon(record);
   item.tooltip = runTooltip(record);
-  item.contextValue = 'hookRun';
+  item.contextValue = runContextValue(runSwitchState(record.source, disabled));
   item.command = { command: OPEN_RUN_COMMAND, title: 'Show Hook Run', arguments: [node] };
   item.accessibilityInformation = { label: `${record.event} hook ${runLabel(record)}: ${runDescription(record)}` };
   return item;

@@ -13,6 +13,7 @@ import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunNodes';
 import { isExtensionApiSource } from '../extensionApiHooks';
 import { parseJsonObject } from '../../shared/jsonObject';
+import { MarkdownTabs } from './markdownTabs';
 
 /** Command ids of the hook workbench (declared in package.json). */
 export const WorkbenchCommands = {
@@ -23,10 +24,8 @@ export const WorkbenchCommands = {
   switchHooks: 'hookwise.hooks.switchHooks',
 } as const;
 
-/** Scheme of the read-only "Why these hooks?" documents. */
+/** Scheme of the read-only "Why these hooks?" pages (shown as rendered Markdown previews). */
 export const EXPLAIN_SCHEME = 'hookwise-explain';
-/** Documents kept for re-opening; older ones are dropped (each is small, but a long session makes many). */
-const MAX_DOCUMENTS = 50;
 const SETTING = 'hookwise.hooks.disabled';
 /** Longest tool_input accepted from the Explain Hooks… input box. */
 const MAX_INPUT_CHARS = 100_000;
@@ -47,15 +46,15 @@ export interface HookWorkbenchOptions {
  * Registers "Why these hooks?" (Hook Runs context menu), **Hookwise: Explain Hooks…**, and
  * Disable / Enable Hook (`hookwise.hooks.disabled`: a project hook's switch in workspace settings, a
  * user hook's in user settings; the `.claude` files are never edited). The returned disposable owns everything.
+ * Each explanation opens rendered, in a tab of its own; the two explain commands resolve with its URI.
  */
 export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposable {
-  const documents = new Map<string, string>();
-  let next = 0;
-  const show = async (title: string, event: HookEvent, input: Readonly<Record<string, unknown>>, session?: ExplainSession): Promise<void> => {
+  const pages = new MarkdownTabs(EXPLAIN_SCHEME);
+  const show = async (title: string, event: HookEvent, input: Readonly<Record<string, unknown>>, session?: ExplainSession): Promise<vscode.Uri | undefined> => {
     const change = o.current();
     if (!change) {
       void vscode.window.showInformationMessage('Hookwise: the hook configuration is still loading; try again in a moment.');
-      return;
+      return undefined;
     }
     const cwd = typeof input.cwd === 'string' ? input.cwd : o.projectDir;
     const agentType = typeof input.agent_type === 'string' && input.agent_type !== 'main' ? input.agent_type : undefined;
@@ -67,12 +66,7 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
       ...(agentType !== undefined ? { agentType } : {}),
       ...(session !== undefined ? { session } : {}),
     });
-    const id = String(++next);
-    documents.set(id, renderExplanation(title, input, rows, session !== undefined, configWarnings(change.config)));
-    for (const key of documents.keys()) if (documents.size > MAX_DOCUMENTS) documents.delete(key);
-    const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/Why these hooks - ${event}.md`, query: id });
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { preview: true });
+    return pages.open(`Why these hooks - ${event}`, renderExplanation(title, input, rows, session !== undefined, configWarnings(change.config)));
   };
   const recordOf = (node: unknown): HookRunRecord | undefined => {
     const n = (node ?? o.selection()[0]) as HookRunsNode | undefined;
@@ -89,17 +83,15 @@ export function registerHookWorkbench(o: HookWorkbenchOptions): vscode.Disposabl
     return explainSessionOf(occurrence.occurrenceId, records, o.skillsOf?.(session.sessionId, occurrence.first.startedAt));
   };
   return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {
-      provideTextDocumentContent: (uri) => documents.get(uri.query) ?? '# Gone\n\nThis explanation is no longer kept; ask again from Hook Runs.',
-    }),
+    pages,
     vscode.commands.registerCommand(WorkbenchCommands.whyTheseHooks, async (node?: unknown) => {
       const record = recordOf(node);
-      if (!record) return;
-      await show(`Why these hooks? ${record.event}${record.matchValue ? ` (${record.matchValue})` : ''}`, record.event, record.input, sessionOf(node));
+      if (!record) return undefined;
+      return show(`Why these hooks? ${record.event}${record.matchValue ? ` (${record.matchValue})` : ''}`, record.event, record.input, sessionOf(node));
     }),
     vscode.commands.registerCommand(WorkbenchCommands.explain, async (node?: unknown) => {
       const asked = await askQuery(recordOf(node));
-      if (asked) await show(`Explain Hooks: ${asked.event}${asked.tool ? ` (${asked.tool})` : ''}`, asked.event, asked.input);
+      return asked ? show(`Explain Hooks: ${asked.event}${asked.tool ? ` (${asked.tool})` : ''}`, asked.event, asked.input) : undefined;
     }),
     vscode.commands.registerCommand(WorkbenchCommands.disableHook, (node?: unknown) => setSwitch(recordOf(node)?.source, true)),
     vscode.commands.registerCommand(WorkbenchCommands.enableHook, (node?: unknown) => setSwitch(recordOf(node)?.source, false)),
