@@ -85,7 +85,12 @@ async function callOnce(run: AgentRun): Promise<{ readonly call: PreparedCall; r
 function answerOrCall(run: AgentRun, call: PreparedCall): Promise<ModelResponse> {
   const { o } = run;
   if (call.answer === undefined) return callModel(run, call.request);
-  o.ctx.emit({ type: 'systemMessage', agent: o.agent, text: `Answered by hook "${call.answer.hookLabel}" (the model was not called)`, source: MODEL_HOOK_SOURCE });
+  o.ctx.emit({
+    type: 'systemMessage',
+    agent: o.agent,
+    text: `Answered by hook "${call.answer.hookLabel}" (the model was not called)`,
+    source: MODEL_HOOK_SOURCE,
+  });
   return Promise.resolve(call.answer.response);
 }
 
@@ -96,7 +101,9 @@ async function afterInference(run: AgentRun, call: PreparedCall, response: Model
   const reads = run.gate.hasHooks('AfterInference');
   const model = {
     name: modelNameOf(run),
-    ...(reads ? { request: call.llmRequest ?? toLlmRequest(call.request, modelNameOf(run), run.o.ctx.hookInputMaxBytes), response: toLlmResponse(response) } : {}),
+    ...(reads
+      ? { request: call.llmRequest ?? toLlmRequest(call.request, modelNameOf(run), run.o.ctx.hookInputMaxBytes), response: toLlmResponse(response) }
+      : {}),
     ...(call.answer ? { answeredBy: call.answer.hookLabel } : {}),
   };
   const calls = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText }));
@@ -117,12 +124,8 @@ function callModel(run: AgentRun, request: ModelRequest): Promise<ModelResponse>
   const { o } = run;
   const { ctx } = o;
   const hold = run.gate.hasHooks('AfterInference');
-  return collectResponse(
-    ctx.model,
-    request,
-    o.signal,
-    hold ? undefined : (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }),
-    (delta) => ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
+  return collectResponse(ctx.model, request, o.signal, hold ? undefined : (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }), (delta) =>
+    ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
   );
 }
 

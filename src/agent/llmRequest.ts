@@ -85,7 +85,8 @@ export function fromLlmMessages(messages: readonly LlmMessage[], original: reado
     if (from !== undefined) content = from.content;
     if (message.role === 'tool') {
       const id = message.tool_call_id;
-      if (id === undefined || !open.delete(id)) return `messages[${i}] is a tool result for ${id === undefined ? 'no call (tool_call_id missing)' : `"${id}", which no earlier call made`}`;
+      if (id === undefined || !open.delete(id))
+        return `messages[${i}] is a tool result for ${id === undefined ? 'no call (tool_call_id missing)' : `"${id}", which no earlier call made`}`;
       out.push({ role: 'tool', toolCallId: id, content });
       continue;
     }

@@ -129,7 +129,8 @@ function applyBeforeInference(run: AgentRun, request: ModelRequest, result: Hook
     }
     if (edit.llmResponse !== undefined) {
       const response = fromLlmResponse(edit.llmResponse, undefined, next.tools ?? []);
-      if (typeof response === 'string') reportUnused(run, 'BeforeInference', edit.hookLabel, `invalid llm_response: ${response}`, 'the model is called instead');
+      if (typeof response === 'string')
+        reportUnused(run, 'BeforeInference', edit.hookLabel, `invalid llm_response: ${response}`, 'the model is called instead');
       else answer = { response, hookLabel: edit.hookLabel };
     }
   }
@@ -157,13 +158,18 @@ export async function prepareCall(run: AgentRun): Promise<PreparedCall | { reado
     const selection = await fire(run, 'BeforeToolSelection', run.inputs.beforeToolSelection(run.step, name, llmRequestOf(run, request)));
     if (typeof selection === 'string') return { stopped: selection };
     const edits = (selection.result.modelEdits ?? []).filter((e) => e.toolConfig !== undefined);
-    const narrowed = narrowTools(request, edits.map((e) => e.toolConfig as HookToolConfig));
+    const narrowed = narrowTools(
+      request,
+      edits.map((e) => e.toolConfig as HookToolConfig),
+    );
     for (const name of narrowed.stray) {
       const by = edits.find((e) => e.toolConfig?.allowedFunctionNames?.includes(name));
       reportUnused(run, 'BeforeToolSelection', by?.hookLabel ?? '?', `"${name}" was never offered on this call`, 'a filter only narrows; it stays off');
     }
     request = { ...narrowed.request, messages: [...narrowed.request.messages, ...selection.tail] };
   }
+  const offered = request.tools ?? [];
+  run.tools.narrow(offered.length !== run.tools.modelSpecs.length ? new Set(offered.map((t) => t.name)) : undefined);
   const withSeen = seen === undefined ? { request } : { request, llmRequest: seen };
   return applied.answer === undefined ? withSeen : { ...withSeen, answer: applied.answer };
 }

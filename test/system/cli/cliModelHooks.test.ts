@@ -88,9 +88,26 @@ describe('model-level command hooks against the real model server', () => {
   });
 
   it('BeforeToolSelection narrows the tools the server sees: the union of the hooks, never a tool not offered', async () => {
-    const readOnly = await geminiHook('readonly', `{ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { allowedFunctionNames: ['Read', 'NoSuchTool'] } } }`);
-    const grep = await geminiHook('grep', `{ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode: 'AUTO', allowedFunctionNames: ['Grep'] } } }`);
-    await suite.w.settings({ hooks: { BeforeToolSelection: [{ hooks: [{ type: 'command', command: readOnly }, { type: 'command', command: grep }] }] } });
+    const readOnly = await geminiHook(
+      'readonly',
+      `{ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { allowedFunctionNames: ['Read', 'NoSuchTool'] } } }`,
+    );
+    const grep = await geminiHook(
+      'grep',
+      `{ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode: 'AUTO', allowedFunctionNames: ['Grep'] } } }`,
+    );
+    await suite.w.settings({
+      hooks: {
+        BeforeToolSelection: [
+          {
+            hooks: [
+              { type: 'command', command: readOnly },
+              { type: 'command', command: grep },
+            ],
+          },
+        ],
+      },
+    });
     const s = await serve([textReply('ok')]);
 
     const out = await runCliProcess(suite.cli, suite.w, ['-p', 'look around', ...base(s)]);
@@ -120,7 +137,10 @@ describe('model-level command hooks against the real model server', () => {
   });
 
   it('AfterInference drops a tool call: it never runs, and the rewritten reply goes on to the end', async () => {
-    const drop = await geminiHook('drop', `{ hookSpecificOutput: { hookEventName: 'AfterInference', llm_response: { text: 'I will not delete anything.', tool_calls: [] } } }`);
+    const drop = await geminiHook(
+      'drop',
+      `{ hookSpecificOutput: { hookEventName: 'AfterInference', llm_response: { text: 'I will not delete anything.', tool_calls: [] } } }`,
+    );
     await suite.w.settings({ hooks: hooksOn('AfterInference', drop) });
     const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'touch deleted.marker' } }]), textReply('never')]);
 
@@ -151,7 +171,10 @@ describe('model-level command hooks against the real model server', () => {
   });
 
   it('a 10 MB rewrite fails the hook (output cap) and the request goes out unmodified', async () => {
-    const huge = await geminiHook('huge', `{ hookSpecificOutput: { hookEventName: 'BeforeInference', llm_request: { messages: [{ role: 'user', content: 'x'.repeat(10 * 1024 * 1024) }] } } }`);
+    const huge = await geminiHook(
+      'huge',
+      `{ hookSpecificOutput: { hookEventName: 'BeforeInference', llm_request: { messages: [{ role: 'user', content: 'x'.repeat(10 * 1024 * 1024) }] } } }`,
+    );
     await suite.w.settings({ hooks: hooksOn('BeforeInference', huge) });
     const s = await serve([textReply('fine')]);
 
