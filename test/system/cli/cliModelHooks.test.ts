@@ -183,4 +183,24 @@ describe('model-level command hooks against the real model server', () => {
     expect(parseJsonResult(out)).toMatchObject({ result: 'fine' });
     expect((s.requests[0]?.body as { messages: { content: string }[] }).messages.at(-1)?.content).toBe('small prompt');
   });
+
+  it('the hook input is capped ($HOOKWISE_HOOKS_MAX_INPUT_BYTES): the cut is marked, and a marker sent back keeps the original text', async () => {
+    const echo = await geminiHook(
+      'echo',
+      `{ hookSpecificOutput: { hookEventName: 'BeforeInference', llm_request: { messages: input.llm_request.messages } } }`,
+    );
+    await suite.w.settings({ hooks: hooksOn('BeforeInference', echo) });
+    const s = await serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'echo done' } }]), textReply('ok')]);
+    const prompt = `LONG-PROMPT ${'p'.repeat(3000)}`;
+
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', prompt, ...base(s), '--permission-mode', 'bypassPermissions'], {
+      HOOKWISE_HOOKS_MAX_INPUT_BYTES: '1024',
+    });
+
+    expect(parseJsonResult(out)).toMatchObject({ result: 'ok' });
+    const request = inputOf('echo')['llm_request'] as { messages: { content: string }[]; truncated?: { messages_cut: number; max_bytes: number } };
+    expect(request.truncated).toEqual({ messages_cut: 1, max_bytes: 1024 });
+    expect(request.messages[0]?.content).toMatch(/^\[content cut by hookwise\.hooks\.maxInputBytes: message 0\]$/);
+    expect(JSON.stringify(s.requests[1]?.body)).toContain(prompt);
+  });
 });
