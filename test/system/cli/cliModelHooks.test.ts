@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenAiTestServer } from '../../support/openAiTestServer';
@@ -202,5 +202,28 @@ describe('model-level command hooks against the real model server', () => {
     expect(request.truncated).toEqual({ messages_cut: 1, max_bytes: 1024 });
     expect(request.messages[0]?.content).toMatch(/^\[content cut by hookwise\.hooks\.maxInputBytes: message 0\]$/);
     expect(JSON.stringify(s.requests[1]?.body)).toContain(prompt);
+  });
+});
+
+describe('the demo workspace model-hook examples', () => {
+  const demo = path.join(__dirname, '..', '..', '..', 'examples', 'demo-workspace', '.claude');
+
+  it('cost guard, secret redactor and read-only filter: a repeated question is answered from the cache, redacted, with read-only tools', async () => {
+    mkdirSync(path.join(suite.w.ws, '.claude', 'hooks'), { recursive: true });
+    for (const script of ['cost-guard.cjs', 'redact-secrets.cjs', 'read-only-tools.cjs'])
+      copyFileSync(path.join(demo, 'hooks', script), path.join(suite.w.ws, '.claude', 'hooks', script));
+    const settings = path.join(demo, 'model-hooks.example.json');
+    const s = await serve([textReply('Use the token sk-demo1234567890 for the API.'), textReply('never')]);
+    const ask = ['-p', 'which token do I use?', ...base(s), '--settings', settings];
+
+    const first = parseJsonResult(await runCliProcess(suite.cli, suite.w, ask));
+    const second = parseJsonResult(await runCliProcess(suite.cli, suite.w, ask));
+
+    expect(first).toMatchObject({ result: 'Use the token [REDACTED] for the API.' });
+    expect(second).toMatchObject({ result: 'Use the token [REDACTED] for the API.' });
+    expect(s.requests).toHaveLength(1);
+    const tools = (s.requests[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    expect(tools.map((t) => t.function.name).sort()).toEqual(['Glob', 'Grep', 'Read', 'TaskGet', 'TaskList']);
+    expect(readFileSync(second.transcript_path, 'utf8')).not.toContain('sk-demo1234567890');
   });
 });
