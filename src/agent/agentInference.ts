@@ -40,8 +40,10 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
     if ('ended' in called) return called;
     const { call, response } = called;
     const after = await afterInference(run, call, response);
+    // Streamed already only when the model answered and no AfterInference hook held the text.
+    const streamed = call.answer === undefined && !run.gate.hasHooks('AfterInference');
     if ('stopped' in after) {
-      record(run, after.reply);
+      record(run, after.reply, streamed);
       run.closeUnansweredCalls(after.reply, 0, after.stopped);
       return { ended: await run.end('stopped', after.stopped) };
     }
@@ -51,7 +53,7 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
       run.context.flushInto(o.conversation);
       continue;
     }
-    record(run, after.reply);
+    record(run, after.reply, streamed);
     return { response: after.reply };
   }
 }
@@ -130,7 +132,7 @@ function callModel(run: AgentRun, request: ModelRequest): Promise<ModelResponse>
 }
 
 /** The response's usage, its assistant message and (in the background) MessageDisplay. */
-function record(run: AgentRun, response: ModelResponse): void {
+function record(run: AgentRun, response: ModelResponse, streamed: boolean): void {
   const { o } = run;
   const emit = o.ctx.emit;
   if (response.usage) {
@@ -144,7 +146,7 @@ function record(run: AgentRun, response: ModelResponse): void {
       : { role: 'assistant', content: response.text },
   );
   // Held text (an AfterInference hook listens, or a hook answered): shown now, as the hooks left it.
-  if (response.text !== '' && run.gate.hasHooks('AfterInference')) emit({ type: 'text', agent: o.agent, delta: response.text });
+  if (response.text !== '' && !streamed) emit({ type: 'text', agent: o.agent, delta: response.text });
   emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step: run.step });
   // Once per shown message, in the background: display hooks never hold up the turn (and cost nothing when none is configured).
   // The main agent's messages only: as in Claude Code, a subagent's text is its report, not a displayed message.

@@ -61,6 +61,13 @@ describe('in-process model-level hooks', () => {
     expect(h.records.find((r) => r.event === 'BeforeInference' && r.effect !== undefined)?.effect).toBe('answered without the model');
   });
 
+  it('a synthetic answer is shown as text once, though nothing streamed it', async () => {
+    h.hooks.onBeforeInference(() => respondWith({ candidates: [{ content: { parts: ['From ', 'the cache.'] } }] }));
+    const { events, model } = await h.run([]);
+    expect(model.requests).toHaveLength(0);
+    expect(events.filter((e) => e.type === 'text')).toEqual([expect.objectContaining({ delta: 'From the cache.' })]);
+  });
+
   it('BeforeToolSelection: the union of the hooks, intersected with what the call offers (a filter never adds)', async () => {
     h.hooks.on('BeforeToolSelection', () => selectTools(['Read']));
     h.hooks.on('BeforeToolSelection', () => selectTools(['Glob', 'NotOffered']));
