@@ -27,6 +27,7 @@ const TRACKED = [
   'globVsRg',
   'startupVsNode',
   'sessionVsNode',
+  'modelHookRatio',
 ];
 
 const filter = process.argv[2] ?? '';

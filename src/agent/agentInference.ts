@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { isContextTooLong } from '../model/contextLengthError';
 import { collectResponse } from '../model/modelClient';
-import type { ModelResponse } from '../model/modelClient';
+import type { ModelRequest, ModelResponse } from '../model/modelClient';
 import { thrownMessage } from '../shared/describeThrown';
 import type { AgentRunResult } from './agentEvents';
 import type { AgentRun } from './agentRun';
+import { toLlmRequest, toLlmResponse } from './llmRequest';
+import type { PreparedCall } from './modelHooks';
+import { MODEL_HOOK_SOURCE, modelNameOf, prepareCall, rewrittenReply } from './modelHooks';
 import { stopFailureError } from './stopFailure';
 
 /** What one inference step gave: the model's response, or the end of the run. */
 export type InferenceOutcome = { readonly response: ModelResponse } | { readonly ended: AgentRunResult };
 
+/** Most times AfterInference hooks may send the model back with feedback in one step (like the Stop block cap). */
+export const MAX_REPLY_RETRIES = 3;
+
 /**
  * One model call: the session's preparation (compaction), the changing tools read again, the
- * background hooks' output and the collected context flushed into the conversation, then the
- * streamed response, its usage, the assistant message, MessageDisplay and AfterInference. A
+ * background hooks' output and the collected context flushed into the conversation, then
+ * BeforeInference and BeforeToolSelection (which may rewrite the request or answer in the
+ * model's place), the streamed response, AfterInference (which may replace the reply or send
+ * the model back with feedback), its usage, the assistant message and MessageDisplay. A
  * model error ends the run (StopFailure instead of Stop).
  */
 export async function infer(run: AgentRun): Promise<InferenceOutcome> {
@@ -27,13 +35,44 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
     if (output.additionalContext) run.context.add(`${output.event} hook additional context: ${output.additionalContext}`);
   }
   run.context.flushInto(o.conversation);
-  let response: ModelResponse;
+  for (let retries = 0; ; retries++) {
+    const called = await callOnce(run);
+    if ('ended' in called) return called;
+    const { call, response } = called;
+    const after = await afterInference(run, call, response);
+    // Streamed already only when the model answered and no AfterInference hook held the text.
+    const streamed = call.answer === undefined && !run.gate.hasHooks('AfterInference');
+    if ('stopped' in after) {
+      record(run, after.reply, streamed);
+      run.closeUnansweredCalls(after.reply, 0, after.stopped);
+      return { ended: await run.end('stopped', after.stopped) };
+    }
+    if ('feedback' in after && retries < MAX_REPLY_RETRIES) {
+      // The rejected reply is dropped (it may be what the hook objects to); the model hears why and answers again.
+      run.context.add(`AfterInference hook feedback on your last reply (it was discarded): ${after.feedback}`);
+      run.context.flushInto(o.conversation);
+      continue;
+    }
+    record(run, after.reply, streamed);
+    return { response: after.reply };
+  }
+}
+
+/** BeforeInference / BeforeToolSelection, then the model call (or a hook's answer). */
+async function callOnce(run: AgentRun): Promise<{ readonly call: PreparedCall; readonly response: ModelResponse } | { readonly ended: AgentRunResult }> {
+  const { o } = run;
+  let call = await prepareCall(run);
   try {
-    response = await callModel(run).catch(async (error: unknown) => {
-      // Too long for the model: compacted once, the call is sent again (as Claude Code does).
+    if ('stopped' in call) return { ended: await run.end('stopped', call.stopped) };
+    try {
+      return { call, response: await answerOrCall(run, call) };
+    } catch (error) {
+      // Too long for the model: compacted once, the call is prepared and sent again (as Claude Code does).
       if (o.signal.aborted || !isContextTooLong(error) || !o.onContextTooLong || !(await o.onContextTooLong())) throw error;
-      return callModel(run);
-    });
+    }
+    call = await prepareCall(run);
+    if ('stopped' in call) return { ended: await run.end('stopped', call.stopped) };
+    return { call, response: await answerOrCall(run, call) };
   } catch (error) {
     if (o.signal.aborted) return { ended: await run.end('cancelled', 'Stopped by the user') };
     // The turn ends on the model error: StopFailure instead of Stop (its output is ignored, as in Claude Code).
@@ -42,47 +81,58 @@ export async function infer(run: AgentRun): Promise<InferenceOutcome> {
     }
     return { ended: await run.end('failed', thrownMessage(error)) };
   }
-  record(run, response);
-  const afterInference = run.observe(
-    await run.dispatch(
-      'AfterInference',
-      run.inputs.afterInference(
-        run.step,
-        response.text,
-        response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText })),
-        response.finishReason,
-      ),
-    ),
-    'AfterInference',
-  );
-  if (afterInference) {
-    run.closeUnansweredCalls(response, 0, afterInference);
-    return { ended: await run.end('stopped', afterInference) };
-  }
-  return { response };
 }
 
-/** The model call itself, with the conversation as it is now. */
-function callModel(run: AgentRun): Promise<ModelResponse> {
+/** A hook's answer (said in the chat), or the model's. */
+function answerOrCall(run: AgentRun, call: PreparedCall): Promise<ModelResponse> {
+  const { o } = run;
+  if (call.answer === undefined) return callModel(run, call.request);
+  o.ctx.emit({
+    type: 'systemMessage',
+    agent: o.agent,
+    text: `Answered by hook "${call.answer.hookLabel}" (the model was not called)`,
+    source: MODEL_HOOK_SOURCE,
+  });
+  return Promise.resolve(call.answer.response);
+}
+
+type AfterInference = { readonly reply: ModelResponse } & ({ readonly stopped: string } | { readonly feedback: string } | object);
+
+/** AfterInference on the reply: the reply as the hooks left it, a stop, or feedback to send the model back with. */
+async function afterInference(run: AgentRun, call: PreparedCall, response: ModelResponse): Promise<AfterInference> {
+  const reads = run.gate.hasHooks('AfterInference');
+  const model = {
+    name: modelNameOf(run),
+    ...(reads
+      ? { request: call.llmRequest ?? toLlmRequest(call.request, modelNameOf(run), run.o.ctx.hookInputMaxBytes), response: toLlmResponse(response) }
+      : {}),
+    ...(call.answer ? { answeredBy: call.answer.hookLabel } : {}),
+  };
+  const calls = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsText }));
+  const result = await run.dispatch('AfterInference', run.inputs.afterInference(run.step, response.text, calls, response.finishReason, model));
+  const reply = rewrittenReply(run, response, result, call.request.tools ?? []);
+  const stopped = run.observe(result, 'AfterInference');
+  if (stopped !== undefined) return { reply, stopped };
+  if (result.decision === 'deny') return { reply, feedback: result.reason ?? 'AfterInference hook rejected the reply' };
+  return { reply };
+}
+
+/**
+ * The model call itself. While an AfterInference hook listens (it may rewrite the reply), the
+ * text is held back and shown once the hooks are done ({@link record}), so a redacted original
+ * never reaches the screen.
+ */
+function callModel(run: AgentRun, request: ModelRequest): Promise<ModelResponse> {
   const { o } = run;
   const { ctx } = o;
-  const modelName = o.modelName ?? ctx.modelName;
-  return collectResponse(
-    ctx.model,
-    {
-      messages: [{ role: 'system', content: o.systemPrompt }, ...o.conversation.messages],
-      tools: run.tools.modelSpecs,
-      ...(modelName ? { model: modelName } : {}),
-      ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
-    },
-    o.signal,
-    (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }),
-    (delta) => ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
+  const hold = run.gate.hasHooks('AfterInference');
+  return collectResponse(ctx.model, request, o.signal, hold ? undefined : (delta) => ctx.emit({ type: 'text', agent: o.agent, delta }), (delta) =>
+    ctx.emit({ type: 'reasoning', agent: o.agent, delta }),
   );
 }
 
 /** The response's usage, its assistant message and (in the background) MessageDisplay. */
-function record(run: AgentRun, response: ModelResponse): void {
+function record(run: AgentRun, response: ModelResponse, streamed: boolean): void {
   const { o } = run;
   const emit = o.ctx.emit;
   if (response.usage) {
@@ -95,6 +145,8 @@ function record(run: AgentRun, response: ModelResponse): void {
       ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
       : { role: 'assistant', content: response.text },
   );
+  // Held text (an AfterInference hook listens, or a hook answered): shown now, as the hooks left it.
+  if (response.text !== '' && !streamed) emit({ type: 'text', agent: o.agent, delta: response.text });
   emit({ type: 'assistantMessage', agent: o.agent, text: response.text, step: run.step });
   // Once per shown message, in the background: display hooks never hold up the turn (and cost nothing when none is configured).
   // The main agent's messages only: as in Claude Code, a subagent's text is its report, not a displayed message.

@@ -45,7 +45,8 @@ export interface AgentRunOptions {
 
 /**
  * Runs one agent turn as a skeleton of hooks (every lifecycle point is a hook event):
- * ExecutionStart → [BeforeStep → BeforeInference → model → AfterInference → per tool call:
+ * ExecutionStart → [BeforeStep → BeforeInference → BeforeToolSelection → model (or a hook's
+ * answer) → AfterInference → per tool call:
  * PreToolUse → permission → tool → PostToolUse | PostToolUseFailure → AfterStep →
  * Stop]* → ExecutionEnd, and AgentFailed on an unrecoverable error. Limits (max steps,
  * tokens, time) are hooks too (see defaultLimits.ts). Never throws.
@@ -74,9 +75,7 @@ async function steps(run: AgentRun): Promise<AgentRunResult> {
     run.step++;
     const beforeStep = run.observe(await run.dispatch('BeforeStep', inputs.beforeStep(run.step, run.elapsed(), run.usageTotal())), 'BeforeStep');
     if (beforeStep) return await run.end('stopped', beforeStep);
-    const beforeInference = run.observe(await run.dispatch('BeforeInference', inputs.beforeInference(run.step, o.conversation.length)), 'BeforeInference');
-    if (beforeInference) return await run.end('stopped', beforeInference);
-
+    // BeforeInference and BeforeToolSelection fire inside `infer`, on the request as it will be sent.
     const inferred = await infer(run);
     if ('ended' in inferred) return inferred.ended;
     const { response } = inferred;

@@ -2,6 +2,7 @@ import type { HookContextFields, HookContextMap, HookEnvelope } from '../hooks/h
 import { forEvent } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import type { AgentRef } from '../hooks/hookRunTypes';
+import type { LlmRequestInput, LlmResponseInput } from '../hooks/inputs/loopEventSchemas';
 import type { PermissionMode } from '../permissions/permissionMode';
 
 /** What every hook input of one agent shares (docs/hooks.md §2). */
@@ -115,11 +116,31 @@ export class HookInputs {
       total_tokens: totalTokens,
     });
   }
-  beforeInference(step: number, messageCount: number) {
-    return forEvent('BeforeInference', this.env, { step_index: step, message_count: messageCount });
+  /** `request` only when a hook will read it (built lazily by the caller). */
+  beforeInference(step: number, messageCount: number, model?: string, request?: LlmRequestInput) {
+    return forEvent('BeforeInference', this.env, { step_index: step, message_count: messageCount, model, llm_request: request });
   }
-  afterInference(step: number, text: string, toolCalls: readonly { id: string; name: string; arguments: string }[], finishReason: string) {
-    return forEvent('AfterInference', this.env, { step_index: step, assistant_text: text, tool_calls: [...toolCalls], finish_reason: finishReason });
+  beforeToolSelection(step: number, model: string, request: LlmRequestInput) {
+    return forEvent('BeforeToolSelection', this.env, { step_index: step, model, llm_request: request });
+  }
+  /** `model` on: the request and reply in Gemini's shapes (when a hook reads them), and who answered in the model's place. */
+  afterInference(
+    step: number,
+    text: string,
+    toolCalls: readonly { id: string; name: string; arguments: string }[],
+    finishReason: string,
+    model?: { readonly name: string; readonly request?: LlmRequestInput; readonly response?: LlmResponseInput; readonly answeredBy?: string },
+  ) {
+    return forEvent('AfterInference', this.env, {
+      step_index: step,
+      assistant_text: text,
+      tool_calls: [...toolCalls],
+      finish_reason: finishReason,
+      model: model?.name,
+      llm_request: model?.request,
+      llm_response: model?.response,
+      answered_by_hook: model?.answeredBy,
+    });
   }
   messageDisplay(turnId: string, messageId: string, index: number, final: boolean, delta: string) {
     return forEvent('MessageDisplay', this.env, { turn_id: turnId, message_id: messageId, index, final, delta });

@@ -64,6 +64,8 @@ export interface RunContext {
   readonly protectedSnapshots?: ProtectedSnapshots | undefined;
   /** The transcript of the agent that spawns subagents from this context (gets a link line per child). */
   readonly parentTranscript?: TranscriptWriter;
+  /** Cap of the message text in a model-level hook's `llm_request` (`hookwise.hooks.maxInputBytes`); absent = 4 MiB. */
+  readonly hookInputMaxBytes?: number | undefined;
 }
 
 /** A subagent's context: the parent's, with the child's transcript as the one its own subagents link from. */

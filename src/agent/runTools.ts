@@ -9,6 +9,8 @@ export class RunTools {
   private tools: ReadonlyMap<string, AnyAgentTool>;
   private specs: readonly ModelToolSpec[];
   private extra: readonly AnyAgentTool[] | undefined;
+  /** The tools of this call when a model-level hook narrowed them; reset by {@link refresh}. */
+  private narrowed: ReadonlyMap<string, AnyAgentTool> | undefined;
 
   constructor(
     private readonly base: readonly AnyAgentTool[],
@@ -20,7 +22,16 @@ export class RunTools {
 
   /** The tools by name, as of the last {@link refresh}. */
   get byName(): ReadonlyMap<string, AnyAgentTool> {
-    return this.tools;
+    return this.narrowed ?? this.tools;
+  }
+
+  /**
+   * Only `names` can run until the next {@link refresh}: a call to a tool a hook took off this
+   * model call is answered as an unknown tool, so a filter holds even against a model that
+   * names a tool it was not offered.
+   */
+  narrow(names: ReadonlySet<string> | undefined): void {
+    this.narrowed = names === undefined ? undefined : new Map([...this.tools].filter(([name]) => names.has(name)));
   }
 
   /** What the model is told it may call, as of the last {@link refresh}. */
@@ -30,6 +41,7 @@ export class RunTools {
 
   /** Reads the changing tools again; the same array as last time means unchanged. */
   refresh(): void {
+    this.narrowed = undefined;
     const now = this.more?.();
     if (now === undefined || now === this.extra) return;
     this.extra = now;

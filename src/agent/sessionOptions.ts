@@ -40,6 +40,8 @@ export interface SessionOptions {
   /** Subagent types for the Agent tool; absent or maxSubagentDepth 0 = no Agent tool. */
   readonly agents?: readonly AgentDefinition[];
   readonly maxSubagentDepth?: number;
+  /** Cap of the message text in a model-level hook's `llm_request` (hookwise.hooks.maxInputBytes). */
+  readonly hookInputMaxBytes?: number;
   /** File names FileChanged matchers list literally (`.envrc|.env`): watched in `cwd` from SessionStart on, as in Claude Code. */
   readonly fileChangedNames?: () => readonly string[];
   /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */

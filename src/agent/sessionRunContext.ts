@@ -64,6 +64,7 @@ export function sessionRunContext(o: SessionOptions, p: SessionRunContextParts):
       transcriptDir: path.join(o.transcriptDir, p.sessionId, 'subagents'),
     },
     parentTranscript: p.transcript,
+    hookInputMaxBytes: o.hookInputMaxBytes,
     lazyMemory: o.promptContext ? p.lazyMemory : undefined,
     protectedSnapshots: new ProtectedSnapshots({
       roots: () => [o.projectDir, o.cwd],

@@ -94,6 +94,7 @@ export async function startCliAgent(args: CliArgs, io: CliIo, parts: CliAgentPar
     // Grep and Glob: --rg-path / $HOOKWISE_RG_PATH, then rg on PATH; a missing rg is one line on stderr.
     ripgrep: new RipgrepLocator({ candidates: [args.rgPath], onDiagnostic: (message) => io.stderr(`${message}\n`) }),
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
+    hookInputMaxBytes: () => positiveInt(io.env['HOOKWISE_HOOKS_MAX_INPUT_BYTES']),
     observers: [parts.observer],
   });
   const applied = runtime.applyConfig(parts.config, { trusted: true });
@@ -153,4 +154,10 @@ function reportMcpProblems(runtime: HookwiseRuntime, io: CliIo): () => void {
       io.stderr(`hookwise: MCP tool "${p.tool}" of server "${p.server}" is off: ${p.message}\n`);
     }
   });
+}
+
+/** `$HOOKWISE_HOOKS_MAX_INPUT_BYTES` and the like: a positive integer, or undefined (the default applies). */
+function positiveInt(text: string | undefined): number | undefined {
+  const n = text === undefined ? NaN : Number(text);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -40,7 +40,7 @@ export class CliEventSink {
     if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
     if (event.type === 'text' && this.args.outputFormat === 'text') return;
     // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
-    if (!this.stream && event.type === 'systemMessage' && event.source === 'memory') io.stderr(`hookwise: ${event.text}\n`);
+    if (!this.stream && event.type === 'systemMessage' && (event.source === 'memory' || event.source === 'modelHook')) io.stderr(`hookwise: ${event.text}\n`);
     if (!this.stream) return;
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);

@@ -18,6 +18,8 @@ export interface CliHookRun {
   readonly duration_ms?: number;
   /** Problems that did not fail the run (unknown output fields). */
   readonly warnings?: readonly string[];
+  /** What a model-level hook changed (`messages 42 → 12`, `reply redacted`). */
+  readonly changed?: string;
   /** http hooks: the URL posted to and the response status (absent when no response came). */
   readonly url?: string;
   readonly http_status?: number;
@@ -42,6 +44,7 @@ export function toCliHookRun(record: HookRunRecord): CliHookRun {
     ...(record.raw && !record.raw.http ? { exit_code: record.raw.exitCode } : {}),
     ...(record.durationMs !== undefined ? { duration_ms: Math.round(record.durationMs) } : {}),
     ...(record.warnings !== undefined && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+    ...(record.effect !== undefined ? { changed: record.effect } : {}),
     ...(record.statusMessage !== undefined ? { status_message: record.statusMessage } : {}),
     ...(record.permission ? { permission: { decision: record.permission.decision, decided_by: record.permission.decidedBy } } : {}),
   };

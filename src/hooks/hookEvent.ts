@@ -40,6 +40,7 @@ export const HookEvent = {
   BeforeStep: 'BeforeStep',
   AfterStep: 'AfterStep',
   BeforeInference: 'BeforeInference',
+  BeforeToolSelection: 'BeforeToolSelection',
   AfterInference: 'AfterInference',
   AgentFailed: 'AgentFailed',
 } as const;
@@ -93,6 +94,7 @@ export const LIFECYCLE_HOOK_EVENTS = [
   HookEvent.BeforeStep,
   HookEvent.AfterStep,
   HookEvent.BeforeInference,
+  HookEvent.BeforeToolSelection,
   HookEvent.AfterInference,
   HookEvent.AgentFailed,
 ] as const satisfies readonly HookEvent[];
@@ -143,6 +145,9 @@ export const MATCHER_FIELD: Readonly<Partial<Record<HookEvent, string>>> = {
   InstructionsLoaded: 'load_reason',
   Elicitation: 'mcp_server_name',
   ElicitationResult: 'mcp_server_name',
+  BeforeInference: 'model',
+  BeforeToolSelection: 'model',
+  AfterInference: 'model',
 };
 
 /**

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { HookToolConfig, LlmRequestPatch, LlmResponse } from './inputs/llmShapes';
+import { hookToolConfigSchema, llmRequestPatchSchema, llmResponseSchema } from './inputs/llmShapes';
 
 /**
  * What one hook decided (docs/hooks.md §3). `undefined` decision = no opinion (proceed).
@@ -43,6 +45,15 @@ export interface HookOutcome {
   readonly systemMessage?: string;
   /** Hide this hook's stdout from the transcript view. */
   readonly suppressOutput?: boolean;
+  /** BeforeInference: fields of the request to replace (Gemini's `hookSpecificOutput.llm_request`). */
+  readonly llmRequest?: LlmRequestPatch;
+  /**
+   * BeforeInference: a reply in the model's place (the model is not called); AfterInference:
+   * the reply that replaces the model's (Gemini's `hookSpecificOutput.llm_response`).
+   */
+  readonly llmResponse?: LlmResponse;
+  /** BeforeToolSelection: the tools this call may offer (Gemini's `hookSpecificOutput.toolConfig`); only narrows. */
+  readonly toolConfig?: HookToolConfig;
 }
 
 /** zod schema of an outcome, used to check what in-process callables return. */
@@ -57,6 +68,9 @@ export const hookOutcomeSchema = z
     metadataToMerge: z.record(z.string(), z.unknown()).optional(),
     systemMessage: z.string().optional(),
     suppressOutput: z.boolean().optional(),
+    llmRequest: llmRequestPatchSchema.optional(),
+    llmResponse: llmResponseSchema.optional(),
+    toolConfig: hookToolConfigSchema.optional(),
   })
   .strict();
 
@@ -100,6 +114,21 @@ export function modifyInput(updatedInput: Record<string, unknown>, decision?: 'a
 /** Replace the tool result the model sees (PostToolUse). */
 export function modifyResult(updatedResult: unknown): HookOutcome {
   return { updatedResult };
+}
+
+/** BeforeInference: rewrite fields of the request (messages replace the whole list). */
+export function rewriteRequest(llmRequest: LlmRequestPatch): HookOutcome {
+  return { llmRequest };
+}
+
+/** BeforeInference: answer in the model's place; AfterInference: replace the model's reply. */
+export function respondWith(llmResponse: LlmResponse): HookOutcome {
+  return { llmResponse };
+}
+
+/** BeforeToolSelection: offer only these tools on this call (never more than rules and mode allow). */
+export function selectTools(allowedFunctionNames: readonly string[], mode?: HookToolConfig['mode']): HookOutcome {
+  return { toolConfig: mode === undefined ? { allowedFunctionNames: [...allowedFunctionNames] } : { mode, allowedFunctionNames: [...allowedFunctionNames] } };
 }
 
 /** Add text to the model's context on its next call. */

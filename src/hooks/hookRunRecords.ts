@@ -167,7 +167,18 @@ export function select(
  */
 export function mergeMayFail(record: HookRunRecord): boolean {
   const o = record.outcome;
-  return record.status !== 'failed' && o !== undefined && (o.updatedInput !== undefined || o.updatedResult !== undefined || o.metadataToMerge !== undefined);
+  return (
+    record.status !== 'failed' &&
+    o !== undefined &&
+    (o.updatedInput !== undefined ||
+      o.updatedResult !== undefined ||
+      o.metadataToMerge !== undefined ||
+      // Model-level changes: merging bounds them and names what they change (`effect`).
+      o.llmRequest !== undefined ||
+      o.llmResponse !== undefined ||
+      o.toolConfig !== undefined ||
+      (o.decision === 'deny' && record.event === 'AfterInference'))
+  );
 }
 
 // Records are built as one object literal of fixed shape (absent fields are undefined, which

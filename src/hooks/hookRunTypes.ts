@@ -3,6 +3,16 @@ import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import type { HookDecision, HookOutcome, InjectedMessage } from './hookOutcome';
 import type { HookSource } from '../configFiles/hookSource';
+import type { HookToolConfig, LlmRequestPatch, LlmResponse } from './inputs/llmShapes';
+
+/** One model-level hook's change, in merge order: what the agent applies to the call. */
+export interface ModelEdit {
+  readonly hookId: string;
+  readonly hookLabel: string;
+  readonly llmRequest?: LlmRequestPatch;
+  readonly llmResponse?: LlmResponse;
+  readonly toolConfig?: HookToolConfig;
+}
 
 /**
  * The public shapes of one hook execution and of one event's merged result. The runner
@@ -53,6 +63,8 @@ export interface HookRunRecord extends AgentRef {
   readonly error?: string;
   /** For failures: what kind (added by the hook engine; optional, so older producers stay valid). */
   readonly failureReason?: HookFailureReason;
+  /** What a model-level hook changed, e.g. `messages 42 → 12`, `answered without the model`, `reply redacted`. */
+  readonly effect?: string;
   /** Problems that did not fail the run, e.g. unknown fields in the hook's JSON output. */
   readonly warnings?: readonly string[];
   /** The handler's `statusMessage`: what the UI shows while the hook runs. */
@@ -139,6 +151,8 @@ export interface HookEventResult {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly systemMessages: readonly string[];
   readonly suppressOutput: boolean;
+  /** Model-level hooks' request, reply and tool-choice changes, in merge order (absent = none). */
+  readonly modelEdits?: readonly ModelEdit[];
   /** Hooks whose matcher matched but that did not run (`if` false, `once` spent), with why. */
   readonly skipped?: readonly { readonly hookId: string; readonly hookLabel: string; readonly reason: string }[];
   /** Every execution of this occurrence, in registration order. */

@@ -13,7 +13,35 @@ const TOOL_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
   WebFetch: { url: 'https://example.com', prompt: 'summarise' },
 };
 
+/** A small request as model-level hooks get it (Gemini CLI's `llm_request`). */
+const SAMPLE_LLM_REQUEST = {
+  model: 'gpt-4.1',
+  messages: [{ role: 'user', content: 'Explain this project' }],
+  config: { systemInstruction: 'You are a coding agent.' },
+  toolConfig: { mode: 'AUTO', allowedFunctionNames: ['Read', 'Grep', 'Bash'] },
+  tools: [
+    { name: 'Read', description: 'Reads a file.' },
+    { name: 'Grep', description: 'Searches file contents.' },
+    { name: 'Bash', description: 'Runs a shell command.' },
+  ],
+};
+
 const EVENT_FIELDS: Readonly<Partial<Record<HookEvent, Record<string, unknown>>>> = {
+  BeforeInference: { step_index: 1, message_count: 1, model: 'gpt-4.1', llm_request: SAMPLE_LLM_REQUEST },
+  BeforeToolSelection: { step_index: 1, model: 'gpt-4.1', llm_request: SAMPLE_LLM_REQUEST },
+  AfterInference: {
+    step_index: 1,
+    assistant_text: 'It is a VS Code extension.',
+    tool_calls: [],
+    finish_reason: 'stop',
+    model: 'gpt-4.1',
+    llm_request: SAMPLE_LLM_REQUEST,
+    llm_response: {
+      text: 'It is a VS Code extension.',
+      candidates: [{ content: { role: 'model', parts: ['It is a VS Code extension.'] }, finishReason: 'stop' }],
+      tool_calls: [],
+    },
+  },
   UserPromptSubmit: { prompt: 'Explain this project' },
   SessionStart: { source: 'startup' },
   SessionEnd: { reason: 'other' },

@@ -4,6 +4,7 @@ import type { HookObservers } from './hookObservers';
 import type { HookEventResult, HookRunRecord } from './hookRunTypes';
 import { finishedRecord, refusedByFailClosed } from './hookRunRecords';
 import type { OutcomeMerger } from './mergeOutcomes';
+import { describeModelEdit } from './modelEditSummary';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -36,6 +37,8 @@ export function mergeTier(
       cancelled = true;
     } else if (end?.kind === 'result' && end.result.status === 'ok' && !refusedByFailClosed(end.result, reg)) {
       const problems = merger.add(reg, reg.action.label, end.result.outcome, end.result.plainOutput);
+      const effect = problems.length === 0 ? describeModelEdit(record.event, tierInput, end.result.outcome) : undefined;
+      if (effect !== undefined) record = { ...record, effect };
       if (problems.length > 0 && record.status !== 'failed') {
         record = {
           ...record,
@@ -79,6 +82,7 @@ export function eventResultOf(event: HookEvent, occurrenceId: string, merger: Ou
     metadata: merged.metadata,
     systemMessages: merged.systemMessages,
     suppressOutput: merged.suppressOutput,
+    ...(merged.modelEdits.length > 0 ? { modelEdits: merged.modelEdits } : {}),
     records,
     failures,
     ...(cancelled ? { cancelled: true } : {}),

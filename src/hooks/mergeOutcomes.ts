@@ -3,7 +3,7 @@ import type { HookEvent } from './hookEvent';
 import type { HookFailureReason } from './hookErrors';
 import type { HookDecision, HookOutcome, InjectedMessage } from './hookOutcome';
 import { decisionRank } from './hookOutcome';
-import type { DecidedBy } from './hookRunTypes';
+import type { DecidedBy, ModelEdit } from './hookRunTypes';
 import type { HookRegistration } from './hookRegistry';
 import { withRewrittenInput } from './hookContext';
 import { describeSource } from '../configFiles/hookSource';
@@ -54,7 +54,20 @@ export function checkOutcomeForEvent(event: HookEvent, outcome: HookOutcome): Me
   if (outcome.updatedResult !== undefined && event !== 'PostToolUse') {
     return { failureReason: 'updatedResultNotAllowed', error: `returned updatedResult on ${event}; only PostToolUse results can be replaced` };
   }
-  return undefined;
+  return checkModelFields(event, outcome);
+}
+
+/** The model-level fields belong to their events: llm_request to BeforeInference, llm_response to Before/AfterInference, toolConfig to BeforeToolSelection. */
+function checkModelFields(event: HookEvent, outcome: HookOutcome): MergeProblem | undefined {
+  const misplaced =
+    outcome.llmRequest !== undefined && event !== 'BeforeInference'
+      ? 'llm_request (BeforeInference only)'
+      : outcome.llmResponse !== undefined && event !== 'BeforeInference' && event !== 'AfterInference'
+        ? 'llm_response (BeforeInference and AfterInference only)'
+        : outcome.toolConfig !== undefined && event !== 'BeforeToolSelection'
+          ? 'toolConfig (BeforeToolSelection only)'
+          : undefined;
+  return misplaced === undefined ? undefined : { failureReason: 'invalidOutcome', error: `returned ${misplaced} on ${event}; it was not used` };
 }
 
 /**
@@ -104,8 +117,10 @@ export interface MergedOutcome {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly systemMessages: readonly string[];
   readonly suppressOutput: boolean;
+  readonly modelEdits: readonly ModelEdit[];
 }
 
+const NO_EDITS: readonly ModelEdit[] = Object.freeze([]);
 const NO_STRINGS: readonly string[] = Object.freeze([]);
 const NO_MESSAGES: readonly InjectedMessage[] = Object.freeze([]);
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -140,6 +155,7 @@ export class OutcomeMerger implements MergedOutcome {
   metadata: Readonly<Record<string, unknown>> = NO_METADATA;
   systemMessages: string[] = [];
   suppressOutput = false;
+  modelEdits: ModelEdit[] = [];
   /** The context the next tier sees (rewritten input). */
   input: Readonly<Record<string, unknown>>;
   private readonly rewriteKey: 'tool_input' | 'prompt' | undefined;
@@ -180,6 +196,9 @@ export class OutcomeMerger implements MergedOutcome {
     if (outcome.messagesToInject?.length) this.messagesToInject.push(...outcome.messagesToInject);
     if (outcome.systemMessage) this.systemMessages.push(outcome.systemMessage);
     if (outcome.suppressOutput) this.suppressOutput = true;
+    const edit = this.modelEdit(hook, label, outcome);
+    if (typeof edit === 'string') problems.push({ failureReason: 'invalidOutcome', error: edit });
+    else if (edit !== undefined) this.modelEdits.push(edit);
     const metadataTooBig = outcome.metadataToMerge === undefined ? undefined : checkValueBounds(outcome.metadataToMerge);
     if (metadataTooBig !== undefined) problems.push({ failureReason: 'invalidOutcome', error: `metadataToMerge ${metadataTooBig}; not merged` });
     else if (outcome.metadataToMerge !== undefined) {
@@ -240,6 +259,27 @@ export class OutcomeMerger implements MergedOutcome {
       metadata: this.metadata,
       systemMessages: this.systemMessages.length ? this.systemMessages : NO_STRINGS,
       suppressOutput: this.suppressOutput,
+      modelEdits: this.modelEdits.length ? this.modelEdits : NO_EDITS,
+    };
+  }
+
+  /**
+   * A model-level hook's request, reply or tool choice, kept in merge order for the agent to
+   * apply (later fields win, as Gemini CLI merges its model events); too big = a problem string.
+   */
+  private modelEdit(hook: HookRegistration, label: string, outcome: HookOutcome): ModelEdit | string | undefined {
+    const { llmRequest, llmResponse, toolConfig } = outcome;
+    if (llmRequest === undefined && llmResponse === undefined && toolConfig === undefined) return undefined;
+    if (checkModelFields(this.event, outcome) !== undefined) return undefined; // already failed the record at finish
+    // An in-process hook's value was never JSON text: bound it here, as hook stdout is bounded when parsed.
+    const tooBig = checkValueBounds({ llmRequest, llmResponse, toolConfig });
+    if (tooBig !== undefined) return `the rewritten model request or reply ${tooBig}; it was not used`;
+    return {
+      hookId: hook.id,
+      hookLabel: label,
+      ...(llmRequest !== undefined ? { llmRequest } : {}),
+      ...(llmResponse !== undefined ? { llmResponse } : {}),
+      ...(toolConfig !== undefined ? { toolConfig } : {}),
     };
   }
 

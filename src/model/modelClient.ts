@@ -38,6 +38,12 @@ export interface ModelRequest {
   readonly model?: string;
   readonly maxTokens?: number;
   readonly temperature?: number;
+  readonly topP?: number;
+  readonly stopSequences?: readonly string[];
+  readonly presencePenalty?: number;
+  readonly frequencyPenalty?: number;
+  /** `required`: the model must call one of `tools` (Gemini's tool mode ANY). Absent: the model chooses. */
+  readonly toolChoice?: 'required';
   readonly responseSchema?: { readonly name: string; readonly schema: Readonly<Record<string, unknown>> };
 }
 

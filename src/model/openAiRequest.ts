@@ -71,6 +71,11 @@ export function buildChatRequestBody(request: ModelRequest, defaultModel: string
   }
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0) body.stop = [...request.stopSequences];
+  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
+  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
+  if (request.toolChoice !== undefined && body.tools !== undefined) body.tool_choice = request.toolChoice;
   if (request.responseSchema !== undefined) {
     body.response_format = {
       type: 'json_schema',

@@ -76,6 +76,8 @@ export interface RuntimeOptions {
   readonly systemPrompt?: string;
   /** Subagent nesting limit (hookwise.agent.maxSubagentDepth, default 2). */
   readonly maxSubagentDepth?: () => number;
+  /** Cap of the message text in a model-level hook's `llm_request` (hookwise.hooks.maxInputBytes, default 4 MiB). */
+  readonly hookInputMaxBytes?: () => number | undefined;
   /** Files that hold policy whether or not they hold any yet (VS Code's settings files): the agent changing one always asks. */
   readonly protectedFiles?: readonly string[];
   /** Memory files outside the project the user approved before (VS Code keeps them per workspace); absent = none. */
@@ -349,6 +351,7 @@ export class HookwiseRuntime {
       ...(options.contextWindowTokens ? { contextWindowTokens: options.contextWindowTokens } : {}),
       ...(options.idleNotificationMs ? { idleNotificationMs: options.idleNotificationMs } : {}),
       maxSubagentDepth: this.o.maxSubagentDepth?.() ?? DEFAULT_MAX_SUBAGENT_DEPTH,
+      ...(this.o.hookInputMaxBytes?.() !== undefined ? { hookInputMaxBytes: this.o.hookInputMaxBytes() } : {}),
       fileChangedNames: () => literalFileNames(this.registry.select('FileChanged').map((r) => r.matcher.description)),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: (signal) => this.promptContext(cwd, memoryAccess, signal),

@@ -55,6 +55,18 @@ export const HOOKWISE_SETTINGS = {
           "Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`), `plugins` (Claude Code plugins' `hooks/hooks.json`). Your user settings decide for every source; a workspace value only narrows: leaving a key out there skips only the project's sources of that kind, while `user`, `claudeUser` and your own agents and plugins still load, and a source your user settings leave out cannot be added back (ignored values are reported as warnings).",
       }),
   },
+  'hookwise.hooks.maxInputBytes': {
+    scope: 'window',
+    schema: z
+      .number()
+      .int()
+      .min(1024)
+      .default(4 * 1024 * 1024)
+      .meta({
+        markdownDescription:
+          "Most bytes of message text a model-level hook (BeforeInference, BeforeToolSelection, AfterInference) gets in `llm_request`. Past it the oldest messages' content is replaced by a marker and `llm_request.truncated` says how many; a hook that sends a marker back unchanged keeps that message's original text. The CLI reads `$HOOKWISE_HOOKS_MAX_INPUT_BYTES`.",
+      }),
+  },
   'hookwise.plugins.directories': {
     scope: 'machine',
     schema: z.array(z.string()).default([]).meta({

@@ -17,7 +17,7 @@ function settings(): vscode.WorkspaceConfiguration {
  * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2); a workspace may
  * lower these two limits, never raise them (narrowedLimit).
  */
-export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp'> {
+export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp' | 'hookInputMaxBytes'> {
   return {
     // Only the user's own value (a workspace must not widen what runs without asking), unless a VS Code policy sets it.
     mcp: {
@@ -29,6 +29,7 @@ export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' 
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
     limits: () => ({ maxSteps: narrowedLimit('hookwise.agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
     maxSubagentDepth: () => narrowedLimit('hookwise.agent.maxSubagentDepth', 2),
+    hookInputMaxBytes: () => settings().get<number>('hooks.maxInputBytes'),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../hookEvent';
 import { closestName } from '../../configFiles/configDiagnostic';
+import { hookToolConfigSchema, llmRequestPatchSchema, llmResponseSchema } from '../inputs/llmShapes';
 
 /**
  * Claude Code's JSON hook output,
@@ -35,8 +36,35 @@ const permissionRequestOutput = z.object({
   ]),
 });
 
-type SpecificEvent = 'PreToolUse' | 'PostToolUse' | 'PermissionRequest';
-const SPECIFIC_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PermissionRequest'] satisfies SpecificEvent[]);
+// The model-level events take Gemini CLI's fields (BeforeModel, AfterModel, BeforeToolSelection).
+const beforeInferenceOutput = z.object({
+  hookEventName: z.literal('BeforeInference'),
+  additionalContext: z.string().optional(),
+  llm_request: llmRequestPatchSchema.optional(),
+  llm_response: llmResponseSchema.optional(),
+});
+
+const afterInferenceOutput = z.object({
+  hookEventName: z.literal('AfterInference'),
+  additionalContext: z.string().optional(),
+  llm_response: llmResponseSchema.optional(),
+});
+
+const beforeToolSelectionOutput = z.object({
+  hookEventName: z.literal('BeforeToolSelection'),
+  additionalContext: z.string().optional(),
+  toolConfig: hookToolConfigSchema.optional(),
+});
+
+type SpecificEvent = 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'BeforeInference' | 'AfterInference' | 'BeforeToolSelection';
+const SPECIFIC_EVENTS = new Set<string>([
+  'PreToolUse',
+  'PostToolUse',
+  'PermissionRequest',
+  'BeforeInference',
+  'AfterInference',
+  'BeforeToolSelection',
+] satisfies SpecificEvent[]);
 /**
  * Every other event may carry `additionalContext`. Claude Code 2.0.76 accepted it only for
  * UserPromptSubmit, SessionStart, SubagentStart and PostToolUseFailure (others failed the
@@ -52,7 +80,18 @@ const contextOutput = z.object({
 });
 
 /** `hookSpecificOutput`, discriminated by `hookEventName`. */
-export const hookSpecificOutputSchema = z.discriminatedUnion('hookEventName', [preToolUseOutput, postToolUseOutput, permissionRequestOutput, contextOutput]);
+export const hookSpecificOutputSchema = z.discriminatedUnion('hookEventName', [
+  preToolUseOutput,
+  postToolUseOutput,
+  permissionRequestOutput,
+  beforeInferenceOutput,
+  afterInferenceOutput,
+  beforeToolSelectionOutput,
+  contextOutput,
+]);
+
+/** Gemini CLI's names of the model-level events, as its hooks write them in `hookEventName`. */
+export const GEMINI_OUTPUT_EVENT_NAMES: Readonly<Record<string, HookEvent>> = { BeforeModel: 'BeforeInference', AfterModel: 'AfterInference' };
 
 /** The whole JSON object a command hook may print on stdout with exit 0. */
 export const claudeHookOutputSchema = z.object({

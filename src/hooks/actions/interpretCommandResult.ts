@@ -4,7 +4,7 @@ import type { HookEvent } from '../hookEvent';
 import { decisionRank, proceed, type HookDecision, type HookOutcome } from '../hookOutcome';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../shared/processLauncher';
 import { parseBoundedJson } from '../../shared/boundedJson';
-import { claudeHookOutputSchema, describeZodError, unknownOutputFields, type ClaudeHookOutput } from './claudeHookOutputSchema';
+import { claudeHookOutputSchema, describeZodError, GEMINI_OUTPUT_EVENT_NAMES, unknownOutputFields, type ClaudeHookOutput } from './claudeHookOutputSchema';
 import { normalizeOutputAliases } from '../hookAliases';
 import { salvageCutJson } from './salvageCutJson';
 
@@ -143,7 +143,7 @@ function readJsonOutput(event: HookEvent, trimmed: string): JsonRead {
   if (!read.ok) return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: `hook output JSON is ${read.error}` } };
   if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value))
     return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: 'JSON validation failed: (root): expected an object' } };
-  const parsed = normalizeOutputAliases(read.value as Record<string, unknown>);
+  const parsed = geminiEventName(normalizeOutputAliases(read.value as Record<string, unknown>));
   const named = (parsed as { hookSpecificOutput?: { hookEventName?: unknown } }).hookSpecificOutput?.hookEventName;
   if (typeof named === 'string' && named !== event) {
     return {
@@ -160,6 +160,15 @@ function readJsonOutput(event: HookEvent, trimmed: string): JsonRead {
     return { kind: 'read', result: { status: 'failed', outcome: proceed(), error: `JSON validation failed: ${describeZodError(checked.error)}` } };
   const warnings = unknownOutputFields(parsed);
   return { kind: 'read', result: { status: 'ok', outcome: outcomeFromJson(event, checked.data), ...(warnings.length > 0 ? { warnings } : {}) } };
+}
+
+/** A Gemini hook's `hookEventName: "BeforeModel"` read as BeforeInference (and AfterModel as AfterInference). */
+function geminiEventName(json: Record<string, unknown>): Record<string, unknown> {
+  const specific = json['hookSpecificOutput'];
+  if (specific === null || typeof specific !== 'object' || Array.isArray(specific)) return json;
+  const name = (specific as { hookEventName?: unknown }).hookEventName;
+  const ours = typeof name === 'string' ? GEMINI_OUTPUT_EVENT_NAMES[name] : undefined;
+  return ours === undefined ? json : { ...json, hookSpecificOutput: { ...specific, hookEventName: ours } };
 }
 
 /**
@@ -185,6 +194,7 @@ export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookO
   let updatedResult: unknown;
   let hasUpdatedResult = false;
   let additionalContext: string | undefined;
+  const model: Pick<{ -readonly [K in keyof HookOutcome]: HookOutcome[K] }, 'llmRequest' | 'llmResponse' | 'toolConfig'> = {};
 
   if (json.decision === 'approve') decision = 'allow';
   if (json.decision === 'block') {
@@ -213,6 +223,19 @@ export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookO
         updatedResult = specific.updatedToolOutput !== undefined ? specific.updatedToolOutput : specific.updatedMCPToolOutput;
       }
       break;
+    case 'BeforeInference':
+      additionalContext = specific.additionalContext;
+      if (specific.llm_request !== undefined) model.llmRequest = specific.llm_request;
+      if (specific.llm_response !== undefined) model.llmResponse = specific.llm_response;
+      break;
+    case 'AfterInference':
+      additionalContext = specific.additionalContext;
+      if (specific.llm_response !== undefined) model.llmResponse = specific.llm_response;
+      break;
+    case 'BeforeToolSelection':
+      additionalContext = specific.additionalContext;
+      if (specific.toolConfig !== undefined) model.toolConfig = specific.toolConfig;
+      break;
     case 'PermissionRequest':
       if (specific.decision.behavior === 'allow') {
         decision = 'allow';
@@ -232,7 +255,7 @@ export function outcomeFromJson(event: HookEvent, json: ClaudeHookOutput): HookO
     reason = json.stopReason || 'Stopped by hook';
   }
 
-  const outcome: { -readonly [K in keyof HookOutcome]: HookOutcome[K] } = {};
+  const outcome: { -readonly [K in keyof HookOutcome]: HookOutcome[K] } = { ...model };
   if (decision !== undefined) outcome.decision = decision;
   if (reason !== undefined) outcome.reason = reason;
   if (updatedInput !== undefined) outcome.updatedInput = updatedInput;

@@ -251,8 +251,12 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<HookEvent, string>> = {
   ExecutionEnd: '**Hookwise lifecycle.** One agent run ended.',
   BeforeStep: '**Hookwise lifecycle.** Before each step (one model call and its tool calls). Can add context, inject messages, stop.',
   AfterStep: '**Hookwise lifecycle.** After each step.',
-  BeforeInference: '**Hookwise lifecycle.** Before each model call. Can inject messages.',
-  AfterInference: '**Hookwise lifecycle.** After each model call; sees the raw step.',
+  BeforeInference:
+    '**Hookwise lifecycle** (Gemini CLI: BeforeModel). Before each model call; gets `llm_request`. Matcher tests `model`. Can rewrite the request (`hookSpecificOutput.llm_request`), answer without the model (`llm_response`), inject context, stop.',
+  BeforeToolSelection:
+    '**Hookwise lifecycle** (Gemini CLI: BeforeToolSelection). Before each model call; gets `llm_request`. Matcher tests `model`. `hookSpecificOutput.toolConfig.allowedFunctionNames` narrows the tools offered (union over hooks).',
+  AfterInference:
+    '**Hookwise lifecycle** (Gemini CLI: AfterModel). After each model call; gets `llm_request` and `llm_response`. Matcher tests `model`. Can replace or redact the reply (`llm_response`), drop or rewrite tool calls, or block to send the model back with the reason.',
   AgentFailed: '**Hookwise lifecycle.** An unrecoverable error ended an agent run.',
 };
 

@@ -50,6 +50,7 @@ export const EVENTS_WITH_EFFORT: ReadonlySet<string> = new Set([
   'BeforeStep',
   'AfterStep',
   'BeforeInference',
+  'BeforeToolSelection',
   'AfterInference',
 ]);
 

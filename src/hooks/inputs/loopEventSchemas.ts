@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HookEvent } from '../hookEvent';
 import { eventSchema } from './hookEnvelope';
+import { hookToolConfigSchema, llmConfigSchema, llmToolCallSchema } from './llmShapes';
 
 /**
  * The inputs of the agent loop's events: an execution, its steps and model calls, how it
@@ -47,6 +48,39 @@ const stopShape = {
   session_crons: z.array(z.record(z.string(), z.unknown())),
 };
 
+/**
+ * `llm_request` as the model-level events send it: the request exactly as it will go to the
+ * model (docs/hooks.md "Model-level hooks"). `truncated` is set when the hook input cap cut
+ * the oldest messages' content.
+ */
+export const llmRequestInputSchema = z.object({
+  model: z.string(),
+  messages: z.array(
+    z.object({
+      role: z.enum(['user', 'model', 'system', 'tool']),
+      content: z.string(),
+      tool_calls: z.array(llmToolCallSchema).optional(),
+      tool_call_id: z.string().optional(),
+    }),
+  ),
+  config: llmConfigSchema,
+  toolConfig: hookToolConfigSchema,
+  tools: z.array(z.object({ name: z.string(), description: z.string() })),
+  truncated: z.object({ messages_cut: z.number().int().nonnegative(), max_bytes: z.number().int().positive() }).optional(),
+});
+/** One request as hooks see it. */
+export type LlmRequestInput = z.infer<typeof llmRequestInputSchema>;
+
+/** `llm_response` as AfterInference sends it: Gemini's shape plus the reply's tool calls. */
+export const llmResponseInputSchema = z.object({
+  text: z.string(),
+  candidates: z.array(z.object({ content: z.object({ role: z.literal('model'), parts: z.array(z.string()) }), finishReason: z.string() })),
+  tool_calls: z.array(llmToolCallSchema),
+  usageMetadata: z.object({ promptTokenCount: z.number(), candidatesTokenCount: z.number(), totalTokenCount: z.number() }).optional(),
+});
+/** One reply as hooks see it. */
+export type LlmResponseInput = z.infer<typeof llmResponseInputSchema>;
+
 /** The strict schema of each loop event's input. */
 export const loopEventSchemas = {
   ExecutionStart: eventSchema(HookEvent.ExecutionStart, { prompt: z.string().optional() }),
@@ -65,12 +99,26 @@ export const loopEventSchemas = {
   BeforeInference: eventSchema(HookEvent.BeforeInference, {
     step_index: z.number().int().nonnegative().optional(),
     message_count: z.number().int().nonnegative().optional(),
+    /** The model called (the matcher value). */
+    model: z.string().optional(),
+    llm_request: llmRequestInputSchema.optional(),
+  }),
+  /** Gemini CLI's BeforeToolSelection: the request, to choose which tools it offers. */
+  BeforeToolSelection: eventSchema(HookEvent.BeforeToolSelection, {
+    step_index: z.number().int().nonnegative().optional(),
+    model: z.string().optional(),
+    llm_request: llmRequestInputSchema.optional(),
   }),
   AfterInference: eventSchema(HookEvent.AfterInference, {
     step_index: z.number().int().nonnegative().optional(),
     assistant_text: z.string().optional(),
     tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
     finish_reason: z.string().optional(),
+    model: z.string().optional(),
+    llm_request: llmRequestInputSchema.optional(),
+    llm_response: llmResponseInputSchema.optional(),
+    /** Set when a BeforeInference hook answered in the model's place: its label. */
+    answered_by_hook: z.string().optional(),
   }),
   AgentFailed: eventSchema(HookEvent.AgentFailed, { error: z.string().optional() }),
   /** The main agent's stop. */

@@ -56,7 +56,7 @@ export function decisionText(record: HookRunRecord): string {
 
 /** Description of one execution: "deny · 12 ms", "asked → allow · 3.2 s", "running…". */
 export function runDescription(record: HookRunRecord): string {
-  const decision = decisionText(record);
+  const decision = record.effect === undefined ? decisionText(record) : `${decisionText(record)} · ${record.effect}`;
   return record.status === 'running' || record.durationMs === undefined ? decision : `${decision} · ${formatDuration(record.durationMs)}`;
 }
 

@@ -22,6 +22,7 @@ export function renderHookRun(record: HookRunRecord): string {
   field('Status', record.status);
   field('Decision', decisionText(record));
   field('Reason', runReason(record));
+  field('Changed', record.effect);
   if (record.permission) field('Asked', `${askAnswerText(record.permission)}${record.permission.reason ? ` (${record.permission.reason})` : ''}`);
   field('Failure', record.failureReason);
   field('Started', new Date(record.startedAt).toISOString());
