@@ -148,7 +148,7 @@ export class HookRunStore {
   }
 
   private line(record: HookRunRecord): string {
-    let text = JSON.stringify(record);
+    let text = JSON.stringify(withoutModelReply(record));
     if (Buffer.byteLength(text) > this.maxLineBytes) {
       const { raw: _raw, ...rest } = record;
       text = JSON.stringify(rest);
@@ -232,4 +232,15 @@ function parseLine(line: string): HookRunRecord | undefined {
   if (typeof r.runId !== 'string' || typeof r.occurrenceId !== 'string' || typeof r.sessionId !== 'string' || typeof r.event !== 'string') return undefined;
   if (typeof r.startedAt !== 'number' || typeof r.status !== 'string' || typeof r.input !== 'object' || r.input === null) return undefined;
   return value as HookRunRecord;
+}
+
+/**
+ * An AfterInference run's input holds the model's reply as it came, before any hook redacted it:
+ * the history keeps only its size, so a redacted original never reaches the disk. What the hooks
+ * made of it (the outcome) stays.
+ */
+function withoutModelReply(record: HookRunRecord): HookRunRecord {
+  if (record.event !== 'AfterInference' || record.input['llm_response'] === undefined) return record;
+  const chars = JSON.stringify(record.input['llm_response']).length;
+  return { ...record, input: { ...record.input, llm_response: { note: `the model's reply (${chars} characters of JSON) is not kept in the history` } } };
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,29 @@ describe('HookRunStore', () => {
     expect(readdirSync(dir).length).toBeLessThanOrEqual(Math.ceil(10 / 4) + 2);
     now = NOW + 1035;
     expect((await store.load()).map((r) => r.runId)).toEqual(['r35', 'r36', 'r37', 'r38', 'r39']);
+  });
+
+  it('never writes the model reply an AfterInference hook saw: a redacted original does not reach the disk', async () => {
+    const dir = tempDir();
+    const store = new HookRunStore({ dir, now: () => NOW });
+    const reply = { candidates: [{ content: { role: 'model', parts: [{ text: 'the key is sk-live-123' }] } }] };
+    store.add(
+      record({
+        runId: 'redact',
+        event: 'AfterInference',
+        status: 'ok',
+        startedAt: NOW,
+        input: { hook_event_name: 'AfterInference', llm_response: reply },
+        outcome: { llmResponse: { text: 'the key is [REDACTED]' } },
+      }),
+    );
+    await store.flush();
+    const onDisk = readdirSync(dir)
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('');
+    expect(onDisk).not.toContain('sk-live-123');
+    expect(onDisk).toContain('[REDACTED]');
+    expect((await store.load())[0]?.input['llm_response']).toEqual({ note: expect.stringContaining('not kept in the history') });
   });
 
   it('caps a huge record: drops its raw output and then its input rather than the run', async () => {
