@@ -4,6 +4,19 @@ import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE, type HookSo
 import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 import type { ScriptPin } from './scriptPins';
+import type { FormatBinding } from '../formats/hookFormat';
+
+/**
+ * A hook of another agent's file (src/hooks/formats): how that agent runs it. Part of the approval
+ * key and of the hook's identity, so a change asks again and it never dedups with a `.claude` hook.
+ */
+export interface LoadedFormatHook {
+  readonly binding: FormatBinding;
+  /** Working directory relative to the project (the file's `cwd`). */
+  readonly cwd?: string;
+  /** The file's env for this hook. */
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 /**
  * One configured hook, as pure data. A small binder turns these into HookRunner
@@ -26,6 +39,8 @@ export interface LoadedHook {
   readonly scripts?: readonly ScriptPin[];
   /** Approval key: the whole definition plus `scripts` (see hookApproval.ts). */
   readonly hash: string;
+  /** Set for a hook of another agent's file: it runs with that agent's semantics (hookBinder.ts). */
+  readonly format?: LoadedFormatHook;
 }
 
 /** True when `cwd` is `folder` or inside it (case-insensitive on Windows and macOS, like their file systems). */
