@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hooksObjectSchema } from '../hooks/config/hookConfigSchema';
 import { mcpServerEntrySchema } from '../mcp/mcpServerConfig';
 import { HOOK_SOURCE_KEYS } from '../hooks/config/hookSourceKeys';
+import { HOOK_FORMAT_IDS } from '../hooks/formats/hookFormat';
 
 /**
  * The VS Code settings Hookwise reads, with their defaults and scopes. package.json
@@ -53,6 +54,16 @@ export const HOOKWISE_SETTINGS = {
       .meta({
         markdownDescription:
           "Which configuration sources to read: `user` (user settings `hookwise.hooks`), `claudeUser` (`~/.claude/settings.json`), `project` (`.claude/settings.json`), `local` (`.claude/settings.local.json`), `workspace` (workspace and folder `hookwise.hooks`), `agents` (`hooks:` in `.claude/agents/*.md`), `plugins` (Claude Code plugins' `hooks/hooks.json`). Your user settings decide for every source; a workspace value only narrows: leaving a key out there skips only the project's sources of that kind, while `user`, `claudeUser` and your own agents and plugins still load, and a source your user settings leave out cannot be added back (ignored values are reported as warnings).",
+      }),
+  },
+  'hookwise.hooks.formats': {
+    scope: 'machine-overridable',
+    schema: z
+      .array(z.enum(HOOK_FORMAT_IDS))
+      .default([...HOOK_FORMAT_IDS])
+      .meta({
+        markdownDescription:
+          "Other agents' hook files Hookwise reads and runs with that agent's semantics: `copilot` (`.github/hooks/*.json`, `.github/copilot/settings*.json`, `~/.copilot/hooks/*.json`), `cursor` (`.cursor/hooks.json`, `~/.cursor/hooks.json`), `windsurf` (`.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`), and `codex`, `gemini`, `cline` once supported. Leave a format out to turn it off. Only your user settings or a VS Code policy decide (a workspace value is ignored). Project files of every format need Workspace Trust and your approval like `.claude` project hooks; what cannot carry over is a warning in Problems. See docs/formats/.",
       }),
   },
   'hookwise.plugins.directories': {
