@@ -12,7 +12,7 @@ import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
 import type { LoadedFormatHook, LoadedHook } from './config/loadedHook';
 import { FormatCommandAction } from './formats/formatCommandAction';
-import { hookFormatAdapter } from './formats/formatRegistry';
+import { compileFormatMatcher, hookFormatAdapter } from './formats/formatRegistry';
 import type { HookRegistrationInit } from './hookRegistry';
 import { describeSource } from '../configFiles/hookSource';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from './matchers/claudeMatcher';
@@ -110,8 +110,9 @@ function bindFormatHook(hook: LoadedHook, format: LoadedFormatHook, options: Hoo
   const adapter = hookFormatAdapter(binding.format);
   if (adapter === undefined) return `hooks of the ${binding.format} format cannot run in this version`;
   if (hook.handler.type !== 'command') return `${adapter.displayName} hooks run commands only`;
-  const matcher = adapter.compileMatcher(binding, hook.event);
-  if (typeof matcher === 'string') return matcher;
+  const compiled = compileFormatMatcher(binding, hook.event);
+  if (!compiled.ok) return compiled.message;
+  const { matcher } = compiled;
   const action = new FormatCommandAction(adapter, binding, hook.handler.command, {
     ...(format.cwd !== undefined ? { cwd: format.cwd } : {}),
     ...(format.env !== undefined ? { env: format.env } : {}),

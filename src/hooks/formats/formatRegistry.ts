@@ -2,7 +2,9 @@ import path from 'node:path';
 import { copilotFormat } from './copilot/copilotFormat';
 import { cursorFormat } from './cursor/cursorFormat';
 import { windsurfFormat } from './windsurf/windsurfFormat';
-import type { HookFormatAdapter, HookFormatId } from './hookFormat';
+import type { FormatBinding, HookFormatAdapter, HookFormatId } from './hookFormat';
+import type { HookEvent } from '../hookEvent';
+import type { HookMatcher } from '../matchers/hookMatcher';
 
 /**
  * The formats Hookwise reads (hookFormat.ts says how to add one). A format id without an adapter
@@ -71,4 +73,15 @@ export function formatPlaces(
     }
   }
   return places;
+}
+
+/** The matcher of a foreign hook in its agent's syntax (the binder's and explain's), or why it cannot be built. */
+export function compileFormatMatcher(
+  binding: FormatBinding,
+  event: HookEvent,
+): { readonly ok: true; readonly matcher: HookMatcher } | { readonly ok: false; readonly message: string } {
+  const adapter = ADAPTERS[binding.format];
+  if (adapter === undefined) return { ok: false, message: `hooks of the ${binding.format} format cannot run in this version` };
+  const matcher = adapter.compileMatcher(binding, event);
+  return typeof matcher === 'string' ? { ok: false, message: matcher } : { ok: true, matcher };
 }
