@@ -60,7 +60,8 @@ function parseCursor(text: string, where: FormatFileWhere): FormatFileContent {
   for (const key of Object.keys(value))
     if (!TOP_KEYS.has(key)) sink.report('warning', 'notCarriedOver', [key], `"${key}" is not a Cursor hooks file key; it is ignored`, { key: true });
   // Project hooks run from the project root, user hooks from ~/.cursor (Cursor's rule).
-  const cwd = where.scope === 'user' ? path.dirname(where.file) : path.dirname(path.dirname(where.file));
+  // Relative to the project root (resolved when the hook runs), so the approval does not depend on where the clone is.
+  const cwd = where.scope === 'user' ? path.dirname(where.file) : '.';
   const hooks: FormatHookEntry[] = [];
   for (const list of readEventLists(value, sink)) {
     const mapped = EVENTS[list.name];

@@ -117,8 +117,8 @@ function readEntry(
   }
   const showOutput = booleanField(raw, 'show_output', at, sink);
   const dir = stringField(raw, 'working_directory', at, sink);
-  // A relative working_directory is taken from the hooks file's folder's parent (the workspace root for .windsurf/hooks.json).
-  const cwd = dir !== undefined ? (path.isAbsolute(dir) ? dir : path.resolve(path.dirname(path.dirname(where.file)), dir)) : undefined;
+  // Relative to the workspace root (resolved when the hook runs, FormatCommandAction), as written: the approval does not depend on where the clone is.
+  const cwd = dir !== undefined ? (path.isAbsolute(dir) || where.scope === 'project' ? dir : path.resolve(path.dirname(where.file), dir)) : undefined;
   const options: Record<string, string | boolean> = {};
   if (mapped.covers !== undefined) options.covers = mapped.covers;
   if (mapped.pre === true) options.pre = true;

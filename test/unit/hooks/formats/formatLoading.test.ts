@@ -5,6 +5,7 @@ import { MAX_CONFIG_FILE_BYTES } from '../../../../src/configFiles/configLimits'
 import { standardConfigSources } from '../../../../src/hooks/config/configSources';
 import { loadHookConfig } from '../../../../src/hooks/config/hookConfigLoader';
 import { filterByTrust } from '../../../../src/hooks/config/hookApproval';
+import { describeLoadedHook } from '../../../../src/hooks/config/loadedHook';
 import { memoryFs } from '../config/configTestKit';
 
 // Other agents' hook files load beside the .claude files: labelled with their format, held by
@@ -151,5 +152,19 @@ describe('what cannot carry over is a warning with file, line and JSON path, nev
     ]);
     expect(config.diagnostics.every((d) => d.severity === 'warning' && d.displayFile === '.github/hooks/h.json')).toBe(true);
     expect(config.hooks).toEqual([]);
+  });
+});
+
+describe('the one-line description (approval modal, Show Effective Hooks, the log) names the agent, its event and its own fields', () => {
+  it('Cursor beforeShellExecution with failClosed', async () => {
+    const config = await load({
+      [at('.cursor', 'hooks.json')]: JSON.stringify({
+        version: 1,
+        hooks: { beforeShellExecution: [{ command: './g.sh', matcher: 'curl', failClosed: true }] },
+      }),
+    });
+    expect(config.hooks.map(describeLoadedHook)).toEqual([
+      'PreToolUse (Cursor beforeShellExecution; failClosed: true) [curl] command: ./g.sh — Cursor .cursor/hooks.json › hooks.beforeShellExecution[0]',
+    ]);
   });
 });
