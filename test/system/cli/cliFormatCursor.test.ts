@@ -161,4 +161,24 @@ describe('hookwise -p with a .cursor/hooks.json, run with Cursor semantics', () 
     expect(shell).toMatchObject({ hook_event_name: 'beforeShellExecution', command: 'echo hi', cwd: suite.w.ws, cursor_version: expect.any(String) });
     expect(suite.w.jsonLines('env.jsonl')).toEqual([{ p: suite.w.ws, c: suite.w.ws }]);
   });
+
+  it('self-protection: the agent creating .cursor/hooks.json or editing a Copilot hooks file asks, so headless it is refused', async () => {
+    await suite.w.write('.github/hooks/guard.json', '{"version": 1, "hooks": {}}');
+    const s = await suite.serve([
+      toolCallsReply([
+        { id: 'w1', name: 'Write', arguments: { file_path: '.cursor/hooks.json', content: '{"version": 1, "hooks": {}}' } },
+        { id: 'w2', name: 'Bash', arguments: { command: 'echo "{}" > .github/hooks/guard.json' } },
+        { id: 'w3', name: 'Write', arguments: { file_path: 'notes.txt', content: 'fine' } },
+      ]),
+      textReply('ok'),
+    ]);
+
+    await suite.runPrompt(s, 'go', 4, '--permission-mode', 'bypassPermissions');
+
+    expect(suite.w.exists('.cursor/hooks.json')).toBe(false);
+    expect(suite.w.read('.github/hooks/guard.json')).toBe('{"version": 1, "hooks": {}}');
+    // In bypassPermissions only the protected writes ask; an ordinary write goes through.
+    expect(suite.w.read('notes.txt')).toBe('fine');
+    expect(toolMessage(s, 1)).toMatch(/Write was not run: no one to ask[\s\S]*Bash was not run: no one to ask/);
+  });
 });
