@@ -23,6 +23,8 @@ export type HookSource =
       readonly plugin?: { readonly name: string; readonly root: string; readonly dataDir: string; readonly managed?: true };
       /** The hook's switch id in `hookwise.hooks.disabled`, set by the loader for a hook (hookSwitches.ts hookIdentityId); not part of the label. */
       readonly switchId?: string;
+      /** Set for another agent's file: that agent's name (`Copilot`), shown before the file in every label. */
+      readonly format?: string;
     }
   | {
       readonly kind: 'settings';
@@ -88,6 +90,7 @@ export function isManagedPluginSource(source: HookSource): boolean {
 
 /**
  * One-line description of a source, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[1]`,
+ * `Copilot .github/hooks/guard.json › hooks.preToolUse[0]`,
  * `workspace settings › hookwise.hooks.Stop[0].hooks[0]` or `code: built-in: max steps`.
  */
 export function describeSource(source: HookSource): string {
@@ -96,6 +99,11 @@ export function describeSource(source: HookSource): string {
 
 /** The document part of {@link describeSource}: `.claude/settings.json`, `skill tidy › SKILL.md`, `workspace settings`. */
 export function sourceDocumentLabel(source: Exclude<HookSource, { kind: 'code' }>): string {
-  if (source.kind === 'file') return source.skill !== undefined ? `skill ${source.skill} › SKILL.md` : source.displayFile;
+  if (source.kind === 'file')
+    return source.skill !== undefined
+      ? `skill ${source.skill} › SKILL.md`
+      : source.format !== undefined
+        ? `${source.format} ${source.displayFile}`
+        : source.displayFile;
   return source.scope === 'user' ? 'user settings' : source.scope === 'workspace' ? 'workspace settings' : 'folder settings';
 }

@@ -10,7 +10,9 @@ import type { PermissionContext } from '../permissions/permissionRules';
 import type { ProcessLauncher } from '../shared/processLauncher';
 import { compileHookCondition, type HookCondition } from './hookCondition';
 import type { PromptHookModel } from './actions/promptHookAction';
-import type { LoadedHook } from './config/loadedHook';
+import type { LoadedFormatHook, LoadedHook } from './config/loadedHook';
+import { FormatCommandAction } from './formats/formatCommandAction';
+import { compileFormatMatcher, hookFormatAdapter } from './formats/formatRegistry';
 import type { HookRegistrationInit } from './hookRegistry';
 import { describeSource } from '../configFiles/hookSource';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from './matchers/claudeMatcher';
@@ -48,6 +50,12 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
   const problems: BindProblem[] = [];
   const ids = new Set<string>();
   for (const hook of hooks) {
+    if (hook.format !== undefined) {
+      const bound = bindFormatHook(hook, hook.format, options);
+      if (typeof bound === 'string') problems.push({ hook, message: bound });
+      else inits.push({ ...bound, id: uniqueId(hook, ids) });
+      continue;
+    }
     const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
     if (!compiled.ok) {
       problems.push({ hook, message: compiled.error.message });
@@ -67,12 +75,9 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
       }
       condition = compiled;
     }
-    let id = `config:${describeSource(hook.source)}${hook.folder ? `@${hook.folder}` : ''}`;
-    for (let n = 2; ids.has(id); n++) id = `${id}#${n}`;
-    ids.add(id);
     const { handler } = hook;
     inits.push({
-      id,
+      id: uniqueId(hook, ids),
       event: hook.event,
       matcher: compiled.matcher,
       action,
@@ -89,6 +94,38 @@ export function bindLoadedHooks(hooks: readonly LoadedHook[], options: HookBinde
     });
   }
   return { inits, problems };
+}
+
+/** A stable id from the hook's source, unique within one bind. */
+function uniqueId(hook: LoadedHook, ids: Set<string>): string {
+  let id = `config:${describeSource(hook.source)}${hook.folder ? `@${hook.folder}` : ''}`;
+  for (let n = 2; ids.has(id); n++) id = `${id}#${n}`;
+  ids.add(id);
+  return id;
+}
+
+/** Another agent's hook: its matcher in that agent's syntax, its action with that agent's input and output, its defaults. */
+function bindFormatHook(hook: LoadedHook, format: LoadedFormatHook, options: HookBinderOptions): Omit<HookRegistrationInit, 'id'> | string {
+  const { binding } = format;
+  const adapter = hookFormatAdapter(binding.format);
+  if (adapter === undefined) return `hooks of the ${binding.format} format cannot run in this version`;
+  if (hook.handler.type !== 'command') return `${adapter.displayName} hooks run commands only`;
+  const compiled = compileFormatMatcher(binding, hook.event);
+  if (!compiled.ok) return compiled.message;
+  const { matcher } = compiled;
+  const action = new FormatCommandAction(adapter, binding, hook.handler.command, {
+    ...(format.cwd !== undefined ? { cwd: format.cwd } : {}),
+    ...(format.env !== undefined ? { env: format.env } : {}),
+    ...(options.launcher !== undefined ? { launcher: options.launcher } : {}),
+  });
+  return {
+    event: hook.event,
+    matcher,
+    action,
+    source: hook.source,
+    ...(binding.timeoutMs !== undefined ? { timeoutMs: binding.timeoutMs } : {}),
+    ...(adapter.failClosed(binding) ? { continueOnFailure: false } : {}),
+  };
 }
 
 function actionFor(hook: LoadedHook, options: HookBinderOptions): HookAction | string {

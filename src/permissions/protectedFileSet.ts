@@ -14,7 +14,22 @@ import { protectedWriteReason, type ProtectedReach } from './protectedWrites';
 export const MAX_PROTECTED_FILES = 256;
 const MAX_WALK_DEPTH = 4;
 /** Well-known policy files that are policy as soon as they exist: watched even while absent, so creating one is seen. */
-const WELL_KNOWN = ['.claude/settings.json', '.claude/settings.local.json', '.mcp.json', '.vscode/settings.json'];
+const WELL_KNOWN = [
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.mcp.json',
+  '.vscode/settings.json',
+  // Other agents' hook files Hookwise runs (protectedWrites.ts FOREIGN_HOOK_FILES).
+  '.cursor/hooks.json',
+  '.windsurf/hooks.json',
+  '.github/copilot/settings.json',
+  '.github/copilot/settings.local.json',
+  '.codex/hooks.json',
+  '.codex/config.toml',
+  '.gemini/settings.json',
+];
+/** Folders of other agents' hook files: every file in them is listed. */
+const FOREIGN_HOOK_DIRS = ['.github/hooks', '.clinerules/hooks'];
 /** Folders whose every file is protected from the file tools (their contents are listed for the inode check). */
 const FILE_TOOL_DIRS = ['.vscode', '.idea'];
 
@@ -58,6 +73,7 @@ export function listProtectedFiles(
   add(path.join(homeDir, '.claude.json'));
   for (const root of new Set(roots)) {
     for (const rel of WELL_KNOWN) add(path.join(root, rel));
+    for (const rel of FOREIGN_HOOK_DIRS) for (const name of readNames(path.join(root, rel))) add(path.join(root, rel, name));
     walk(path.join(root, '.claude'), 0, hookScripts, configFiles, reach, add);
     for (const name of readNames(root)) if (name.endsWith('.code-workspace') || name === '.claude.json') add(path.join(root, name));
     if (reach === 'fileTools') {

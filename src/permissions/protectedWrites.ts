@@ -37,6 +37,35 @@ function protectedFileName(name: string): string | undefined {
 }
 
 /**
+ * Other agents' hook files Hookwise reads and runs (src/hooks/formats), by the tail of their
+ * path: policy as soon as they exist, so creating one asks like editing one. Directories named
+ * here protect every file in them.
+ */
+const FOREIGN_HOOK_FILES: readonly { readonly tail: readonly string[]; readonly anyFile?: true; readonly agent: string }[] = [
+  { tail: ['.github', 'hooks'], anyFile: true, agent: 'Copilot' },
+  { tail: ['.github', 'copilot', 'settings.json'], agent: 'Copilot' },
+  { tail: ['.github', 'copilot', 'settings.local.json'], agent: 'Copilot' },
+  { tail: ['.copilot', 'hooks'], anyFile: true, agent: 'Copilot' },
+  { tail: ['.cursor', 'hooks.json'], agent: 'Cursor' },
+  { tail: ['.windsurf', 'hooks.json'], agent: 'Windsurf' },
+  { tail: ['.codeium', 'windsurf', 'hooks.json'], agent: 'Windsurf' },
+  { tail: ['.codex', 'hooks.json'], agent: 'Codex' },
+  { tail: ['.codex', 'config.toml'], agent: 'Codex' },
+  { tail: ['.gemini', 'settings.json'], agent: 'Gemini' },
+  { tail: ['.clinerules', 'hooks'], anyFile: true, agent: 'Cline' },
+];
+
+/** Why `parts` (an absolute path split) is another agent's hook file, or undefined. */
+function foreignHookFileReason(parts: readonly string[]): string | undefined {
+  for (const { tail, anyFile, agent } of FOREIGN_HOOK_FILES) {
+    const at = anyFile ? parts.length - 1 - tail.length : parts.length - tail.length;
+    if (at < 0 || (anyFile && parts.length - at <= tail.length)) continue;
+    if (tail.every((segment, i) => parts[at + i] === segment)) return `holds ${agent} hooks that Hookwise runs`;
+  }
+  return undefined;
+}
+
+/**
  * What is protected: `fileTools` (Write/Edit) covers `.git`, `.idea` and all of `.vscode` too;
  * `shell` (a Bash command naming the path) only the agent's own configuration — git writes
  * `.git` on every commit, and reading a `.vscode/tasks.json` is not a policy change.
@@ -57,7 +86,7 @@ export function protectedWriteReason(
   if (hookScripts.has(absPath)) return `${absPath} is a script a configured hook runs; changing it always asks`;
   if (configFiles.has(absPath)) return `${absPath} holds hook or permission configuration; changing it always asks`;
   const parts = absPath.split(path.sep);
-  const named = protectedFileName(parts[parts.length - 1] ?? '');
+  const named = protectedFileName(parts[parts.length - 1] ?? '') ?? foreignHookFileReason(parts);
   if (named) return `${absPath} ${named}; changing it always asks`;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as string;

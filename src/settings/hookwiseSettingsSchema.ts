@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hooksObjectSchema } from '../hooks/config/hookConfigSchema';
 import { mcpServerEntrySchema } from '../mcp/mcpServerConfig';
 import { HOOK_SOURCE_KEYS } from '../hooks/config/hookSourceKeys';
+import { HOOK_FORMAT_IDS } from '../hooks/formats/hookFormat';
 
 /**
  * The VS Code settings Hookwise reads, with their defaults and scopes. package.json
@@ -56,7 +57,8 @@ export const HOOKWISE_SETTINGS = {
       }),
   },
   'hookwise.hooks.maxInputBytes': {
-    scope: 'window',
+    // Not from a workspace: a repository must not shrink what a user's redacting hook reads.
+    scope: 'machine',
     schema: z
       .number()
       .int()
@@ -65,6 +67,16 @@ export const HOOKWISE_SETTINGS = {
       .meta({
         markdownDescription:
           "Most bytes of message text a model-level hook (BeforeInference, BeforeToolSelection, AfterInference) gets in `llm_request`. Past it the oldest messages' content is replaced by a marker and `llm_request.truncated` says how many; a hook that sends a marker back unchanged keeps that message's original text. The CLI reads `$HOOKWISE_HOOKS_MAX_INPUT_BYTES`.",
+      }),
+  },
+  'hookwise.hooks.formats': {
+    scope: 'machine-overridable',
+    schema: z
+      .array(z.enum(HOOK_FORMAT_IDS))
+      .default([...HOOK_FORMAT_IDS])
+      .meta({
+        markdownDescription:
+          "Other agents' hook files Hookwise reads and runs with that agent's semantics: `copilot` (`.github/hooks/*.json`, `.github/copilot/settings*.json`, `~/.copilot/hooks/*.json`), `cursor` (`.cursor/hooks.json`, `~/.cursor/hooks.json`), `windsurf` (`.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`), `codex` (`.codex/hooks.json`, `[hooks]` in `.codex/config.toml`, the same under `~/.codex`), `gemini` (`hooks` in `.gemini/settings.json`, `~/.gemini/settings.json`), `cline` (`.clinerules/hooks/<Event>`, `~/Documents/Cline/Hooks/<Event>`). Leave a format out to turn it off. Only your user settings or a VS Code policy decide (a workspace value is ignored). Project files of every format need Workspace Trust and your approval like `.claude` project hooks; what cannot carry over is a warning in Problems. See docs/formats/.",
       }),
   },
   'hookwise.plugins.directories': {

@@ -33,6 +33,11 @@ export const SETTING_POLICIES: Readonly<Partial<Record<HookwiseSettingKey, Setti
     minimumVersion: SINCE,
     description: 'Which configuration sources hooks are read from, e.g. leave out project hooks.',
   },
+  'hookwise.hooks.formats': {
+    name: 'HookwiseHookFormats',
+    minimumVersion: SINCE,
+    description: "Which other agents' hook files (Copilot, Cursor, Windsurf, …) are read and run; an empty list reads none.",
+  },
   'hookwise.plugins.directories': {
     name: 'HookwisePluginDirectories',
     minimumVersion: SINCE,

@@ -3,7 +3,7 @@ import { thrownMessage } from '../../shared/describeThrown';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
-import type { AgentFileInput, AgentsDirectoryInput, SkillFileInput, SkillsDirectoryInput } from './configSources';
+import type { AgentFileInput, AgentsDirectoryInput, FormatDirectoryInput, FormatFileInput, SkillFileInput, SkillsDirectoryInput } from './configSources';
 
 /**
  * The `*.md` files of an agents directory, sorted, at most MAX_AGENT_FILES; a directory that
@@ -52,6 +52,35 @@ export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirector
     skill: name,
     ...(input.folder !== undefined ? { folder: input.folder } : {}),
     ...(input.plugin !== undefined ? { plugin: input.plugin } : {}),
+  }));
+}
+
+/**
+ * The `*.json` files of another agent's hooks directory (Copilot's `.github/hooks`), sorted, at most
+ * MAX_AGENT_FILES; a missing directory gives none (the port lists it as empty), one that cannot be listed is a diagnostic.
+ */
+export async function listFormatFiles(fs: ConfigFileSystem, input: FormatDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<FormatFileInput[]> {
+  let names: string[];
+  try {
+    names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+  } catch (error) {
+    diagnostics.push({
+      file: input.dir,
+      displayFile: input.displayDir,
+      jsonPath: '',
+      severity: 'error',
+      code: 'unreadable',
+      message: `cannot list hook files (${thrownMessage(error)})`,
+    });
+    return [];
+  }
+  return firstFiles(names, input, 'hook files', diagnostics).map((name) => ({
+    kind: 'formatFile',
+    format: input.format,
+    scope: input.scope,
+    file: path.join(input.dir, name),
+    displayFile: `${input.displayDir}/${name}`,
+    ...(input.folder !== undefined ? { folder: input.folder } : {}),
   }));
 }
 

@@ -2,7 +2,7 @@ import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from '../../configFiles/configLimits';
 import type { ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { thrownMessage } from '../../shared/describeThrown';
-import { listAgentFiles, listSkillFiles } from './configDirectoryListing';
+import { listAgentFiles, listFormatFiles, listSkillFiles } from './configDirectoryListing';
 import { isProjectInput, sourceRank, type ConfigSourceInput, type SettingsValueInput } from './configSources';
 import { parseConfigFile, type ConfigFileInput, type ParsedConfigFile } from './configFileParse';
 import { isFatalConfigError, type BrokenConfigFile, type LastGoodStore } from './lastGoodConfig';
@@ -16,7 +16,10 @@ import type { HookSourceKey } from './hookSourceKeys';
  */
 export type ConfigDocument =
   | {
-      readonly input: Exclude<ConfigSourceInput, { kind: 'agentsDirectory' } | { kind: 'skillsDirectory' } | { kind: 'settingsValue' }>;
+      readonly input: Exclude<
+        ConfigSourceInput,
+        { kind: 'agentsDirectory' } | { kind: 'skillsDirectory' } | { kind: 'formatDirectory' } | { kind: 'settingsValue' }
+      >;
       readonly text: string | undefined;
       readonly parsed?: ParsedConfigFile;
     }
@@ -61,6 +64,8 @@ export async function readConfigDocuments(
       for (const agent of await listAgentFiles(fs, input, ioDiagnostics)) documents.push(await readConfigFile(agent, fs, options.lastGood, reads));
     } else if (input.kind === 'skillsDirectory') {
       for (const skill of await listSkillFiles(fs, input, ioDiagnostics)) documents.push(await readConfigFile(skill, fs, options.lastGood, reads));
+    } else if (input.kind === 'formatDirectory') {
+      for (const file of await listFormatFiles(fs, input, ioDiagnostics)) documents.push(await readConfigFile(file, fs, options.lastGood, reads));
     } else {
       documents.push(await readConfigFile(input, fs, options.lastGood, reads));
     }

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { HookSourceKey } from './hookSourceKeys';
+import type { HookFormatId } from '../formats/hookFormat';
+import { formatPlaces } from '../formats/formatRegistry';
 
 /**
  * The inputs of the loader: every place hooks can come from (docs/hooks.md §6). File inputs are
@@ -107,9 +109,41 @@ export interface PluginHooksFileInput {
   readonly folder?: string;
 }
 
+/**
+ * Another agent's hooks file (src/hooks/formats): `.github/hooks/guard.json`, `.cursor/hooks.json`,
+ * `~/.codeium/windsurf/hooks.json`, … Its hooks run with that agent's semantics; `project` files
+ * need trust and approval like `.claude` project hooks.
+ */
+export interface FormatFileInput {
+  readonly kind: 'formatFile';
+  readonly format: HookFormatId;
+  readonly scope: 'user' | 'project';
+  readonly file: string;
+  readonly displayFile: string;
+  readonly folder?: string;
+}
+
+/** A directory of another agent's hooks files (Copilot's `.github/hooks`): every `*.json` in it is read, sorted by name. */
+export interface FormatDirectoryInput {
+  readonly kind: 'formatDirectory';
+  readonly format: HookFormatId;
+  readonly scope: 'user' | 'project';
+  readonly dir: string;
+  readonly displayDir: string;
+  readonly folder?: string;
+}
+
 /** Any loader input. */
 export type ConfigSourceInput =
-  ClaudeSettingsFileInput | AgentsDirectoryInput | AgentFileInput | SkillsDirectoryInput | SkillFileInput | SettingsValueInput | PluginHooksFileInput;
+  | ClaudeSettingsFileInput
+  | AgentsDirectoryInput
+  | AgentFileInput
+  | SkillsDirectoryInput
+  | SkillFileInput
+  | SettingsValueInput
+  | PluginHooksFileInput
+  | FormatFileInput
+  | FormatDirectoryInput;
 
 /** Merge rank of an input (docs/hooks.md §6 order); the loader sorts inputs by it, stably. */
 export function sourceRank(input: ConfigSourceInput): number {
@@ -128,6 +162,10 @@ export function sourceRank(input: ConfigSourceInput): number {
     case 'skillsDirectory':
     case 'skillFile':
       return input.scope === 'user' ? 9 : 10;
+    case 'formatFile':
+    case 'formatDirectory':
+      // Other agents' files after the .claude files of the same level: user after ~/.claude, project after .claude/settings.local.json.
+      return input.scope === 'user' ? 1.5 : 3.5;
   }
 }
 
@@ -148,6 +186,10 @@ export function sourceKeyOf(input: ConfigSourceInput): HookSourceKey | undefined
     case 'skillFile':
       // A skill's frontmatter hooks, like an agent file's: the same switch governs them; a plugin's are its plugin's.
       return input.plugin ? (input.plugin.managed ? undefined : 'plugins') : 'agents';
+    case 'formatFile':
+    case 'formatDirectory':
+      // Governed by hookwise.hooks.formats (one switch per agent), not by the sources list.
+      return undefined;
   }
 }
 
@@ -185,6 +227,8 @@ export interface StandardSourcesOptions {
   readonly workspaceSettings?: SettingsLayer;
   /** The managed policy file; default {@link defaultManagedSettingsFile} of this process; null = none. */
   readonly managedSettingsFile?: string | null;
+  /** `hookwise.hooks.formats`: the other agents whose hook files are read; default every registered one. */
+  readonly formats?: readonly HookFormatId[];
 }
 
 /**
@@ -246,6 +290,7 @@ export function standardConfigSources(options: StandardSourcesOptions): ConfigSo
       folder: folder.root,
     });
   }
+  inputs.push(...formatInputs(options));
   inputs.push({ kind: 'skillsDirectory', scope: 'user', dir: path.join(homeDir, '.claude', 'skills'), displayDir: '~/.claude/skills' });
   for (const folder of folders) {
     const prefix = multiRoot ? `${folder.name ?? path.basename(folder.root)}/` : '';
@@ -258,4 +303,16 @@ export function standardConfigSources(options: StandardSourcesOptions): ConfigSo
     });
   }
   return inputs;
+}
+
+/** The other agents' hook files and directories of the enabled formats (formatRegistry.ts). */
+function formatInputs(options: StandardSourcesOptions): ConfigSourceInput[] {
+  const multiRoot = options.folders.length > 1;
+  const folders = options.folders.map((f) => ({ root: f.root, prefix: multiRoot ? `${f.name ?? path.basename(f.root)}/` : '' }));
+  return formatPlaces(options.homeDir, folders, options.formats).map((place): ConfigSourceInput => {
+    const folder = place.folder !== undefined ? { folder: place.folder } : {};
+    return place.kind === 'directory'
+      ? { kind: 'formatDirectory', format: place.format, scope: place.scope, dir: place.path, displayDir: place.display, ...folder }
+      : { kind: 'formatFile', format: place.format, scope: place.scope, file: place.path, displayFile: place.display, ...folder };
+  });
 }

@@ -13,6 +13,9 @@ import { withSwitchId } from './hookSwitches';
 import type { LoadedHook } from './loadedHook';
 import { substitutePluginVars } from './pluginHookSources';
 import { readSettingsValue } from './settingsValueReader';
+import type { FormatFileInput } from './configSources';
+import type { FormatFileRead } from '../formats/formatFileRead';
+import { hookFormatName } from '../formats/formatRegistry';
 
 /** What a Claude settings file adds besides hooks, each part with its source. */
 export interface SettingsFileContribution {
@@ -53,6 +56,8 @@ export function readDocumentContribution(doc: ConfigDocument): DocumentContribut
 }
 
 function readFileDocument(input: FileDocument['input'], parsed: ParsedConfigFile, folder: { folder?: string }): DocumentContribution {
+  if (input.kind === 'formatFile' || parsed.kind === 'format')
+    return parsed.kind === 'format' && input.kind === 'formatFile' ? readFormatDocument(input, parsed.content, folder) : NOTHING;
   const skillContent = parsed.kind === 'skill' ? parsed.content : undefined;
   // A plugin's skill is `<plugin>:<name>` (Claude Code's namespace), the name the Skill tool activates.
   const skillName = input.kind === 'skillFile' ? `${input.plugin ? `${input.plugin.name}:` : ''}${skillContent?.name ?? input.skill}` : undefined;
@@ -107,6 +112,35 @@ function fileScope(input: FileDocument['input'], plugin: PluginRef | undefined):
 
 function pluginVars<E extends { readonly handler: HookHandlerConfig }>(e: E, plugin: PluginRef | undefined): E {
   return plugin ? { ...e, handler: substitutePluginVars(e.handler, plugin) } : e;
+}
+
+/**
+ * Another agent's file: each entry becomes a command hook on its Hookwise event, labelled with the
+ * format (`Copilot .github/hooks/guard.json › hooks.preToolUse[0]`), carrying how that agent runs it.
+ */
+function readFormatDocument(input: FormatFileInput, content: FormatFileRead, folder: { folder?: string }): DocumentContribution {
+  const hooks = content.hooks.map((entry): LoadedHook => {
+    const source: HookSource = {
+      kind: 'file',
+      scope: input.scope,
+      file: input.file,
+      displayFile: input.displayFile,
+      jsonPath: formatJsonPath(entry.path),
+      format: hookFormatName(input.format),
+    };
+    const seconds = entry.binding.timeoutMs !== undefined ? { timeout: entry.binding.timeoutMs / 1000 } : {};
+    const handler: HookHandlerConfig = { type: 'command', command: entry.command, ...seconds };
+    const format = { binding: entry.binding, ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}), ...(entry.env !== undefined ? { env: entry.env } : {}) };
+    const matcher = entry.binding.matcher !== undefined ? { matcher: entry.binding.matcher } : {};
+    const subject = { event: entry.event, ...matcher, handler, ...folder };
+    return {
+      ...subject,
+      source: withSwitchId(source, subject),
+      format,
+      hash: hookApprovalKey({ ...subject, format }),
+    };
+  });
+  return { hooks, diagnostics: content.diagnostics };
 }
 
 function toLoadedHook(entry: RawHookEntry, source: HookSource, extra: Extra): LoadedHook {

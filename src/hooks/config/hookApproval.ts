@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { HookEvent } from '../hookEvent';
 import { isProjectSource } from '../../configFiles/hookSource';
 import type { HookHandlerConfig } from './hookConfigSchema';
-import type { LoadedHook } from './loadedHook';
+import type { LoadedFormatHook, LoadedHook } from './loadedHook';
 import type { ScriptPin } from './scriptPins';
 
 /**
@@ -23,6 +23,8 @@ export interface ApprovalSubject {
   readonly skill?: string;
   /** Pinned scripts (loadHookConfig fills these for project hooks); absent = none pinned. */
   readonly scripts?: readonly ScriptPin[];
+  /** Another agent's hook: its native event, matcher, options, cwd and env are part of what runs. */
+  readonly format?: LoadedFormatHook;
 }
 
 /** Canonical JSON of a value with object keys sorted, so key order in the file does not matter. */
@@ -44,6 +46,7 @@ export function hookApprovalKey(hook: ApprovalSubject): string {
     hook.handler,
     scripts,
     ...(hook.skill !== undefined ? [hook.skill] : []),
+    ...(hook.format !== undefined ? [['format', hook.format]] : []),
   ]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

@@ -17,7 +17,9 @@ export function hookIdentity(hook: LoadedHook): string {
   const matcher = hook.matcher === undefined || hook.matcher === '*' ? '' : hook.matcher;
   // `if` and `shell` change when or how the same text runs: hooks differing in them are not duplicates.
   const how = handler.type === 'command' ? (handler.shell ?? '') : '';
-  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '', hook.skill ?? '', handler.if ?? '', how]);
+  // Another agent's hook runs with that agent's semantics: never the same hook as a `.claude` one.
+  const format = hook.format !== undefined ? [hook.format] : [];
+  return JSON.stringify([hook.event, matcher, handler.type, body, model, hook.agentType ?? '', hook.skill ?? '', handler.if ?? '', how, ...format]);
 }
 
 /**

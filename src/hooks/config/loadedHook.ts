@@ -4,6 +4,19 @@ import { describeSource, isManagedPluginSource, MANAGED_PLUGIN_NOTE, type HookSo
 import { handlerBody, type HookHandlerConfig } from './hookConfigSchema';
 import { hookIdentity } from './hookDedup';
 import type { ScriptPin } from './scriptPins';
+import type { FormatBinding } from '../formats/hookFormat';
+
+/**
+ * A hook of another agent's file (src/hooks/formats): how that agent runs it. Part of the approval
+ * key and of the hook's identity, so a change asks again and it never dedups with a `.claude` hook.
+ */
+export interface LoadedFormatHook {
+  readonly binding: FormatBinding;
+  /** Working directory relative to the project (the file's `cwd`). */
+  readonly cwd?: string;
+  /** The file's env for this hook. */
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 /**
  * One configured hook, as pure data. A small binder turns these into HookRunner
@@ -26,6 +39,8 @@ export interface LoadedHook {
   readonly scripts?: readonly ScriptPin[];
   /** Approval key: the whole definition plus `scripts` (see hookApproval.ts). */
   readonly hash: string;
+  /** Set for a hook of another agent's file: it runs with that agent's semantics (hookBinder.ts). */
+  readonly format?: LoadedFormatHook;
 }
 
 /** True when `cwd` is `folder` or inside it (case-insensitive on Windows and macOS, like their file systems). */
@@ -63,6 +78,18 @@ export function hooksForCwd(hooks: readonly LoadedHook[], cwd: string): LoadedHo
   });
 }
 
+/** Another agent's hook: its own event name and the fields only that agent has (they are part of the approval too). */
+function formatNote(hook: LoadedHook): string {
+  if (hook.format === undefined) return '';
+  const { binding, cwd, env } = hook.format;
+  const agent = hook.source.kind === 'file' && hook.source.format !== undefined ? `${hook.source.format} ` : '';
+  const options = Object.entries(binding.options ?? {})
+    .filter(([key]) => key === 'failClosed' || key === 'showOutput')
+    .map(([key, value]) => `${key}: ${String(value)}`);
+  const extra = [...options, ...(cwd !== undefined && cwd !== '.' ? [`cwd ${cwd}`] : []), ...(env !== undefined ? [`env ${Object.keys(env).join(', ')}`] : [])];
+  return ` (${agent}${binding.nativeEvent}${extra.length > 0 ? `; ${extra.join('; ')}` : ''})`;
+}
+
 /**
  * One line per hook for "Show Effective Hooks", the log and the CLI:
  * `PreToolUse [Bash] command: ./check.sh (timeout 30 s) — .claude/settings.json › hooks.PreToolUse[0].hooks[0]`.
@@ -74,5 +101,5 @@ export function describeLoadedHook(hook: LoadedHook): string {
   const full = handlerBody(handler);
   const body = handler.type === 'prompt' || handler.type === 'agent' ? (full.length > 60 ? `${full.slice(0, 60)}…` : full) : full;
   const timeout = handler.timeout !== undefined ? ` (timeout ${handler.timeout} s)` : '';
-  return `${hook.event}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}${isManagedPluginSource(hook.source) ? ` (${MANAGED_PLUGIN_NOTE})` : ''}`;
+  return `${hook.event}${formatNote(hook)}${matcher}${scope} ${handler.type}: ${body}${timeout} — ${describeSource(hook.source)}${isManagedPluginSource(hook.source) ? ` (${MANAGED_PLUGIN_NOTE})` : ''}`;
 }

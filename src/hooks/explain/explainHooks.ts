@@ -6,6 +6,8 @@ import { describeSource } from '../../configFiles/hookSource';
 import { isSwitchedOff } from '../config/hookSwitches';
 import { compileHookCondition, TOOL_EVENTS } from '../hookCondition';
 import { LEGACY_TOOL_NAME_ALIASES, tryCompileClaudeMatcher } from '../matchers/claudeMatcher';
+import type { HookMatcher } from '../matchers/hookMatcher';
+import { compileFormatMatcher } from '../formats/formatRegistry';
 import type { HookRunRecord } from '../hookRunTypes';
 
 /** What would happen to one configured hook for one event occurrence. */
@@ -139,8 +141,12 @@ function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | 
     return skip(`scoped to the ${hook.agentType} agent; this occurrence is in ${query.agentType ?? 'the main agent'}`);
   if (hook.skill !== undefined && query.session?.skills?.has(hook.skill) !== true)
     return skip(`scoped to the ${hook.skill} skill, which ${query.session ? 'this session has not loaded' : 'runs only in a session that loaded it'}`);
-  const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
-  if (!compiled.ok) return skip(`is off: ${compiled.error.message}`);
+  const compiled = matcherOf(hook);
+  if (!compiled.ok) return skip(`is off: ${compiled.message}`);
+  if (hook.format !== undefined && !compiled.matcher.matches({ event: query.event, input: query.input }))
+    return skip(
+      `${hook.format.binding.nativeEvent}${hook.matcher !== undefined ? ` with matcher \`${hook.matcher}\`` : ''} does not fire for this ${field ?? 'event'}${field !== undefined ? ` (${value})` : ''}`,
+    );
   if (field !== undefined && !compiled.matcher.matches({ event: query.event, input: query.input }))
     return skip(`matcher \`${hook.matcher ?? ''}\` does not match ${field} \`${value}\``);
   const condition = (hook.handler as { readonly if?: unknown }).if;
@@ -164,6 +170,13 @@ function explainOne(hook: LoadedHook, query: ExplainQuery, heldReason: string | 
         ? `no matcher: runs for every ${field}`
         : `matcher \`${hook.matcher}\` matches ${field} \`${value}\``;
   return { ...base, outcome: 'would run', reason: once && query.session === undefined ? `${matched} (once: not yet run)` : matched };
+}
+
+/** The hook's matcher: another agent's syntax for its files (formatRegistry.ts), else Claude Code's. */
+function matcherOf(hook: LoadedHook): { readonly ok: true; readonly matcher: HookMatcher } | { readonly ok: false; readonly message: string } {
+  if (hook.format !== undefined) return compileFormatMatcher(hook.format.binding, hook.event);
+  const compiled = tryCompileClaudeMatcher(hook.matcher, { aliases: LEGACY_TOOL_NAME_ALIASES });
+  return compiled.ok ? { ok: true, matcher: compiled.matcher } : { ok: false, message: compiled.error.message };
 }
 
 /** A run as the list says it: the decision and its reason, or how it ended without one. */

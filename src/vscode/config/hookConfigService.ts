@@ -1,3 +1,4 @@
+import { effectiveHookFormats } from './hookFormatsSetting';
 import os from 'node:os';
 import * as vscode from 'vscode';
 import { lintHooks } from '../../hooks/lint/hookLint';
@@ -228,7 +229,7 @@ export class HookConfigService implements vscode.Disposable {
     );
     for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
     // The settings files first (read once, last good handling included): their enabledPlugins pick the plugins read next.
-    const load = await startHookConfigLoad(standardConfigSources(options), {
+    const load = await startHookConfigLoad(standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) }), {
       fs: recording,
       enabled: switches.enabled,
       sources: switches.sources,

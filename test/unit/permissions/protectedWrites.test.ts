@@ -31,6 +31,16 @@ describe('protectedWriteReason', () => {
     ['/p/.gitignore', false],
     ['/p/src/.claudeish/x', false],
     ['/p/src/index.ts', false],
+    // Other agents' hook files Hookwise runs: creating or changing one asks.
+    ['/p/.github/hooks/guard.json', true],
+    ['/p/.github/copilot/settings.local.json', true],
+    ['/p/.github/workflows/ci.yml', false],
+    ['/p/.github/hooks', false],
+    ['/home/u/.copilot/hooks/policy.json', true],
+    ['/p/.cursor/hooks.json', true],
+    ['/p/.cursor/rules/style.mdc', false],
+    ['/p/.windsurf/hooks.json', true],
+    ['/home/u/.codeium/windsurf/hooks.json', true],
   ])('%s → protected %s', (file, expected) => {
     expect(protectedWriteReason(file, none) !== undefined).toBe(expected);
   });
