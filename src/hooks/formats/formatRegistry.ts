@@ -2,6 +2,8 @@ import path from 'node:path';
 import { copilotFormat } from './copilot/copilotFormat';
 import { cursorFormat } from './cursor/cursorFormat';
 import { windsurfFormat } from './windsurf/windsurfFormat';
+import { codexFormat } from './codex/codexFormat';
+import { geminiFormat } from './gemini/geminiFormat';
 import type { HookFormatAdapter, HookFormatId } from './hookFormat';
 
 /**
@@ -12,6 +14,8 @@ const ADAPTERS: Readonly<Partial<Record<HookFormatId, HookFormatAdapter>>> = {
   copilot: copilotFormat,
   cursor: cursorFormat,
   windsurf: windsurfFormat,
+  codex: codexFormat,
+  gemini: geminiFormat,
 };
 
 /** The adapter of a format, or undefined when it is not built yet. */
