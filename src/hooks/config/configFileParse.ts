@@ -23,6 +23,6 @@ export function parseConfigFile(input: ConfigFileInput, text: string): ParsedCon
   const where = { file: input.file, displayFile: input.displayFile };
   if (input.kind === 'agentFile') return { kind: 'agent', content: readAgentFileText(text, where) };
   if (input.kind === 'skillFile') return { kind: 'skill', content: readSkillFileText(text, where) };
-  if (input.kind === 'formatFile') return { kind: 'format', content: readFormatFileText(input.format, text, where) };
+  if (input.kind === 'formatFile') return { kind: 'format', content: readFormatFileText(input.format, text, { ...where, scope: input.scope }) };
   return { kind: 'settings', content: readClaudeSettingsText(text, where) };
 }

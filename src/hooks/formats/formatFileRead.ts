@@ -1,7 +1,7 @@
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { describeThrown } from '../../shared/describeThrown';
 import { hookFormatAdapter, hookFormatName } from './formatRegistry';
-import type { FormatFileContent, HookFormatId } from './hookFormat';
+import type { FormatFileContent, FormatFileWhere, HookFormatId } from './hookFormat';
 
 /** What the loader keeps of one foreign hooks file: its format and what its adapter read. */
 export interface FormatFileRead extends FormatFileContent {
@@ -13,7 +13,7 @@ export interface FormatFileRead extends FormatFileContent {
  * Reads one file of `format` with its adapter. An adapter that throws (a bug) makes the file one
  * `loadFailed` error naming it, so the other sources still load.
  */
-export function readFormatFileText(format: HookFormatId, text: string, where: { readonly file: string; readonly displayFile: string }): FormatFileRead {
+export function readFormatFileText(format: HookFormatId, text: string, where: FormatFileWhere): FormatFileRead {
   const adapter = hookFormatAdapter(format);
   if (adapter === undefined) return { format, hooks: [], diagnostics: [] };
   try {
@@ -25,7 +25,8 @@ export function readFormatFileText(format: HookFormatId, text: string, where: { 
       hooks: [],
       diagnostics: [
         {
-          ...where,
+          file: where.file,
+          displayFile: where.displayFile,
           jsonPath: '',
           severity: 'error',
           code: 'loadFailed',

@@ -102,14 +102,21 @@ export interface FormatInput {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** The file an adapter parses. */
+export interface FormatFileWhere {
+  readonly file: string;
+  readonly displayFile: string;
+  readonly scope: 'user' | 'project';
+}
+
 /** A foreign agent's hook format. */
 export interface HookFormatAdapter {
   readonly id: HookFormatId;
   /** Shown in labels, the approval modal and docs, e.g. `Copilot`. */
   readonly displayName: string;
   readonly locations: readonly FormatLocation[];
-  /** Reads one file's text; never throws. `where` names the file for diagnostics. */
-  parse(text: string, where: { readonly file: string; readonly displayFile: string }): FormatFileContent;
+  /** Reads one file's text; never throws. `where` names the file for diagnostics; `scope` says whose it is (user hooks may run elsewhere). */
+  parse(text: string, where: FormatFileWhere): FormatFileContent;
   /** The matcher of a binding (the agent's syntax on the agent's vocabulary), or an error message. */
   compileMatcher(binding: FormatBinding, event: HookEvent): HookMatcher | string;
   /** The agent's stdin JSON and env for a Hookwise event input. */

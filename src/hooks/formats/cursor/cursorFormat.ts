@@ -1,15 +1,182 @@
-import type { HookFormatAdapter } from '../hookFormat';
-import { MATCH_ALL } from '../../matchers/hookMatcher';
+import path from 'node:path';
+import { describeValue, type DiagnosticSink } from '../../../configFiles/diagnosticSink';
+import type { JsonSegment } from '../../../configFiles/jsonPath';
+import { isPlainObject } from '../../../shared/jsonObject';
+import type { HookEvent } from '../../hookEvent';
+import { booleanField, positiveNumberField, readEventLists, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
+import { bothMatch, regexMatcher, toolMatcher } from '../formatMatchers';
+import type { FormatBinding, FormatFileContent, FormatFileWhere, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
+import { cursorInput, cursorToolName, cursorVerdict, shellCommandOf } from './cursorRuntime';
+
+/** Cursor does not document a default time limit; Hookwise's own 60 s applies. */
+const CURSOR_DEFAULT_TIMEOUT_MS = 60_000;
+
+type Implied = 'shell' | 'mcp' | 'read' | 'edit';
+
+/** Cursor's events: the Hookwise event, the tool the event implies, and what its matcher tests. */
+const EVENTS: Readonly<Record<string, { readonly event: HookEvent; readonly implies?: Implied; readonly matches?: 'tool' | 'command' | 'mcp' | 'agent' }>> = {
+  sessionStart: { event: 'SessionStart' },
+  sessionEnd: { event: 'SessionEnd' },
+  preToolUse: { event: 'PreToolUse', matches: 'tool' },
+  postToolUse: { event: 'PostToolUse', matches: 'tool' },
+  postToolUseFailure: { event: 'PostToolUseFailure', matches: 'tool' },
+  subagentStart: { event: 'SubagentStart', matches: 'agent' },
+  subagentStop: { event: 'SubagentStop', matches: 'agent' },
+  beforeShellExecution: { event: 'PreToolUse', implies: 'shell', matches: 'command' },
+  afterShellExecution: { event: 'PostToolUse', implies: 'shell', matches: 'command' },
+  beforeMCPExecution: { event: 'PreToolUse', implies: 'mcp', matches: 'mcp' },
+  afterMCPExecution: { event: 'PostToolUse', implies: 'mcp', matches: 'mcp' },
+  beforeReadFile: { event: 'PreToolUse', implies: 'read' },
+  afterFileEdit: { event: 'PostToolUse', implies: 'edit' },
+  beforeSubmitPrompt: { event: 'UserPromptSubmit' },
+  preCompact: { event: 'PreCompact' },
+  stop: { event: 'Stop' },
+};
+
+/** Cursor events with no Hookwise equivalent, and why. */
+const NO_EQUIVALENT: Readonly<Record<string, string>> = {
+  afterAgentResponse: 'Hookwise has no event after each model response that a hook only observes',
+  afterAgentThought: 'Hookwise has no event for model thinking',
+  beforeTabFileRead: 'Tab completions are Cursor editor features, not agent actions',
+  afterTabFileEdit: 'Tab completions are Cursor editor features, not agent actions',
+  workspaceOpen: 'Hookwise has no event for opening a workspace',
+};
+
+const ENTRY_KEYS = new Set(['command', 'type', 'timeout', 'loop_limit', 'failClosed', 'matcher', 'description']);
+const TOP_KEYS = new Set(['version', 'hooks', '$schema']);
+
+/** Reads `.cursor/hooks.json` or `~/.cursor/hooks.json`. */
+function parseCursor(text: string, where: FormatFileWhere): FormatFileContent {
+  const read = readFormatJson(text, where, 'Cursor hooks file');
+  if (!read.ok) return { hooks: [], diagnostics: read.sink.diagnostics };
+  const { value, sink } = read;
+  if (value.version !== undefined && value.version !== 1)
+    sink.report(
+      'warning',
+      'wrongType',
+      ['version'],
+      `Cursor documents only "version": 1, got ${describeValue(value.version)}; the hooks are read as version 1`,
+    );
+  for (const key of Object.keys(value))
+    if (!TOP_KEYS.has(key)) sink.report('warning', 'notCarriedOver', [key], `"${key}" is not a Cursor hooks file key; it is ignored`, { key: true });
+  // Project hooks run from the project root, user hooks from ~/.cursor (Cursor's rule).
+  const cwd = where.scope === 'user' ? path.dirname(where.file) : path.dirname(path.dirname(where.file));
+  const hooks: FormatHookEntry[] = [];
+  for (const list of readEventLists(value, sink)) {
+    const mapped = EVENTS[list.name];
+    if (mapped === undefined) {
+      const why = NO_EQUIVALENT[list.name];
+      sink.report(
+        'warning',
+        why !== undefined ? 'notCarriedOver' : 'unknownEvent',
+        ['hooks', list.name],
+        why !== undefined
+          ? `Cursor's ${list.name} is not carried over: ${why}; its hooks do not run`
+          : `"${list.name}" is not a Cursor hook event; its hooks do not run`,
+        { key: true },
+      );
+      continue;
+    }
+    for (const { value: raw, path: at } of list.entries) {
+      const entry = readEntry(raw, list.name, mapped, at, sink, cwd);
+      if (entry !== undefined) hooks.push(entry);
+    }
+  }
+  return { hooks, diagnostics: sink.diagnostics };
+}
+
+function readEntry(
+  raw: unknown,
+  nativeEvent: string,
+  mapped: (typeof EVENTS)[string],
+  at: JsonSegment[],
+  sink: DiagnosticSink,
+  cwd: string,
+): FormatHookEntry | undefined {
+  if (!isPlainObject(raw)) {
+    sink.report('error', 'wrongType', at, `a Cursor hook must be an object like {"command": "./hooks/guard.sh"}, got ${describeValue(raw)}; it is skipped`);
+    return undefined;
+  }
+  if (raw.type !== undefined && raw.type !== 'command') {
+    sink.report(
+      'warning',
+      'notCarriedOver',
+      [...at, 'type'],
+      raw.type === 'prompt'
+        ? 'Cursor "prompt" hooks (an LLM answering {ok, reason}) are not carried over yet; it does not run (a Hookwise prompt hook in .claude/settings.json does the same job)'
+        : `Cursor "${String(raw.type)}" hooks are not carried over; it does not run`,
+    );
+    return undefined;
+  }
+  warnUnknownKeys(raw, ENTRY_KEYS, at, sink, 'Cursor');
+  const command = stringField(raw, 'command', at, sink);
+  if (command === undefined || command.trim() === '') {
+    sink.report('error', 'wrongType', at, 'missing "command"; this hook is skipped');
+    return undefined;
+  }
+  const seconds = positiveNumberField(raw, 'timeout', at, sink);
+  const failClosed = booleanField(raw, 'failClosed', at, sink);
+  const matcher = stringField(raw, 'matcher', at, sink);
+  if (matcher !== undefined && mapped.matches === undefined)
+    sink.report('warning', 'ignoredMatcher', [...at, 'matcher'], `a matcher on ${nativeEvent} has nothing to test in Hookwise; the hook runs every time`, {
+      key: true,
+    });
+  if (raw.loop_limit !== undefined && nativeEvent !== 'stop' && nativeEvent !== 'subagentStop')
+    sink.report('warning', 'notCarriedOver', [...at, 'loop_limit'], '"loop_limit" applies to stop hooks only; it is ignored here', { key: true });
+  else if (raw.loop_limit !== undefined)
+    sink.report(
+      'warning',
+      'notCarriedOver',
+      [...at, 'loop_limit'],
+      '"loop_limit" is not carried over: Hookwise lets a stop hook continue the agent once per stop (stop_hook_active), and its own step limit bounds the run',
+      { key: true },
+    );
+  const options: Record<string, string | boolean> = {};
+  if (mapped.implies !== undefined) options.implies = mapped.implies;
+  if (mapped.matches !== undefined) options.matches = mapped.matches;
+  if (failClosed === true) options.failClosed = true;
+  const binding: FormatBinding = {
+    format: 'cursor',
+    nativeEvent,
+    ...(matcher !== undefined && mapped.matches !== undefined ? { matcher } : {}),
+    ...(seconds !== undefined ? { timeoutMs: Math.round(seconds * 1000) } : {}),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+  };
+  return { event: mapped.event, binding, command, cwd, path: at };
+}
+
+const IMPLIED_TOOLS: Readonly<Record<Implied, (tool: string) => boolean>> = {
+  shell: (tool) => tool === 'Bash',
+  mcp: (tool) => tool.startsWith('mcp__'),
+  read: (tool) => tool === 'Read',
+  edit: (tool) => tool === 'Edit' || tool === 'Write' || tool === 'MultiEdit',
+};
 
 /** Cursor hook files (docs/formats/cursor.md). */
 export const cursorFormat: HookFormatAdapter = {
   id: 'cursor',
   displayName: 'Cursor',
-  locations: [],
-  parse: () => ({ hooks: [], diagnostics: [] }),
-  compileMatcher: () => MATCH_ALL,
-  translateInput: () => ({ stdin: {}, env: {} }),
-  interpret: () => ({ status: 'ok', outcome: {} }),
-  defaultTimeoutMs: () => 60_000,
-  failClosed: () => false,
+  locations: [
+    { scope: 'project', kind: 'file', path: '.cursor/hooks.json' },
+    { scope: 'user', kind: 'file', path: '.cursor/hooks.json' },
+  ],
+  parse: parseCursor,
+  compileMatcher(binding) {
+    const implies = binding.options?.implies;
+    const tool = typeof implies === 'string' && implies in IMPLIED_TOOLS ? toolMatcher(implies, IMPLIED_TOOLS[implies as Implied]) : undefined;
+    const matches = binding.options?.matches;
+    const own = regexMatcher(binding.matcher, false, ({ input }) => {
+      const name = typeof input.tool_name === 'string' ? input.tool_name : undefined;
+      if (matches === 'command') return shellCommandOf(input);
+      if (matches === 'mcp') return name?.split('__').slice(2).join('__');
+      if (matches === 'agent') return typeof input.agent_type === 'string' ? input.agent_type : undefined;
+      return name !== undefined ? cursorToolName(name) : undefined;
+    });
+    if (typeof own === 'string') return own;
+    return tool !== undefined ? bothMatch(tool, own) : own;
+  },
+  translateInput: cursorInput,
+  interpret: cursorVerdict,
+  defaultTimeoutMs: () => CURSOR_DEFAULT_TIMEOUT_MS,
+  failClosed: (binding) => binding.options?.failClosed === true,
 };
