@@ -25,13 +25,23 @@ export type GroupEvent = ReturnType<typeof readEventLists>[number];
  * read at all (the caller has already warned about the rest). A group or handler of the wrong
  * shape is an error naming its path and is skipped; the rest of the file still loads.
  */
-export function readGroupHandlers(value: Record<string, unknown>, sink: DiagnosticSink, format: string, accept: (event: GroupEvent) => boolean): GroupHandler[] {
+export function readGroupHandlers(
+  value: Record<string, unknown>,
+  sink: DiagnosticSink,
+  format: string,
+  accept: (event: GroupEvent) => boolean,
+): GroupHandler[] {
   const out: GroupHandler[] = [];
   for (const list of readEventLists(value, sink)) {
     if (!accept(list)) continue;
     for (const { value: group, path: at } of list.entries) {
       if (!isPlainObject(group)) {
-        sink.report('error', 'wrongType', at, `a ${format} matcher group must be an object like {"matcher": "…", "hooks": [ … ]}, got ${describeValue(group)}; it is skipped`);
+        sink.report(
+          'error',
+          'wrongType',
+          at,
+          `a ${format} matcher group must be an object like {"matcher": "…", "hooks": [ … ]}, got ${describeValue(group)}; it is skipped`,
+        );
         continue;
       }
       let matcher: string | undefined;
@@ -49,7 +59,12 @@ export function readGroupHandlers(value: Record<string, unknown>, sink: Diagnost
       handlers.slice(0, MAX_FORMAT_ENTRIES).forEach((handler: unknown, i) => {
         const path: JsonSegment[] = [...at, 'hooks', i];
         if (!isPlainObject(handler)) {
-          sink.report('error', 'wrongType', path, `a ${format} hook must be an object like {"type": "command", "command": "…"}, got ${describeValue(handler)}; it is skipped`);
+          sink.report(
+            'error',
+            'wrongType',
+            path,
+            `a ${format} hook must be an object like {"type": "command", "command": "…"}, got ${describeValue(handler)}; it is skipped`,
+          );
           return;
         }
         out.push({ eventName: list.name, ...(matcher !== undefined ? { matcher } : {}), group, handler, path });

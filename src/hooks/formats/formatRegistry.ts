@@ -4,6 +4,7 @@ import { cursorFormat } from './cursor/cursorFormat';
 import { windsurfFormat } from './windsurf/windsurfFormat';
 import { codexFormat } from './codex/codexFormat';
 import { geminiFormat } from './gemini/geminiFormat';
+import { clineFormat } from './cline/clineFormat';
 import type { HookFormatAdapter, HookFormatId } from './hookFormat';
 
 /**
@@ -16,6 +17,7 @@ const ADAPTERS: Readonly<Partial<Record<HookFormatId, HookFormatAdapter>>> = {
   windsurf: windsurfFormat,
   codex: codexFormat,
   gemini: geminiFormat,
+  cline: clineFormat,
 };
 
 /** The adapter of a format, or undefined when it is not built yet. */

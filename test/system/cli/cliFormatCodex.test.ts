@@ -99,7 +99,16 @@ describe('hookwise -p with Codex hooks (.codex/hooks.json, [hooks] in .codex/con
   it('added context: SessionStart plain stdout reaches the model; the [hooks] table of config.toml is read', async () => {
     await suite.w.write(
       '.codex/config.toml',
-      ['model = "gpt-5"', '', '[[hooks.SessionStart]]', 'matcher = "startup"', '[[hooks.SessionStart.hooks]]', 'type = "command"', `command = '${node('context.cjs')}'`, ''].join('\n'),
+      [
+        'model = "gpt-5"',
+        '',
+        '[[hooks.SessionStart]]',
+        'matcher = "startup"',
+        '[[hooks.SessionStart.hooks]]',
+        'type = "command"',
+        `command = '${node('context.cjs')}'`,
+        '',
+      ].join('\n'),
     );
     const s = await suite.serve([textReply('hello')]);
 

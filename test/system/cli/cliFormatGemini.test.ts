@@ -142,7 +142,10 @@ describe('hookwise -p with hooks in .gemini/settings.json, run with Gemini CLI s
       BeforeTool: [{ hooks: [{ type: 'command', command: node('record.cjs') }] }],
       AfterTool: [{ hooks: [{ type: 'command', command: node('record.cjs') }] }],
     });
-    const s = await suite.serve([toolCallsReply([{ id: 'c1', name: 'Read', arguments: { file_path: 'keep.txt', offset: 1, limit: 5 } }]), textReply('read it')]);
+    const s = await suite.serve([
+      toolCallsReply([{ id: 'c1', name: 'Read', arguments: { file_path: 'keep.txt', offset: 1, limit: 5 } }]),
+      textReply('read it'),
+    ]);
 
     await suite.runPrompt(s, 'read', 4, '--permission-mode', 'bypassPermissions');
     const [pre, post] = suite.w.jsonLines('record.jsonl');
@@ -156,6 +159,10 @@ describe('hookwise -p with hooks in .gemini/settings.json, run with Gemini CLI s
       tool_input: { file_path: 'keep.txt', start_line: 1, end_line: 5 },
     });
     expect(pre?.env).toMatchObject({ GEMINI_PROJECT_DIR: suite.w.ws, CLAUDE_PROJECT_DIR: suite.w.ws, GEMINI_SESSION_ID: expect.any(String) });
-    expect(post?.input).toMatchObject({ hook_event_name: 'AfterTool', tool_name: 'read_file', tool_response: { llmContent: expect.stringContaining('content') } });
+    expect(post?.input).toMatchObject({
+      hook_event_name: 'AfterTool',
+      tool_name: 'read_file',
+      tool_response: { llmContent: expect.stringContaining('content') },
+    });
   });
 });

@@ -50,7 +50,13 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
   const { value, sink } = read;
   const features = value.features;
   if (toml && isPlainObject(features) && (features.hooks === false || features.codex_hooks === false)) {
-    sink.report('warning', 'notCarriedOver', ['features'], 'hooks are turned off in this Codex config ([features] hooks = false): its hooks do not run, as in Codex', { key: true });
+    sink.report(
+      'warning',
+      'notCarriedOver',
+      ['features'],
+      'hooks are turned off in this Codex config ([features] hooks = false): its hooks do not run, as in Codex',
+      { key: true },
+    );
     return { hooks: [], diagnostics: sink.diagnostics };
   }
   const handlers = readGroupHandlers(value, sink, 'Codex', (list) => {
@@ -67,7 +73,13 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
       seenGroups.add(key);
       warnUnknownKeys(h.group, GROUP_KEYS, groupPath, sink, 'Codex');
       if (h.matcher !== undefined && EVENTS[h.eventName]?.on === undefined)
-        sink.report('warning', 'ignoredMatcher', [...groupPath, 'matcher'], `Codex ignores "matcher" on ${h.eventName}; so does Hookwise (the hook runs every time)`, { key: true });
+        sink.report(
+          'warning',
+          'ignoredMatcher',
+          [...groupPath, 'matcher'],
+          `Codex ignores "matcher" on ${h.eventName}; so does Hookwise (the hook runs every time)`,
+          { key: true },
+        );
     }
     hooks.push(...readHandler(h, sink));
   }
@@ -75,7 +87,10 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
 }
 
 /** A config.toml as an object, bounded like the JSON files; a syntax error names its line. */
-function readToml(text: string, where: { readonly file: string; readonly displayFile: string }): { ok: true; value: Record<string, unknown>; sink: DiagnosticSink } | { ok: false; sink: DiagnosticSink } {
+function readToml(
+  text: string,
+  where: { readonly file: string; readonly displayFile: string },
+): { ok: true; value: Record<string, unknown>; sink: DiagnosticSink } | { ok: false; sink: DiagnosticSink } {
   const sink = new DiagnosticSink({ ...where, text });
   if (text.length > MAX_TOML_CHARS) {
     sink.reportAt('error', 'tooLarge', 0, 0, `${text.length} characters, over ${MAX_TOML_CHARS}; this Codex config is ignored entirely`);
@@ -110,7 +125,13 @@ function readHandler(h: GroupHandler, sink: DiagnosticSink): FormatHookEntry[] {
   warnUnknownKeys(h.handler, HANDLER_KEYS, at, sink, 'Codex');
   for (const key of ['async', 'additionalContextLimit', 'statusMessage'] as const)
     if (h.handler[key] !== undefined)
-      sink.report('warning', 'notCarriedOver', [...at, key], `"${key}" is not carried over: the hook runs and its context is used as Hookwise does for every hook`, { key: true });
+      sink.report(
+        'warning',
+        'notCarriedOver',
+        [...at, key],
+        `"${key}" is not carried over: the hook runs and its context is used as Hookwise does for every hook`,
+        { key: true },
+      );
   const windows = process.platform === 'win32';
   const command = (windows ? stringField(h.handler, 'commandWindows', at, sink) : undefined) ?? stringField(h.handler, 'command', at, sink);
   if (command === undefined || command.trim() === '') {

@@ -54,7 +54,8 @@ const PLAIN_CONTEXT = new Set<HookEvent>(['SessionStart', 'UserPromptSubmit', 'S
 export function codexVerdict(run: FormatRun): FormatVerdict {
   const { event, exitCode, stdout, stderr } = run;
   if (exitCode === 2) return { status: 'ok', outcome: blocked(event, stderrReason(stderr, 'Blocked by a Codex hook (exit code 2)')) };
-  if (exitCode !== 0) return { status: 'failed', error: `exited with code ${exitCode ?? 'none (signal)'}${stderr.trim() ? `: ${stderrReason(stderr, '')}` : ''}` };
+  if (exitCode !== 0)
+    return { status: 'failed', error: `exited with code ${exitCode ?? 'none (signal)'}${stderr.trim() ? `: ${stderrReason(stderr, '')}` : ''}` };
   const read = finalJsonObject(stdout);
   if (read.json === undefined) {
     if (read.malformed) return { status: 'failed', error: 'stdout looked like JSON and did not parse' };
@@ -99,13 +100,20 @@ function preToolUse(json: Record<string, unknown>, specific: Record<string, unkn
   if (permission === 'deny') return ok({ ...extras, decision: 'deny', reason: outString(specific, 'permissionDecisionReason') ?? 'Denied by a Codex hook' });
   if (json.decision === 'block') return ok({ ...extras, decision: 'deny', reason: outString(json, 'reason') ?? 'Denied by a Codex hook' });
   if (permission === 'ask' || permission === 'approve' || json.decision === 'approve' || json.continue === false || json.suppressOutput === true)
-    return { status: 'failed', error: 'Codex does not support ask, approve, continue: false or suppressOutput on PreToolUse: it marks the hook failed and the tool proceeds' };
+    return {
+      status: 'failed',
+      error: 'Codex does not support ask, approve, continue: false or suppressOutput on PreToolUse: it marks the hook failed and the tool proceeds',
+    };
   const updated = outObject(specific, 'updatedInput');
   // A rewrite counts only beside allow; it does not skip the approval Hookwise's rules ask for.
   if (permission === 'allow' && updated !== undefined) {
     // An edit reached the hook as patch text; a rewritten patch has no Hookwise Edit/Write input to become.
     if (codexToolName(tool) === 'apply_patch')
-      return { status: 'ok', outcome: extras, warnings: ['updatedInput on apply_patch (an Edit or Write) is not carried over: the edit runs as the model asked'] };
+      return {
+        status: 'ok',
+        outcome: extras,
+        warnings: ['updatedInput on apply_patch (an Edit or Write) is not carried over: the edit runs as the model asked'],
+      };
     return ok({ ...extras, updatedInput: updated });
   }
   return ok(extras);

@@ -47,7 +47,8 @@ function parseGemini(text: string, where: { readonly file: string; readonly disp
   const config = value.hooksConfig;
   let disabled: readonly string[] = [];
   if (config !== undefined) {
-    if (!isPlainObject(config)) sink.report('error', 'wrongType', ['hooksConfig'], `"hooksConfig" must be an object, got ${describeValue(config)}; it is ignored`);
+    if (!isPlainObject(config))
+      sink.report('error', 'wrongType', ['hooksConfig'], `"hooksConfig" must be an object, got ${describeValue(config)}; it is ignored`);
     else {
       if (config.enabled === false) return { hooks: [], diagnostics: sink.diagnostics };
       if (Array.isArray(config.disabled)) disabled = config.disabled.filter((n): n is string => typeof n === 'string');
@@ -74,7 +75,13 @@ function parseGemini(text: string, where: { readonly file: string; readonly disp
       warnedGroups.add(groupKey);
       warnUnknownKeys(h.group, GROUP_KEYS, groupPath, sink, 'Gemini');
       if (h.group.sequential === true)
-        sink.report('warning', 'notCarriedOver', [...groupPath, 'sequential'], '"sequential" is not carried over: each hook sees the original tool input, not the previous hook\'s rewrite', { key: true });
+        sink.report(
+          'warning',
+          'notCarriedOver',
+          [...groupPath, 'sequential'],
+          '"sequential" is not carried over: each hook sees the original tool input, not the previous hook\'s rewrite',
+          { key: true },
+        );
     }
     hooks.push(...readHandler(h, disabled, sink));
   }
@@ -87,7 +94,12 @@ function readHandler(h: GroupHandler, disabled: readonly string[], sink: Diagnos
   if (mapped === undefined) return [];
   const type = h.handler.type ?? 'command';
   if (type !== 'command') {
-    sink.report('warning', 'notCarriedOver', [...at, 'type'], `Gemini "${String(type)}" hooks are not carried over; it does not run (only "command" hooks are)`);
+    sink.report(
+      'warning',
+      'notCarriedOver',
+      [...at, 'type'],
+      `Gemini "${String(type)}" hooks are not carried over; it does not run (only "command" hooks are)`,
+    );
     return [];
   }
   warnUnknownKeys(h.handler, HANDLER_KEYS, at, sink, 'Gemini');
@@ -100,7 +112,9 @@ function readHandler(h: GroupHandler, disabled: readonly string[], sink: Diagnos
   // hooksConfig.disabled names a hook by its name, else its command (Gemini's getHookName).
   if (disabled.includes(name ?? command)) return [];
   const ms = positiveNumberField(h.handler, 'timeout', at, sink);
-  const env = isPlainObject(h.handler.env) ? Object.fromEntries(Object.entries(h.handler.env).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+  const env = isPlainObject(h.handler.env)
+    ? Object.fromEntries(Object.entries(h.handler.env).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
   const binding: FormatBinding = {
     format: 'gemini',
     nativeEvent: h.eventName,

@@ -34,7 +34,8 @@ export function geminiInput(binding: FormatBinding, event: HookEvent, input: Rea
     out.tool_input = geminiToolArgs(tool, toolInputOf(input));
   }
   if (event === 'PostToolUse') out.tool_response = { llmContent: text(input.tool_response), returnDisplay: text(input.tool_response) };
-  if (event === 'PostToolUseFailure') out.tool_response = { llmContent: text(input.error), returnDisplay: text(input.error), error: { message: text(input.error) } };
+  if (event === 'PostToolUseFailure')
+    out.tool_response = { llmContent: text(input.error), returnDisplay: text(input.error), error: { message: text(input.error) } };
   if (event === 'UserPromptSubmit') out.prompt = typeof input.prompt === 'string' ? input.prompt : '';
   if (event === 'Stop') {
     out.prompt = '';
@@ -72,7 +73,8 @@ export function geminiVerdict(run: FormatRun): FormatVerdict {
   if (raw === '') return exitCode === 0 ? { status: 'ok', outcome: {} } : { status: 'failed', error: exitText(exitCode) };
   const shown = raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw;
   if (exitCode === 0) return { status: 'ok', outcome: { systemMessage: shown } };
-  if (exitCode === 1 || exitCode === null) return { status: 'ok', outcome: { systemMessage: `Warning: ${shown}` }, warnings: [`${exitText(exitCode)}: a warning in Gemini`] };
+  if (exitCode === 1 || exitCode === null)
+    return { status: 'ok', outcome: { systemMessage: `Warning: ${shown}` }, warnings: [`${exitText(exitCode)}: a warning in Gemini`] };
   return { status: 'ok', outcome: { decision: blockDecision(run.event), reason: shown } };
 }
 
