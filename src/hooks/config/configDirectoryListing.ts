@@ -3,6 +3,7 @@ import { thrownMessage } from '../../shared/describeThrown';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { ConfigFileSystem } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
+import { hookFormatAdapter } from '../formats/formatRegistry';
 import type { AgentFileInput, AgentsDirectoryInput, FormatDirectoryInput, FormatFileInput, SkillFileInput, SkillsDirectoryInput } from './configSources';
 
 /**
@@ -62,7 +63,8 @@ export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirector
 export async function listFormatFiles(fs: ConfigFileSystem, input: FormatDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<FormatFileInput[]> {
   let names: string[];
   try {
-    names = (await fs.listDirectory(input.dir)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+    const isHookFile = hookFormatAdapter(input.format)?.directoryEntry ?? ((n: string) => n.toLowerCase().endsWith('.json'));
+    names = (await fs.listDirectory(input.dir)).filter(isHookFile).sort();
   } catch (error) {
     diagnostics.push({
       file: input.dir,

@@ -2,6 +2,9 @@ import path from 'node:path';
 import { copilotFormat } from './copilot/copilotFormat';
 import { cursorFormat } from './cursor/cursorFormat';
 import { windsurfFormat } from './windsurf/windsurfFormat';
+import { codexFormat } from './codex/codexFormat';
+import { geminiFormat } from './gemini/geminiFormat';
+import { clineFormat } from './cline/clineFormat';
 import type { FormatBinding, HookFormatAdapter, HookFormatId } from './hookFormat';
 import type { HookEvent } from '../hookEvent';
 import type { HookMatcher } from '../matchers/hookMatcher';
@@ -14,6 +17,9 @@ const ADAPTERS: Readonly<Partial<Record<HookFormatId, HookFormatAdapter>>> = {
   copilot: copilotFormat,
   cursor: cursorFormat,
   windsurf: windsurfFormat,
+  codex: codexFormat,
+  gemini: geminiFormat,
+  cline: clineFormat,
 };
 
 /** The adapter of a format, or undefined when it is not built yet. */

@@ -115,6 +115,8 @@ export interface HookFormatAdapter {
   /** Shown in labels, the approval modal and docs, e.g. `Copilot`. */
   readonly displayName: string;
   readonly locations: readonly FormatLocation[];
+  /** Which names of a `directory` location are hook files; default: `*.json` (Cline: executables named after events). */
+  readonly directoryEntry?: (name: string) => boolean;
   /** Reads one file's text; never throws. `where` names the file for diagnostics; `scope` says whose it is (user hooks may run elsewhere). */
   parse(text: string, where: FormatFileWhere): FormatFileContent;
   /** The matcher of a binding (the agent's syntax on the agent's vocabulary), or an error message. */
