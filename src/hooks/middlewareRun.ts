@@ -1,6 +1,6 @@
 import type { HookExecution } from './hookExecution';
 import type { MiddlewareInvocation } from './hookMiddleware';
-import { MiddlewareAction } from './hookMiddleware';
+import type { MiddlewareAction } from './hookMiddleware';
 import type { HookObservers } from './hookObservers';
 import type { HookOutcome } from './hookOutcome';
 import { decisionRank } from './hookOutcome';
