@@ -75,7 +75,9 @@ export class SessionCompaction {
     if (cut === 0) return { status: 'skipped', reason: 'the conversation is too short to compact' };
     const instructions = [...(customInstructions ? [customInstructions] : []), ...pre.plainOutputs, ...pre.additionalContext];
     const older = messages.slice(0, cut);
-    const summary = summarizer ? (await summarizer(older, instructions, signal)).trim() : await summarize(this.d.model, older, instructions, signal, this.d.modelName);
+    const summary = summarizer
+      ? (await summarizer(older, instructions, signal)).trim()
+      : await summarize(this.d.model, older, instructions, signal, this.d.modelName);
     // A replacement summarizer that gives nothing must not wipe the older turns.
     if (summarizer && summary === '') throw new Error('the summarizer returned an empty summary; the conversation was left as it was');
     const kept = messages.length - cut;

@@ -193,7 +193,11 @@ export class HookRunner {
         const first = (selected[i] as Selected).registration;
         if (isMiddleware(first)) return await this.middleware(occurrence, selected, i, merger, tally, (e) => (tier = [e]));
         let tierEnd = i + 1;
-        while (tierEnd < selected.length && (selected[tierEnd] as Selected).registration.priority === first.priority && !isMiddleware((selected[tierEnd] as Selected).registration))
+        while (
+          tierEnd < selected.length &&
+          (selected[tierEnd] as Selected).registration.priority === first.priority &&
+          !isMiddleware((selected[tierEnd] as Selected).registration)
+        )
           tierEnd++;
         const tierInput = merger.input;
         tier = [];

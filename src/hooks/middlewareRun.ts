@@ -102,16 +102,21 @@ export async function runMiddleware(registration: HookRegistration & { readonly 
   const mw = registration.action;
   const bound: MiddlewareAction = Object.create(mw) as MiddlewareAction;
   bound.run = (input, ctx) =>
-    mw.runWith(input, ctx, () => {
-      const run: BelowRun = { merger: new RecordingMerger(ctx.event, d.merger.input, d.validate), tally: { records: [], failures: [] }, cancelled: false };
-      below = run;
-      const done = d.runBelow(run.merger, run.tally).then((cancelled) => {
-        run.cancelled = cancelled;
-        return outcomeOfMerged(run.merger.snapshot());
-      });
-      belowDone = done;
-      return done;
-    }, invocation);
+    mw.runWith(
+      input,
+      ctx,
+      () => {
+        const run: BelowRun = { merger: new RecordingMerger(ctx.event, d.merger.input, d.validate), tally: { records: [], failures: [] }, cancelled: false };
+        below = run;
+        const done = d.runBelow(run.merger, run.tally).then((cancelled) => {
+          run.cancelled = cancelled;
+          return outcomeOfMerged(run.merger.snapshot());
+        });
+        belowDone = done;
+        return done;
+      },
+      invocation,
+    );
   const execution = d.execution({ ...registration, action: bound });
   d.track(execution);
   const wait = d.start(execution, d.merger.input);
@@ -129,7 +134,8 @@ function mergeMiddleware(execution: HookExecution, invocation: MiddlewareInvocat
   const own = !cancelled && end?.kind === 'result' && end.result.status === 'ok' && !refusedByFailClosed(end.result, reg) ? end.result : undefined;
   // The outcome below stands when the middleware kept it, gave nothing of its own, or would weaken its deny or stop.
   const keepBelow =
-    below !== undefined && (invocation.keptBelow || own === undefined || (below.merger.decisive && decisionRank(own.outcome.decision) < decisionRank(below.merger.decision)));
+    below !== undefined &&
+    (invocation.keptBelow || own === undefined || (below.merger.decisive && decisionRank(own.outcome.decision) < decisionRank(below.merger.decision)));
   if (keepBelow) below?.merger.replayInto(d.merger);
   else if (own !== undefined) {
     const problems = d.merger.add(reg, reg.action.label, own.outcome, own.plainOutput);

@@ -75,7 +75,8 @@ export function createExtensionApi(o: ExtensionApiOptions): HookwiseExtensionApi
     hooks: deprecated,
     compactionProvider(options) {
       const parsed = compactionOptionsSchema.safeParse(options);
-      if (!parsed.success) throw new ExtensionApiError('invalidOptions', `Hookwise API compactionProvider(): ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+      if (!parsed.success)
+        throw new ExtensionApiError('invalidOptions', `Hookwise API compactionProvider(): ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
       return o.compactionProvider({ name: parsed.data.name, summarize: parsed.data.summarize });
     },
     forExtension(extension: ExtensionIdentity): HooksApi {
