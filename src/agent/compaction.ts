@@ -61,6 +61,13 @@ function render(messages: readonly ModelMessage[]): string {
 }
 
 /**
+ * Writes the summary that replaces `messages` (the older turns) in a compaction. `instructions`
+ * are the user's `/compact` text and what PreCompact hooks added. Rejects on failure: the
+ * compaction is then reported and the conversation left as it was.
+ */
+export type Summarizer = (messages: readonly ModelMessage[], instructions: readonly string[], signal: AbortSignal) => Promise<string>;
+
+/**
  * Asks the model for a summary of `messages`, with PreCompact hooks' instructions and the
  * user's own appended. Rejects as the model does.
  */

@@ -1,6 +1,7 @@
 import type { HookDisposable } from '../hooks/hookRegistry';
 import { stop } from '../hooks/hookOutcome';
-import type { HooksApi } from '../hooks/hooksApi';
+import type { HookProvider, HooksApi } from '../hooks/hooksApi';
+import { BUILTIN_PROVIDERS } from '../hooks/config/builtinSwitches';
 
 /** The agent's default limits; each is enforced by a built-in hook, not by the loop. */
 export interface AgentLimits {
@@ -25,8 +26,16 @@ const LIMIT_PRIORITY = 1000;
  * change applies to the next step.
  */
 export function registerDefaultLimits(hooks: HooksApi, limits: () => AgentLimits): HookDisposable {
-  return hooks.use({
-    name: 'built-in limits',
+  return hooks.use(limitsProvider(limits));
+}
+
+/**
+ * The limits as a hook provider (`built-in limits`). It never switches off (builtinSwitches.ts:
+ * a runaway loop must end); a stricter limit is a hook of one's own beside it.
+ */
+export function limitsProvider(limits: () => AgentLimits): HookProvider {
+  return {
+    name: BUILTIN_PROVIDERS.limits,
     registerHooks(h) {
       h.onBeforeStep(
         (ctx) => {
@@ -57,7 +66,7 @@ export function registerDefaultLimits(hooks: HooksApi, limits: () => AgentLimits
         { label: 'built-in: max wall time', priority: LIMIT_PRIORITY, id: 'builtin.maxWallTime' },
       );
     },
-  });
+  };
 }
 
 function numberField(ctx: object, key: string): number {

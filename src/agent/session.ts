@@ -28,6 +28,7 @@ import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
 import { resolveContextWindow } from './contextWindow';
 import { SessionCompaction } from './sessionCompaction';
+import type { Summarizer } from './compaction';
 import type { CompactionResult } from './sessionCompaction';
 import { rewindToCheckpoint, undoCheckpointEdits } from './sessionCheckpoints';
 import type { CheckpointScope, RewindResult } from './sessionCheckpoints';
@@ -318,7 +319,6 @@ export class Session {
       ...(mcp ? { moreTools: () => mcp.tools() } : {}),
       signal,
       stopEvent: 'Stop',
-      beforeInference: () => this.compaction.maybeAutoCompact(signal),
       onContextTooLong: () => this.compaction.compactAfterOverflow(signal),
     });
   }
@@ -330,6 +330,11 @@ export class Session {
    */
   compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
     return this.compaction.compact(trigger, signal, customInstructions);
+  }
+
+  /** Automatic compaction, when over the limit: what the compaction provider's hook calls before each step (compactionProvider.ts). */
+  autoCompact(signal: AbortSignal, summarizer?: Summarizer): Promise<void> {
+    return this.compaction.maybeAutoCompact(signal, summarizer);
   }
 
   /**

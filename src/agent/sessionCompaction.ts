@@ -6,6 +6,7 @@ import type { AgentEventListener } from './agentEvents';
 import { emitSystemMessages } from './agentEvents';
 import type { CheckpointStore } from './checkpoints/checkpointStore';
 import { compactionCut, estimateTokens, summarize } from './compaction';
+import type { Summarizer } from './compaction';
 import { autoCompactThreshold } from './contextWindow';
 import { compactionNote } from './compactionNote';
 import type { Conversation } from './conversation';
@@ -58,9 +59,9 @@ export class SessionCompaction {
   /**
    * Compacts the conversation: PreCompact hooks run (their plain stdout is added
    * to the instructions; a block skips compaction), older turns are summarized by the model
-   * and replaced by the summary, and SessionStart fires with `source: compact`.
+   * and replaced by the summary (`summarizer`'s, default the model's), and SessionStart fires with `source: compact`.
    */
-  async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
+  async compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string, summarizer?: Summarizer): Promise<CompactionResult> {
     const { conversation, emit, runHooks } = this.d;
     const pre = await runHooks('PreCompact', forEvent('PreCompact', this.d.envelope(), { trigger, custom_instructions: customInstructions ?? null }), signal);
     emitSystemMessages(emit, MAIN, pre);
@@ -73,7 +74,12 @@ export class SessionCompaction {
     const cut = compactionCut(messages);
     if (cut === 0) return { status: 'skipped', reason: 'the conversation is too short to compact' };
     const instructions = [...(customInstructions ? [customInstructions] : []), ...pre.plainOutputs, ...pre.additionalContext];
-    const summary = await summarize(this.d.model, messages.slice(0, cut), instructions, signal, this.d.modelName);
+    const older = messages.slice(0, cut);
+    const summary = summarizer
+      ? (await summarizer(older, instructions, signal)).trim()
+      : await summarize(this.d.model, older, instructions, signal, this.d.modelName);
+    // A replacement summarizer that gives nothing must not wipe the older turns.
+    if (summarizer && summary === '') throw new Error('the summarizer returned an empty summary; the conversation was left as it was');
     const kept = messages.length - cut;
     conversation.replacePrefix([{ role: 'user', content: compactionNote(summary) }], kept);
     this.d.checkpoints.noteCompaction();
@@ -105,8 +111,12 @@ export class SessionCompaction {
     return this.d.budgetTokens > 0 ? Math.min(this.d.budgetTokens, threshold) : threshold;
   }
 
-  /** Before each model call of the main agent: compacts when the conversation is over the limit; a failure is reported, never thrown. */
-  async maybeAutoCompact(signal: AbortSignal): Promise<void> {
+  /**
+   * Before each model call of the main agent (the built-in compaction provider's hook, or a
+   * replacement's with its own `summarizer`): compacts when the conversation is over the
+   * limit; a failure is reported, never thrown.
+   */
+  async maybeAutoCompact(signal: AbortSignal, summarizer?: Summarizer): Promise<void> {
     const budget = this.autoCompactLimit;
     const size = this.contextTokens();
     if (size <= budget) return;
@@ -116,7 +126,7 @@ export class SessionCompaction {
     // so the model's count, which also covers the system prompt and tools, cannot fake it.
     if (this.stillOverAfterCompaction !== undefined && estimateTokens(this.d.conversation.messages) - this.stillOverAfterCompaction < budget / 4) return;
     try {
-      const result = await this.compact('auto', signal);
+      const result = await this.compact('auto', signal, undefined, summarizer);
       if (result.status !== 'compacted') return;
       const after = estimateTokens(this.d.conversation.messages);
       // Kept even when under the budget: the model's count (system prompt and tools included)

@@ -2,6 +2,7 @@ import { BackgroundHookOutputs } from './backgroundHookOutputs';
 import { ExecutionStarter } from './executionStarter';
 import type { HookEvent } from './hookEvent';
 import { HookExecution } from './hookExecution';
+import { isMiddleware } from './hookMiddleware';
 import { HookObservers } from './hookObservers';
 import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { BackgroundHookOutput, HookEventResult, HookRunObserver, HookRunRecord } from './hookRunTypes';
@@ -12,6 +13,7 @@ import { eventResultOf, mergeTier } from './hookTierMerge';
 import type { UpdatedInputValidator } from './mergeOutcomes';
 import { OutcomeMerger } from './mergeOutcomes';
 import { SkillActivations } from './skillActivations';
+import { runMiddleware } from './middlewareRun';
 
 /** Construction options of a HookRunner. */
 export interface HookRunnerOptions {
@@ -167,7 +169,16 @@ export class HookRunner {
     };
     const merger = new OutcomeMerger(event, input, options.validateUpdatedInput);
     const tally: RunTally = { records: [], failures: [] };
-    const signal = options.signal;
+    const cancelled = await this.runFrom(occurrence, selected, 0, merger, tally);
+    return eventResultOf(event, occurrenceId, merger, tally, cancelled);
+  }
+
+  /**
+   * Runs `selected[from..]` tier by tier into `merger` and `tally`; true when cancelled. A
+   * middleware ends a tier: it runs alone, and everything after it runs inside its `next()`.
+   */
+  private async runFrom(occurrence: Occurrence, selected: readonly Selected[], from: number, merger: OutcomeMerger, tally: RunTally): Promise<boolean> {
+    const signal = occurrence.options.signal;
     let cancelled = false;
     let tier: HookExecution[] = [];
     // One listener per run (not per hook): cancels whatever of the current tier is pending.
@@ -176,20 +187,23 @@ export class HookRunner {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      let i = 0;
+      let i = from;
       while (i < selected.length) {
-        if (signal?.aborted) {
-          cancelled = true;
-          break;
-        }
-        const priority = (selected[i] as Selected).registration.priority;
+        if (signal?.aborted) return true;
+        const first = (selected[i] as Selected).registration;
+        if (isMiddleware(first)) return await this.middleware(occurrence, selected, i, merger, tally, (e) => (tier = [e]));
         let tierEnd = i + 1;
-        while (tierEnd < selected.length && (selected[tierEnd] as Selected).registration.priority === priority) tierEnd++;
+        while (
+          tierEnd < selected.length &&
+          (selected[tierEnd] as Selected).registration.priority === first.priority &&
+          !isMiddleware((selected[tierEnd] as Selected).registration)
+        )
+          tierEnd++;
         const tierInput = merger.input;
         tier = [];
         const waits = this.startTier(occurrence, selected, i, tierEnd, tierInput, tier);
         if (waits !== undefined) await (waits.length === 1 ? waits[0] : Promise.all(waits));
-        if (mergeTier(tier, tierInput, occurrenceId, merger, tally, this.observers)) cancelled = true;
+        if (mergeTier(tier, tierInput, occurrence.occurrenceId, merger, tally, this.observers)) cancelled = true;
         tier = [];
         i = tierEnd;
         if (merger.decisive || cancelled) break;
@@ -197,7 +211,43 @@ export class HookRunner {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    return eventResultOf(event, occurrenceId, merger, tally, cancelled);
+    return cancelled;
+  }
+
+  /** Runs the middleware `selected[at]`, its `next()` being the rest of the stack (middlewareRun.ts). */
+  private middleware(
+    occurrence: Occurrence,
+    selected: readonly Selected[],
+    at: number,
+    merger: OutcomeMerger,
+    tally: RunTally,
+    track: (execution: HookExecution) => void,
+  ): Promise<boolean> {
+    const s = selected[at] as Selected & { readonly registration: Parameters<typeof runMiddleware>[0] };
+    const { options, occurrenceId } = occurrence;
+    return runMiddleware(s.registration, {
+      occurrenceId,
+      input: merger.input,
+      merger,
+      tally,
+      observers: this.observers,
+      validate: options.validateUpdatedInput,
+      execution: (registration) =>
+        new HookExecution(
+          registration,
+          occurrence.event,
+          registration.timeoutMs ?? registration.action.defaultTimeoutMs,
+          occurrence.cwd,
+          this.projectDir,
+          occurrence.sessionId,
+          options.signal,
+          this.clock,
+          options.env,
+        ),
+      start: (execution, input) => this.starter.start(execution, input, occurrenceId, s.matchError),
+      runBelow: (below, belowTally) => this.runFrom(occurrence, selected, at + 1, below, belowTally),
+      track,
+    });
   }
 
   /**

@@ -6,6 +6,9 @@ import type { HookDisposable, HookRegistry } from './hookRegistry';
 import type { HookSource } from '../configFiles/hookSource';
 import { compileClaudeMatcher } from './matchers/claudeMatcher';
 import type { HookMatcher } from './matchers/hookMatcher';
+import type { HookAction } from './hookAction';
+import type { HookMiddlewareFn } from './hookMiddleware';
+import { middlewareAction } from './hookMiddleware';
 
 /**
  * Options of one in-process hook. A string matcher follows the same Claude Code
@@ -30,6 +33,15 @@ export interface HookOptions {
 
 /** A hook function for event `E`: gets that event's context. */
 export type HookFn<E extends HookEvent> = HookCallable<HookContextFor<E>>;
+
+/**
+ * A middleware for event `E`: `(ctx, next) => …` (hookMiddleware.ts). It runs at its place in
+ * the order (priority, then registration) and `next()` runs every hook after it.
+ */
+export type HookMiddlewareFor<E extends HookEvent> = HookMiddlewareFn<HookContextFor<E>>;
+
+/** Options of a middleware: a hook's options; its timeout also covers the hooks it runs through `next()`. */
+export type MiddlewareOptions = HookOptions;
 
 /** The minimal shape of a tool a HookProvider brings along (the tool layer has the full type). */
 export interface HookProviderTool {
@@ -82,6 +94,13 @@ export interface HooksApi {
   onAgentFailed(fn: HookFn<'AgentFailed'>, options?: HookOptions): HookDisposable;
   /** Installs a provider's hooks (source `code: <provider.name>`) and hands back its tools. */
   use<TTool extends HookProviderTool>(provider: HookProvider<TTool>): InstalledHookProvider<TTool>;
+  /**
+   * Registers a middleware `(ctx, next) => …` for `event`: it composes with the `on…` hooks in
+   * priority order (then registration order), `next()` resolves to the merged outcome of the
+   * hooks after it, not calling `next` short-circuits them, and a second `next()` rejects
+   * with HookMiddlewareError. A deny or stop from below always stands (docs/hooks.md §4).
+   */
+  use<E extends HookEvent>(event: E, fn: HookMiddlewareFor<E>, options?: MiddlewareOptions): HookDisposable;
 }
 
 const DEFAULT_SOURCE: HookSource = Object.freeze({ kind: 'code', label: 'code' });
@@ -94,10 +113,14 @@ class RegistryHooksApi implements HooksApi {
   ) {}
 
   on<E extends HookEvent>(event: E, fn: HookFn<E>, options: HookOptions = {}): HookDisposable {
+    return this.register(event, callableAction(fn, options.label !== undefined ? { label: options.label } : undefined), options);
+  }
+
+  private register(event: HookEvent, action: HookAction, options: HookOptions): HookDisposable {
     const matcher = typeof options.matcher === 'string' ? compileClaudeMatcher(options.matcher) : options.matcher;
     const registration = this.registry.register({
       event,
-      action: callableAction(fn, options.label !== undefined ? { label: options.label } : undefined),
+      action,
       source: this.source,
       ...(options.id !== undefined ? { id: options.id } : {}),
       ...(matcher !== undefined ? { matcher } : {}),
@@ -175,7 +198,19 @@ class RegistryHooksApi implements HooksApi {
     return this.on('AgentFailed', fn, options);
   }
 
-  use<TTool extends HookProviderTool>(provider: HookProvider<TTool>): InstalledHookProvider<TTool> {
+  use<TTool extends HookProviderTool>(provider: HookProvider<TTool>): InstalledHookProvider<TTool>;
+  use<E extends HookEvent>(event: E, fn: HookMiddlewareFor<E>, options?: MiddlewareOptions): HookDisposable;
+  use<TTool extends HookProviderTool, E extends HookEvent>(
+    target: HookProvider<TTool> | E,
+    fn?: HookMiddlewareFor<E>,
+    options: MiddlewareOptions = {},
+  ): InstalledHookProvider<TTool> | HookDisposable {
+    if (typeof target !== 'string') return this.install(target);
+    if (typeof fn !== 'function') throw new TypeError(`hooks.use("${target}", fn): fn must be a function (ctx, next) => outcome.`);
+    return this.register(target, middlewareAction(fn, options.label !== undefined ? { label: options.label } : undefined), options);
+  }
+
+  private install<TTool extends HookProviderTool>(provider: HookProvider<TTool>): InstalledHookProvider<TTool> {
     const owned = new Set<HookDisposable>();
     const scoped = new RegistryHooksApi(this.registry, { kind: 'code', label: provider.name }, owned);
     const disposeAll = (): void => {

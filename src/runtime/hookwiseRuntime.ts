@@ -32,7 +32,9 @@ import { environmentBlock, memoryBlock } from '../agent/memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import type { PromptContext } from '../agent/sessionOptions';
 import type { AgentLimits } from '../agent/defaultLimits';
-import { DEFAULT_AGENT_LIMITS, registerDefaultLimits } from '../agent/defaultLimits';
+import { DEFAULT_AGENT_LIMITS, limitsProvider } from '../agent/defaultLimits';
+import { CompactingSessions, compactionProvider, type CompactionProviderOptions } from '../agent/compactionProvider';
+import { BuiltinProviders } from './builtinProviders';
 import type { PermissionMode } from '../permissions/permissionMode';
 import { askPolicy } from '../agent/permissionGate';
 import type { AskPolicy } from '../agent/permissionGate';
@@ -138,6 +140,9 @@ export class HookwiseRuntime {
   private lastSession: Session | undefined;
   /** Hook runs in flight: the self-protection backstop takes a data file changed while a hook ran as the hook's write. */
   private readonly hookActivity = new HookActivity();
+  private readonly compacting = new CompactingSessions(); // the sessions a compaction hook reaches by id
+  /** Limits and compaction as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
+  readonly builtins: BuiltinProviders;
 
   constructor(private readonly o: RuntimeOptions) {
     this.configFiles = configFilePaths([], o.protectedFiles);
@@ -151,7 +156,12 @@ export class HookwiseRuntime {
       elicit: hookedElicitation(this.runner, () => this.lastSession?.envelope(), o.mcp?.elicit),
     });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
-    registerDefaultLimits(createHooksApi(this.registry, { source: { kind: 'code', label: 'built-in limits' } }), o.limits ?? (() => DEFAULT_AGENT_LIMITS));
+    this.builtins = new BuiltinProviders(this.hooks, [limitsProvider(o.limits ?? (() => DEFAULT_AGENT_LIMITS)), compactionProvider(this.compacting)]);
+  }
+
+  /** A compaction provider with its own summarizer, to replace the built-in one: `hooks.use(runtime.compactionProvider({ name, summarize }))`. */
+  compactionProvider(options: CompactionProviderOptions): ReturnType<typeof compactionProvider> {
+    return compactionProvider(this.compacting, options);
   }
 
   /** The model the agent uses. */
@@ -187,6 +197,7 @@ export class HookwiseRuntime {
     });
     this.generation++;
     this.registry.setConfigHooks(this.generation, inits);
+    this.builtins.apply(config.disabledHookIds);
     return { generation: this.generation, active, held, problems };
   }
 
@@ -360,6 +371,7 @@ export class HookwiseRuntime {
       ...(options.history ? { history: options.history } : {}),
     });
     this.lastSession = session;
+    this.compacting.add(session);
     return session;
   }
 }

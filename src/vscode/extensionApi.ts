@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import type { HooksApi } from '../hooks/hooksApi';
+import type { HookProvider, HooksApi } from '../hooks/hooksApi';
+import type { Summarizer } from '../agent/compaction';
 import type { ExtensionApiHooks } from './extensionApiHooks';
 import { extensionApiSource, UNKNOWN_EXTENSION_LABEL } from './extensionApiHooks';
 
@@ -8,7 +9,7 @@ import { extensionApiSource, UNKNOWN_EXTENSION_LABEL } from './extensionApiHooks
 export class ExtensionApiError extends Error {
   override readonly name = 'ExtensionApiError';
   constructor(
-    readonly code: 'invalidExtension' | 'unknownExtension',
+    readonly code: 'invalidExtension' | 'unknownExtension' | 'invalidOptions',
     message: string,
   ) {
     super(message);
@@ -33,6 +34,13 @@ export type ExtensionIdentity = string | { readonly id: string };
  */
 export interface HookwiseExtensionApi {
   forExtension(extension: ExtensionIdentity): HooksApi;
+  /**
+   * A compaction provider with your own summarizer, to replace the built-in compaction: the user
+   * switches `built-in compaction` off (Disable Hook on its run, or `hookwise.hooks.disabled`)
+   * and you install yours with `api.forExtension(context.extension).use(api.compactionProvider({ name, summarize }))`.
+   * PreCompact, PostCompact and SessionStart `compact` fire around your summary as around the built-in one.
+   */
+  compactionProvider(options: { readonly name: string; readonly summarize: Summarizer }): HookProvider;
   /** @deprecated Use `forExtension(context.extension)`: these hooks are labelled `extension (unknown)`. */
   readonly hooks: HooksApi;
 }
@@ -42,7 +50,15 @@ export interface ExtensionApiOptions {
   readonly hooks: ExtensionApiHooks;
   readonly warn: (message: string) => void;
   readonly getExtension?: (id: string) => { readonly id: string } | undefined;
+  /** Builds a compaction provider on the runtime's sessions (HookwiseRuntime.compactionProvider). */
+  readonly compactionProvider: (options: { readonly name: string; readonly summarize: Summarizer }) => HookProvider;
 }
+
+/** What `compactionProvider` accepts from another extension: bounded, checked before use. */
+const compactionOptionsSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  summarize: z.custom<Summarizer>((v) => typeof v === 'function', 'summarize must be a function (messages, instructions, signal) => Promise<string>'),
+});
 
 /** Builds the API surface another extension calls (see {@link HookwiseExtensionApi}). */
 export function createExtensionApi(o: ExtensionApiOptions): HookwiseExtensionApi {
@@ -57,6 +73,12 @@ export function createExtensionApi(o: ExtensionApiOptions): HookwiseExtensionApi
   });
   return {
     hooks: deprecated,
+    compactionProvider(options) {
+      const parsed = compactionOptionsSchema.safeParse(options);
+      if (!parsed.success)
+        throw new ExtensionApiError('invalidOptions', `Hookwise API compactionProvider(): ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+      return o.compactionProvider({ name: parsed.data.name, summarize: parsed.data.summarize });
+    },
     forExtension(extension: ExtensionIdentity): HooksApi {
       const raw: unknown = typeof extension === 'string' ? extension : (extension as { id?: unknown } | undefined)?.id;
       const parsed = extensionIdSchema.safeParse(raw);

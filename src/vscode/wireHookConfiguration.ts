@@ -44,7 +44,11 @@ export function wireHookConfiguration(parts: HookConfigurationParts): HookConfig
   // Hooks other extensions register through the API: labelled with their id, governed by each new configuration.
   const apiHooks = new ExtensionApiHooks(controller.runtime.registry);
   context.subscriptions.push(apiHooks);
-  const extensionApi = createExtensionApi({ hooks: apiHooks, warn: (message) => log.warn(message) });
+  const extensionApi = createExtensionApi({
+    hooks: apiHooks,
+    warn: (message) => log.warn(message),
+    compactionProvider: (options) => controller.runtime.compactionProvider(options),
+  });
   const hookConfig = registerHookConfiguration(context, {
     log,
     reportExtras: () => ({ apiHooks: apiHooks.list(), policySettings: policySetSettings() }),

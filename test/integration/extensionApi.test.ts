@@ -112,6 +112,24 @@ suite('hooks registered by another extension through the API', () => {
     assert.match(await bashTurn(), /forbids this/);
   });
 
+  test('compactionProvider: another extension’s summarizer installs as its own compaction hook, labelled with its id; bad options are refused', async () => {
+    assert.throws(() => api.compactionProvider({ name: '', summarize: () => Promise.resolve('x') }), /compactionProvider\(\)/);
+    await api.hookConfig.reload();
+    const installed = api.forExtension(FIXTURE_ID).use(api.compactionProvider({ name: 'fixture summarizer', summarize: () => Promise.resolve('SUMMARY') }));
+    try {
+      const hook = api.controller.runtime.registry.list().find((r) => r.action.label === 'fixture summarizer: compaction');
+      assert.ok(hook, 'the replacement compaction hook is registered');
+      assert.equal(hook.event, 'BeforeStep');
+      assert.deepEqual(hook.source, { kind: 'code', label: SOURCE });
+    } finally {
+      installed.dispose();
+    }
+    assert.equal(
+      api.controller.runtime.registry.list().some((r) => r.action.label === 'fixture summarizer: compaction'),
+      false,
+    );
+  });
+
   test('an extension that names an id that is not installed is refused with a clear error', async () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('hookwiseTest.forExtension', 'nobody.not-installed')), /no installed extension/);
   });

@@ -1,5 +1,6 @@
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import { isProjectSource } from '../../configFiles/hookSource';
+import { withoutAlwaysOn } from './builtinSwitches';
 import { dedupHooks } from './hookDedup';
 import type { HookConfig, LoadHookConfigOptions } from './hookConfigLoader';
 import { normaliseDisabledIds } from './hookSwitches';
@@ -78,7 +79,10 @@ function switchesPass(
   diagnostics: ConfigDiagnostic[],
 ): Pick<HookConfig, 'disabledHookIds' | 'switchMigrations' | 'vanishedSwitches'> {
   // Switches follow their hook: old position ids become identity ids, and a switch naming no hook is said (hookSwitchMigration.ts).
-  const userSwitches = resolveSwitchIds(options.disabledHooks, all, 'user');
+  const resolved = resolveSwitchIds(options.disabledHooks, all, 'user');
+  const alwaysOn = withoutAlwaysOn(resolved.ids, options.userSettingsFile);
+  diagnostics.push(...alwaysOn.diagnostics);
+  const userSwitches = { ...resolved, ids: alwaysOn.ids };
   const wsSwitches = resolveSwitchIds(options.workspace?.disabledHooks, all, 'workspace');
   userSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.userSettingsFile)));
   wsSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.workspace?.file)));

@@ -12,6 +12,7 @@ import type { HookConfigChange } from '../config/hookConfigService';
 import { thrownMessage } from '../../shared/describeThrown';
 import type { HookRunsNode } from '../tree/hookRunNodes';
 import { isExtensionApiSource } from '../extensionApiHooks';
+import { ALWAYS_ON_BUILTINS, isBuiltinProviderLabel } from '../../hooks/config/builtinSwitches';
 import { parseJsonObject } from '../../shared/jsonObject';
 import { MarkdownTabs } from './markdownTabs';
 
@@ -113,8 +114,15 @@ function trustOf(change: HookConfigChange): TrustPolicy {
  */
 export async function setSwitch(source: HookSource | undefined, off: boolean): Promise<boolean> {
   if (source === undefined) return false;
-  // Another extension's API hooks switch off by its id (all of that extension's); other code hooks have no switch.
-  if (source.kind === 'code' && !isExtensionApiSource(source)) {
+  // Another extension's API hooks switch off by its id (all of that extension's), a built-in provider by its name; other code hooks have no switch.
+  if (source.kind === 'code' && ALWAYS_ON_BUILTINS.has(source.label)) {
+    if (off)
+      void vscode.window.showInformationMessage(
+        `"${source.label}" cannot be switched off: they end a runaway agent. Raise hookwise.agent.maxSteps instead, or add a hook of your own for a stricter limit.`,
+      );
+    return false;
+  }
+  if (source.kind === 'code' && !isExtensionApiSource(source) && !isBuiltinProviderLabel(source.label)) {
     void vscode.window.showInformationMessage(`"${source.label}" is registered by code; it has no switch.`);
     return false;
   }
