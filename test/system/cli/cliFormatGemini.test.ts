@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -134,6 +135,23 @@ describe('hookwise -p with hooks in .gemini/settings.json, run with Gemini CLI s
     await suite.runPrompt(s, 'clean up', 4, '--permission-mode', 'bypassPermissions');
 
     expect(suite.w.exists('keep.txt')).toBe(false);
+  });
+
+  it('model-level events: AfterModel redacts the reply (the demo redactor, unchanged); BeforeToolSelection in Gemini tool names narrows what the server sees', async () => {
+    const redactor = path.resolve(FIXTURES, '../../../../examples/demo-workspace/.claude/hooks/redact-secrets.cjs');
+    await geminiHooks({
+      AfterModel: [{ hooks: [{ type: 'command', command: `node ${JSON.stringify(redactor)}` }] }],
+      BeforeToolSelection: [{ hooks: [{ type: 'command', command: node('read-only-tools.cjs') }] }],
+    });
+    const s = await suite.serve([textReply('The key is sk-SECRET12345 keep it safe.')]);
+
+    const out = await suite.runPrompt(s, 'what is the key?', 2);
+    const result = parseJsonResult(out);
+
+    expect(result).toMatchObject({ result: 'The key is [REDACTED] keep it safe.' });
+    expect(readFileSync(result.transcript_path, 'utf8')).not.toContain('sk-SECRET12345');
+    const tools = (s.requests[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    expect(tools.map((t) => t.function.name).sort()).toEqual(['Grep', 'Read']);
   });
 
   it('input shape: snake_case fields, Gemini event and tool names and parameter names, GEMINI_* variables', async () => {

@@ -27,14 +27,14 @@ const EVENTS: Readonly<Record<string, { readonly events: readonly HookEvent[]; r
   SessionEnd: { events: ['SessionEnd'], on: 'reason' },
   PreCompress: { events: ['PreCompact'], on: 'trigger' },
   Notification: { events: ['Notification'] },
+  // The model-level events, on Hookwise's model-level hooks (same llm_request/llm_response shapes).
+  BeforeModel: { events: ['BeforeInference'] },
+  AfterModel: { events: ['AfterInference'] },
+  BeforeToolSelection: { events: ['BeforeToolSelection'] },
 };
 
-/** Gemini events Hookwise does not run (yet), and why. */
-const NOT_CARRIED: Readonly<Record<string, string>> = {
-  BeforeModel: "Gemini's model-level events need Hookwise's model-level hooks (BeforeInference with llm_request)",
-  AfterModel: "Gemini's model-level events need Hookwise's model-level hooks (AfterInference with llm_response)",
-  BeforeToolSelection: "Gemini's tool selection needs Hookwise's BeforeToolSelection hook",
-};
+/** Gemini events Hookwise does not run, and why (none today; kept for the warning path). */
+const NOT_CARRIED: Readonly<Record<string, string>> = {};
 
 const HANDLER_KEYS = new Set(['type', 'command', 'name', 'timeout', 'description', 'env']);
 const GROUP_KEYS = new Set(['matcher', 'sequential', 'hooks']);

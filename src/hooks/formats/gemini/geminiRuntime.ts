@@ -2,10 +2,18 @@ import type { HookActionContext } from '../../hookAction';
 import type { HookEvent } from '../../hookEvent';
 import type { HookOutcome } from '../../hookOutcome';
 import { parseJsonObject } from '../../../shared/jsonObject';
+import {
+  hookToolConfigSchema,
+  llmRequestPatchSchema,
+  llmResponseSchema,
+  type HookToolConfig,
+  type LlmRequestPatch,
+  type LlmResponse,
+} from '../../inputs/llmShapes';
 import { toolInputOf } from '../formatMatchers';
 import { outObject, outString } from '../formatOutput';
 import type { FormatBinding, FormatInput, FormatRun, FormatVerdict } from '../hookFormat';
-import { geminiToolArgs, geminiToolName, hookwiseToolArgs } from './geminiTools';
+import { geminiToolArgs, geminiToolName, hookwiseToolArgs, hookwiseToolName } from './geminiTools';
 
 /**
  * Gemini CLI's hook semantics at run time (docs/formats/gemini.md), as its hookRunner.ts and
@@ -45,6 +53,9 @@ export function geminiInput(binding: FormatBinding, event: HookEvent, input: Rea
   if (event === 'SessionStart') out.source = input.source;
   if (event === 'SessionEnd') out.reason = input.reason;
   if (event === 'PreCompact') out.trigger = input.trigger;
+  // Model-level events: the request and reply in Gemini's shapes, as Hookwise builds them.
+  if (input.llm_request !== undefined) out.llm_request = input.llm_request;
+  if (event === 'AfterInference' && input.llm_response !== undefined) out.llm_response = input.llm_response;
   if (event === 'Notification') {
     out.notification_type = input.notification_type === 'permission_prompt' ? 'ToolPermission' : input.notification_type;
     out.message = input.message;
@@ -133,7 +144,51 @@ function outcomeOf(run: FormatRun, json: Record<string, unknown>): FormatVerdict
   }
   const context = outString(specific, 'additionalContext');
   if (context !== undefined && context !== '') out.additionalContext = context;
-  for (const key of ['tailToolCallRequest', 'clearContext', 'llm_request', 'llm_response', 'toolConfig'])
+  readModelFields(event, specific, out, warnings);
+  for (const key of ['tailToolCallRequest', 'clearContext'])
     if (specific?.[key] !== undefined) warnings.push(`hookSpecificOutput.${key} is not carried over by Hookwise; it is ignored`);
   return warnings.length > 0 ? { status: 'ok', outcome: out, warnings } : { status: 'ok', outcome: out };
+}
+
+/** Which model-level field each event reads (Gemini's BeforeModel, AfterModel, BeforeToolSelection). */
+const MODEL_FIELDS: Readonly<Partial<Record<HookEvent, readonly ('llm_request' | 'llm_response' | 'toolConfig')[]>>> = {
+  BeforeInference: ['llm_request', 'llm_response'],
+  AfterInference: ['llm_response'],
+  BeforeToolSelection: ['toolConfig'],
+};
+
+/**
+ * `hookSpecificOutput.llm_request`, `llm_response` and `toolConfig`, checked against the shapes the
+ * model-level hooks take; one that does not fit (or on an event that does not read it) is a
+ * warning and is ignored, so the call goes on unmodified.
+ */
+function readModelFields(
+  event: HookEvent,
+  specific: Record<string, unknown> | undefined,
+  out: { -readonly [K in keyof HookOutcome]: HookOutcome[K] },
+  warnings: string[],
+): void {
+  const reads = MODEL_FIELDS[event] ?? [];
+  for (const key of ['llm_request', 'llm_response', 'toolConfig'] as const) {
+    const value = specific?.[key];
+    if (value === undefined) continue;
+    if (!reads.includes(key)) {
+      warnings.push(`hookSpecificOutput.${key} is not read on this event; it is ignored`);
+      continue;
+    }
+    const schema = key === 'llm_request' ? llmRequestPatchSchema : key === 'llm_response' ? llmResponseSchema : hookToolConfigSchema;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      warnings.push(`hookSpecificOutput.${key} does not fit Gemini's shape (${parsed.error.issues[0]?.message ?? 'invalid'}); it is ignored`);
+      continue;
+    }
+    if (key === 'llm_request') out.llmRequest = parsed.data as LlmRequestPatch;
+    else if (key === 'llm_response') out.llmResponse = parsed.data as LlmResponse;
+    else {
+      // Gemini names the tools its own way (`read_file`): the filter speaks Hookwise's names.
+      const config = parsed.data as HookToolConfig;
+      out.toolConfig =
+        config.allowedFunctionNames === undefined ? config : { ...config, allowedFunctionNames: config.allowedFunctionNames.map(hookwiseToolName) };
+    }
+  }
 }

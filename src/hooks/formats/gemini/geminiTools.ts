@@ -57,3 +57,10 @@ export function hookwiseToolArgs(toolName: string, args: Readonly<Record<string,
   const back = Object.fromEntries(Object.entries(renames).map(([from, to]) => [to, from]));
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [back[k] ?? k, v]));
 }
+
+/** Hookwise's name of a Gemini tool name (the inverse of {@link geminiToolName}); an unknown name is kept. */
+export function hookwiseToolName(geminiName: string): string {
+  for (const [ours, tool] of Object.entries(TOOLS)) if (tool.name === geminiName) return ours;
+  const mcp = /^mcp_([^_]+)_(.+)$/.exec(geminiName);
+  return mcp ? `mcp__${mcp[1]}__${mcp[2]}` : geminiName;
+}

@@ -18,12 +18,13 @@ const run = (over: Partial<FormatRun>): FormatRun => ({
 });
 
 describe('Gemini settings file', () => {
-  it('maps events, keeps ms timeouts, reads AfterTool for failures too, and warns (file, line, path) for model-level events', () => {
+  it('maps events (BeforeModel onto BeforeInference), keeps ms timeouts, reads AfterTool for failures too, and warns (file, line, path) for unknown events', () => {
     const content = parse({
       hooks: {
         BeforeTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: './guard.sh', timeout: 5000 }] }],
         AfterTool: [{ hooks: [{ type: 'command', command: './log.sh' }] }],
         BeforeModel: [{ hooks: [{ type: 'command', command: './cost.sh' }] }],
+        Sometime: [{ hooks: [{ type: 'command', command: './x.sh' }] }],
         Nope: [],
       },
     });
@@ -31,14 +32,15 @@ describe('Gemini settings file', () => {
       ['PreToolUse', 'BeforeTool', 5000],
       ['PostToolUse', 'AfterTool', undefined],
       ['PostToolUseFailure', 'AfterTool', undefined],
+      ['BeforeInference', 'BeforeModel', undefined],
     ]);
     expect(content.diagnostics).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           severity: 'warning',
-          jsonPath: 'hooks.BeforeModel',
+          jsonPath: 'hooks.Sometime',
           line: expect.any(Number),
-          message: expect.stringContaining('not carried over'),
+          message: expect.stringContaining('not a Gemini hook event'),
         }),
         expect.objectContaining({ severity: 'warning', code: 'unknownEvent', jsonPath: 'hooks.Nope' }),
       ]),
