@@ -335,8 +335,10 @@ suite('Model setup: commands', () => {
 
   test('"Select Model…" without an argument asks through quick picks (driven by keyboard commands)', async () => {
     const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    // No script file in use (an earlier test set one): the picker lists the one in use first.
+    await vscode.workspace.getConfiguration('hookwise.model').update('playgroundScript', undefined, vscode.ConfigurationTarget.Global);
     const result = vscode.commands.executeCommand<unknown>(MODEL_COMMANDS.selectModel);
-    // Provider list: the third entry is the Playground; then "Default script" (the first).
+    // Provider list: the third entry is the Playground; then "Default script" (the first, as the one in use).
     await sleep(1200);
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
