@@ -56,9 +56,18 @@ export async function screenshot(name) {
  */
 export async function runCommand(label) {
   const { page } = e2e();
-  await page.keyboard.press('Control+Shift+P');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
+  // A key pressed while the focus moves between frames (a walkthrough or webview opening) can be
+  // lost: press again until the palette shows, as a user would.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+Shift+P');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 7_500 });
+      break;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
   await input.fill(`>${label}`);
   // Wait until the palette shows the exact entry, so Enter runs it and not a stale first row.
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible' });

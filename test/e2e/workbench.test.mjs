@@ -58,7 +58,8 @@ async function blockedRmRf() {
   await sendPrompt('Clean the build folder');
   // Hook Runs is what these tests work on: the blocked call, then the turn's Stop hook (the agent is done).
   const occurrence = treeItem('PreToolUse · Bash · rm -rf build');
-  await occurrence.filter({ hasText: '· deny' }).waitFor({ timeout: 30_000 });
+  // An earlier session's blocked call may be listed too (the history restores it): this one is among them.
+  await occurrence.filter({ hasText: '· deny' }).first().waitFor({ timeout: 30_000 });
   await treeItem(/^Stop/).first().waitFor({ timeout: 30_000 });
   return occurrence;
 }
@@ -339,6 +340,8 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     assert.ok(summary);
     // The Test Results panel reads the same: the run of the Hookwise controller, the case passed,
     // and its output says what the hooks decided.
+    // Whatever the panel showed before (an earlier suite's view), bring up Test Results.
+    await runCommand('Focus on Test Results View');
     const result = page.locator('.part.panel .monaco-list-row', { hasText: 'rm-rf build is blocked', has: page.locator('[class*="testing-passed-icon"]') });
     await result.first().waitFor({ timeout: 15_000 });
     await waitUntil('the case output in Test Results', async () =>
