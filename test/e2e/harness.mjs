@@ -57,18 +57,21 @@ export async function screenshot(name) {
 export async function runCommand(label) {
   const { page } = e2e();
   const input = page.locator('.quick-input-widget input');
-  // A key pressed while the focus moves between frames (a walkthrough or webview opening) can be
-  // lost: press again until the palette shows, as a user would.
+  // The palette can lose its key or close again when an editor takes the focus just then (a
+  // walkthrough VS Code opens by itself after Trust): open it again, as a user would. A modal
+  // dialog is never dismissed here: the test fails naming it.
   for (let attempt = 1; ; attempt++) {
+    const modal = page.locator('.monaco-dialog-box').first();
+    if (await modal.isVisible().catch(() => false)) throw new Error(`a modal dialog is open: ${(await modal.innerText().catch(() => '')).trim()}`);
     await page.keyboard.press('Control+Shift+P');
     try {
       await input.waitFor({ state: 'visible', timeout: 7_500 });
+      await input.fill(`>${label}`, { timeout: 7_500 });
       break;
     } catch (error) {
       if (attempt >= 4) throw error;
     }
   }
-  await input.fill(`>${label}`);
   // Wait until the palette shows the exact entry, so Enter runs it and not a stale first row.
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');

@@ -73,8 +73,9 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     await waitForIdle();
     await expandResult(card.card);
 
-    const occurrence = treeItem('PreToolUse · Bash · npm test');
-    await occurrence.filter({ hasText: 'asked → allow' }).waitFor();
+    // An earlier session in the same window may list the same call: this one is among them.
+    const occurrence = treeItem('PreToolUse · Bash · npm test').filter({ hasText: 'asked → allow' }).last();
+    await occurrence.waitFor();
     await expandTreeItem(occurrence);
     const run = treeItem('ask-before-risky.sh').filter({ hasText: /asked → allow · \d/ });
     await run.waitFor();
