@@ -205,7 +205,9 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
     await run.filter({ hasText: /allow · [\d.]+ s/ }).waitFor({ timeout: 15_000 });
     await statusItem.filter({ hasNotText: 'running PreToolUse hook' }).waitFor({ timeout: 5_000 });
     const done = await settledTreeItem(run, (i) => /codicon-pass/.test(i.icon), 'the finished hook shows its decision icon');
-    assert.match(done.description, /^allow · (1\.9|2\.\d|3\.\d) s$/, 'about two seconds');
+    // The run shows its own duration: at least the 2 s the hook sleeps (no upper bound: a busy machine is slower).
+    const seconds = Number(/^allow · ([\d.]+) s$/.exec(done.description)?.[1]);
+    assert.ok(seconds >= 1.9, `the run's time includes the hook's 2 s sleep: ${done.description}`);
     assert.doesNotMatch(done.icon, /codicon-modifier-spin/);
     // The occurrence sums up its runs: no spinner once its only run is done.
     await occurrence.filter({ hasText: '1 hook · allow' }).waitFor({ timeout: 5_000 });
