@@ -2,9 +2,9 @@ import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from '../../support/cliSuite';
+import { bash, toolMessage } from '../../support/formatCliHelpers';
 import { parseJsonResult } from '../../support/cliHarness';
 
 const suite = useCliSuite();
@@ -15,15 +15,6 @@ async function clineHook(event: string, script = event): Promise<void> {
   const file = await suite.w.write(`.clinerules/hooks/${event}`, readFileSync(path.join(FIXTURES, script), 'utf8'));
   chmodSync(file, 0o755);
 }
-
-function toolMessage(s: OpenAiTestServer, n: number): string {
-  return (s.requests[n]?.body.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content))
-    .join('\n');
-}
-
-const bash = (command: string) => toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command } }]);
 
 describe('hookwise -p with Cline hook scripts (.clinerules/hooks/<Event>), run with Cline semantics', () => {
   it('cancel: PreToolUse {cancel: true} stops rm with its errorMessage; Hook Runs name the Cline script', async () => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from '../../support/cliSuite';
+import { bash, toolMessage } from '../../support/formatCliHelpers';
 import { parseJsonResult } from '../../support/cliHarness';
 
 const suite = useCliSuite();
@@ -18,15 +18,6 @@ function codexHooks(hooks: Record<string, unknown[]>): Promise<string> {
 const preToolUse = (script: string, matcher = '^Bash$', timeout?: number) => ({
   PreToolUse: [{ matcher, hooks: [{ type: 'command', command: node(script), ...(timeout !== undefined ? { timeout } : {}) }] }],
 });
-
-function toolMessage(s: OpenAiTestServer, n: number): string {
-  return (s.requests[n]?.body.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content))
-    .join('\n');
-}
-
-const bash = (command: string) => toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command } }]);
 
 describe('hookwise -p with Codex hooks (.codex/hooks.json, [hooks] in .codex/config.toml), run with Codex semantics', () => {
   it('deny: permissionDecision deny blocks rm; the model gets the reason; Hook Runs name the Codex file', async () => {

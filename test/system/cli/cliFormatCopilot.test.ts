@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from '../../support/cliSuite';
+import { bash, toolMessage } from '../../support/formatCliHelpers';
 import { parseJsonResult } from '../../support/cliHarness';
 
 const suite = useCliSuite();
@@ -14,16 +14,6 @@ const script = (name: string): string => path.join(FIXTURES, name);
 function copilotHooks(hooks: Record<string, unknown[]>): Promise<string> {
   return suite.w.write('.github/hooks/guard.json', JSON.stringify({ version: 1, hooks }, null, 2));
 }
-
-function toolMessage(s: OpenAiTestServer, n: number): string {
-  const messages = s.requests[n]?.body.messages ?? [];
-  return messages
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content))
-    .join('\n');
-}
-
-const bash = (command: string) => toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command } }]);
 
 describe('hookwise -p with a Copilot .github/hooks file, run with Copilot semantics', () => {
   it('deny: the docs guard denies rm; the file survives, the model gets the reason, Hook Runs name the Copilot file', async () => {

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { OpenAiTestServer } from '../../support/openAiTestServer';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
 import { useCliSuite } from '../../support/cliSuite';
+import { bash, toolMessage } from '../../support/formatCliHelpers';
 import { parseJsonResult } from '../../support/cliHarness';
 
 const suite = useCliSuite();
@@ -19,15 +19,6 @@ function geminiHooks(hooks: Record<string, unknown[]>, extra: Record<string, unk
 const beforeTool = (script: string, matcher = 'run_shell_command|write_file', timeout?: number) => ({
   BeforeTool: [{ matcher, hooks: [{ name: 'security', type: 'command', command: node(script), ...(timeout !== undefined ? { timeout } : {}) }] }],
 });
-
-function toolMessage(s: OpenAiTestServer, n: number): string {
-  return (s.requests[n]?.body.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content))
-    .join('\n');
-}
-
-const bash = (command: string) => toolCallsReply([{ id: 'call_1', name: 'Bash', arguments: { command } }]);
 
 describe('hookwise -p with hooks in .gemini/settings.json, run with Gemini CLI semantics', () => {
   it('deny (JSON): the docs secret scanner stops a write_file with a key in it; the model gets the reason; Hook Runs name the Gemini file', async () => {
