@@ -9,7 +9,7 @@
  * Screenshots of each key moment go to test-results/e2e-<scenario>-*.png.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
@@ -185,22 +185,28 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
         { text: 'greet() trims the name.' },
       ],
     });
-    await sendPrompt('What does greet do?');
-
-    // guard-secrets.sh sleeps 2 s before it answers.
+    // guard-secrets.sh sleeps 2 s, then waits while the hold file exists: the spinner stays in view
+    // however slow the machine is, until the test has seen it.
+    const hold = path.join(e2e().hookwiseHome, 'hold-guard-secrets');
+    writeFileSync(hold, 'held by the slow-hook scenario\n');
     const occurrence = treeItem('PreToolUse · Read · src/greet.js');
-    await occurrence.filter({ has: e2e().page.locator('.codicon-loading.codicon-modifier-spin') }).waitFor({ timeout: 15_000 });
-    await expandTreeItem(occurrence);
     const run = treeItem('guard-secrets.sh');
-    const running = await readTreeItem(run);
-    assert.match(running.icon, /codicon-loading/);
-    assert.match(running.icon, /codicon-modifier-spin/);
-    assert.equal(running.description, 'running…');
-    assert.equal(await toolCard('Read: src/greet.js', 'done').count(), 0, 'the Read waits for the hook');
-    // The status bar says what the agent waits for: the hook, not the model.
     const statusItem = e2e().page.locator('.statusbar-item', { hasText: 'Hookwise' });
-    await statusItem.filter({ hasText: 'Hookwise: running PreToolUse hook' }).waitFor({ timeout: 5_000 });
-    await shot('e2e-slow-hook-1-spinner');
+    try {
+      await sendPrompt('What does greet do?');
+      await occurrence.filter({ has: e2e().page.locator('.codicon-loading.codicon-modifier-spin') }).waitFor({ timeout: 15_000 });
+      await expandTreeItem(occurrence);
+      const running = await readTreeItem(run);
+      assert.match(running.icon, /codicon-loading/);
+      assert.match(running.icon, /codicon-modifier-spin/);
+      assert.equal(running.description, 'running…');
+      assert.equal(await toolCard('Read: src/greet.js', 'done').count(), 0, 'the Read waits for the hook');
+      // The status bar says what the agent waits for: the hook, not the model.
+      await statusItem.filter({ hasText: 'Hookwise: running PreToolUse hook' }).waitFor({ timeout: 5_000 });
+      await shot('e2e-slow-hook-1-spinner');
+    } finally {
+      rmSync(hold, { force: true });
+    }
 
     await run.filter({ hasText: /allow · [\d.]+ s/ }).waitFor({ timeout: 15_000 });
     await statusItem.filter({ hasNotText: 'running PreToolUse hook' }).waitFor({ timeout: 5_000 });

@@ -166,7 +166,8 @@ async function main() {
       // The demo workspace selects the Playground; the user's settings do too, as a user running the demo would
       // have answered (a workspace's provider that differs from the user's is asked about once; test/integration covers that).
       settings: { ...QUIET_SETTINGS, 'hookwise.hookRuns.keepHistory': false, 'hookwise.model.provider': 'playground' },
-      env: { HOOKWISE_HOME: hookwiseHome },
+      // The demo's slow guard-secrets.sh waits while this file exists (the slow-hook scenario holds it).
+      env: { HOOKWISE_HOME: hookwiseHome, HOOKWISE_DEMO_HOLD: path.join(hookwiseHome, 'hold-guard-secrets') },
     });
     const hostLine = `host: code-server ${server.version.codeServer} (VS Code ${server.version.vscode})`;
     say(`${hostLine} on ${server.url} (started in ${since(t2)})`);

@@ -6,6 +6,12 @@
 input=$(cat)
 file=$(printf '%s' "$input" | sed -n 's/.*"file_path"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p')
 sleep 2
+# The e2e tests hold the scan open while they look at the spinner: they name a file in
+# HOOKWISE_DEMO_HOLD and remove it when done (at most 60 s). Unset, nothing waits.
+if [ -n "${HOOKWISE_DEMO_HOLD:-}" ]; then
+  i=0
+  while [ -e "$HOOKWISE_DEMO_HOLD" ] && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+fi
 case "$file" in
   *.env | *.env.* | *.pem | *id_rsa*)
     decision=deny
