@@ -141,7 +141,7 @@ suite('A switch follows its hook, not its position', () => {
     const change = await harness!.service.reload();
     sub.dispose();
     assert.match(hookRuns.message ?? '', /names no loaded hook: the hook under it changed or was removed/);
-    assert.deepEqual(change?.config.vanishedSwitches, [{ layer: 'workspace', id }]);
+    assert.deepEqual(change?.config.vanishedSwitches, [{ layer: 'workspace', id, index: 0 }]);
     assert.equal(isSwitchedOff(hookWith(change, GUARD), change?.config.disabledHookIds ?? new Set()), false);
     const warning = change?.config.diagnostics.find((d) => d.code === 'switchVanished');
     assert.ok(warning, 'a warning diagnostic');

@@ -84,8 +84,8 @@ function switchesPass(
   diagnostics.push(...alwaysOn.diagnostics);
   const userSwitches = { ...resolved, ids: alwaysOn.ids };
   const wsSwitches = resolveSwitchIds(options.workspace?.disabledHooks, all, 'workspace');
-  userSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.userSettingsFile)));
-  wsSwitches.vanished.forEach((v, i) => diagnostics.push(vanishedSwitchWarning(v, i, options.workspace?.file)));
+  for (const v of userSwitches.vanished) diagnostics.push(vanishedSwitchWarning(v, options.userSettingsFile));
+  for (const v of wsSwitches.vanished) diagnostics.push(vanishedSwitchWarning(v, options.workspace?.file));
   const switches = workspaceSwitchIds(policyHooks, options.workspace ? { ...options.workspace, disabledHooks: wsSwitches.ids } : undefined);
   diagnostics.push(...switches.diagnostics);
   const disabledIds = [...userSwitches.ids, ...switches.ids];

@@ -18,6 +18,8 @@ export interface SwitchMigration {
 export interface VanishedSwitch {
   readonly layer: SwitchLayer;
   readonly id: string;
+  /** Its entry's position in that layer's `hookwise.hooks.disabled` array (where the warning points). */
+  readonly index: number;
 }
 
 /** The ids of one layer after migration, and what was migrated or names nothing. */
@@ -50,18 +52,23 @@ export function resolveSwitchIds(value: readonly string[] | undefined, hooks: re
       const to = byLocation.get(id) ?? id;
       migrated.push({ layer, from: id, to });
       out.push(to);
-    } else if (id.includes(' › ')) vanished.push({ layer, id });
+    } else if (id.includes(' › ')) vanished.push({ layer, id, index: entryIndex(value, id) });
     else out.push(id);
   }
   return { ids: [...new Set(out)], migrated, vanished };
 }
 
-/** The warning for a switch naming no hook, placed on the settings layer that holds it. */
-export function vanishedSwitchWarning(v: VanishedSwitch, index: number, file: string | undefined): ConfigDiagnostic {
+/** Where `id` (trimmed, as normaliseDisabledIds reads it) is written in the setting's array. */
+function entryIndex(value: readonly string[] | undefined, id: string): number {
+  return Math.max(0, value?.findIndex((v) => typeof v === 'string' && v.trim() === id) ?? 0);
+}
+
+/** The warning for a switch naming no hook, placed on its entry in the settings layer that holds it. */
+export function vanishedSwitchWarning(v: VanishedSwitch, file: string | undefined): ConfigDiagnostic {
   return {
     ...(file !== undefined ? { file } : {}),
     displayFile: v.layer === 'user' ? 'user settings' : 'workspace settings',
-    jsonPath: `hookwise.hooks.disabled[${index}]`,
+    jsonPath: `hookwise.hooks.disabled[${v.index}]`,
     severity: 'warning',
     code: 'switchVanished',
     message: `"${v.id}" names no loaded hook: the hook under this switch changed or was removed, so the switch turns nothing off. Check that hook and switch it off again if you still want it off.`,

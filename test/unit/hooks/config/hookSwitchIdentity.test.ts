@@ -33,7 +33,7 @@ describe('hookwise.hooks.disabled names a hook by identity', () => {
     const timed = await load(settings(group('./guard.sh'), { matcher: 'Bash', hooks: [{ type: 'command', command: './ask.sh', timeout: 5 } as never] }), {
       disabledHooks: [askId],
     });
-    expect(timed.vanishedSwitches).toEqual([{ layer: 'user', id: askId }]);
+    expect(timed.vanishedSwitches).toEqual([{ layer: 'user', id: askId, index: 0 }]);
     expect(timed.diagnostics).toContainEqual(
       expect.objectContaining({ code: 'switchVanished', displayFile: 'user settings', jsonPath: 'hookwise.hooks.disabled[0]' }),
     );
@@ -47,7 +47,9 @@ describe('hookwise.hooks.disabled names a hook by identity', () => {
     expect(hookLocationId(ask)).toBe('.claude/settings.json › hooks.PreToolUse[1].hooks[0]');
     expect(config.switchMigrations).toEqual([{ layer: 'user', from: '.claude/settings.json › hooks.PreToolUse[1].hooks[0]', to: hookSwitchId(ask) }]);
     expect([...(config.disabledHookIds ?? [])]).toEqual([hookSwitchId(ask), 'extension acme.guard']);
-    expect(config.vanishedSwitches).toEqual([{ layer: 'user', id: '.claude/settings.json › hooks.PreToolUse[7].hooks[0]' }]);
+    expect(config.vanishedSwitches).toEqual([{ layer: 'user', id: '.claude/settings.json › hooks.PreToolUse[7].hooks[0]', index: 1 }]);
+    // The warning points at that entry of the setting, not at its place among the vanished ones.
+    expect(config.diagnostics).toContainEqual(expect.objectContaining({ code: 'switchVanished', jsonPath: 'hookwise.hooks.disabled[1]' }));
   });
 });
 
