@@ -1,9 +1,12 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
 import { boundaryApprovalKey, decideWorkspaceBoundary, type WorkspaceBoundary } from '../agent/workspaceBoundary';
+import { mementoPins } from './mementoPins';
 
 /** globalState key: the approval keys (workspace file + outside folders) the person accepted. */
 const ACCEPTED_KEY = 'hookwise.workspaceBoundary.accepted';
+/** Accepted workspace files kept; the oldest go first. */
+const MAX_ACCEPTED = 200;
 
 /** Shows the modal; resolves with the clicked button, or undefined when it was closed. Injectable for tests. */
 export type BoundaryDialog = (message: string, options: vscode.MessageOptions, ...buttons: string[]) => Thenable<string | undefined>;
@@ -19,7 +22,7 @@ export const BoundaryButtons = { accept: 'Let the Agent In (Reload)', keepOutsid
 export function currentWorkspaceBoundary(state: vscode.Memento): WorkspaceBoundary {
   const file = vscode.workspace.workspaceFile;
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const accepted = new Set(state.get<string[]>(ACCEPTED_KEY, []));
+  const accepted = mementoPins(state, ACCEPTED_KEY, MAX_ACCEPTED);
   return decideWorkspaceBoundary({ workspaceFile: file?.scheme === 'file' ? file.fsPath : undefined, folders, homeDir: os.homedir() }, (key) =>
     accepted.has(key),
   );
@@ -59,7 +62,7 @@ export async function offerOutsideFolders(
   }
   if (choice !== BoundaryButtons.accept) return false;
   const key = boundaryApprovalKey(boundary.workspaceFile, boundary.outsideFolders);
-  await state.update(ACCEPTED_KEY, [...new Set([...state.get<string[]>(ACCEPTED_KEY, []), key])]);
+  await mementoPins(state, ACCEPTED_KEY, MAX_ACCEPTED).add(key);
   await reload();
   return true;
 }

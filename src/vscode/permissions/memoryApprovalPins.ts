@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { MemoryApprovalPins } from '../../agent/memory/memoryApproval';
+import { mementoPins } from '../mementoPins';
 
 /** workspaceState key of the memory files outside the project the user approved (string[] of pin keys). */
 export const APPROVED_MEMORY_IMPORTS_KEY = 'hookwise.approvedMemoryImports';
@@ -9,18 +10,8 @@ const MAX_PINS = 500;
 /**
  * Approved external memory files, per workspace (`context.workspaceState`): a yes in the modal
  * is asked once per file and kept here; a no is not kept, so the next session asks again.
- * Anything malformed in storage counts as nothing approved.
+ * Anything malformed in storage counts as nothing approved (mementoPins.ts).
  */
 export function workspaceMemoryPins(state: vscode.Memento): MemoryApprovalPins {
-  const read = (): string[] => {
-    const value = state.get<unknown>(APPROVED_MEMORY_IMPORTS_KEY);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  };
-  return {
-    has: (key) => read().includes(key),
-    add: async (key) => {
-      const pins = [...read().filter((k) => k !== key), key].slice(-MAX_PINS);
-      await state.update(APPROVED_MEMORY_IMPORTS_KEY, pins);
-    },
-  };
+  return mementoPins(state, APPROVED_MEMORY_IMPORTS_KEY, MAX_PINS);
 }
