@@ -193,10 +193,8 @@ describe('Chat: context, less noise, editor tab, accessibility', function () {
   });
 
   it('built-in limit hooks are hidden in Hook Runs by default; "Show Built-in Hooks" shows them', async function () {
-    await treeItem('UserPromptSubmit')
-      .first()
-      .waitFor({ state: 'visible' })
-      .catch(() => undefined);
+    // The earlier turn's Stop row shows that its session is listed and open; the demo has no UserPromptSubmit hook.
+    await treeItem('Stop').first().waitFor({ state: 'visible' });
     assert.equal(await treeItem('BeforeStep').count(), 0, `no BeforeStep row by default:\n${await treeSnapshot()}`);
     await runCommand('Hookwise: Show Built-in Hooks');
     await treeItem('BeforeStep').first().waitFor({ state: 'visible' });
