@@ -8,13 +8,12 @@ import type { ChatEvent } from '../../src/shared/webviewProtocol';
 
 type MarkerEvent = Extract<ChatEvent, { type: 'modelHookMarker' }>;
 
-let nextId = 0;
-
 /** The mark's element: a note whose accessible name is the whole mark. */
 export function modelHookMarker(event: MarkerEvent): HTMLElement {
   const el = document.createElement('div');
   el.className = `model-hook-marker ${event.kind}`;
-  el.id = `model-hook-marker-${nextId++}`;
+  // Numbered by position, so a chat drawn again (resumed, reloaded) gets the same ids.
+  el.id = `model-hook-marker-${document.querySelectorAll('.model-hook-marker').length}`;
   el.dataset['kind'] = event.kind;
   el.dataset['hook'] = event.hook;
   el.setAttribute('role', 'note');
