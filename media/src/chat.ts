@@ -7,6 +7,7 @@ import { enableCodeBlockActions, renderMarkdown } from './markdown';
 import { createHistoryPanel } from './historyPanel';
 import { createMentions } from './mentions';
 import { renderMemoryFiles } from './memoryFilesLine';
+import { describeByMarkers, modelHookMarker } from './modelHookMarker';
 import { showNotice } from './noticeBar';
 import { createPromptHistory } from './promptHistory';
 import { createSlashCompletion } from './slashCompletion';
@@ -124,6 +125,7 @@ function assistantBlock(view: AgentView): { el: HTMLElement; text: string } {
     el.tabIndex = -1;
     view.reasoning = undefined;
     append(view.container, el);
+    describeByMarkers(el);
     view.streaming = { el, text: '' };
   }
   return view.streaming;
@@ -233,6 +235,10 @@ function applyEvent(event: ChatEvent): void {
       note(view.container, event.source === 'UserPromptSubmit' ? 'blocked' : 'system', event.text, event.source ?? 'Hook');
       return;
     }
+    case 'modelHookMarker':
+      closeStreaming(agentView(event.agentId));
+      append(agentView(event.agentId).container, modelHookMarker(event));
+      return;
     case 'usage':
       header.addTokens(event.inputTokens + event.outputTokens);
       return;
@@ -327,29 +333,22 @@ window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => {
       scrollToBottom();
       return;
     case 'agentEvent':
-      applyEvent(message.event);
-      return;
+      return applyEvent(message.event);
     case 'sessionReset':
-      reset();
-      return;
+      return reset();
     case 'history':
-      history.show(message.sessions);
-      return;
+      return history.show(message.sessions);
     case 'busy':
-      setBusy(message.busy);
-      return;
+      return setBusy(message.busy);
     case 'modelLabel':
-      header.setModel(message.label);
-      return;
+      return header.setModel(message.label);
     case 'notice':
       showNotice(noticeEl, message.notice, send);
       return;
     case 'setDraft':
-      setPrompt(message.text);
-      return;
+      return setPrompt(message.text);
     case 'attachments':
-      contextBar.setItems(message.items);
-      return;
+      return contextBar.setItems(message.items);
     case 'editorSelection':
       contextBar.setEditorSelection(message.attachment);
       return;

@@ -44,8 +44,22 @@ export type AgentEvent =
       readonly verdict?: HookVerdict;
     }
   | { readonly type: 'systemMessage'; readonly agent: AgentRef; readonly text: string; readonly source?: string }
+  /** A model-level hook changed this step's model call; the front ends mark the reply it concerns (presentation/modelHookMarkerText.ts). */
+  | { readonly type: 'modelHookMarker'; readonly agent: AgentRef; readonly marker: ModelHookMarker }
   | { readonly type: 'usage'; readonly agent: AgentRef; readonly inputTokens: number; readonly outputTokens: number }
   | { readonly type: 'runEnded'; readonly agent: AgentRef; readonly result: AgentRunResult };
+
+/**
+ * What a model-level hook did to one model call, for the mark on the reply: answered in the
+ * model's place, redacted (replaced) the reply, or rewrote the request (`detail`: what changed,
+ * as Hook Runs says it, e.g. `messages 42 → 12`).
+ */
+export interface ModelHookMarker {
+  readonly kind: 'answered' | 'redacted' | 'requestChanged';
+  /** The hook, as Hook Runs names it. */
+  readonly hookLabel: string;
+  readonly detail?: string;
+}
 
 /** How an agent run ended. */
 export interface AgentRunResult {

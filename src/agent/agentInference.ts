@@ -7,7 +7,8 @@ import type { AgentRunResult } from './agentEvents';
 import type { AgentRun } from './agentRun';
 import { toLlmRequest, toLlmResponse } from './llmRequest';
 import type { PreparedCall } from './modelHooks';
-import { MODEL_HOOK_SOURCE, modelNameOf, prepareCall, rewrittenReply } from './modelHooks';
+import { markAnswered } from './modelHookMarkers';
+import { modelNameOf, prepareCall, rewrittenReply } from './modelHooks';
 import { stopFailureError } from './stopFailure';
 
 /** What one inference step gave: the model's response, or the end of the run. */
@@ -83,16 +84,10 @@ async function callOnce(run: AgentRun): Promise<{ readonly call: PreparedCall; r
   }
 }
 
-/** A hook's answer (said in the chat), or the model's. */
+/** A hook's answer (marked on the reply), or the model's. */
 function answerOrCall(run: AgentRun, call: PreparedCall): Promise<ModelResponse> {
-  const { o } = run;
   if (call.answer === undefined) return callModel(run, call.request);
-  o.ctx.emit({
-    type: 'systemMessage',
-    agent: o.agent,
-    text: `Answered by hook "${call.answer.hookLabel}" (the model was not called)`,
-    source: MODEL_HOOK_SOURCE,
-  });
+  markAnswered(run, call.answer.hookLabel);
   return Promise.resolve(call.answer.response);
 }
 

@@ -4,6 +4,7 @@ import type { HookToolConfig } from '../hooks/inputs/llmShapes';
 import type { LlmRequestInput } from '../hooks/inputs/loopEventSchemas';
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolSpec } from '../model/modelClient';
 import type { AgentRun } from './agentRun';
+import { markRedacted, markRequestChanged } from './modelHookMarkers';
 import { fromLlmMessages, fromLlmResponse, toLlmRequest, withConfig } from './llmRequest';
 
 /**
@@ -116,7 +117,13 @@ export function narrowTools(request: ModelRequest, configs: readonly HookToolCon
 }
 
 /** BeforeInference's edits in merge order: the request rewritten, or a hook's answer. */
-function applyBeforeInference(run: AgentRun, request: ModelRequest, result: HookEventResult, tail: ModelMessage[]): Omit<PreparedCall, 'llmRequest'> {
+function applyBeforeInference(
+  run: AgentRun,
+  request: ModelRequest,
+  result: HookEventResult,
+  tail: ModelMessage[],
+  seen: LlmRequestInput | undefined,
+): Omit<PreparedCall, 'llmRequest'> {
   let next = request;
   let answer: PreparedCall['answer'];
   let rewroteMessages = false;
@@ -126,6 +133,7 @@ function applyBeforeInference(run: AgentRun, request: ModelRequest, result: Hook
     else {
       rewroteMessages ||= edit.llmRequest?.messages !== undefined;
       next = patched;
+      if (edit.llmRequest !== undefined) markRequestChanged(run, edit.hookLabel, seen, edit.llmRequest);
     }
     if (edit.llmResponse !== undefined) {
       const response = fromLlmResponse(edit.llmResponse, undefined, next.tools ?? []);
@@ -152,7 +160,7 @@ export async function prepareCall(run: AgentRun): Promise<PreparedCall | { reado
   const before = await fire(run, 'BeforeInference', run.inputs.beforeInference(run.step, o.conversation.length, name, seen));
   if (typeof before === 'string') return { stopped: before };
   if (before.tail.length > 0) request = { ...request, messages: [...request.messages, ...before.tail] };
-  const applied = applyBeforeInference(run, request, before.result, before.tail);
+  const applied = applyBeforeInference(run, request, before.result, before.tail, seen);
   request = applied.request;
   if (applied.answer === undefined && run.gate.hasHooks('BeforeToolSelection')) {
     const selection = await fire(run, 'BeforeToolSelection', run.inputs.beforeToolSelection(run.step, name, llmRequestOf(run, request)));
@@ -183,7 +191,7 @@ export function rewrittenReply(run: AgentRun, response: ModelResponse, result: H
     if (typeof next === 'string') reportUnused(run, 'AfterInference', edit.hookLabel, `invalid llm_response: ${next}`, "the model's reply was kept");
     else {
       reply = next;
-      run.o.ctx.emit({ type: 'systemMessage', agent: run.o.agent, text: `Reply redacted by hook "${edit.hookLabel}"`, source: MODEL_HOOK_SOURCE });
+      markRedacted(run, edit.hookLabel);
     }
   }
   return reply;

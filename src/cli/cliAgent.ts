@@ -18,6 +18,7 @@ import { namedFilePins } from '../agent/memory/memoryApproval';
 import { version } from '../../package.json';
 import type { CliArgs } from './cliArgs';
 import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
+import { cliSwitchIds, unmatchedSwitchWarnings } from './cliHookSwitches';
 import { FileLastGoodStore } from './lastGoodFiles';
 import type { CliIo } from './runCli';
 
@@ -32,11 +33,13 @@ export async function loadCliHooks(
   cwd: string,
   homeDir: string,
 ): Promise<{ readonly config: HookConfig; readonly plugins: PluginRoot[] } | 2> {
+  const switches = cliSwitchIds(args.disabledHooks ?? []);
   const {
     config,
     plugins,
     problems: pluginProblems,
-  } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs, FileLastGoodStore.forProject(cwd, io.env));
+  } = await loadCliConfigWithPlugins(cwd, homeDir, args.settingsFile, args.pluginDirs, FileLastGoodStore.forProject(cwd, io.env), undefined, switches.ids);
+  for (const w of [...switches.warnings, ...unmatchedSwitchWarnings(switches.ids, config)]) io.stderr(`hookwise: warning: ${w}\n`);
   for (const p of pluginProblems) io.stderr(`hookwise: ${formatPluginProblem(p)}\n`);
   for (const d of config.diagnostics) if (d.code !== 'lastGoodInForce') io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
   // A broken config file never silently drops its policy: its last good copy runs, and this says so (or --strict-config stops).

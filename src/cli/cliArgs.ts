@@ -36,6 +36,8 @@ export interface CliArgs {
   readonly memoryImports?: readonly string[];
   /** `--rg-path FILE` or $HOOKWISE_RG_PATH: the ripgrep Grep and Glob run on (before `rg` on PATH). */
   readonly rgPath?: string;
+  /** `--disable-hook ID` (repeatable): hooks and built-in providers switched off for this run, as the user's `hookwise.hooks.disabled`. */
+  readonly disabledHooks?: readonly string[];
   /** `--context-window N` or $HOOKWISE_CONTEXT_WINDOW: the model's context window in tokens (absent: the model's known one, else 200,000). */
   readonly contextWindow?: number;
 }
@@ -66,6 +68,10 @@ Options:
                               else no one (denied). none: never ask. tty: always ask there
                               (via /dev/tty when redirected; exit 2 without a terminal)
   --settings FILE             an extra settings file (highest precedence)
+  --disable-hook ID           switch a hook off for this run, as hookwise.hooks.disabled
+                              does: a hook's id (hookwise hooks list) or a built-in
+                              provider (builtin.compaction); repeatable. The built-in
+                              limits always run (use --max-steps)
   --max-steps N               stop after N steps
   --context-window N          the model's context window in tokens (default:
                               $HOOKWISE_CONTEXT_WINDOW, else the model's known window,
@@ -123,6 +129,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'allowed-tools': { type: 'string', multiple: true },
         allowedTools: { type: 'string', multiple: true },
         settings: { type: 'string' },
+        'disable-hook': { type: 'string', multiple: true },
         'max-steps': { type: 'string' },
         'context-window': { type: 'string' },
         resume: { type: 'string', short: 'r' },
@@ -188,6 +195,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     ...(v.resume ? { resume: v.resume } : {}),
+    ...(v['disable-hook'] ? { disabledHooks: v['disable-hook'] } : {}),
     ...(v['allow-memory-import'] ? { memoryImports: v['allow-memory-import'] } : {}),
     ...((v['rg-path'] ?? env.HOOKWISE_RG_PATH) ? { rgPath: (v['rg-path'] ?? env.HOOKWISE_RG_PATH) as string } : {}),
     ...(v.init ? { setup: 'init' as const } : v.maintenance ? { setup: 'maintenance' as const } : {}),

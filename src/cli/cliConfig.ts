@@ -35,6 +35,7 @@ function cliSettingsSources(cwd: string, homeDir: string, settingsFile: string |
  * cannot be used is a problem naming its file and the place. One load reads each settings file
  * once: its `enabledPlugins` (a broken file's last good version with `lastGood`) pick the plugins,
  * then the plugins' files are read. `fs`: the settings and plugin hooks files' access, default node:fs.
+ * `disabledHooks`: switch ids turned off as the user's `hookwise.hooks.disabled` (`--disable-hook`).
  */
 export async function loadCliConfigWithPlugins(
   cwd: string,
@@ -43,11 +44,13 @@ export async function loadCliConfigWithPlugins(
   pluginDirs: readonly string[],
   lastGood?: LastGoodStore,
   fs?: ConfigFileSystem,
+  disabledHooks?: readonly string[],
 ): Promise<{ config: HookConfig; plugins: PluginRoot[]; problems: PluginProblem[] }> {
   const load = await startHookConfigLoad(cliSettingsSources(cwd, homeDir, settingsFile), {
     projectDirs: [cwd],
     ...(lastGood ? { lastGood } : {}),
     ...(fs ? { fs } : {}),
+    ...(disabledHooks !== undefined && disabledHooks.length > 0 ? { disabledHooks } : {}),
   });
   const flagDirs = pluginDirs.map((dir) => path.resolve(dir));
   const found = await discoverPlugins({ homeDir, projectDirs: [cwd], flagDirs, enabledPlugins: load.enabledPlugins });

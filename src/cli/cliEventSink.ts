@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunObserver, HookRunRecord } from '../hooks/hookRunTypes';
 import type { CliArgs } from './cliArgs';
+import { modelHookMarkerText } from '../presentation/modelHookMarkerText';
 import { hookRunLine, streamLine, toCliHookRun, type CliHookRun } from './cliOutput';
 import type { CliIo } from './runCli';
 
@@ -41,6 +42,8 @@ export class CliEventSink {
     if (event.type === 'text' && this.args.outputFormat === 'text') return;
     // A memory file or import left out is said on stderr too (stream-json has it as a system line), naming the file and the import.
     if (!this.stream && event.type === 'systemMessage' && (event.source === 'memory' || event.source === 'modelHook')) io.stderr(`hookwise: ${event.text}\n`);
+    // A model-level hook's mark on the reply, in the chat's words (stream-json has it as a model_hook line).
+    if (!this.stream && event.type === 'modelHookMarker') io.stderr(`hookwise: ${modelHookMarkerText(event.marker)}\n`);
     if (!this.stream) return;
     const line = streamLine(event);
     if (line) io.stdout(`${JSON.stringify(line)}\n`);

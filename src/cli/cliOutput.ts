@@ -2,6 +2,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { HookRunRecord } from '../hooks/hookRunTypes';
 import { describeSource } from '../configFiles/hookSource';
 import { verdictView, type VerdictView } from '../presentation/agentEventText';
+import { modelHookMarkerText } from '../presentation/modelHookMarkerText';
 
 /** A hook run as the CLI's `json` / `stream-json` output shows it. */
 export interface CliHookRun {
@@ -80,6 +81,15 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
       };
     case 'systemMessage':
       return { type: 'system', agent_id: event.agent.agentId, message: event.text, ...(event.source ? { source: event.source } : {}) };
+    case 'modelHookMarker':
+      return {
+        type: 'model_hook',
+        agent_id: event.agent.agentId,
+        kind: MARKER_KINDS[event.marker.kind],
+        hook: event.marker.hookLabel,
+        ...(event.marker.detail !== undefined ? { detail: event.marker.detail } : {}),
+        message: modelHookMarkerText(event.marker),
+      };
     case 'usage':
       return { type: 'usage', agent_id: event.agent.agentId, input_tokens: event.inputTokens, output_tokens: event.outputTokens };
     case 'runStarted':
@@ -90,6 +100,9 @@ export function streamLine(event: AgentEvent): Record<string, unknown> | undefin
       return undefined;
   }
 }
+
+/** The stream's snake_case names of a model-level hook's marks. */
+const MARKER_KINDS = { answered: 'answered', redacted: 'redacted', requestChanged: 'request_changed' } as const;
 
 /** A verdict as the stream's `tool_status` line carries it (who decided as a kind; the words are the chat's). */
 function verdictLine(view: VerdictView): Record<string, unknown> {

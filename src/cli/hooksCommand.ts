@@ -7,6 +7,7 @@ import { HookwiseRuntime } from '../runtime/hookwiseRuntime';
 import { formatConfigDiagnostic } from '../configFiles/configDiagnostic';
 import { readBoundedTextFile } from '../configFiles/configFileSystem';
 import type { HookConfig } from '../hooks/config/hookConfigLoader';
+import { hookSwitchId } from '../hooks/config/hookSwitches';
 import { formatPluginProblem, loadCliConfigWithPlugins } from './cliConfig';
 import { FileLastGoodStore } from './lastGoodFiles';
 import { hooksForCwd, type LoadedHook } from '../hooks/config/loadedHook';
@@ -113,6 +114,8 @@ async function list(config: HookConfig, cwd: string, homeDir: string, json: bool
     ...(h.handler.timeout !== undefined ? { timeout: h.handler.timeout } : {}),
     ...(h.agentType !== undefined ? { agentType: h.agentType } : {}),
     source: describeSource(h.source),
+    // The id hookwise.hooks.disabled and --disable-hook name it by.
+    id: hookSwitchId(h),
     ...(isManagedPluginSource(h.source) ? { note: MANAGED_PLUGIN_NOTE } : {}),
   }));
   if (json) {

@@ -80,6 +80,14 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     verdictBlocks: z.boolean().optional(),
   }),
   z.object({ type: z.literal('systemMessage'), agentId: z.string(), text: z.string(), source: z.string().optional() }),
+  /** A model-level hook's mark on the reply that follows: answered without the model, redacted, request changed. `text` is the whole mark in words. */
+  z.object({
+    type: z.literal('modelHookMarker'),
+    agentId: z.string(),
+    kind: z.enum(['answered', 'redacted', 'requestChanged']),
+    hook: z.string(),
+    text: z.string(),
+  }),
   /** A hook's `statusMessage` while it runs for this tool call; no text = none running any more. Live only: never replayed. */
   z.object({ type: z.literal('hookStatus'), agentId: z.string(), toolUseId: z.string(), text: z.string().optional() }),
   z.object({ type: z.literal('usage'), agentId: z.string(), inputTokens: z.number(), outputTokens: z.number() }),

@@ -18,6 +18,17 @@ export const BUILTIN_PROVIDERS = Object.freeze({
  */
 export const ALWAYS_ON_BUILTINS: ReadonlySet<string> = new Set([BUILTIN_PROVIDERS.limits]);
 
+/**
+ * A switch id as typed on a command line: `builtin.compaction` (or `builtin:compaction`) is the
+ * built-in provider `built-in compaction`, which has a space in it; any other id is kept as it is.
+ */
+export function switchIdOf(typed: string): string {
+  const id = typed.trim();
+  const key = /^builtin[.:]([A-Za-z]+)$/.exec(id)?.[1];
+  const name = key !== undefined && Object.hasOwn(BUILTIN_PROVIDERS, key) ? (BUILTIN_PROVIDERS as Readonly<Record<string, string>>)[key] : undefined;
+  return name ?? id;
+}
+
 /** True for the source label of a built-in provider's hooks (`built-in compaction`, …). */
 export function isBuiltinProviderLabel(label: string): boolean {
   return (Object.values(BUILTIN_PROVIDERS) as readonly string[]).includes(label);

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../agent/agentEvents';
 import { clipForDisplay, formatToolInput, MAX_DISPLAY_TEXT, verdictView } from '../../presentation/agentEventText';
+import { modelHookMarkerText } from '../../presentation/modelHookMarkerText';
 import type { ChatEvent } from '../../shared/webviewProtocol';
 
 /**
@@ -52,6 +53,14 @@ export function projectAgentEvent(event: AgentEvent): ChatEvent | undefined {
     }
     case 'systemMessage':
       return { type: 'systemMessage', agentId: event.agent.agentId, text: event.text, ...(event.source !== undefined ? { source: event.source } : {}) };
+    case 'modelHookMarker':
+      return {
+        type: 'modelHookMarker',
+        agentId: event.agent.agentId,
+        kind: event.marker.kind,
+        hook: event.marker.hookLabel,
+        text: modelHookMarkerText(event.marker),
+      };
     case 'usage':
       return { type: 'usage', agentId: event.agent.agentId, inputTokens: event.inputTokens, outputTokens: event.outputTokens };
     case 'runEnded':

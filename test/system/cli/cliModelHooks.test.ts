@@ -85,6 +85,7 @@ describe('model-level command hooks against the real model server', () => {
     expect(parseJsonResult(out)).toMatchObject({ result: 'From the cache: 42.' });
     expect(s.requests).toHaveLength(0);
     expect(inputOf('after')).toMatchObject({ assistant_text: 'From the cache: 42.', answered_by_hook: expect.stringContaining('cache.cjs') });
+    expect(out.stderr).toMatch(/hookwise: Answered by hook ".*cache\.cjs.*" \(the model was not called\)/);
   });
 
   it('BeforeToolSelection narrows the tools the server sees: the union of the hooks, never a tool not offered', async () => {
@@ -134,6 +135,28 @@ describe('model-level command hooks against the real model server', () => {
     const transcript = readFileSync(result.transcript_path, 'utf8');
     expect(transcript).toContain('The key is [REDACTED] keep it safe.');
     expect(transcript).not.toContain('sk-SECRET123');
+    expect(out.stderr).toMatch(/hookwise: Reply redacted by hook ".*redact\.cjs.*"/);
+  });
+
+  it("the text output says, in the chat's words, which hook changed the request and which redacted the reply", async () => {
+    const trim = await geminiHook(
+      'trim',
+      `{ hookSpecificOutput: { hookEventName: 'BeforeModel', llm_request: { messages: [{ role: 'user', content: 'short' }] } } }`,
+    );
+    const redact = await geminiHook(
+      'redact',
+      `{ hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: { text: input.llm_response.text.replace(/sk-[A-Za-z0-9]+/g, '[REDACTED]') } } }`,
+    );
+    await suite.w.settings({ hooks: { ...hooksOn('BeforeInference', trim), ...hooksOn('AfterInference', redact) } });
+    const s = await serve([textReply('Use sk-SECRET123.')]);
+
+    const out = await runCliProcess(suite.cli, suite.w, ['-p', 'the key?', '--model', 'test-model', '--base-url', s.url, '--max-steps', '4']);
+
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim()).toBe('Use [REDACTED].');
+    expect(out.stderr).toMatch(/hookwise: Request changed by hook ".*trim\.cjs.*": messages 1 → 1\n/);
+    expect(out.stderr).toMatch(/hookwise: Reply redacted by hook ".*redact\.cjs.*"\n/);
+    expect(out.stdout + out.stderr).not.toContain('sk-SECRET123');
   });
 
   it('AfterInference drops a tool call: it never runs, and the rewritten reply goes on to the end', async () => {

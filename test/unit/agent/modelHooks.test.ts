@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_REPLY_RETRIES } from '../../../src/agent/agentInference';
 import { block, respondWith, rewriteRequest, selectTools } from '../../../src/hooks/hookOutcome';
+import { modelHookMarkerText } from '../../../src/presentation/modelHookMarkerText';
 import type { AgentHarness } from './agentHarness';
 import { bash, makeAgentHarness } from './agentHarness';
 
@@ -24,7 +25,7 @@ describe('in-process model-level hooks', () => {
         config: { systemInstruction: `${ctx.llm_request?.config.systemInstruction ?? ''} Be brief.`, temperature: 0, maxOutputTokens: 64 },
       }),
     );
-    const { model, conversation } = await h.run([{ text: 'ok' }], { prompt: 'a long question' });
+    const { model, conversation, events } = await h.run([{ text: 'ok' }], { prompt: 'a long question' });
 
     expect(model.requests[0]).toMatchObject({ temperature: 0, maxTokens: 64 });
     expect(model.messagesOf(0)).toEqual([
@@ -35,6 +36,10 @@ describe('in-process model-level hooks', () => {
     expect(h.records.find((r) => r.event === 'BeforeInference')?.effect).toBe(
       'messages 1 → 1, system prompt rewritten, settings: temperature, maxOutputTokens',
     );
+    const marks = events.flatMap((e) => (e.type === 'modelHookMarker' ? [modelHookMarkerText(e.marker)] : []));
+    expect(marks).toEqual([
+      expect.stringMatching(/^Request changed by hook ".*": messages 1 → 1, system prompt rewritten, settings: temperature, maxOutputTokens$/),
+    ]);
   });
 
   it('a synthetic answer skips the model and flows on: its tool call goes through PreToolUse, which can deny it', async () => {
@@ -55,9 +60,8 @@ describe('in-process model-level hooks', () => {
     expect(existsSync(path.join(h.dir, 'gone.marker'))).toBe(false);
     expect(model.requests).toHaveLength(1);
     expect(result.finalText).toBe('after the denial');
-    expect(events).toContainEqual(
-      expect.objectContaining({ type: 'systemMessage', text: expect.stringMatching(/^Answered by hook ".*" \(the model was not called\)$/) }),
-    );
+    const marker = events.find((e) => e.type === 'modelHookMarker');
+    expect(marker?.type === 'modelHookMarker' && modelHookMarkerText(marker.marker)).toMatch(/^Answered by hook ".*" \(the model was not called\)$/);
     expect(h.records.find((r) => r.event === 'BeforeInference' && r.effect !== undefined)?.effect).toBe('answered without the model');
   });
 
@@ -106,6 +110,10 @@ describe('in-process model-level hooks', () => {
     expect(JSON.stringify(conversation.messages)).not.toContain('hunter2');
     expect(readFileSync(h.transcriptPath, 'utf8')).not.toContain('hunter2');
     expect(h.records.find((r) => r.event === 'AfterInference')?.effect).toBe('reply redacted');
+    // The mark comes before the reply's text: the chat puts it on the message it concerns.
+    const mark = events.findIndex((e) => e.type === 'modelHookMarker' && e.marker.kind === 'redacted');
+    expect(mark).toBeGreaterThanOrEqual(0);
+    expect(mark).toBeLessThan(events.findIndex((e) => e.type === 'text'));
   });
 
   it('AfterInference rewrites a tool call: the rewritten call still goes through PreToolUse', async () => {

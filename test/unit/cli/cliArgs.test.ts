@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../../src/cli/cliArgs';
 import type { CliArgs } from '../../../src/cli/cliArgs';
+import { cliSwitchIds } from '../../../src/cli/cliHookSwitches';
 
 function args(argv: string[], env: NodeJS.ProcessEnv = {}): CliArgs {
   const command = parseCliArgs(argv, env, '/work/project');
@@ -21,6 +22,19 @@ describe('parseCliArgs', () => {
       strictConfig: false,
       pluginDirs: [],
     });
+  });
+
+  it('takes --disable-hook more than once; builtin.NAME is the built-in provider, the limits are refused with a reason', () => {
+    expect(args(['-p', 'hi', '--disable-hook', 'builtin.compaction', '--disable-hook', 'a.json › x #0123abcd'])).toMatchObject({
+      disabledHooks: ['builtin.compaction', 'a.json › x #0123abcd'],
+    });
+    expect(cliSwitchIds(['builtin.compaction', 'built-in compaction', 'builtin:nope', 'a.json › x #0123abcd'])).toEqual({
+      ids: ['built-in compaction', 'builtin:nope', 'a.json › x #0123abcd'],
+      warnings: [],
+    });
+    const limits = cliSwitchIds(['builtin.limits']);
+    expect(limits.ids).toEqual([]);
+    expect(limits.warnings).toEqual([expect.stringContaining('"built-in limits" is ignored: the step, token and time limits end a runaway agent')]);
   });
 
   it('takes --plugin-dir more than once', () => {

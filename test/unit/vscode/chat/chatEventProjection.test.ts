@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelHookMarker } from '../../../../src/agent/agentEvents';
+import { streamLine } from '../../../../src/cli/cliOutput';
 import type { AgentRef } from '../../../../src/hooks/hookRunTypes';
 import { ChatEventLog } from '../../../../src/vscode/chat/chatEventLog';
 import { MAX_CHAT_TEXT, projectAgentEvent } from '../../../../src/vscode/chat/chatEventProjection';
@@ -79,6 +81,33 @@ describe('projectAgentEvent', () => {
       verdict: 'Blocked by PreToolUse hook `.claude/settings.json › hooks.PreToolUse[0].hooks[0]`: nope',
       verdictBlocks: true,
     });
+  });
+
+  it("marks a model-level hook's change in the words the CLI prints too", () => {
+    const mark = (marker: ModelHookMarker): unknown => projectAgentEvent({ type: 'modelHookMarker', agent: main, marker });
+    const answered = mark({ kind: 'answered', hookLabel: 'cost-guard.cjs' });
+    expect(chatEventSchema.safeParse(answered).success).toBe(true);
+    expect(answered).toEqual({
+      type: 'modelHookMarker',
+      agentId: 'main',
+      kind: 'answered',
+      hook: 'cost-guard.cjs',
+      text: 'Answered by hook "cost-guard.cjs" (the model was not called)',
+    });
+    expect(mark({ kind: 'redacted', hookLabel: 'redact.cjs' })).toMatchObject({ text: 'Reply redacted by hook "redact.cjs"' });
+    expect(mark({ kind: 'requestChanged', hookLabel: 'trim.cjs', detail: 'messages 42 → 12' })).toMatchObject({
+      text: 'Request changed by hook "trim.cjs": messages 42 → 12',
+    });
+    expect(streamLine({ type: 'modelHookMarker', agent: main, marker: { kind: 'requestChanged', hookLabel: 'trim.cjs', detail: 'messages 42 → 12' } })).toEqual(
+      {
+        type: 'model_hook',
+        agent_id: 'main',
+        kind: 'request_changed',
+        hook: 'trim.cjs',
+        detail: 'messages 42 → 12',
+        message: 'Request changed by hook "trim.cjs": messages 42 → 12',
+      },
+    );
   });
 
   it('skips hook runs (the tree shows them) and keeps raw string inputs', () => {

@@ -56,6 +56,17 @@ describe('chat display record', () => {
     expect(events).toEqual(liveTurn('tidy').filter((e) => e.type !== 'checkpoint'));
   });
 
+  it("keeps a model-level hook's mark on the reply it concerns across a resume", () => {
+    const marked: ChatEvent[] = liveTurn('tidy').flatMap((e): ChatEvent[] =>
+      e.type === 'assistantMessage'
+        ? [{ type: 'modelHookMarker', agentId: 'main', kind: 'redacted', hook: 'redact.cjs', text: 'Reply redacted by hook "redact.cjs"' }, e]
+        : [e],
+    );
+    writeDisplayRecord(file, { sessionId: 's1', transcriptMessages: 4, events: marked });
+    const events = restoredChatEvents({ messages: transcriptTurn('tidy'), skippedLines: 0, record: readDisplayRecord(file, 's1') });
+    expect(events).toEqual(marked.filter((e) => e.type !== 'checkpoint'));
+  });
+
   it('adds the turns the transcript has beyond the record (a reload mid-turn) from the transcript', () => {
     writeDisplayRecord(file, { sessionId: 's1', transcriptMessages: 4, events: liveTurn('one') });
     const events = restoredChatEvents({
