@@ -86,7 +86,10 @@ suite('Convert Hooks', () => {
 
     const change = await waitForChange(
       h.service,
-      (c) => (c.applied.active ?? []).some((hook) => hook.event === 'Stop' && hook.source.kind === 'file' && hook.source.file.endsWith(path.join('.claude', 'settings.json'))),
+      (c) =>
+        (c.applied.active ?? []).some(
+          (hook) => hook.event === 'Stop' && hook.source.kind === 'file' && hook.source.file.endsWith(path.join('.claude', 'settings.json')),
+        ),
       20_000,
       'the converted Stop hook active from .claude/settings.json',
     );
@@ -102,10 +105,12 @@ suite('Convert Hooks', () => {
     this.timeout(60_000);
     await vscode.extensions.getExtension('hookwise.hookwise')?.activate();
     assert.ok((await vscode.commands.getCommands(true)).includes(HOOK_CONFIG_COMMANDS.convertHooks));
-    const cursor = writeFile('.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './block-git.sh', failClosed: true }] } }));
+    const cursor = writeFile(
+      '.cursor/hooks.json',
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './block-git.sh', failClosed: true }] } }),
+    );
     const result = (await vscode.commands.executeCommand(HOOK_CONFIG_COMMANDS.convertHooks, { file: cursor, write: true, preview: false })) as
-      | ConvertHooksResult
-      | undefined;
+      ConvertHooksResult | undefined;
     assert.equal(result?.conversion.converted.length, 0);
     assert.match(result?.conversion.notConverted[0]?.reason ?? '', /Cursor sends its own input/);
     assert.equal(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined, settingsBefore);

@@ -46,7 +46,14 @@ export function conversionText(c: HookConversion): string {
 export function conversionMarkdown(c: HookConversion, source: string, target: string): string {
   const lines = [`# Convert ${source}`, ''];
   if (c.converted.length > 0) {
-    lines.push(`## ${c.converted.length} ${c.converted.length === 1 ? 'entry' : 'entries'} for ${target}`, '', '```json', JSON.stringify(settingsFragment(c.converted), null, 2), '```', '');
+    lines.push(
+      `## ${c.converted.length} ${c.converted.length === 1 ? 'entry' : 'entries'} for ${target}`,
+      '',
+      '```json',
+      JSON.stringify(settingsFragment(c.converted), null, 2),
+      '```',
+      '',
+    );
     for (const h of c.converted) lines.push(`- ${code(h.from)} → ${code(`hooks.${h.event}`)}${h.matcher !== undefined ? ` matcher ${code(h.matcher)}` : ''}`);
     for (const caveat of c.caveats) lines.push(`- Note: ${caveat}`);
     lines.push('', TWICE_NOTE, '');

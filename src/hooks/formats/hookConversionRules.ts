@@ -34,7 +34,7 @@ const CODEX_EXACT = new Set(['SessionStart', 'SessionEnd', 'UserPromptSubmit', '
 
 const CODEX_WHY_NOT: Readonly<Record<string, string>> = {
   PreToolUse:
-    "Codex reads `ask`, `approve`, `continue: false` and `suppressOutput` on PreToolUse as a failed hook and runs the tool, and sends an Edit or Write as `apply_patch` with the patch text in tool_input.command; Claude Code would ask, approve or stop, and send Edit or Write input",
+    'Codex reads `ask`, `approve`, `continue: false` and `suppressOutput` on PreToolUse as a failed hook and runs the tool, and sends an Edit or Write as `apply_patch` with the patch text in tool_input.command; Claude Code would ask, approve or stop, and send Edit or Write input',
   PermissionRequest: 'Codex denies (fails closed) when a PermissionRequest hook answers with `updatedPermissions` or `interrupt`; Claude Code applies them',
   PostToolUse:
     "Codex's PostToolUse also fires when a Bash command exits non-zero, with the failure as tool_response; Claude Code sends that to PostToolUseFailure with another input, and Codex's tool names (apply_patch, spawn_agent) are not Claude's",
@@ -46,12 +46,14 @@ const CODEX_WHY_NOT: Readonly<Record<string, string>> = {
 const COPILOT_PASCAL_EXACT = new Set(['SessionEnd']);
 
 const COPILOT_PASCAL_WHY_NOT: Readonly<Record<string, string>> = {
-  PreToolUse: 'Copilot denies when a preToolUse hook crashes or prints output that is not JSON (it fails closed); a Claude Code hook fails open, and nothing in .claude/settings.json makes it deny on a crash but not on a timeout',
+  PreToolUse:
+    'Copilot denies when a preToolUse hook crashes or prints output that is not JSON (it fails closed); a Claude Code hook fails open, and nothing in .claude/settings.json makes it deny on a crash but not on a timeout',
   UserPromptSubmit: 'Copilot ignores the output of a prompt hook; Claude Code would honour a block or added context from the same script',
-  PreCompact: "Copilot ignores the output of a preCompact hook; Claude Code reads its plain stdout as compaction instructions",
+  PreCompact: 'Copilot ignores the output of a preCompact hook; Claude Code reads its plain stdout as compaction instructions',
   SessionStart: 'Copilot reads only JSON from a sessionStart hook (plain text is a failure); Claude Code adds plain stdout to the context',
   Stop: 'Copilot reads only `decision: "block"` from a stop hook; Claude Code also honours `continue: false` and other fields the script may print',
-  SubagentStop: 'Copilot reads only `decision: "block"` from a subagentStop hook; Claude Code also honours `continue: false` and other fields the script may print',
+  SubagentStop:
+    'Copilot reads only `decision: "block"` from a subagentStop hook; Claude Code also honours `continue: false` and other fields the script may print',
   PostToolUse: 'Copilot reads a flat `modifiedResult` and `additionalContext`; Claude Code reads `decision: "block"` and hookSpecificOutput instead',
   PermissionRequest: 'Copilot reads a flat `behavior`; Claude Code reads only hookSpecificOutput.decision.behavior',
 };

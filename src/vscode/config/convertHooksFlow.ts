@@ -79,7 +79,8 @@ async function convert(deps: ConvertHooksDeps, answers: ConvertHooksAnswers): Pr
   const conversion = convertFormatHooks({ ...readFormatFileText(located.format, text, located), displayFile: located.displayFile });
   const target = path.join(chosen.folder, '.claude', 'settings.json');
   const targetLabel = path.relative(chosen.folder, target).split(path.sep).join('/');
-  if (answers.preview !== false) await deps.tabs.open(`Convert ${located.displayFile}`, conversionMarkdown(conversion, chosen.label, targetLabel), { beside: false });
+  if (answers.preview !== false)
+    await deps.tabs.open(`Convert ${located.displayFile}`, conversionMarkdown(conversion, chosen.label, targetLabel), { beside: false });
   const result = { source: located.displayFile, target, conversion, added: 0, present: 0 };
   if (conversion.converted.length === 0) {
     void vscode.window.showInformationMessage(
@@ -161,7 +162,8 @@ async function projectFormatFiles(): Promise<FoundFile[]> {
     const name = hookFormatName(place.format);
     const folder = place.folder ?? '';
     if (place.kind === 'file') {
-      if ((await readBoundedTextFile(place.path).catch(() => undefined)) !== undefined) found.push({ file: place.path, folder, label: `${name} ${place.display}` });
+      if ((await readBoundedTextFile(place.path).catch(() => undefined)) !== undefined)
+        found.push({ file: place.path, folder, label: `${name} ${place.display}` });
       continue;
     }
     const entry = hookFormatAdapter(place.format)?.directoryEntry ?? ((n: string) => n.toLowerCase().endsWith('.json'));

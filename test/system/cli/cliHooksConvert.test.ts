@@ -75,7 +75,10 @@ describe('hookwise hooks convert', () => {
   });
 
   it('converts nothing from a Cursor file and says why; a file no agent reads is bad usage', async () => {
-    await suite.w.write('.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './block-git.sh', failClosed: true }] } }));
+    await suite.w.write(
+      '.cursor/hooks.json',
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './block-git.sh', failClosed: true }] } }),
+    );
     const run = await runCliProcess(suite.cli, suite.w, ['hooks', 'convert', '.cursor/hooks.json', '--write']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Nothing converts exactly.');

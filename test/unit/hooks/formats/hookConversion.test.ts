@@ -71,7 +71,10 @@ describe('Convert Hooks: Copilot', () => {
         hooks: {
           preToolUse: [{ type: 'command', bash: './guard.sh' }],
           PreToolUse: [{ type: 'command', bash: './guard.sh', matcher: 'Bash' }],
-          SessionEnd: [{ type: 'command', bash: './bye.sh' }, { type: 'command', bash: './bye.sh', env: { LOG: '1' } }],
+          SessionEnd: [
+            { type: 'command', bash: './bye.sh' },
+            { type: 'command', bash: './bye.sh', env: { LOG: '1' } },
+          ],
           sessionStart: [{ type: 'command', bash: './hello.sh' }],
         },
       }),
@@ -149,7 +152,11 @@ describe('locating a hooks file', () => {
   it('knows each agent by where its file is, project or user', () => {
     expect(locateFormatFile('/ws/.codex/hooks.json', '/ws', '/home/u')).toMatchObject({ format: 'codex', scope: 'project', displayFile: '.codex/hooks.json' });
     expect(locateFormatFile('/ws/.github/hooks/guard.json', '/ws', '/home/u')).toMatchObject({ format: 'copilot', displayFile: '.github/hooks/guard.json' });
-    expect(locateFormatFile('/home/u/.cursor/hooks.json', '/ws', '/home/u')).toMatchObject({ format: 'cursor', scope: 'user', displayFile: '~/.cursor/hooks.json' });
+    expect(locateFormatFile('/home/u/.cursor/hooks.json', '/ws', '/home/u')).toMatchObject({
+      format: 'cursor',
+      scope: 'user',
+      displayFile: '~/.cursor/hooks.json',
+    });
     expect(locateFormatFile('/ws/.clinerules/hooks/PreToolUse', '/ws', '/home/u')).toMatchObject({ format: 'cline' });
     expect(locateFormatFile('/ws/.claude/settings.json', '/ws', '/home/u')).toBeUndefined();
     expect(locateFormatFile('/ws/.github/hooks/README.md', '/ws', '/home/u')).toBeUndefined();
