@@ -49,7 +49,7 @@ export async function runConvert(file: string, o: ConvertOptions, io: CliIo): Pr
   }
   const read = readFormatFileText(located.format, text, located);
   for (const d of read.diagnostics) if (d.severity === 'error') io.stderr(`hookwise: ${formatConfigDiagnostic(d)}\n`);
-  const conversion = convertFormatHooks({ ...read, displayFile: located.displayFile });
+  const conversion = convertFormatHooks({ ...read, displayFile: located.displayFile, text });
   const target = located.scope === 'user' ? path.join(o.homeDir, '.claude', 'settings.json') : path.join(o.cwd, '.claude', 'settings.json');
   let written: { added: number; present: number } | undefined;
   if (o.write && conversion.converted.length > 0) {

@@ -1,4 +1,7 @@
+import { parse as parseJsonc } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
+import { isPlainObject } from '../../shared/jsonObject';
 import { formatJsonPath } from '../../configFiles/jsonPath';
 import type { HookEvent } from '../hookEvent';
 import type { HookFormatId, FormatHookEntry } from './hookFormat';
@@ -50,7 +53,15 @@ export interface ConversionInput {
   readonly hooks: readonly FormatHookEntry[];
   /** The parse's diagnostics: what the file has that Hookwise does not run at all is not converted either. */
   readonly diagnostics?: readonly ConfigDiagnostic[];
+  /** The file's text, to see the fields the adapter resolved per platform (Codex `commandWindows`, Copilot `bash`/`powershell`). */
+  readonly text?: string;
 }
+
+/** Entry fields that make the command depend on the platform in the agent; a `.claude/settings.json` command runs on every one. */
+const PLATFORM_FIELDS: Readonly<Partial<Record<HookFormatId, readonly string[]>>> = {
+  codex: ['commandWindows'],
+  copilot: ['bash', 'powershell'],
+};
 
 /** Claude's matcher rules test names made of letters, digits, `_` and `|` exactly; anything else is an unanchored regex. */
 const CLAUDE_EXACT_SET = /^[a-zA-Z0-9_|]+$/;
@@ -65,6 +76,7 @@ export function convertFormatHooks(file: ConversionInput): HookConversion {
   const converted: ConvertedHook[] = [];
   const notConverted: NotConverted[] = [];
   const seen = new Set<string>();
+  const root = file.text !== undefined ? parseRoot(file.text, file.displayFile) : undefined;
   for (const d of file.diagnostics ?? [])
     if (d.severity === 'error' || d.code === 'notCarriedOver' || d.code === 'unknownEvent')
       notConverted.push({ label: `${hookFormatName(file.format)} ${file.displayFile}${d.jsonPath ? ` › ${d.jsonPath}` : ''}`, reason: d.message });
@@ -73,7 +85,7 @@ export function convertFormatHooks(file: ConversionInput): HookConversion {
     // One native hook may fire on two Hookwise events (Codex PostToolUse): it is judged once.
     if (seen.has(label)) continue;
     seen.add(label);
-    const verdict = judge(entry);
+    const verdict = judge(entry, platformFields(file.format, root, entry.path));
     if (typeof verdict === 'string') notConverted.push({ label, reason: verdict });
     else converted.push({ ...verdict, from: label });
   }
@@ -81,9 +93,11 @@ export function convertFormatHooks(file: ConversionInput): HookConversion {
 }
 
 /** The entry as a Claude handler, or why it cannot be one. */
-function judge(entry: FormatHookEntry): Omit<ConvertedHook, 'from'> | string {
+function judge(entry: FormatHookEntry, platform: readonly string[]): Omit<ConvertedHook, 'from'> | string {
   const rule = conversionRule(entry.binding.format, entry.binding.nativeEvent);
   if (typeof rule === 'string') return rule;
+  if (platform.length > 0)
+    return `its command depends on the platform (${platform.map((f) => `"${f}"`).join(', ')}: ${hookFormatName(entry.binding.format)} runs another command or none elsewhere); a .claude/settings.json command runs the same on every platform`;
   if (entry.cwd !== undefined) return `it runs in its own directory ("cwd": ${JSON.stringify(entry.cwd)}); a Claude Code hook has no per-hook directory`;
   if (entry.env !== undefined && Object.keys(entry.env).length > 0)
     return `it sets its own environment (${Object.keys(entry.env).join(', ')}); a Claude Code hook has no per-hook environment`;
@@ -104,4 +118,22 @@ function claudeMatcher(pattern: string | undefined, syntax: 'unanchored' | 'clau
   if (pattern === undefined || pattern === '' || pattern === '*') return undefined;
   if (syntax === 'claude') return pattern;
   return CLAUDE_EXACT_SET.test(pattern) ? `(?:${pattern})` : pattern;
+}
+
+/** The file as a value (JSON with comments, or a Codex config.toml); undefined when it does not parse. */
+function parseRoot(text: string, displayFile: string): unknown {
+  try {
+    return displayFile.toLowerCase().endsWith('.toml') ? parseToml(text) : parseJsonc(text, [], { allowTrailingComma: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The platform-specific fields the entry at `at` has. */
+function platformFields(format: HookFormatId, root: unknown, at: readonly (string | number)[]): string[] {
+  const fields = PLATFORM_FIELDS[format];
+  if (fields === undefined) return [];
+  let node: unknown = root;
+  for (const segment of at) node = Array.isArray(node) || isPlainObject(node) ? (node as Record<string | number, unknown>)[segment] : undefined;
+  return isPlainObject(node) ? fields.filter((f) => node[f] !== undefined) : [];
 }

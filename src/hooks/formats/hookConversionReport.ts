@@ -7,7 +7,7 @@ import type { ConvertedHook, HookConversion } from './hookConversion';
 
 /** The rule, in one sentence, printed with every result (docs/formats.md, "Converting"). */
 export const CONVERSION_RULE =
-  "A hook converts only where its agent sends Claude Code's input for that event and reads its exit codes, output, failures and time limit as Claude Code does: Codex's hooks.json and config.toml (SessionStart, SessionEnd, UserPromptSubmit, Stop, SubagentStop, PostCompact) and Copilot's PascalCase SessionEnd. Cursor, Gemini, Windsurf and Cline hooks read their own agent's input, so none of them converts.";
+  "A hook converts only where its agent sends Claude Code's input for that event and reads its exit codes, output, failures and time limit as Claude Code does: Codex's hooks.json and config.toml (SessionStart, SessionEnd, UserPromptSubmit, Stop, SubagentStop, PostCompact) and Copilot's PascalCase SessionEnd, with one command for every platform and no per-hook cwd or env. Cursor, Gemini, Windsurf and Cline hooks read their own agent's input, so none of them converts.";
 
 /** After writing, the original still loads: Hookwise (and Copilot and Cursor, which read .claude files) would run the hook twice. */
 export const TWICE_NOTE =

@@ -76,7 +76,7 @@ async function convert(deps: ConvertHooksDeps, answers: ConvertHooksAnswers): Pr
   }
   const located = locateFormatFile(chosen.file, chosen.folder, os.homedir()) as LocatedFormatFile;
   const text = (await readBoundedTextFile(located.file)) ?? '';
-  const conversion = convertFormatHooks({ ...readFormatFileText(located.format, text, located), displayFile: located.displayFile });
+  const conversion = convertFormatHooks({ ...readFormatFileText(located.format, text, located), displayFile: located.displayFile, text });
   const target = path.join(chosen.folder, '.claude', 'settings.json');
   const targetLabel = path.relative(chosen.folder, target).split(path.sep).join('/');
   if (answers.preview !== false)

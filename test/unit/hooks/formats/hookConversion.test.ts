@@ -11,7 +11,7 @@ function convert(format: HookFormatId, displayFile: string, text: string): HookC
   const adapter = hookFormatAdapter(format);
   if (adapter === undefined) throw new Error(`no ${format} adapter`);
   const content = adapter.parse(text, { file: `/ws/${displayFile}`, displayFile, scope: 'project' });
-  return convertFormatHooks({ format, displayFile, hooks: content.hooks, diagnostics: content.diagnostics });
+  return convertFormatHooks({ format, displayFile, hooks: content.hooks, diagnostics: content.diagnostics, text });
 }
 
 const reasonOf = (c: HookConversion, pathEnd: string): string | undefined => c.notConverted.find((n) => n.label.endsWith(pathEnd))?.reason;
@@ -54,6 +54,20 @@ describe('Convert Hooks: Codex', () => {
     expect(reasonOf(c, 'PreCompact[0].hooks[0]')).toContain('compaction instructions');
   });
 
+  it('a hook with a Windows variant does not convert, from hooks.json or config.toml', () => {
+    const json = convert(
+      'codex',
+      '.codex/hooks.json',
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './a.sh', commandWindows: 'a.cmd' }] }] } }),
+    );
+    expect(json.converted).toEqual([]);
+    expect(reasonOf(json, 'Stop[0].hooks[0]')).toContain('"commandWindows"');
+    const toml = convert('codex', '.codex/config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = "./a.sh"\ncommandWindows = "a.cmd"\n');
+    expect(reasonOf(toml, 'Stop[0].hooks[0]')).toContain('"commandWindows"');
+    const plain = convert('codex', '.codex/config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = "./a.sh"\n');
+    expect(plain.converted.map((h) => h.handler.command)).toEqual(['./a.sh']);
+  });
+
   it('a hook type Codex skips is listed from the file, not silently dropped', () => {
     const c = convert('codex', '.codex/hooks.json', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }] }] } }));
     expect(c.converted).toEqual([]);
@@ -72,8 +86,9 @@ describe('Convert Hooks: Copilot', () => {
           preToolUse: [{ type: 'command', bash: './guard.sh' }],
           PreToolUse: [{ type: 'command', bash: './guard.sh', matcher: 'Bash' }],
           SessionEnd: [
-            { type: 'command', bash: './bye.sh' },
-            { type: 'command', bash: './bye.sh', env: { LOG: '1' } },
+            { type: 'command', command: './bye.sh' },
+            { type: 'command', command: './bye.sh', env: { LOG: '1' } },
+            { type: 'command', bash: './bye.sh', powershell: '.\\bye.ps1' },
           ],
           sessionStart: [{ type: 'command', bash: './hello.sh' }],
         },
@@ -83,6 +98,8 @@ describe('Convert Hooks: Copilot', () => {
     expect(reasonOf(c, 'hooks.preToolUse[0]')).toMatch(/fails closed/);
     expect(reasonOf(c, 'hooks.PreToolUse[0]')).toMatch(/fails closed/);
     expect(reasonOf(c, 'hooks.SessionEnd[1]')).toContain('LOG');
+    // Copilot runs "bash" on Unix and "powershell" (or nothing) on Windows; one Claude command runs everywhere.
+    expect(reasonOf(c, 'hooks.SessionEnd[2]')).toMatch(/depends on the platform \("bash", "powershell"/);
     expect(reasonOf(c, 'hooks.sessionStart[0]')).toContain('camelCase');
   });
 });
