@@ -25,6 +25,7 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { killLiveProcessGroups } from '../shared/processGroups';
 import { thrownMessage } from '../shared/describeThrown';
 import type { CliIo } from './runCli';
+import { runConvert } from './hooksConvertCommand';
 
 /** `hookwise hooks …` usage. */
 export const HOOKS_USAGE = `Usage:
@@ -36,11 +37,16 @@ export const HOOKS_USAGE = `Usage:
   hookwise hooks test [PATH…] [--cwd DIR] [--json] [--plugin-dir DIR]…
       runs saved hook tests (default: DIR/.hookwise/hook-tests/*.json) through the real
       hooks; one line per case, then "N passed, N failed"; exit 1 on any failure
+  hookwise hooks convert FILE [--write] [--json] [--cwd DIR]
+      the .claude/settings.json entries the hooks of another agent's FILE (.codex/hooks.json,
+      .github/hooks/x.json, …) convert to with exactly the same behaviour, and what does not
+      convert and why; --write merges them into DIR/.claude/settings.json (comments kept, no
+      entry twice)
 
 Installed plugins enabled in the settings files count, as in a -p run; --plugin-dir (repeatable)
 adds a local plugin root, as it does for -p.
 
-list and explain run no hook (explain --run does). Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
+list, explain and convert run no hook (explain --run does). Exit codes: 0 ok, 1 a test failed, 2 bad usage.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -51,6 +57,7 @@ const OPTIONS = {
   tool: { type: 'string' },
   input: { type: 'string' },
   run: { type: 'boolean' },
+  write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -71,6 +78,12 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
   const cwd = path.resolve(values.cwd ?? process.cwd());
   if (!existsSync(cwd)) return usage(io, `--cwd ${cwd} does not exist`);
   const homeDir = io.env.HOME ?? os.homedir();
+  // Converting reads one file and needs no configuration loaded.
+  if (sub === 'convert') {
+    if (paths.length !== 1) return usage(io, `hooks convert takes one file, got ${paths.length === 0 ? 'none' : paths.join(' ')}`);
+    return runConvert(paths[0] as string, { cwd, homeDir, write: values.write === true, json: values.json === true }, io);
+  }
+  if (values.write === true) return usage(io, '--write belongs to hooks convert');
   // The hooks that would run: a broken file's last good copy, as `hookwise -p` uses it (the diagnostics say so).
   const { config, problems } = await loadCliConfigWithPlugins(
     cwd,
@@ -90,7 +103,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo): Promi
     case 'test':
       return runTests(config, cwd, homeDir, paths, values.json === true, io);
     default:
-      return usage(io, `unknown hooks command "${sub}" (list, explain, test)`);
+      return usage(io, `unknown hooks command "${sub}" (list, explain, test, convert)`);
   }
 }
 

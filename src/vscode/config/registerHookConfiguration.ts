@@ -4,6 +4,8 @@ import { runAddHookFlow, type AddHookAnswers } from './addHookFlow';
 import { effectiveHooksReport, type EffectiveHooksExtras } from './effectiveHooksReport';
 import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions } from './hookConfigService';
 import { TRUST_WORKSPACE_COMMAND } from './projectHookTrust';
+import { runConvertHooksFlow, type ConvertHooksAnswers } from './convertHooksFlow';
+import { MarkdownTabs } from '../workbench/markdownTabs';
 
 /** Command ids contributed in package.json. */
 export const HOOK_CONFIG_COMMANDS = {
@@ -11,6 +13,7 @@ export const HOOK_CONFIG_COMMANDS = {
   openHookSettings: 'hookwise.openHookSettings',
   showEffectiveHooks: 'hookwise.showEffectiveHooks',
   reviewProjectHooks: 'hookwise.reviewProjectHooks',
+  convertHooks: 'hookwise.convertHooks',
 } as const;
 
 /**
@@ -64,6 +67,16 @@ export function registerHookConfiguration(
     }),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.reviewProjectHooks, () => service.reviewProjectHooks()),
     vscode.commands.registerCommand(TRUST_WORKSPACE_COMMAND, () => service.trustAndApprove()),
+  );
+  const convertTabs = new MarkdownTabs('hookwise-convert');
+  context.subscriptions.push(
+    convertTabs,
+    vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.convertHooks, (answers?: ConvertHooksAnswers) =>
+      runConvertHooksFlow(
+        { log, tabs: convertTabs, approveWritten: (hook) => service.approveWritten(hook), reload: () => service.reload() },
+        typeof answers === 'object' && answers !== null ? answers : {},
+      ),
+    ),
   );
   void service.reload();
   return service;
