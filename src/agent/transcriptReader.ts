@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ModelMessage, ModelToolCall } from '../model/modelClient';
 import { compactionNote } from './compactionNote';
+import { lazySchema } from '../shared/lazySchema';
 
 /** A transcript read back for resuming. */
 export interface LoadedTranscript {
@@ -13,9 +14,9 @@ export interface LoadedTranscript {
   readonly skipped: readonly { readonly line: number; readonly reason: string }[];
 }
 
-const lineSchema = z.looseObject({ type: z.string(), agent_id: z.string().optional() });
-const legacyToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
-const messageSchema = z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) });
+const lineSchema = lazySchema(() => z.looseObject({ type: z.string(), agent_id: z.string().optional() }));
+const legacyToolCallSchema = lazySchema(() => z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+const messageSchema = lazySchema(() => z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }));
 
 type Entry = z.infer<typeof lineSchema> & Record<string, unknown>;
 

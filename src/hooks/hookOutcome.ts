@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HookToolConfig, LlmRequestPatch, LlmResponse } from './inputs/llmShapes';
 import { hookToolConfigSchema, llmRequestPatchSchema, llmResponseSchema } from './inputs/llmShapes';
+import { lazySchema } from '../shared/lazySchema';
 
 /**
  * What one hook decided (docs/hooks.md §3). `undefined` decision = no opinion (proceed).
@@ -15,7 +16,7 @@ import { hookToolConfigSchema, llmRequestPatchSchema, llmResponseSchema } from '
 export type HookDecision = 'allow' | 'deny' | 'ask' | 'stop' | 'continue';
 
 /** zod schema of a decision. */
-export const hookDecisionSchema = z.enum(['allow', 'deny', 'ask', 'stop', 'continue']);
+export const hookDecisionSchema = lazySchema(() => z.enum(['allow', 'deny', 'ask', 'stop', 'continue']));
 
 /** A message a hook appends to the conversation for the model's next call. */
 export interface InjectedMessage {
@@ -57,22 +58,24 @@ export interface HookOutcome {
 }
 
 /** zod schema of an outcome, used to check what in-process callables return. */
-export const hookOutcomeSchema = z
-  .object({
-    decision: hookDecisionSchema.optional(),
-    reason: z.string().optional(),
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    updatedResult: z.unknown().optional(),
-    additionalContext: z.string().optional(),
-    messagesToInject: z.array(z.object({ role: z.enum(['user', 'system']), content: z.string() })).optional(),
-    metadataToMerge: z.record(z.string(), z.unknown()).optional(),
-    systemMessage: z.string().optional(),
-    suppressOutput: z.boolean().optional(),
-    llmRequest: llmRequestPatchSchema.optional(),
-    llmResponse: llmResponseSchema.optional(),
-    toolConfig: hookToolConfigSchema.optional(),
-  })
-  .strict();
+export const hookOutcomeSchema = lazySchema(() =>
+  z
+    .object({
+      decision: hookDecisionSchema.optional(),
+      reason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      updatedResult: z.unknown().optional(),
+      additionalContext: z.string().optional(),
+      messagesToInject: z.array(z.object({ role: z.enum(['user', 'system']), content: z.string() })).optional(),
+      metadataToMerge: z.record(z.string(), z.unknown()).optional(),
+      systemMessage: z.string().optional(),
+      suppressOutput: z.boolean().optional(),
+      llmRequest: llmRequestPatchSchema.optional(),
+      llmResponse: llmResponseSchema.optional(),
+      toolConfig: hookToolConfigSchema.optional(),
+    })
+    .strict(),
+);
 
 const PROCEED: HookOutcome = Object.freeze({});
 

@@ -20,6 +20,7 @@ import type { ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { checkValueBounds } from '../shared/boundedJson';
 import { thrownMessage } from '../shared/describeThrown';
+import { lazySchema } from '../shared/lazySchema';
 
 /** One scripted tool call; `argumentsText` is sent to the loop as is. */
 export interface PlaygroundToolCall {
@@ -49,46 +50,52 @@ export interface PlaygroundScript {
 /** Parse result: never a throw. */
 export type PlaygroundScriptResult = { readonly ok: true; readonly script: PlaygroundScript } | { readonly ok: false; readonly error: string };
 
-const toolCallSchema = z
-  .strictObject({
-    id: z.string().min(1).optional(),
-    name: z.string().min(1),
-    /** The tool input as a JSON object (the usual case). */
-    input: z.record(z.string(), z.unknown()).optional(),
-    /** The raw arguments text — use it to script malformed JSON. */
-    arguments: z.string().optional(),
-  })
-  // JSON.stringify below overflows the stack on an input thousands of levels deep.
-  .superRefine((call, ctx) => {
-    const tooBig = checkValueBounds(call.input);
-    if (tooBig !== undefined) ctx.addIssue({ code: 'custom', message: `"input" is ${tooBig}`, path: ['input'] });
-  })
-  .refine((call) => call.input === undefined || call.arguments === undefined, {
-    message: 'give either "input" (an object) or "arguments" (raw text), not both',
-  })
-  .transform(({ input, arguments: raw, ...rest }): PlaygroundToolCall => ({
-    ...rest,
-    argumentsText: raw ?? JSON.stringify(input ?? {}),
-  }));
+const toolCallSchema = lazySchema(() =>
+  z
+    .strictObject({
+      id: z.string().min(1).optional(),
+      name: z.string().min(1),
+      /** The tool input as a JSON object (the usual case). */
+      input: z.record(z.string(), z.unknown()).optional(),
+      /** The raw arguments text — use it to script malformed JSON. */
+      arguments: z.string().optional(),
+    })
+    // JSON.stringify below overflows the stack on an input thousands of levels deep.
+    .superRefine((call, ctx) => {
+      const tooBig = checkValueBounds(call.input);
+      if (tooBig !== undefined) ctx.addIssue({ code: 'custom', message: `"input" is ${tooBig}`, path: ['input'] });
+    })
+    .refine((call) => call.input === undefined || call.arguments === undefined, {
+      message: 'give either "input" (an object) or "arguments" (raw text), not both',
+    })
+    .transform(({ input, arguments: raw, ...rest }): PlaygroundToolCall => ({
+      ...rest,
+      argumentsText: raw ?? JSON.stringify(input ?? {}),
+    })),
+);
 
-const turnSchema = z
-  .strictObject({
-    text: z.string().optional(),
-    toolCalls: z.array(toolCallSchema).optional(),
-    /** A note for the script's reader; ignored. */
-    comment: z.string().optional(),
-  })
-  .refine((turn) => turn.text !== undefined || turn.toolCalls !== undefined, { message: 'a turn needs "text" or "toolCalls"' })
-  .transform(({ comment: _comment, ...turn }): PlaygroundTurn => turn);
+const turnSchema = lazySchema(() =>
+  z
+    .strictObject({
+      text: z.string().optional(),
+      toolCalls: z.array(toolCallSchema).optional(),
+      /** A note for the script's reader; ignored. */
+      comment: z.string().optional(),
+    })
+    .refine((turn) => turn.text !== undefined || turn.toolCalls !== undefined, { message: 'a turn needs "text" or "toolCalls"' })
+    .transform(({ comment: _comment, ...turn }): PlaygroundTurn => turn),
+);
 
 /** zod schema of a script file (after JSONC parsing). */
-export const playgroundScriptSchema = z.strictObject({
-  $schema: z.string().optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  requiresProjectHooks: z.boolean().optional(),
-  turns: z.array(turnSchema),
-});
+export const playgroundScriptSchema = lazySchema(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    requiresProjectHooks: z.boolean().optional(),
+    turns: z.array(turnSchema),
+  }),
+);
 
 /** Validates an already-parsed value; `source` names it in error messages (a file name). */
 export function parsePlaygroundScript(value: unknown, source = 'playground script'): PlaygroundScriptResult {

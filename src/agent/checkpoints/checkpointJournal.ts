@@ -6,36 +6,43 @@ import { parseBoundedJson } from '../../shared/boundedJson';
 import { describeThrown } from '../../shared/describeThrown';
 import type { Snapshot } from './fileSnapshot';
 import { MAX_CHECKPOINT_BYTES, MAX_SNAPSHOT_BYTES } from './fileSnapshot';
+import { lazySchema } from '../../shared/lazySchema';
 
 /** Largest checkpoints.json read back (prompts included); a bigger one is ignored with a reason. */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
 
-const snapshotRefSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('missing') }),
-  z.object({ kind: z.literal('bytes'), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
-  z.object({ kind: z.literal('unavailable'), reason: z.string() }),
-]);
+const snapshotRefSchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('missing') }),
+    z.object({ kind: z.literal('bytes'), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    z.object({ kind: z.literal('unavailable'), reason: z.string() }),
+  ]),
+);
 
-const markSchema = z.object({ length: z.number().int().nonnegative(), compactions: z.number().int().nonnegative(), pendingContext: z.array(z.string()) });
+const markSchema = lazySchema(() =>
+  z.object({ length: z.number().int().nonnegative(), compactions: z.number().int().nonnegative(), pendingContext: z.array(z.string()) }),
+);
 
 /** A checkpoint store as saved: file contents are referenced by hash, stored beside it once each. */
-export const storedCheckpointsSchema = z.object({
-  version: z.literal(1),
-  compactions: z.number().int().nonnegative(),
-  turns: z.array(
-    z.object({
-      id: z.number().int().positive(),
-      prompt: z.string(),
-      mark: markSchema.optional(),
-      files: z.array(
-        z.object({ path: z.string(), before: snapshotRefSchema, after: snapshotRefSchema, state: z.enum(['pending', 'kept', 'undone', 'conflict']) }),
-      ),
-    }),
-  ),
-  changes: z.array(
-    z.object({ toolUseId: z.string(), toolName: z.string(), path: z.string(), turnId: z.number(), before: snapshotRefSchema, after: snapshotRefSchema }),
-  ),
-});
+export const storedCheckpointsSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    compactions: z.number().int().nonnegative(),
+    turns: z.array(
+      z.object({
+        id: z.number().int().positive(),
+        prompt: z.string(),
+        mark: markSchema.optional(),
+        files: z.array(
+          z.object({ path: z.string(), before: snapshotRefSchema, after: snapshotRefSchema, state: z.enum(['pending', 'kept', 'undone', 'conflict']) }),
+        ),
+      }),
+    ),
+    changes: z.array(
+      z.object({ toolUseId: z.string(), toolName: z.string(), path: z.string(), turnId: z.number(), before: snapshotRefSchema, after: snapshotRefSchema }),
+    ),
+  }),
+);
 export type StoredCheckpoints = z.infer<typeof storedCheckpointsSchema>;
 export type SnapshotRef = z.infer<typeof snapshotRefSchema>;
 

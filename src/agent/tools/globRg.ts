@@ -40,7 +40,11 @@ export async function listWithRg(
   }
   let names = result.stdout.split('\0');
   if (result.stdoutTruncated || names[names.length - 1] === '') names = names.slice(0, -1);
-  const files = await sortNewestFirst(names.map((rel) => path.join(dir, rel)));
+  const files = await sortNewestFirst(
+    names.map((rel) => path.join(dir, rel)),
+    options.signal,
+  );
+  if (options.signal.aborted) return { error: 'Glob was interrupted.' };
   return result.stdoutTruncated
     ? {
         files,

@@ -156,7 +156,10 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<GrepInp
       const { matchedFiles, numMatches, hidden } = hits;
 
       let all = hits.entries;
-      if (mode === 'files_with_matches') all = await sortNewestFirst(matchedFiles);
+      if (mode === 'files_with_matches') {
+        all = await sortNewestFirst(matchedFiles, ctx.signal);
+        if (ctx.signal.aborted) return toolError('Grep was interrupted.');
+      }
       const listed = all.slice(offset, offset + headLimit);
       let hitHeadLimit = hits.moreEntries || all.length > offset + headLimit;
       let body = listed.join('\n');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isHookEvent, type HookEvent } from '../hookEvent';
 import type { HookEventResult } from '../hookRunTypes';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * A saved hook test (`.hookwise/hook-tests/<name>.json`): an event, the input hooks read, and
@@ -8,24 +9,26 @@ import type { HookEventResult } from '../hookRunTypes';
  * workspace's current configuration (`hookwise hooks test`, Test Explorer), so a team can run
  * its hook policy in CI. Format documented in docs/hooks.md (Hook tests).
  */
-export const hookTestCaseSchema = z.strictObject({
-  name: z.string().min(1).max(200),
-  event: z.string().refine(isHookEvent, { message: 'not a hook event name' }),
-  /** Hook input fields; the common ones (session_id, cwd, hook_event_name, …) are filled in when left out. */
-  input: z.record(z.string(), z.unknown()).default({}),
-  expect: z.strictObject({
-    /** `block`: a deny/block of any kind (PreToolUse deny, UserPromptSubmit/PostToolUse/Stop block); `none`: no hook decided. */
-    decision: z.enum(['allow', 'deny', 'ask', 'block', 'stop', 'none']).optional(),
-    /** A substring of the decision's reason (for an exit-2 hook, its stderr). */
-    reason: z.string().optional(),
-    /** Keys the merged updatedInput must have, with these values. */
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    /** A substring of the context the hooks add for the model. */
-    additionalContext: z.string().optional(),
-    /** A substring of a systemMessage shown to the user. */
-    systemMessage: z.string().optional(),
+export const hookTestCaseSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).max(200),
+    event: z.string().refine(isHookEvent, { message: 'not a hook event name' }),
+    /** Hook input fields; the common ones (session_id, cwd, hook_event_name, …) are filled in when left out. */
+    input: z.record(z.string(), z.unknown()).default({}),
+    expect: z.strictObject({
+      /** `block`: a deny/block of any kind (PreToolUse deny, UserPromptSubmit/PostToolUse/Stop block); `none`: no hook decided. */
+      decision: z.enum(['allow', 'deny', 'ask', 'block', 'stop', 'none']).optional(),
+      /** A substring of the decision's reason (for an exit-2 hook, its stderr). */
+      reason: z.string().optional(),
+      /** Keys the merged updatedInput must have, with these values. */
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      /** A substring of the context the hooks add for the model. */
+      additionalContext: z.string().optional(),
+      /** A substring of a systemMessage shown to the user. */
+      systemMessage: z.string().optional(),
+    }),
   }),
-});
+);
 
 /** One parsed test case. */
 export type HookTestCase = z.infer<typeof hookTestCaseSchema> & { readonly event: HookEvent };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HookEvent } from '../hookEvent';
+import { lazySchema } from '../../shared/lazySchema';
 
 /** Permission modes, Claude Code's names. */
 export const permissionModeSchema = z.enum(['default', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
@@ -7,15 +8,17 @@ export const permissionModeSchema = z.enum(['default', 'plan', 'acceptEdits', 'b
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
 /** Hookwise's own view of who is running: on every event, for the main agent too (docs/hooks.md §2). */
-export const hookwiseAgentSchema = z.strictObject({
-  agent_id: z.string(),
-  /** null for the main agent. */
-  parent_agent_id: z.string().nullable(),
-  /** `main` for the main agent, else the subagent type. */
-  agent_type: z.string(),
-  /** The permission mode, here on the events where Claude Code sends no top-level `permission_mode`. */
-  permission_mode: permissionModeSchema.optional(),
-});
+export const hookwiseAgentSchema = lazySchema(() =>
+  z.strictObject({
+    agent_id: z.string(),
+    /** null for the main agent. */
+    parent_agent_id: z.string().nullable(),
+    /** `main` for the main agent, else the subagent type. */
+    agent_type: z.string(),
+    /** The permission mode, here on the events where Claude Code sends no top-level `permission_mode`. */
+    permission_mode: permissionModeSchema.optional(),
+  }),
+);
 /** The `hookwise` key of every input. */
 export type HookwiseAgent = z.infer<typeof hookwiseAgentSchema>;
 
@@ -55,29 +58,31 @@ export const EVENTS_WITH_EFFORT: ReadonlySet<string> = new Set([
 ]);
 
 /** Claude Code's `effort` input field: the reasoning effort of the model call, when one is set. */
-export const effortSchema = z.strictObject({ level: z.string() });
+export const effortSchema = lazySchema(() => z.strictObject({ level: z.string() }));
 
 /**
  * The fields every event shares except `hook_event_name` (which the builder sets): who is
  * running and where. As in Claude Code, `agent_id` / `agent_type` are present only inside a
  * subagent (scripts test `"agent_id" in input`); Hookwise's own agent fields are under `hookwise`.
  */
-export const hookEnvelopeSchema = z.strictObject({
-  session_id: z.string(),
-  /** A JSONL transcript that exists and is readable when the hook runs (inside a subagent: the session's). */
-  transcript_path: z.string(),
-  cwd: z.string(),
-  /** Absent on the events Claude Code sends it on none of ({@link EVENTS_WITHOUT_PERMISSION_MODE}). */
-  permission_mode: permissionModeSchema.optional(),
-  /** One id per user prompt: every event caused by that prompt carries it. */
-  prompt_id: z.string().optional(),
-  effort: effortSchema.optional(),
-  /** Subagents only. */
-  agent_id: z.string().optional(),
-  /** Subagents only. */
-  agent_type: z.string().optional(),
-  hookwise: hookwiseAgentSchema,
-});
+export const hookEnvelopeSchema = lazySchema(() =>
+  z.strictObject({
+    session_id: z.string(),
+    /** A JSONL transcript that exists and is readable when the hook runs (inside a subagent: the session's). */
+    transcript_path: z.string(),
+    cwd: z.string(),
+    /** Absent on the events Claude Code sends it on none of ({@link EVENTS_WITHOUT_PERMISSION_MODE}). */
+    permission_mode: permissionModeSchema.optional(),
+    /** One id per user prompt: every event caused by that prompt carries it. */
+    prompt_id: z.string().optional(),
+    effort: effortSchema.optional(),
+    /** Subagents only. */
+    agent_id: z.string().optional(),
+    /** Subagents only. */
+    agent_type: z.string().optional(),
+    hookwise: hookwiseAgentSchema,
+  }),
+);
 /** Shared fields of every context, as a hook sees them, minus `hook_event_name`. */
 export type EnvelopeFields = z.infer<typeof hookEnvelopeSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HookEvent } from '../hookEvent';
 import { eventSchema } from './hookEnvelope';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * The inputs of a session's events, with Claude Code's field names: its start, setup and end,
@@ -15,22 +16,26 @@ export const sessionEventSchemas = {
    * `source` is startup | resume | clear | compact. Claude Code sends `model` after a
    * compaction only; on the other sources Hookwise's model is `hookwise.model`.
    */
-  SessionStart: eventSchema(
-    HookEvent.SessionStart,
-    { source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string().optional() },
-    { model: z.string().optional() },
+  SessionStart: lazySchema(() =>
+    eventSchema(
+      HookEvent.SessionStart,
+      { source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string().optional() },
+      { model: z.string().optional() },
+    ),
   ),
-  Setup: eventSchema(HookEvent.Setup, { trigger: z.enum(['init', 'maintenance']) }),
-  SessionEnd: eventSchema(HookEvent.SessionEnd, { reason: z.string() }),
-  UserPromptSubmit: eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() }),
-  UserPromptExpansion: eventSchema(HookEvent.UserPromptExpansion, {
-    expansion_type: z.enum(['slash_command', 'mcp_prompt']),
-    command_name: z.string(),
-    command_args: z.string(),
-    command_source: z.string().optional(),
-    prompt: z.string(),
-  }),
-  Notification: eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() }),
-  PreCompact: eventSchema(HookEvent.PreCompact, { trigger: compactTriggerSchema, custom_instructions: z.string().nullable() }),
-  PostCompact: eventSchema(HookEvent.PostCompact, { trigger: compactTriggerSchema, compact_summary: z.string() }),
+  Setup: lazySchema(() => eventSchema(HookEvent.Setup, { trigger: z.enum(['init', 'maintenance']) })),
+  SessionEnd: lazySchema(() => eventSchema(HookEvent.SessionEnd, { reason: z.string() })),
+  UserPromptSubmit: lazySchema(() => eventSchema(HookEvent.UserPromptSubmit, { prompt: z.string() })),
+  UserPromptExpansion: lazySchema(() =>
+    eventSchema(HookEvent.UserPromptExpansion, {
+      expansion_type: z.enum(['slash_command', 'mcp_prompt']),
+      command_name: z.string(),
+      command_args: z.string(),
+      command_source: z.string().optional(),
+      prompt: z.string(),
+    }),
+  ),
+  Notification: lazySchema(() => eventSchema(HookEvent.Notification, { message: z.string(), notification_type: z.string() })),
+  PreCompact: lazySchema(() => eventSchema(HookEvent.PreCompact, { trigger: compactTriggerSchema, custom_instructions: z.string().nullable() })),
+  PostCompact: lazySchema(() => eventSchema(HookEvent.PostCompact, { trigger: compactTriggerSchema, compact_summary: z.string() })),
 };
