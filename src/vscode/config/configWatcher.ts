@@ -5,6 +5,7 @@ import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import type { PluginWatchTarget } from '../../plugins/pluginWatchTargets';
 import { contributingExtensionsKey } from '../extensionHooks';
 import { FileWatchSet } from './fileWatchSet';
+import { formatWatchPattern } from './formatWatchGlobs';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import type { WorkspaceTrustSource } from './projectHookTrust';
 import type { ScriptPin } from '../../hooks/config/scriptPins';
@@ -24,7 +25,7 @@ export interface ConfigWatcherOptions {
 
 /**
  * Everything that may change the hook configuration: the `.claude` files of the home directory
- * and of each workspace folder, the managed policy file, `hookwise` settings, workspace folders,
+ * and of each workspace folder, other agents' hook files there (formatWatchGlobs.ts), the managed policy file, `hookwise` settings, workspace folders,
  * a trust grant, extensions that contribute hooks, the plugins' files and the scripts project
  * hooks pin. Remembers which settings files changed since the last {@link takeChangedFiles}.
  */
@@ -49,6 +50,8 @@ export class ConfigWatcher implements vscode.Disposable {
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
+    const homeFormats = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), formatWatchPattern('user')));
+    this.disposables.push(homeFormats, ...this.onAnyFileEvent(homeFormats));
     // The organisation's managed policy applies live too (an admin pushes a new file).
     const managedFile = defaultManagedSettingsFile();
     const managed = vscode.workspace.createFileSystemWatcher(
@@ -106,7 +109,8 @@ export class ConfigWatcher implements vscode.Disposable {
     this.folderWatchers = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.claude/{settings.json,settings.local.json,agents/*.md}'));
-      this.folderWatchers.push(watcher, ...this.onAnyFileEvent(watcher));
+      const formats = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, formatWatchPattern('project')));
+      this.folderWatchers.push(watcher, ...this.onAnyFileEvent(watcher), formats, ...this.onAnyFileEvent(formats));
     }
   }
 
