@@ -103,8 +103,27 @@ suite("other agents' hook files reload live", () => {
     }
   }
 
+  /**
+   * A service whose first load and the approval of the fixture folder's own hook are done, so no
+   * reload is under way when a test writes a file: only the watcher can then pick the file up.
+   */
+  async function settledHarness(): Promise<ServiceHarness> {
+    harness = createHarness({ trusted: true, approve: () => 'allow' });
+    const h = harness;
+    await h.service.reload();
+    await waitForChange(h.service, (c) => c.applied.active.some((x) => x.source.kind === 'file' && x.source.scope === 'project'), 15_000, 'the fixture hook');
+    await h.service.idle();
+    return h;
+  }
+
   /** Waits, without a reload call, for the active hooks of `display` to be exactly one running `command` (none when undefined). */
-  function activeAs(h: ServiceHarness, display: string, command: string | undefined): Promise<HookConfigChange> {
+  async function activeAs(h: ServiceHarness, display: string, command: string | undefined): Promise<HookConfigChange> {
+    const state = (): string => {
+      const c = h.service.current;
+      const loaded = c ? hooksOf(c, display).map((x) => handlerBody(x.handler)) : [];
+      const active = (c?.applied.active ?? []).filter((x) => describeSource(x.source).startsWith(`${display} ›`)).map((x) => handlerBody(x.handler));
+      return `generation ${c?.applied.generation}: loaded ${JSON.stringify(loaded)}, active ${JSON.stringify(active)}, ${h.approvalRequests.length} approval questions, ${h.applyCalls.length} applies`;
+    };
     return waitForChange(
       h.service,
       (c) => {
@@ -113,14 +132,14 @@ suite("other agents' hook files reload live", () => {
       },
       15_000,
       `${display} ${command === undefined ? 'gone' : `running ${command}`}`,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (${state()})`);
+    });
   }
 
   test('editing .cursor/hooks.json from allow to deny takes effect without a reload', async function () {
     this.timeout(60_000);
-    harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
+    const h = await settledHarness();
     const allow = `echo '{"permission":"allow"}'`;
     const deny = `echo '{"permission":"deny","agent_message":"denied after the edit"}'`;
     const file = write(workspaceRoot(), '.cursor/hooks.json', FILES[2]!.text(allow));
@@ -136,9 +155,7 @@ suite("other agents' hook files reload live", () => {
 
   test('deleting .github/hooks/guard.json stops its hook', async function () {
     this.timeout(60_000);
-    harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
+    const h = await settledHarness();
     const guard = `echo '{"permissionDecision":"deny","permissionDecisionReason":"guarded by Copilot"}'`;
     const file = write(workspaceRoot(), '.github/hooks/guard.json', JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: guard }] } }));
     await activeAs(h, 'Copilot .github/hooks/guard.json', guard);
@@ -151,9 +168,7 @@ suite("other agents' hook files reload live", () => {
 
   test('each format’s project files are picked up when created, edited and deleted', async function () {
     this.timeout(120_000);
-    harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
+    const h = await settledHarness();
     for (const f of FILES) {
       const file = write(workspaceRoot(), f.path, f.text('echo created'));
       await activeAs(h, f.display, 'echo created');
@@ -166,9 +181,7 @@ suite("other agents' hook files reload live", () => {
 
   test('a Cline hook script (.clinerules/hooks/PreToolUse) is picked up when created, edited and deleted', async function () {
     this.timeout(60_000);
-    harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
+    const h = await settledHarness();
     const script = (message: string): string => `#!/bin/bash\ncat > /dev/null\necho '{"cancel":true,"errorMessage":"${message}"}'\n`;
     const file = write(workspaceRoot(), '.clinerules/hooks/PreToolUse', script('first Cline policy'));
     chmodSync(file, 0o755);
@@ -189,9 +202,7 @@ suite("other agents' hook files reload live", () => {
 
   test('user-level files in the home directory reload live too (~/.cursor/hooks.json)', async function () {
     this.timeout(60_000);
-    harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
+    const h = await settledHarness();
     const file = write(h.home, '.cursor/hooks.json', FILES[2]!.text('echo user-created'));
     await activeAs(h, 'Cursor ~/.cursor/hooks.json', 'echo user-created');
     writeFileSync(file, FILES[2]!.text('echo user-edited'));

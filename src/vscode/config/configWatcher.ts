@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultManagedSettingsFile } from '../../hooks/config/configSources';
@@ -5,7 +6,9 @@ import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import type { PluginWatchTarget } from '../../plugins/pluginWatchTargets';
 import { contributingExtensionsKey } from '../extensionHooks';
 import { FileWatchSet } from './fileWatchSet';
-import { formatWatchPattern } from './formatWatchGlobs';
+import { FolderWatchSet } from './folderWatchSet';
+import type { ConfigSourceInput } from '../../hooks/config/configSources';
+import { formatWatchPattern, formatWatchTargets } from './formatWatchGlobs';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import type { WorkspaceTrustSource } from './projectHookTrust';
 import type { ScriptPin } from '../../hooks/config/scriptPins';
@@ -39,6 +42,8 @@ export class ConfigWatcher implements vscode.Disposable {
    * `hookwise.plugins.directories` root changes (the last load's targets, pluginWatchTargets.ts).
    */
   private readonly pluginFiles: FileWatchSet;
+  /** Reloads when a file in a folder that held other agents' hook files at the last load changes (formatWatchTargets). */
+  private readonly formatFiles: FolderWatchSet;
   /** The extensions contributing hooks at the last check (see contributingExtensionsKey). */
   private contributingKey: string;
   /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
@@ -47,6 +52,7 @@ export class ConfigWatcher implements vscode.Disposable {
   constructor(private readonly o: ConfigWatcherOptions) {
     this.scripts = new PinnedScriptWatcher(o.onScriptChange);
     this.pluginFiles = new FileWatchSet(() => o.onChange());
+    this.formatFiles = new FolderWatchSet(() => o.onChange());
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
@@ -96,6 +102,11 @@ export class ConfigWatcher implements vscode.Disposable {
     this.pluginFiles.update(targets);
   }
 
+  /** Watches the folders of the other agents' hook files among the last load's inputs. */
+  watchFormatFiles(inputs: readonly ConfigSourceInput[]): void {
+    this.formatFiles.update(formatWatchTargets(inputs, existsSync));
+  }
+
   private onAnyFileEvent(watcher: vscode.FileSystemWatcher): vscode.Disposable[] {
     const schedule = (uri: vscode.Uri): void => {
       if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
@@ -119,6 +130,7 @@ export class ConfigWatcher implements vscode.Disposable {
     this.folderWatchers = [];
     this.scripts.dispose();
     this.pluginFiles.dispose();
+    this.formatFiles.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

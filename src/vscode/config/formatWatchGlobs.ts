@@ -1,4 +1,6 @@
-import { registeredHookFormats } from '../../hooks/formats/formatRegistry';
+import path from 'node:path';
+import type { ConfigSourceInput } from '../../hooks/config/configSources';
+import { hookFormatAdapter, registeredHookFormats } from '../../hooks/formats/formatRegistry';
 
 /**
  * The globs, relative to a workspace folder (`project`) or the home directory (`user`), of every
@@ -26,4 +28,31 @@ export function formatWatchGlobs(scope: 'user' | 'project'): string[] {
 /** The globs as one pattern for one watcher: `{a,b,…}` (none of them holds a brace). */
 export function formatWatchPattern(scope: 'user' | 'project'): string {
   return `{${formatWatchGlobs(scope).join(',')}}`;
+}
+
+/** One folder to watch without recursion, and which names in it (FileWatchSet's target). */
+export interface FormatWatchTarget {
+  readonly base: string;
+  readonly pattern: string;
+}
+
+/**
+ * The folders that hold the last load's foreign hook files, each watched on its own. The recursive
+ * pattern above sees a hooks folder appear, but on Linux a folder created with its subfolders at
+ * once (`mkdir -p .github/hooks`, a checkout) can be missed inside, so later edits in it would go
+ * unseen; a watcher on the folder itself, added by the reload its appearance causes, sees them.
+ * Only folders that `exists` says are there (one that appears later is found by that reload).
+ */
+export function formatWatchTargets(inputs: readonly ConfigSourceInput[], exists: (dir: string) => boolean): FormatWatchTarget[] {
+  const targets = new Map<string, FormatWatchTarget>();
+  for (const input of inputs) {
+    let target: FormatWatchTarget | undefined;
+    if (input.kind === 'formatFile') target = { base: path.dirname(input.file), pattern: path.basename(input.file) };
+    else if (input.kind === 'formatDirectory')
+      target = { base: input.dir, pattern: hookFormatAdapter(input.format)?.directoryEntry !== undefined ? '*' : '*.json' };
+    if (target === undefined || !exists(target.base)) continue;
+    const key = `${target.base}\0${target.pattern}`;
+    if (!targets.has(key)) targets.set(key, target);
+  }
+  return [...targets.values()].sort((a, b) => (a.base === b.base ? a.pattern.localeCompare(b.pattern) : a.base.localeCompare(b.base)));
 }

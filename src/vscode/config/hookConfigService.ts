@@ -229,7 +229,9 @@ export class HookConfigService implements vscode.Disposable {
     );
     for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
     // The settings files first (read once, last good handling included): their enabledPlugins pick the plugins read next.
-    const load = await startHookConfigLoad(standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) }), {
+    const sources = standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) });
+    if (!this.disposed) this.watcher.watchFormatFiles(sources);
+    const load = await startHookConfigLoad(sources, {
       fs: recording,
       enabled: switches.enabled,
       sources: switches.sources,

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { formatWatchGlobs, formatWatchPattern } from '../../../../src/vscode/config/formatWatchGlobs';
+import { standardConfigSources } from '../../../../src/hooks/config/configSources';
+import { formatWatchGlobs, formatWatchPattern, formatWatchTargets } from '../../../../src/vscode/config/formatWatchGlobs';
 
 /** Whether the watcher's pattern for `scope` reports a change to `file` (relative, `/`-separated). */
 function watched(scope: 'user' | 'project', file: string): boolean {
@@ -51,5 +52,25 @@ describe('the files the VS Code watcher reloads other agents’ hooks on', () =>
       expect(new Set(globs).size).toBe(globs.length);
       expect(globs.filter((g) => /[{}]/.test(g))).toEqual([]);
     }
+  });
+
+  it('watches each existing folder of the loaded foreign hook files on its own, for the names read there', () => {
+    const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }], formats: ['copilot', 'cursor', 'cline'] });
+    const existing = new Set(['/ws/.github/hooks', '/ws/.cursor', '/ws/.clinerules/hooks', '/home/u/.cursor']);
+    expect(formatWatchTargets(inputs, (dir) => existing.has(dir))).toEqual([
+      { base: '/home/u/.cursor', pattern: 'hooks.json' },
+      { base: '/ws/.clinerules/hooks', pattern: '*' },
+      { base: '/ws/.cursor', pattern: 'hooks.json' },
+      { base: '/ws/.github/hooks', pattern: '*.json' },
+    ]);
+  });
+
+  it('watches no folder of a format that is turned off, nor one that is not there', () => {
+    const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }], formats: ['codex'] });
+    expect(formatWatchTargets(inputs, (dir) => dir === '/ws/.codex')).toEqual([
+      { base: '/ws/.codex', pattern: 'config.toml' },
+      { base: '/ws/.codex', pattern: 'hooks.json' },
+    ]);
+    expect(formatWatchTargets(inputs, () => false)).toEqual([]);
   });
 });
