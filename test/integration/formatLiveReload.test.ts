@@ -29,7 +29,8 @@ function write(root: string, relative: string, text: string): string {
 }
 
 /** The loaded hooks of the file shown as `display` (e.g. `Cursor .cursor/hooks.json`). */
-const hooksOf = (change: HookConfigChange, display: string): LoadedHook[] => change.config.hooks.filter((h) => describeSource(h.source).startsWith(`${display} ›`));
+const hooksOf = (change: HookConfigChange, display: string): LoadedHook[] =>
+  change.config.hooks.filter((h) => describeSource(h.source).startsWith(`${display} ›`));
 
 /** One file of each format with one PreToolUse hook that runs `command`, as that agent writes it. */
 const FILES: readonly { readonly display: string; readonly path: string; readonly text: (command: string) => string }[] = [
@@ -56,7 +57,10 @@ const FILES: readonly { readonly display: string; readonly path: string; readonl
   {
     display: 'Codex .codex/config.toml',
     path: '.codex/config.toml',
-    text: (command) => ['model = "gpt-5"', '', '[[hooks.PreToolUse]]', 'matcher = "Bash"', '[[hooks.PreToolUse.hooks]]', 'type = "command"', `command = "${command}"`, ''].join('\n'),
+    text: (command) =>
+      ['model = "gpt-5"', '', '[[hooks.PreToolUse]]', 'matcher = "Bash"', '[[hooks.PreToolUse.hooks]]', 'type = "command"', `command = "${command}"`, ''].join(
+        '\n',
+      ),
   },
   {
     display: 'Gemini .gemini/settings.json',
@@ -128,7 +132,9 @@ suite("other agents' hook files reload live", () => {
       h.service,
       (c) => {
         const active = c.applied.active.filter((x) => describeSource(x.source).startsWith(`${display} ›`));
-        return command === undefined ? active.length === 0 && hooksOf(c, display).length === 0 : active.length === 1 && handlerBody(active[0]!.handler) === command;
+        return command === undefined
+          ? active.length === 0 && hooksOf(c, display).length === 0
+          : active.length === 1 && handlerBody(active[0]!.handler) === command;
       },
       15_000,
       `${display} ${command === undefined ? 'gone' : `running ${command}`}`,

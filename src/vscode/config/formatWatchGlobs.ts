@@ -37,11 +37,10 @@ export interface FormatWatchTarget {
 }
 
 /**
- * The folders that hold the last load's foreign hook files, each watched on its own. The recursive
- * pattern above sees a hooks folder appear, but on Linux a folder created with its subfolders at
- * once (`mkdir -p .github/hooks`, a checkout) can be missed inside, so later edits in it would go
- * unseen; a watcher on the folder itself, added by the reload its appearance causes, sees them.
- * Only folders that `exists` says are there (one that appears later is found by that reload).
+ * The folders that hold the last load's foreign hook files, each watched on its own (folderWatchSet.ts):
+ * the recursive pattern above can lose a folder deleted and created again with its subfolders (a
+ * checkout). A folder that is not there is watched through its nearest existing parent, for the name
+ * that would start it (`.github` in the workspace folder), so its creation reloads too.
  */
 export function formatWatchTargets(inputs: readonly ConfigSourceInput[], exists: (dir: string) => boolean): FormatWatchTarget[] {
   const targets = new Map<string, FormatWatchTarget>();
@@ -50,9 +49,21 @@ export function formatWatchTargets(inputs: readonly ConfigSourceInput[], exists:
     if (input.kind === 'formatFile') target = { base: path.dirname(input.file), pattern: path.basename(input.file) };
     else if (input.kind === 'formatDirectory')
       target = { base: input.dir, pattern: hookFormatAdapter(input.format)?.directoryEntry !== undefined ? '*' : '*.json' };
-    if (target === undefined || !exists(target.base)) continue;
+    if (target === undefined) continue;
+    if (!exists(target.base)) target = creationTarget(target.base, exists);
     const key = `${target.base}\0${target.pattern}`;
     if (!targets.has(key)) targets.set(key, target);
   }
   return [...targets.values()].sort((a, b) => (a.base === b.base ? a.pattern.localeCompare(b.pattern) : a.base.localeCompare(b.base)));
+}
+
+/** The nearest existing parent of a missing `dir`, watched for the name of the child on the way to it. */
+function creationTarget(dir: string, exists: (dir: string) => boolean): FormatWatchTarget {
+  let child = dir;
+  let parent = path.dirname(dir);
+  while (parent !== child && !exists(parent)) {
+    child = parent;
+    parent = path.dirname(parent);
+  }
+  return { base: parent, pattern: path.basename(child) };
 }

@@ -105,7 +105,14 @@ describe('TraceBuilder', () => {
         status: 'blocked',
         outcome: { decision: 'deny', reason: 'git is not allowed' },
         durationMs: 4,
-        source: { kind: 'file', scope: 'project', file: '/ws/.cursor/hooks.json', displayFile: '.cursor/hooks.json', jsonPath: 'hooks.beforeShellExecution[0]', format: 'Cursor' },
+        source: {
+          kind: 'file',
+          scope: 'project',
+          file: '/ws/.cursor/hooks.json',
+          displayFile: '.cursor/hooks.json',
+          jsonPath: 'hooks.beforeShellExecution[0]',
+          format: 'Cursor',
+        },
         input: { tool_name: 'Bash', tool_use_id: 'c1' },
       }),
     );

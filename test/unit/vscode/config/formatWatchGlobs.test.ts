@@ -56,21 +56,24 @@ describe('the files the VS Code watcher reloads other agents’ hooks on', () =>
 
   it('watches each existing folder of the loaded foreign hook files on its own, for the names read there', () => {
     const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }], formats: ['copilot', 'cursor', 'cline'] });
-    const existing = new Set(['/ws/.github/hooks', '/ws/.cursor', '/ws/.clinerules/hooks', '/home/u/.cursor']);
+    const existing = new Set(['/', '/home', '/home/u', '/ws', '/ws/.github', '/ws/.github/hooks', '/ws/.cursor', '/ws/.clinerules/hooks', '/home/u/.cursor']);
     expect(formatWatchTargets(inputs, (dir) => existing.has(dir))).toEqual([
+      { base: '/home/u', pattern: '.copilot' },
+      { base: '/home/u', pattern: 'Documents' },
       { base: '/home/u/.cursor', pattern: 'hooks.json' },
       { base: '/ws/.clinerules/hooks', pattern: '*' },
       { base: '/ws/.cursor', pattern: 'hooks.json' },
+      { base: '/ws/.github', pattern: 'copilot' },
       { base: '/ws/.github/hooks', pattern: '*.json' },
     ]);
   });
 
-  it('watches no folder of a format that is turned off, nor one that is not there', () => {
+  it('watches a missing folder through its nearest parent, for the name that starts it; none of a format that is off', () => {
     const inputs = standardConfigSources({ homeDir: '/home/u', folders: [{ root: '/ws' }], formats: ['codex'] });
-    expect(formatWatchTargets(inputs, (dir) => dir === '/ws/.codex')).toEqual([
+    expect(formatWatchTargets(inputs, (dir) => ['/', '/home', '/home/u', '/ws', '/ws/.codex'].includes(dir))).toEqual([
+      { base: '/home/u', pattern: '.codex' },
       { base: '/ws/.codex', pattern: 'config.toml' },
       { base: '/ws/.codex', pattern: 'hooks.json' },
     ]);
-    expect(formatWatchTargets(inputs, () => false)).toEqual([]);
   });
 });
