@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultManagedSettingsFile } from '../../hooks/config/configSources';
@@ -5,6 +6,9 @@ import type { ExtensionLike } from '../../plugins/extensionHookSources';
 import type { PluginWatchTarget } from '../../plugins/pluginWatchTargets';
 import { contributingExtensionsKey } from '../extensionHooks';
 import { FileWatchSet } from './fileWatchSet';
+import { FolderWatchSet } from './folderWatchSet';
+import type { ConfigSourceInput } from '../../hooks/config/configSources';
+import { formatWatchPattern, formatWatchTargets } from './formatWatchGlobs';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import type { WorkspaceTrustSource } from './projectHookTrust';
 import type { ScriptPin } from '../../hooks/config/scriptPins';
@@ -24,7 +28,7 @@ export interface ConfigWatcherOptions {
 
 /**
  * Everything that may change the hook configuration: the `.claude` files of the home directory
- * and of each workspace folder, the managed policy file, `hookwise` settings, workspace folders,
+ * and of each workspace folder, other agents' hook files there (formatWatchGlobs.ts), the managed policy file, `hookwise` settings, workspace folders,
  * a trust grant, extensions that contribute hooks, the plugins' files and the scripts project
  * hooks pin. Remembers which settings files changed since the last {@link takeChangedFiles}.
  */
@@ -38,6 +42,8 @@ export class ConfigWatcher implements vscode.Disposable {
    * `hookwise.plugins.directories` root changes (the last load's targets, pluginWatchTargets.ts).
    */
   private readonly pluginFiles: FileWatchSet;
+  /** Reloads when a file in a folder that held other agents' hook files at the last load changes (formatWatchTargets). */
+  private readonly formatFiles: FolderWatchSet;
   /** The extensions contributing hooks at the last check (see contributingExtensionsKey). */
   private contributingKey: string;
   /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
@@ -46,9 +52,12 @@ export class ConfigWatcher implements vscode.Disposable {
   constructor(private readonly o: ConfigWatcherOptions) {
     this.scripts = new PinnedScriptWatcher(o.onScriptChange);
     this.pluginFiles = new FileWatchSet(() => o.onChange());
+    this.formatFiles = new FolderWatchSet(() => o.onChange());
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
+    const homeFormats = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), formatWatchPattern('user')));
+    this.disposables.push(homeFormats, ...this.onAnyFileEvent(homeFormats));
     // The organisation's managed policy applies live too (an admin pushes a new file).
     const managedFile = defaultManagedSettingsFile();
     const managed = vscode.workspace.createFileSystemWatcher(
@@ -93,6 +102,11 @@ export class ConfigWatcher implements vscode.Disposable {
     this.pluginFiles.update(targets);
   }
 
+  /** Watches the folders of the other agents' hook files among the last load's inputs. */
+  watchFormatFiles(inputs: readonly ConfigSourceInput[]): void {
+    this.formatFiles.update(formatWatchTargets(inputs, existsSync));
+  }
+
   private onAnyFileEvent(watcher: vscode.FileSystemWatcher): vscode.Disposable[] {
     const schedule = (uri: vscode.Uri): void => {
       if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
@@ -106,7 +120,8 @@ export class ConfigWatcher implements vscode.Disposable {
     this.folderWatchers = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.claude/{settings.json,settings.local.json,agents/*.md}'));
-      this.folderWatchers.push(watcher, ...this.onAnyFileEvent(watcher));
+      const formats = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, formatWatchPattern('project')));
+      this.folderWatchers.push(watcher, ...this.onAnyFileEvent(watcher), formats, ...this.onAnyFileEvent(formats));
     }
   }
 
@@ -115,6 +130,7 @@ export class ConfigWatcher implements vscode.Disposable {
     this.folderWatchers = [];
     this.scripts.dispose();
     this.pluginFiles.dispose();
+    this.formatFiles.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

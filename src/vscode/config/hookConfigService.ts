@@ -65,7 +65,7 @@ export interface HookConfigServiceOptions {
 
 /**
  * Loads hook configuration from every source of docs/hooks.md §6 and keeps it live: file watchers on
- * the `.claude` files of each folder and of the home directory and on the plugins' files, settings changes and trust
+ * the `.claude` files and other agents' hook files of each folder and of the home directory and on the plugins' files, settings changes and trust
  * grants trigger a debounced reload; reloads run one at a time and a newer one wins.
  * Project hooks never reach `apply` unless the workspace is trusted and the user approved
  * their exact content; the approval modal follows the first apply, never precedes a run.
@@ -229,7 +229,9 @@ export class HookConfigService implements vscode.Disposable {
     );
     for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
     // The settings files first (read once, last good handling included): their enabledPlugins pick the plugins read next.
-    const load = await startHookConfigLoad(standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) }), {
+    const sources = standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) });
+    if (!this.disposed) this.watcher.watchFormatFiles(sources);
+    const load = await startHookConfigLoad(sources, {
       fs: recording,
       enabled: switches.enabled,
       sources: switches.sources,

@@ -94,4 +94,28 @@ describe('TraceBuilder', () => {
     expect(hooks[1]?.attributes['hookwise.hook.url']).toBe('https://hooks.example/check');
     expect(String(hooks[2]?.attributes['hookwise.hook.command'])).toHaveLength(MAX_ATTRIBUTE_CHARS);
   });
+
+  it('names another agent’s hook by its format, file and JSON path, as Hook Runs do', () => {
+    const { sink, spans } = recordingSink();
+    const b = new TraceBuilder(sink);
+    b.sessionStarted('s1');
+    b.hookFinished(
+      record({
+        runId: 'r-cursor',
+        status: 'blocked',
+        outcome: { decision: 'deny', reason: 'git is not allowed' },
+        durationMs: 4,
+        source: {
+          kind: 'file',
+          scope: 'project',
+          file: '/ws/.cursor/hooks.json',
+          displayFile: '.cursor/hooks.json',
+          jsonPath: 'hooks.beforeShellExecution[0]',
+          format: 'Cursor',
+        },
+        input: { tool_name: 'Bash', tool_use_id: 'c1' },
+      }),
+    );
+    expect(byName(spans, 'hook PreToolUse')[0]?.attributes['hookwise.hook.source']).toBe('Cursor .cursor/hooks.json › hooks.beforeShellExecution[0]');
+  });
 });

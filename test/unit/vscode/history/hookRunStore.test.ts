@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeSource } from '../../../../src/configFiles/hookSource';
 import { HookRunStore } from '../../../../src/vscode/history/hookRunStore';
 import { record } from '../../../support/hookRunFixtures';
 
@@ -109,5 +110,22 @@ describe('HookRunStore', () => {
     store.add(record({ runId: 'new', status: 'ok', startedAt: NOW }));
     await store.flush();
     expect((await new HookRunStore({ dir, now: () => NOW }).load()).map((r) => r.runId)).toEqual(['new']);
+  });
+
+  it('keeps the format of another agent’s hook, so a restored run is labelled as it was live', async () => {
+    const dir = tempDir();
+    const source = {
+      kind: 'file',
+      scope: 'project',
+      file: '/ws/.github/hooks/guard.json',
+      displayFile: '.github/hooks/guard.json',
+      jsonPath: 'hooks.preToolUse[0]',
+      format: 'Copilot',
+    } as const;
+    const store = new HookRunStore({ dir, now: () => NOW });
+    store.add(record({ runId: 'copilot', status: 'blocked', outcome: { decision: 'deny', reason: 'rm is blocked' }, source, startedAt: NOW }));
+    await store.flush();
+    const [restored] = await new HookRunStore({ dir, now: () => NOW }).load();
+    expect(restored && describeSource(restored.source)).toBe('Copilot .github/hooks/guard.json › hooks.preToolUse[0]');
   });
 });
