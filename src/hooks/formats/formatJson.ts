@@ -155,6 +155,8 @@ export interface CommandEntryRules<R extends CommandEventRule> {
     readonly keys: readonly string[];
     readonly missing: readonly ['error' | 'warning', 'wrongType' | 'notCarriedOver', string];
   };
+  /** Keys of text Hookwise shows nowhere (`description`, `comment`): only their type is checked. */
+  readonly textKeys?: readonly string[];
   /** Keys of the time limit in seconds, the first present wins; absent when the format has none. */
   readonly timeoutKeys?: readonly string[];
   /** The warning for a matcher on an event whose matcher the agent ignores; absent when the format has no matcher. */
@@ -215,6 +217,7 @@ export function readCommandEntry<R extends CommandEventRule>(
     sink.report('error', 'wrongType', at, `a ${rules.name} hook must be an object like ${rules.example}, got ${describeValue(raw)}; it is skipped`);
     return undefined;
   }
+  if (rules.typeWarning !== undefined && handlerType(raw, at, sink) === undefined) return undefined;
   const typeWarning = rules.typeWarning?.(raw.type);
   if (typeWarning !== undefined) {
     sink.report('warning', 'notCarriedOver', [...at, 'type'], typeWarning);
@@ -224,7 +227,15 @@ export function readCommandEntry<R extends CommandEventRule>(
   const windows = process.platform === 'win32';
   const { keys, missing } = rules.command(windows);
   let command: string | undefined;
-  for (const key of keys) if ((command = stringField(raw, key, at, sink)) !== undefined) break;
+  const read = new Set<string>();
+  for (const key of keys) {
+    read.add(key);
+    command = stringField(raw, key, at, sink);
+    if (command !== undefined) break;
+  }
+  // The keys not read (the other platform's command, a fallback): a wrong type there is still an error.
+  const others = [...rules.command(!windows).keys, ...keys, ...(rules.textKeys ?? [])].filter((k) => !read.has(k));
+  checkTextFields(raw, [...new Set(others)], at, sink);
   if (command === undefined || command.trim() === '') {
     sink.report(missing[0], missing[1], at, missing[2]);
     return undefined;
@@ -260,10 +271,27 @@ export function stringField(entry: Record<string, unknown>, key: string, at: rea
   return raw;
 }
 
+/**
+ * A hook's `type`: `command` when absent, the string as written, or undefined when it is not a
+ * string (an error says so and the hook is skipped).
+ */
+export function handlerType(entry: Record<string, unknown>, at: readonly JsonSegment[], sink: DiagnosticSink): string | undefined {
+  const raw = entry.type;
+  if (raw === undefined) return 'command';
+  if (typeof raw === 'string') return raw;
+  sink.report('error', 'wrongType', [...at, 'type'], `"type" must be a string like "command", got ${describeValue(raw)}; this hook is skipped`);
+  return undefined;
+}
+
+/** Checks the type of string fields Hookwise does not use here (a description, another platform's command): a wrong one is an error. */
+export function checkTextFields(entry: Record<string, unknown>, keys: readonly string[], at: readonly JsonSegment[], sink: DiagnosticSink): void {
+  for (const key of keys) stringField(entry, key, at, sink);
+}
+
 /** A positive number field (a time limit): undefined when absent or invalid (an error says so). */
 export function positiveNumberField(entry: Record<string, unknown>, key: string, at: readonly JsonSegment[], sink: DiagnosticSink): number | undefined {
   const raw = entry[key];
-  if (raw === undefined || raw === null) return undefined;
+  if (raw === undefined) return undefined;
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) {
     sink.report('error', 'wrongType', [...at, key], `"${key}" must be a positive number, got ${describeValue(raw)}; the default applies`);
     return undefined;

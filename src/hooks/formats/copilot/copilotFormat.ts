@@ -118,6 +118,7 @@ const COPILOT_ENTRIES: CommandEntryRules<(typeof EVENTS)[string]> = {
       `no ${windows ? '"powershell"' : '"bash"'} or "command" to run on this platform; Copilot skips this hook here, and so does Hookwise`,
     ],
   }),
+  textKeys: ['comment', 'description'],
   timeoutKeys: ['timeoutSec', 'timeout'],
   ignoredMatcher: (nativeEvent) => `Copilot ignores "matcher" on ${nativeEvent}; so does Hookwise (the hook runs every time)`,
   extras(raw, _nativeEvent, mapped, at, sink) {

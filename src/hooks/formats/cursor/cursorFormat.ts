@@ -79,6 +79,7 @@ function cursorEntries(cwd: string): CommandEntryRules<(typeof EVENTS)[string]> 
           ? 'Cursor "prompt" hooks (an LLM answering {ok, reason}) are not carried over yet; it does not run (a Hookwise prompt hook in .claude/settings.json does the same job)'
           : `Cursor "${String(type)}" hooks are not carried over; it does not run`,
     command: () => ({ keys: ['command'], missing: ['error', 'wrongType', 'missing "command"; this hook is skipped'] }),
+    textKeys: ['description'],
     timeoutKeys: ['timeout'],
     ignoredMatcher: (nativeEvent) => `a matcher on ${nativeEvent} has nothing to test in Hookwise; the hook runs every time`,
     extras(raw, nativeEvent, mapped, at, sink) {

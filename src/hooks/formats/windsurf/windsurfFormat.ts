@@ -75,6 +75,7 @@ function windsurfEntries(where: FormatFileWhere): CommandEntryRules<(typeof EVEN
       keys: windows ? ['powershell', 'command'] : ['command'],
       missing: ['error', 'wrongType', 'missing "command"; this hook is skipped'],
     }),
+    textKeys: ['description'],
     extras(raw, _nativeEvent, mapped, at, sink) {
       const showOutput = booleanField(raw, 'show_output', at, sink);
       const dir = stringField(raw, 'working_directory', at, sink);
