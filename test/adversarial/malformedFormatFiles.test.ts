@@ -79,9 +79,7 @@ async function check(c: BadFile, fs: ConfigFileSystem | undefined, ws: string, h
   const named = config.diagnostics.filter((d) => d.file === abs);
   const placed = named.filter((d) => d.jsonPath === c.at || (c.at !== '' && (d.jsonPath.startsWith(`${c.at}.`) || d.jsonPath.startsWith(`${c.at}[`))));
   if (placed.length === 0)
-    problems.push(
-      `no diagnostic names ${c.kind.rel} at "${c.at}" (got: ${named.map((d) => `${d.jsonPath} ${d.code}: ${d.message}`).join(', ') || 'none'})`,
-    );
+    problems.push(`no diagnostic names ${c.kind.rel} at "${c.at}" (got: ${named.map((d) => `${d.jsonPath} ${d.code}: ${d.message}`).join(', ') || 'none'})`);
   // A place in a JSON file has a line too (a TOML file's reader places by JSON path only; a file refused unread has none).
   else if (c.kind.syntax === 'json' && c.at !== '' && !placed.some((d) => d.line !== undefined)) problems.push(`the diagnostic at "${c.at}" has no line`);
   return problems;
@@ -117,7 +115,12 @@ function boundCases(): BadFile[] {
     if (field === undefined || command === undefined) throw new Error(`${kind.rel}: no event list or command in the corpus`);
     const list = (kind.doc.hooks as Record<string, unknown[]>)[field.path[1] as string] as unknown[];
     const many = Array.from({ length: MAX_FORMAT_ENTRIES + 50 }, () => list[0]);
-    cases.push({ name: `${kind.rel} ${many.length} entries`, kind, text: formatText(kind, withValue(kind.doc, field.path, many)), at: formatJsonPath(field.path) });
+    cases.push({
+      name: `${kind.rel} ${many.length} entries`,
+      kind,
+      text: formatText(kind, withValue(kind.doc, field.path, many)),
+      at: formatJsonPath(field.path),
+    });
     cases.push({
       name: `${kind.rel} a command of ${MAX_COMMAND_CHARS + 1} characters`,
       kind,
@@ -129,7 +132,12 @@ function boundCases(): BadFile[] {
       cases.push({ name: `${kind.rel} nested ${MAX_CONFIG_DEPTH + 5} deep in a field`, kind, text: deepText, at: '' });
       cases.push({ name: `${kind.rel} nested 100000 deep`, kind, text: `{"hooks": ${'['.repeat(100_000)}`, at: '' });
     } else {
-      cases.push({ name: `${kind.rel} nested ${MAX_CONFIG_DEPTH + 5} deep`, kind, text: `a = ${'['.repeat(MAX_CONFIG_DEPTH + 5)}${']'.repeat(MAX_CONFIG_DEPTH + 5)}\n`, at: '' });
+      cases.push({
+        name: `${kind.rel} nested ${MAX_CONFIG_DEPTH + 5} deep`,
+        kind,
+        text: `a = ${'['.repeat(MAX_CONFIG_DEPTH + 5)}${']'.repeat(MAX_CONFIG_DEPTH + 5)}\n`,
+        at: '',
+      });
       cases.push({ name: `${kind.rel} nested 100000 deep`, kind, text: `a = ${'['.repeat(100_000)}\n`, at: '' });
       cases.push({ name: `${kind.rel} not TOML`, kind, text: '[[[ hooks\n= =', at: '' });
     }

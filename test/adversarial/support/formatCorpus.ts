@@ -138,7 +138,9 @@ export function formatFileKinds(): FormatFileKind[] {
       command: 'echo good-windsurf',
       doc: {
         hooks: {
-          pre_run_command: [{ command: 'echo good-windsurf', powershell: 'echo good-windsurf', show_output: true, working_directory: '.', description: 'guard' }],
+          pre_run_command: [
+            { command: 'echo good-windsurf', powershell: 'echo good-windsurf', show_output: true, working_directory: '.', description: 'guard' },
+          ],
         },
       },
       fields: listFields('pre_run_command', { command: S, powershell: S, show_output: B, working_directory: S, description: S }),
