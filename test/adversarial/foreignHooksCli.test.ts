@@ -9,7 +9,7 @@ import { startOpenAiTestServer, textReply, toolCallsReply, type ScriptedReply } 
 /**
  * Other agents' hook files through the real CLI, headless, in bypassPermissions (so only
  * self-protection can stop a write): for every project file of every format, the model tries
- * Write, Edit, a redirection, cp, sed -i, find -exec and a glob spelling; afterwards the file
+ * Write, Edit, a redirection, cp, sed -i, find -exec, a glob spelling and removing its folder; afterwards the file
  * holds what it held and every attempt was told it was refused or reverted. And a Cline script
  * linked out of the repository does not run while the repository's own one does.
  */
@@ -42,6 +42,8 @@ function attempts(rel: string): ScriptedReply[] {
     bash(`sed -i 's/hooks/PWNED/' ${rel}`),
     bash(`find . -iname '${name.toUpperCase()}' -exec cp payload {} \\;`),
     bash(`tee ${rel.slice(0, -2)}* < payload > /dev/null`),
+    // The folder holding it, removed whole: refused, or caught after the call and restored.
+    bash(`rm -rf ${path.posix.dirname(rel)}`),
   ];
 }
 
