@@ -38,6 +38,8 @@ export type ConfigDiagnosticCode =
   | 'switchVanished'
   /** A broken config file: its last good version is in force, or none is known (lastGoodConfig.ts). */
   | 'lastGoodInForce'
+  /** A project's hook folder or script that is a link to a place outside the project: its hooks do not run. */
+  | 'outsideProject'
   /** Part of another agent's hook file (an event, a field, a feature) with no Hookwise equivalent: said, never silently dropped (src/hooks/formats). */
   | 'notCarriedOver'
   /** Hook lint (src/hooks/lint/hookLint.ts): likely mistakes in a hook that loads fine. */

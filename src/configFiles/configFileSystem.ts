@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, realpath } from 'node:fs/promises';
 import { ConfigFileTooLargeError, MAX_CONFIG_FILE_BYTES } from './configLimits';
 
 /**
@@ -11,6 +11,11 @@ export interface ConfigFileSystem {
   readTextFile(file: string): Promise<string | undefined>;
   /** Entry names of a directory, or [] when it does not exist. */
   listDirectory(dir: string): Promise<string[]>;
+  /**
+   * Where a path really is (symlinks resolved), or undefined when it does not exist. Optional: a
+   * file system without links (in memory, remote) leaves it out, and paths are taken as named.
+   */
+  realPath?(file: string): Promise<string | undefined>;
 }
 
 function isMissing(error: unknown): boolean {
@@ -60,6 +65,14 @@ export const nodeConfigFileSystem: ConfigFileSystem = {
       return await readdir(dir);
     } catch (error) {
       if (isMissing(error)) return [];
+      throw error;
+    }
+  },
+  async realPath(file) {
+    try {
+      return await realpath(file);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
       throw error;
     }
   },

@@ -6,7 +6,7 @@ import { splitShellCommand, type SimpleCommand } from './shellCommand';
 import { ProtectedAliases } from './protectedAliases';
 import { examineFind, READERS } from './protectedBashFind';
 import { listProtectedFiles } from './protectedFileSet';
-import { protectedPathReason } from './protectedWrites';
+import { foreignHookGlobAgent, protectedPathReason } from './protectedWrites';
 import { wordValues } from './shellWordValues';
 
 /**
@@ -280,6 +280,8 @@ function globReason(word: string, scriptNames: ReadonlySet<string>): string | un
     const hit = targets.find((t) => isMatch(t));
     if (hit !== undefined && hit !== 'hooks' && hit !== 'agents' && hit !== 'skills') return `the command names ${word}, which may match ${hit}; it asks`;
   }
+  const agent = foreignHookGlobAgent(word.split('/'), (pattern, name) => GLOB_CHARS.test(pattern) && picomatch(pattern, { dot: true })(name));
+  if (agent !== undefined) return `the command names ${word}, which may match a file of ${agent} hooks that Hookwise runs; it asks`;
   return undefined;
 }
 

@@ -55,12 +55,31 @@ const FOREIGN_HOOK_FILES: readonly { readonly tail: readonly string[]; readonly 
   { tail: ['.clinerules', 'hooks'], anyFile: true, agent: 'Cline' },
 ];
 
-/** Why `parts` (an absolute path split) is another agent's hook file, or undefined. */
-function foreignHookFileReason(parts: readonly string[]): string | undefined {
+/**
+ * Why `parts` (an absolute path split) is another agent's hook file, or undefined. For the shell
+ * a hook folder itself counts too (`rm -rf .github/hooks` removes every file in it).
+ */
+function foreignHookFileReason(parts: readonly string[], reach: ProtectedReach): string | undefined {
   for (const { tail, anyFile, agent } of FOREIGN_HOOK_FILES) {
+    if (anyFile && reach === 'shell' && parts.length >= tail.length && tail.every((segment, i) => parts[parts.length - tail.length + i] === segment))
+      return `is the folder of ${agent} hooks that Hookwise runs`;
     const at = anyFile ? parts.length - 1 - tail.length : parts.length - tail.length;
     if (at < 0 || (anyFile && parts.length - at <= tail.length)) continue;
     if (tail.every((segment, i) => parts[at + i] === segment)) return `holds ${agent} hooks that Hookwise runs`;
+  }
+  return undefined;
+}
+
+/**
+ * Which agent's hook file a shell word with glob patterns (`.cursor/hook*.json`, `.git?ub/hooks/x.json`)
+ * may name: its last segments, each equal to or matched by (`matches(pattern, name)`) the
+ * segments of one of the files above (any name in a hook folder). Undefined when none.
+ */
+export function foreignHookGlobAgent(segments: readonly string[], matches: (pattern: string, name: string) => boolean): string | undefined {
+  for (const { tail, anyFile, agent } of FOREIGN_HOOK_FILES) {
+    const at = segments.length - tail.length - (anyFile ? 1 : 0);
+    if (at < 0) continue;
+    if (tail.every((segment, i) => segments[at + i] === segment || matches(segments[at + i] as string, segment))) return agent;
   }
   return undefined;
 }
@@ -86,7 +105,7 @@ export function protectedWriteReason(
   if (hookScripts.has(absPath)) return `${absPath} is a script a configured hook runs; changing it always asks`;
   if (configFiles.has(absPath)) return `${absPath} holds hook or permission configuration; changing it always asks`;
   const parts = absPath.split(path.sep);
-  const named = protectedFileName(parts[parts.length - 1] ?? '') ?? foreignHookFileReason(parts);
+  const named = protectedFileName(parts[parts.length - 1] ?? '') ?? foreignHookFileReason(parts, reach);
   if (named) return `${absPath} ${named}; changing it always asks`;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as string;

@@ -1,13 +1,11 @@
-import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { DiagnosticSink, describeValue } from '../../configFiles/diagnosticSink';
 import { readHooksObject, type RawHookEntry } from './hooksObjectReader';
 import type { JsonSegment } from '../../configFiles/jsonPath';
-import { jsoncLocator } from '../../configFiles/nodeLocator';
+import { readJsonObjectText } from '../formats/formatJson';
 import { parsePermissionRule, type PermissionBehavior, type PermissionRule } from '../../permissions/permissionRules';
 import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 import type { HttpHookSettings } from '../actions/httpHookPolicy';
 import { compileHttpUrlPattern } from '../actions/httpUrlPattern';
-import { findExcessNesting, MAX_CONFIG_DEPTH } from '../../configFiles/configLimits';
 import { isPlainObject } from '../../shared/jsonObject';
 
 /** What one Claude settings file contributes. */
@@ -66,50 +64,20 @@ const PERMISSION_MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermi
  * Nesting over MAX_CONFIG_DEPTH makes the whole file one `tooDeep` error.
  */
 export function readClaudeSettingsText(rawText: string, where: { readonly file?: string; readonly displayFile: string }): ClaudeSettingsContent {
-  // A BOM becomes a space: same length, so every offset, line and column stays true to the file.
-  const text = rawText.replace(/^\uFEFF/, ' ');
-  const tooDeep = findExcessNesting(text);
-  if (tooDeep !== undefined) {
-    // The JSON parser recurses per level: refuse before it overflows the stack (docs/security.md).
-    const sink = new DiagnosticSink({ ...where, text });
-    sink.reportAt(
-      'error',
-      'tooDeep',
-      tooDeep,
-      1,
-      `nested deeper than ${MAX_CONFIG_DEPTH} levels here; this file is ignored entirely — none of its hooks or permissions load until it is fixed`,
-    );
-    return { hooks: [], permissionRules: [], additionalDirectories: [], policy: {}, diagnostics: sink.diagnostics };
-  }
-  const errors: ParseError[] = [];
-  const root = text.trim() === '' ? undefined : parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const sink = new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) });
-  const empty: ClaudeSettingsContent = { hooks: [], permissionRules: [], additionalDirectories: [], policy: {}, diagnostics: sink.diagnostics };
-  if (text.trim() === '') return empty;
-  if (!root || root.type !== 'object') {
-    const first = errors[0];
-    const detail = first
-      ? `${printParseErrorCode(first.error)} at this position`
-      : `the top level is ${describeValue(root ? getNodeValue(root) : undefined)}, not an object`;
-    sink.reportAt(
-      'error',
-      'notJson',
-      first?.offset ?? 0,
-      first?.length ?? 0,
-      `not a JSON settings object (${detail}); this file is ignored entirely — none of its hooks or permissions load until it is fixed`,
-    );
-    return empty;
-  }
-  for (const error of errors) {
-    sink.reportAt(
-      'error',
-      'syntaxError',
-      error.offset,
-      error.length,
-      `JSON syntax error: ${printParseErrorCode(error.error)}; the rest of the file is still read`,
-    );
-  }
-  const value = getNodeValue(root) as Record<string, unknown>;
+  const empty = (diagnostics: ConfigDiagnostic[]): ClaudeSettingsContent => ({
+    hooks: [],
+    permissionRules: [],
+    additionalDirectories: [],
+    policy: {},
+    diagnostics,
+  });
+  if (rawText.trim() === '') return empty([]);
+  const read = readJsonObjectText(rawText, where, {
+    shape: 'JSON settings object',
+    ignored: 'this file is ignored entirely — none of its hooks or permissions load until it is fixed',
+  });
+  if (!read.ok) return empty(read.sink.diagnostics);
+  const { value, sink, text, locator } = read;
 
   let disableAllHooks: boolean | undefined;
   if (value.disableAllHooks !== undefined) {
@@ -133,13 +101,11 @@ export function readClaudeSettingsText(rawText: string, where: { readonly file?:
   return {
     hooks,
     ...(disableAllHooks !== undefined ? { disableAllHooks } : {}),
-    ...(disableAllHooks === true
-      ? { disableAllHooksAt: placeAt(['disableAllHooks'], new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })) }
-      : {}),
+    ...(disableAllHooks === true ? { disableAllHooksAt: placeAt(['disableAllHooks'], new DiagnosticSink({ ...where, text, locator })) } : {}),
     ...permissions,
     ...(httpPolicy !== undefined ? { httpPolicy } : {}),
     policy: readPolicySwitches(value, sink),
-    ...readEnabledPlugins(value.enabledPlugins, new DiagnosticSink({ ...where, text, locator: jsoncLocator(root) })),
+    ...readEnabledPlugins(value.enabledPlugins, new DiagnosticSink({ ...where, text, locator })),
     diagnostics: sink.diagnostics,
   };
 }

@@ -61,9 +61,10 @@ export async function listSkillFiles(fs: ConfigFileSystem, input: SkillsDirector
  * MAX_AGENT_FILES; a missing directory gives none (the port lists it as empty), one that cannot be listed is a diagnostic.
  */
 export async function listFormatFiles(fs: ConfigFileSystem, input: FormatDirectoryInput, diagnostics: ConfigDiagnostic[]): Promise<FormatFileInput[]> {
+  const adapter = hookFormatAdapter(input.format);
   let names: string[];
   try {
-    const isHookFile = hookFormatAdapter(input.format)?.directoryEntry ?? ((n: string) => n.toLowerCase().endsWith('.json'));
+    const isHookFile = adapter?.directoryEntry ?? ((n: string) => n.toLowerCase().endsWith('.json'));
     names = (await fs.listDirectory(input.dir)).filter(isHookFile).sort();
   } catch (error) {
     diagnostics.push({
@@ -76,7 +77,7 @@ export async function listFormatFiles(fs: ConfigFileSystem, input: FormatDirecto
     });
     return [];
   }
-  return firstFiles(names, input, 'hook files', diagnostics).map((name) => ({
+  const files: FormatFileInput[] = firstFiles(names, input, 'hook files', diagnostics).map((name) => ({
     kind: 'formatFile',
     format: input.format,
     scope: input.scope,
@@ -84,6 +85,54 @@ export async function listFormatFiles(fs: ConfigFileSystem, input: FormatDirecto
     displayFile: `${input.displayDir}/${name}`,
     ...(input.folder !== undefined ? { folder: input.folder } : {}),
   }));
+  return files.length > 0 && input.scope === 'project' ? withinProject(fs, input, files, adapter?.runsFile === true, diagnostics) : files;
+}
+
+/**
+ * A project's hook folder, and each file of it that is itself the program run (Cline), must really
+ * lie inside the project: a cloned repository could link `.clinerules/hooks` or one script to any
+ * program on the machine. What leads out is an error naming it, and its hooks do not load.
+ */
+async function withinProject(
+  fs: ConfigFileSystem,
+  input: FormatDirectoryInput,
+  files: FormatFileInput[],
+  eachFile: boolean,
+  diagnostics: ConfigDiagnostic[],
+): Promise<FormatFileInput[]> {
+  const realPath = fs.realPath?.bind(fs);
+  if (realPath === undefined || input.folder === undefined) return files;
+  // A path that cannot be resolved (a loop, no permission) is left to the read, which reports it.
+  const real = (p: string): Promise<string | undefined> => realPath(p).catch(() => undefined);
+  const root = (await real(input.folder)) ?? input.folder;
+  const outside = async (p: string): Promise<string | undefined> => {
+    const target = await real(p);
+    const rel = target !== undefined ? path.relative(root, target) : '';
+    return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? target : undefined;
+  };
+  const refuse = (file: string, displayFile: string, target: string): void => {
+    diagnostics.push({
+      file,
+      displayFile,
+      jsonPath: '',
+      severity: 'error',
+      code: 'outsideProject',
+      message: `is a link to ${target}, outside the project; its hooks do not run (a repository must not run programs from elsewhere on the machine)`,
+    });
+  };
+  const dirTarget = await outside(input.dir);
+  if (dirTarget !== undefined) {
+    refuse(input.dir, input.displayDir, dirTarget);
+    return [];
+  }
+  if (!eachFile) return files;
+  const kept: FormatFileInput[] = [];
+  for (const file of files) {
+    const target = await outside(file.file);
+    if (target === undefined) kept.push(file);
+    else refuse(file.file, file.displayFile, target);
+  }
+  return kept;
 }
 
 /** The first MAX_AGENT_FILES of `names` (already sorted); more is a diagnostic on the directory. */

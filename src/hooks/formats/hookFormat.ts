@@ -117,6 +117,8 @@ export interface HookFormatAdapter {
   readonly locations: readonly FormatLocation[];
   /** Which names of a `directory` location are hook files; default: `*.json` (Cline: executables named after events). */
   readonly directoryEntry?: (name: string) => boolean;
+  /** True when each file is itself the program that runs (Cline): a project's file that really lies outside the project does not run. */
+  readonly runsFile?: true;
   /** Reads one file's text; never throws. `where` names the file for diagnostics; `scope` says whose it is (user hooks may run elsewhere). */
   parse(text: string, where: FormatFileWhere): FormatFileContent;
   /** The matcher of a binding (the agent's syntax on the agent's vocabulary), or an error message. */

@@ -221,6 +221,7 @@ export class HookConfigService implements vscode.Disposable {
         return text;
       },
       listDirectory: (dir) => this.fs.listDirectory(dir),
+      ...(this.fs.realPath !== undefined ? { realPath: (file: string) => this.fs.realPath?.(file) ?? Promise.resolve(undefined) } : {}),
     };
     // User level and workspace level apart: the workspace's values narrow the project's hooks only.
     const switches = splitHookSwitchLayers(

@@ -68,6 +68,7 @@ export const clineFormat: HookFormatAdapter = {
     { scope: 'user', kind: 'directory', path: 'Documents/Cline/Hooks' },
   ],
   directoryEntry: (name) => Object.hasOwn(EVENTS, name),
+  runsFile: true,
   parse: parseCline,
   compileMatcher: compileClineMatcher,
   translateInput: clineInput,

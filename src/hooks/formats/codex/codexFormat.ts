@@ -8,7 +8,7 @@ import type { HookEvent } from '../../hookEvent';
 import type { HookMatcher } from '../../matchers/hookMatcher';
 import { MATCH_ALL } from '../../matchers/hookMatcher';
 import { readGroupHandlers, type GroupHandler } from '../formatGroups';
-import { positiveNumberField, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
+import { checkTextFields, handlerType, positiveNumberField, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
 import type { FormatBinding, FormatFileContent, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
 import { codexInput, codexVerdict } from './codexRuntime';
 import { codexMatchNames } from './codexTools';
@@ -48,8 +48,7 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
   const read = toml ? readToml(text, where) : readFormatJson(text, where, 'Codex hooks file');
   if (!read.ok) return { hooks: [], diagnostics: read.sink.diagnostics };
   const { value, sink } = read;
-  const features = value.features;
-  if (toml && isPlainObject(features) && (features.hooks === false || features.codex_hooks === false)) {
+  if (toml && hooksTurnedOff(value.features, sink)) {
     sink.report(
       'warning',
       'notCarriedOver',
@@ -72,6 +71,7 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
     if (!seenGroups.has(key)) {
       seenGroups.add(key);
       warnUnknownKeys(h.group, GROUP_KEYS, groupPath, sink, 'Codex');
+      checkTextFields(h.group, ['description'], groupPath, sink);
       if (h.matcher !== undefined && EVENTS[h.eventName]?.on === undefined)
         sink.report(
           'warning',
@@ -84,6 +84,21 @@ function parseCodex(text: string, where: { readonly file: string; readonly displ
     hooks.push(...readHandler(h, sink));
   }
   return { hooks, diagnostics: sink.diagnostics };
+}
+
+/** `[features] hooks = false` (or `codex_hooks`); a `features` or switch of the wrong type is an error and does not turn hooks off. */
+function hooksTurnedOff(features: unknown, sink: DiagnosticSink): boolean {
+  if (features === undefined) return false;
+  if (!isPlainObject(features)) {
+    sink.report('error', 'wrongType', ['features'], `"features" must be a table, got ${describeValue(features)}; it is ignored`);
+    return false;
+  }
+  let off = false;
+  for (const key of ['hooks', 'codex_hooks'])
+    if (features[key] !== undefined && typeof features[key] !== 'boolean')
+      sink.report('error', 'wrongType', ['features', key], `must be true or false, got ${describeValue(features[key])}; it is ignored`);
+    else if (features[key] === false) off = true;
+  return off;
 }
 
 /** A config.toml as an object, bounded like the JSON files; a syntax error names its line. */
@@ -116,7 +131,8 @@ function readHandler(h: GroupHandler, sink: DiagnosticSink): FormatHookEntry[] {
   const at = h.path;
   const mapped = EVENTS[h.eventName];
   if (mapped === undefined) return [];
-  const type = h.handler.type ?? 'command';
+  const type = handlerType(h.handler, at, sink);
+  if (type === undefined) return [];
   if (type !== 'command') {
     const why = type === 'mcp_tool' ? 'Codex "mcp_tool" hooks are not carried over yet' : `Codex parses "${String(type)}" hooks and skips them`;
     sink.report('warning', 'notCarriedOver', [...at, 'type'], `${why}; it does not run in Hookwise`);
@@ -133,7 +149,10 @@ function readHandler(h: GroupHandler, sink: DiagnosticSink): FormatHookEntry[] {
         { key: true },
       );
   const windows = process.platform === 'win32';
-  const command = (windows ? stringField(h.handler, 'commandWindows', at, sink) : undefined) ?? stringField(h.handler, 'command', at, sink);
+  const forWindows = windows ? stringField(h.handler, 'commandWindows', at, sink) : undefined;
+  const command = forWindows ?? stringField(h.handler, 'command', at, sink);
+  // The command of the other platform is not read here; a wrong type in it is still an error.
+  checkTextFields(h.handler, windows ? (forWindows !== undefined ? ['command'] : []) : ['commandWindows'], at, sink);
   if (command === undefined || command.trim() === '') {
     sink.report('error', 'wrongType', at, `${describeValue(h.handler.command)} is not a command to run; the hook is skipped`);
     return [];

@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { describeValue, type DiagnosticSink } from '../../../configFiles/diagnosticSink';
-import type { JsonSegment } from '../../../configFiles/jsonPath';
-import { isPlainObject } from '../../../shared/jsonObject';
+import { describeValue } from '../../../configFiles/diagnosticSink';
 import type { HookEvent } from '../../hookEvent';
-import { positiveNumberField, readEventLists, readFormatJson, stringField, stringMapField, warnUnknownKeys } from '../formatJson';
+import { readCommandEntries, readFormatJson, stringField, stringMapField, type CommandEntryRules } from '../formatJson';
 import { claudePatternMatcher, regexMatcher } from '../formatMatchers';
-import type { FormatBinding, FormatFileContent, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
+import type { FormatFileContent, HookFormatAdapter } from '../hookFormat';
 import { copilotInput, copilotToolName, copilotVerdict, isPascalBinding } from './copilotRuntime';
 
 /** Copilot's default hook time limit (its `timeoutSec` default). */
@@ -94,95 +92,49 @@ function parseCopilot(text: string, where: { readonly file: string; readonly dis
     );
     return { hooks: [], diagnostics: sink.diagnostics };
   }
-  const hooks: FormatHookEntry[] = [];
-  for (const list of readEventLists(value, sink)) {
-    const mapped = EVENTS[list.name];
-    if (mapped === undefined) {
-      const why = NO_EQUIVALENT[list.name];
-      sink.report(
-        'warning',
-        why !== undefined ? 'notCarriedOver' : 'unknownEvent',
-        ['hooks', list.name],
-        why !== undefined
-          ? `Copilot's ${list.name} is not carried over: ${why}; its hooks do not run`
-          : `"${list.name}" is not a Copilot hook event; its hooks do not run`,
-        { key: true },
-      );
-      continue;
-    }
-    if (mapped.note !== undefined) sink.report('warning', 'notCarriedOver', ['hooks', list.name], `${list.name}: ${mapped.note}`, { key: true });
-    for (const { value: raw, path: at } of list.entries) {
-      const entry = readEntry(raw, list.name, mapped, at, sink);
-      if (entry !== undefined) hooks.push(entry);
-    }
-  }
-  return { hooks, diagnostics: sink.diagnostics };
+  return { hooks: readCommandEntries(value, sink, COPILOT_ENTRIES), diagnostics: sink.diagnostics };
 }
 
-function readEntry(raw: unknown, nativeEvent: string, mapped: (typeof EVENTS)[string], at: JsonSegment[], sink: DiagnosticSink): FormatHookEntry | undefined {
-  if (!isPlainObject(raw)) {
-    sink.report(
-      'error',
-      'wrongType',
-      at,
-      `a Copilot hook must be an object like {"type": "command", "bash": "./check.sh"}, got ${describeValue(raw)}; it is skipped`,
-    );
-    return undefined;
-  }
-  const type = raw.type ?? 'command';
-  if (type === 'prompt') {
-    sink.report(
+/** How Copilot's entries differ from the other `{"hooks": {...}}` formats'. */
+const COPILOT_ENTRIES: CommandEntryRules<(typeof EVENTS)[string]> = {
+  format: 'copilot',
+  name: 'Copilot',
+  events: EVENTS,
+  noEquivalent: NO_EQUIVALENT,
+  keys: ENTRY_KEYS,
+  example: '{"type": "command", "bash": "./check.sh"}',
+  typeWarning(raw) {
+    const type = raw ?? 'command';
+    if (type === 'command') return undefined;
+    return type === 'prompt'
+      ? 'a Copilot "prompt" hook submits its text as if the user typed it; Hookwise has no such hook, so it does not run (a Hookwise prompt hook asks a model instead)'
+      : `Copilot "${String(type)}" hooks are not carried over yet; it does not run (write it as a command hook, or as an http hook in .claude/settings.json)`;
+  },
+  command: (windows) => ({
+    keys: windows ? ['powershell', 'command'] : ['bash', 'command'],
+    missing: [
       'warning',
       'notCarriedOver',
-      [...at, 'type'],
-      'a Copilot "prompt" hook submits its text as if the user typed it; Hookwise has no such hook, so it does not run (a Hookwise prompt hook asks a model instead)',
-    );
-    return undefined;
-  }
-  if (type !== 'command') {
-    sink.report(
-      'warning',
-      'notCarriedOver',
-      [...at, 'type'],
-      `Copilot "${String(type)}" hooks are not carried over yet; it does not run (write it as a command hook, or as an http hook in .claude/settings.json)`,
-    );
-    return undefined;
-  }
-  warnUnknownKeys(raw, ENTRY_KEYS, at, sink, 'Copilot');
-  if (raw.exec !== undefined)
-    sink.report('warning', 'notCarriedOver', [...at, 'exec'], '"exec" (no shell) is not carried over; the shell command ("bash"/"command") runs instead', {
-      key: true,
-    });
-  const windows = process.platform === 'win32';
-  const command = windows
-    ? (stringField(raw, 'powershell', at, sink) ?? stringField(raw, 'command', at, sink))
-    : (stringField(raw, 'bash', at, sink) ?? stringField(raw, 'command', at, sink));
-  if (command === undefined || command.trim() === '') {
-    sink.report(
-      'warning',
-      'notCarriedOver',
-      at,
       `no ${windows ? '"powershell"' : '"bash"'} or "command" to run on this platform; Copilot skips this hook here, and so does Hookwise`,
-    );
-    return undefined;
-  }
-  const seconds = positiveNumberField(raw, raw.timeoutSec !== undefined ? 'timeoutSec' : 'timeout', at, sink);
-  const matcher = stringField(raw, 'matcher', at, sink);
-  if (matcher !== undefined && mapped.matches === undefined)
-    sink.report('warning', 'ignoredMatcher', [...at, 'matcher'], `Copilot ignores "matcher" on ${nativeEvent}; so does Hookwise (the hook runs every time)`, {
-      key: true,
-    });
-  const cwd = stringField(raw, 'cwd', at, sink);
-  const env = stringMapField(raw, 'env', at, sink);
-  const binding: FormatBinding = {
-    format: 'copilot',
-    nativeEvent,
-    ...(matcher !== undefined && mapped.matches !== undefined ? { matcher } : {}),
-    ...(seconds !== undefined ? { timeoutMs: Math.round(seconds * 1000) } : {}),
-    ...(mapped.matches !== undefined ? { options: { matches: mapped.matches } } : {}),
-  };
-  return { event: mapped.event, binding, command, ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}), path: at };
-}
+    ],
+  }),
+  textKeys: ['comment', 'description'],
+  timeoutKeys: ['timeoutSec', 'timeout'],
+  ignoredMatcher: (nativeEvent) => `Copilot ignores "matcher" on ${nativeEvent}; so does Hookwise (the hook runs every time)`,
+  extras(raw, _nativeEvent, mapped, at, sink) {
+    if (raw.exec !== undefined)
+      sink.report('warning', 'notCarriedOver', [...at, 'exec'], '"exec" (no shell) is not carried over; the shell command ("bash"/"command") runs instead', {
+        key: true,
+      });
+    const cwd = stringField(raw, 'cwd', at, sink);
+    const env = stringMapField(raw, 'env', at, sink);
+    return {
+      ...(mapped.matches !== undefined ? { options: { matches: mapped.matches } } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...(env !== undefined ? { env } : {}),
+    };
+  },
+};
 
 /** GitHub Copilot CLI and cloud agent hook files (docs/formats/copilot.md). */
 export const copilotFormat: HookFormatAdapter = {

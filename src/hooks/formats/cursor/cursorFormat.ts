@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { describeValue, type DiagnosticSink } from '../../../configFiles/diagnosticSink';
-import type { JsonSegment } from '../../../configFiles/jsonPath';
-import { isPlainObject } from '../../../shared/jsonObject';
+import { describeValue } from '../../../configFiles/diagnosticSink';
 import type { HookEvent } from '../../hookEvent';
-import { booleanField, positiveNumberField, readEventLists, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
+import { booleanField, readCommandEntries, readFormatJson, type CommandEntryRules } from '../formatJson';
 import { bothMatch, regexMatcher, toolMatcher } from '../formatMatchers';
-import type { FormatBinding, FormatFileContent, FormatFileWhere, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
+import type { FormatFileContent, FormatFileWhere, HookFormatAdapter } from '../hookFormat';
 import { cursorInput, cursorToolName, cursorVerdict, shellCommandOf } from './cursorRuntime';
 
 /** Cursor does not document a default time limit; Hookwise's own 60 s applies. */
@@ -62,88 +60,47 @@ function parseCursor(text: string, where: FormatFileWhere): FormatFileContent {
   // Project hooks run from the project root, user hooks from ~/.cursor (Cursor's rule).
   // Relative to the project root (resolved when the hook runs), so the approval does not depend on where the clone is.
   const cwd = where.scope === 'user' ? path.dirname(where.file) : '.';
-  const hooks: FormatHookEntry[] = [];
-  for (const list of readEventLists(value, sink)) {
-    const mapped = EVENTS[list.name];
-    if (mapped === undefined) {
-      const why = NO_EQUIVALENT[list.name];
-      sink.report(
-        'warning',
-        why !== undefined ? 'notCarriedOver' : 'unknownEvent',
-        ['hooks', list.name],
-        why !== undefined
-          ? `Cursor's ${list.name} is not carried over: ${why}; its hooks do not run`
-          : `"${list.name}" is not a Cursor hook event; its hooks do not run`,
-        { key: true },
-      );
-      continue;
-    }
-    for (const { value: raw, path: at } of list.entries) {
-      const entry = readEntry(raw, list.name, mapped, at, sink, cwd);
-      if (entry !== undefined) hooks.push(entry);
-    }
-  }
-  return { hooks, diagnostics: sink.diagnostics };
+  return { hooks: readCommandEntries(value, sink, cursorEntries(cwd)), diagnostics: sink.diagnostics };
 }
 
-function readEntry(
-  raw: unknown,
-  nativeEvent: string,
-  mapped: (typeof EVENTS)[string],
-  at: JsonSegment[],
-  sink: DiagnosticSink,
-  cwd: string,
-): FormatHookEntry | undefined {
-  if (!isPlainObject(raw)) {
-    sink.report('error', 'wrongType', at, `a Cursor hook must be an object like {"command": "./hooks/guard.sh"}, got ${describeValue(raw)}; it is skipped`);
-    return undefined;
-  }
-  if (raw.type !== undefined && raw.type !== 'command') {
-    sink.report(
-      'warning',
-      'notCarriedOver',
-      [...at, 'type'],
-      raw.type === 'prompt'
-        ? 'Cursor "prompt" hooks (an LLM answering {ok, reason}) are not carried over yet; it does not run (a Hookwise prompt hook in .claude/settings.json does the same job)'
-        : `Cursor "${String(raw.type)}" hooks are not carried over; it does not run`,
-    );
-    return undefined;
-  }
-  warnUnknownKeys(raw, ENTRY_KEYS, at, sink, 'Cursor');
-  const command = stringField(raw, 'command', at, sink);
-  if (command === undefined || command.trim() === '') {
-    sink.report('error', 'wrongType', at, 'missing "command"; this hook is skipped');
-    return undefined;
-  }
-  const seconds = positiveNumberField(raw, 'timeout', at, sink);
-  const failClosed = booleanField(raw, 'failClosed', at, sink);
-  const matcher = stringField(raw, 'matcher', at, sink);
-  if (matcher !== undefined && mapped.matches === undefined)
-    sink.report('warning', 'ignoredMatcher', [...at, 'matcher'], `a matcher on ${nativeEvent} has nothing to test in Hookwise; the hook runs every time`, {
-      key: true,
-    });
-  if (raw.loop_limit !== undefined && nativeEvent !== 'stop' && nativeEvent !== 'subagentStop')
-    sink.report('warning', 'notCarriedOver', [...at, 'loop_limit'], '"loop_limit" applies to stop hooks only; it is ignored here', { key: true });
-  else if (raw.loop_limit !== undefined)
-    sink.report(
-      'warning',
-      'notCarriedOver',
-      [...at, 'loop_limit'],
-      '"loop_limit" is not carried over: Hookwise lets a stop hook continue the agent once per stop (stop_hook_active), and its own step limit bounds the run',
-      { key: true },
-    );
-  const options: Record<string, string | boolean> = {};
-  if (mapped.implies !== undefined) options.implies = mapped.implies;
-  if (mapped.matches !== undefined) options.matches = mapped.matches;
-  if (failClosed === true) options.failClosed = true;
-  const binding: FormatBinding = {
+/** How Cursor's entries differ from the other `{"hooks": {...}}` formats'; `cwd` is where its hooks run. */
+function cursorEntries(cwd: string): CommandEntryRules<(typeof EVENTS)[string]> {
+  return {
     format: 'cursor',
-    nativeEvent,
-    ...(matcher !== undefined && mapped.matches !== undefined ? { matcher } : {}),
-    ...(seconds !== undefined ? { timeoutMs: Math.round(seconds * 1000) } : {}),
-    ...(Object.keys(options).length > 0 ? { options } : {}),
+    name: 'Cursor',
+    events: EVENTS,
+    noEquivalent: NO_EQUIVALENT,
+    keys: ENTRY_KEYS,
+    example: '{"command": "./hooks/guard.sh"}',
+    typeWarning: (type) =>
+      type === undefined || type === 'command'
+        ? undefined
+        : type === 'prompt'
+          ? 'Cursor "prompt" hooks (an LLM answering {ok, reason}) are not carried over yet; it does not run (a Hookwise prompt hook in .claude/settings.json does the same job)'
+          : `Cursor "${String(type)}" hooks are not carried over; it does not run`,
+    command: () => ({ keys: ['command'], missing: ['error', 'wrongType', 'missing "command"; this hook is skipped'] }),
+    textKeys: ['description'],
+    timeoutKeys: ['timeout'],
+    ignoredMatcher: (nativeEvent) => `a matcher on ${nativeEvent} has nothing to test in Hookwise; the hook runs every time`,
+    extras(raw, nativeEvent, mapped, at, sink) {
+      const failClosed = booleanField(raw, 'failClosed', at, sink);
+      if (raw.loop_limit !== undefined && nativeEvent !== 'stop' && nativeEvent !== 'subagentStop')
+        sink.report('warning', 'notCarriedOver', [...at, 'loop_limit'], '"loop_limit" applies to stop hooks only; it is ignored here', { key: true });
+      else if (raw.loop_limit !== undefined)
+        sink.report(
+          'warning',
+          'notCarriedOver',
+          [...at, 'loop_limit'],
+          '"loop_limit" is not carried over: Hookwise lets a stop hook continue the agent once per stop (stop_hook_active), and its own step limit bounds the run',
+          { key: true },
+        );
+      const options: Record<string, string | boolean> = {};
+      if (mapped.implies !== undefined) options.implies = mapped.implies;
+      if (mapped.matches !== undefined) options.matches = mapped.matches;
+      if (failClosed === true) options.failClosed = true;
+      return { options, cwd };
+    },
   };
-  return { event: mapped.event, binding, command, cwd, path: at };
 }
 
 const IMPLIED_TOOLS: Readonly<Record<Implied, (tool: string) => boolean>> = {

@@ -5,7 +5,7 @@ import type { HookEvent } from '../../hookEvent';
 import type { HookMatcher, MatchTarget } from '../../matchers/hookMatcher';
 import { MATCH_ALL } from '../../matchers/hookMatcher';
 import { readGroupHandlers, type GroupHandler } from '../formatGroups';
-import { positiveNumberField, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
+import { booleanField, checkTextFields, handlerType, positiveNumberField, readFormatJson, stringField, stringMapField, warnUnknownKeys } from '../formatJson';
 import type { FormatBinding, FormatFileContent, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
 import { geminiInput, geminiVerdict } from './geminiRuntime';
 import { geminiToolName } from './geminiTools';
@@ -50,8 +50,8 @@ function parseGemini(text: string, where: { readonly file: string; readonly disp
     if (!isPlainObject(config))
       sink.report('error', 'wrongType', ['hooksConfig'], `"hooksConfig" must be an object, got ${describeValue(config)}; it is ignored`);
     else {
-      if (config.enabled === false) return { hooks: [], diagnostics: sink.diagnostics };
-      if (Array.isArray(config.disabled)) disabled = config.disabled.filter((n): n is string => typeof n === 'string');
+      if (booleanField(config, 'enabled', ['hooksConfig'], sink) === false) return { hooks: [], diagnostics: sink.diagnostics };
+      disabled = disabledNames(config.disabled, sink);
     }
   }
   const handlers = readGroupHandlers(value, sink, 'Gemini', (list) => {
@@ -74,7 +74,7 @@ function parseGemini(text: string, where: { readonly file: string; readonly disp
     if (!warnedGroups.has(groupKey)) {
       warnedGroups.add(groupKey);
       warnUnknownKeys(h.group, GROUP_KEYS, groupPath, sink, 'Gemini');
-      if (h.group.sequential === true)
+      if (booleanField(h.group, 'sequential', groupPath, sink) === true)
         sink.report(
           'warning',
           'notCarriedOver',
@@ -88,11 +88,27 @@ function parseGemini(text: string, where: { readonly file: string; readonly disp
   return { hooks, diagnostics: sink.diagnostics };
 }
 
+/** `hooksConfig.disabled`: the names of hooks that do not run; what is not a list of strings is an error and ignored. */
+function disabledNames(raw: unknown, sink: DiagnosticSink): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    sink.report('error', 'wrongType', ['hooksConfig', 'disabled'], `"disabled" must be a list of hook names, got ${describeValue(raw)}; it is ignored`);
+    return [];
+  }
+  const names: string[] = [];
+  raw.forEach((name: unknown, i) => {
+    if (typeof name === 'string') names.push(name);
+    else sink.report('error', 'wrongType', ['hooksConfig', 'disabled', i], `a hook name must be a string, got ${describeValue(name)}; it is ignored`);
+  });
+  return names;
+}
+
 function readHandler(h: GroupHandler, disabled: readonly string[], sink: DiagnosticSink): FormatHookEntry[] {
   const at = h.path;
   const mapped = EVENTS[h.eventName];
   if (mapped === undefined) return [];
-  const type = h.handler.type ?? 'command';
+  const type = handlerType(h.handler, at, sink);
+  if (type === undefined) return [];
   if (type !== 'command') {
     sink.report(
       'warning',
@@ -109,12 +125,11 @@ function readHandler(h: GroupHandler, disabled: readonly string[], sink: Diagnos
     return [];
   }
   const name = stringField(h.handler, 'name', at, sink);
+  checkTextFields(h.handler, ['description'], at, sink);
   // hooksConfig.disabled names a hook by its name, else its command (Gemini's getHookName).
   if (disabled.includes(name ?? command)) return [];
   const ms = positiveNumberField(h.handler, 'timeout', at, sink);
-  const env = isPlainObject(h.handler.env)
-    ? Object.fromEntries(Object.entries(h.handler.env).filter((e): e is [string, string] => typeof e[1] === 'string'))
-    : undefined;
+  const env = stringMapField(h.handler, 'env', at, sink);
   const binding: FormatBinding = {
     format: 'gemini',
     nativeEvent: h.eventName,

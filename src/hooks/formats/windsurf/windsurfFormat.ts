@@ -1,23 +1,11 @@
 import path from 'node:path';
-import { describeValue, type DiagnosticSink } from '../../../configFiles/diagnosticSink';
-import type { JsonSegment } from '../../../configFiles/jsonPath';
-import { isPlainObject } from '../../../shared/jsonObject';
 import type { HookActionContext } from '../../hookAction';
 import type { HookEvent } from '../../hookEvent';
-import { booleanField, readEventLists, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
+import { booleanField, readCommandEntries, readFormatJson, stringField, type CommandEntryRules } from '../formatJson';
 import { stderrReason } from '../formatOutput';
 import { toolInputOf, toolMatcher } from '../formatMatchers';
 import { MATCH_ALL } from '../../matchers/hookMatcher';
-import type {
-  FormatBinding,
-  FormatFileContent,
-  FormatFileWhere,
-  FormatHookEntry,
-  FormatInput,
-  FormatRun,
-  FormatVerdict,
-  HookFormatAdapter,
-} from '../hookFormat';
+import type { FormatBinding, FormatFileContent, FormatFileWhere, FormatInput, FormatRun, FormatVerdict, HookFormatAdapter } from '../hookFormat';
 
 /**
  * Windsurf (Cascade) hook files (docs/formats/windsurf.md): `{"hooks": {"pre_run_command": [{"command": …}]}}`.
@@ -71,60 +59,35 @@ function parseWindsurf(text: string, where: FormatFileWhere): FormatFileContent 
   for (const key of Object.keys(value))
     if (key !== 'hooks' && key !== '$schema')
       sink.report('warning', 'notCarriedOver', [key], `"${key}" is not a Windsurf hooks file key; it is ignored`, { key: true });
-  const hooks: FormatHookEntry[] = [];
-  for (const list of readEventLists(value, sink)) {
-    const mapped = EVENTS[list.name];
-    if (mapped === undefined) {
-      const why = NO_EQUIVALENT[list.name];
-      sink.report(
-        'warning',
-        why !== undefined ? 'notCarriedOver' : 'unknownEvent',
-        ['hooks', list.name],
-        why !== undefined
-          ? `Windsurf's ${list.name} is not carried over: ${why}; its hooks do not run`
-          : `"${list.name}" is not a Windsurf hook event; its hooks do not run`,
-        { key: true },
-      );
-      continue;
-    }
-    if (mapped.note !== undefined) sink.report('warning', 'notCarriedOver', ['hooks', list.name], `${list.name}: ${mapped.note}`, { key: true });
-    for (const { value: raw, path: at } of list.entries) {
-      const entry = readEntry(raw, list.name, mapped, at, sink, where);
-      if (entry !== undefined) hooks.push(entry);
-    }
-  }
-  return { hooks, diagnostics: sink.diagnostics };
+  return { hooks: readCommandEntries(value, sink, windsurfEntries(where)), diagnostics: sink.diagnostics };
 }
 
-function readEntry(
-  raw: unknown,
-  nativeEvent: string,
-  mapped: (typeof EVENTS)[string],
-  at: JsonSegment[],
-  sink: DiagnosticSink,
-  where: FormatFileWhere,
-): FormatHookEntry | undefined {
-  if (!isPlainObject(raw)) {
-    sink.report('error', 'wrongType', at, `a Windsurf hook must be an object like {"command": "python3 guard.py"}, got ${describeValue(raw)}; it is skipped`);
-    return undefined;
-  }
-  warnUnknownKeys(raw, ENTRY_KEYS, at, sink, 'Windsurf');
-  const windows = process.platform === 'win32';
-  const command = (windows ? stringField(raw, 'powershell', at, sink) : undefined) ?? stringField(raw, 'command', at, sink);
-  if (command === undefined || command.trim() === '') {
-    sink.report('error', 'wrongType', at, 'missing "command"; this hook is skipped');
-    return undefined;
-  }
-  const showOutput = booleanField(raw, 'show_output', at, sink);
-  const dir = stringField(raw, 'working_directory', at, sink);
-  // Relative to the workspace root (resolved when the hook runs, FormatCommandAction), as written: the approval does not depend on where the clone is.
-  const cwd = dir !== undefined ? (path.isAbsolute(dir) || where.scope === 'project' ? dir : path.resolve(path.dirname(where.file), dir)) : undefined;
-  const options: Record<string, string | boolean> = {};
-  if (mapped.covers !== undefined) options.covers = mapped.covers;
-  if (mapped.pre === true) options.pre = true;
-  if (showOutput === true) options.showOutput = true;
-  const binding: FormatBinding = { format: 'windsurf', nativeEvent, ...(Object.keys(options).length > 0 ? { options } : {}) };
-  return { event: mapped.event, binding, command, ...(cwd !== undefined ? { cwd } : {}), path: at };
+/** How Windsurf's entries differ from the other `{"hooks": {...}}` formats' (no type, time limit or matcher). */
+function windsurfEntries(where: FormatFileWhere): CommandEntryRules<(typeof EVENTS)[string]> {
+  return {
+    format: 'windsurf',
+    name: 'Windsurf',
+    events: EVENTS,
+    noEquivalent: NO_EQUIVALENT,
+    keys: ENTRY_KEYS,
+    example: '{"command": "python3 guard.py"}',
+    command: (windows) => ({
+      keys: windows ? ['powershell', 'command'] : ['command'],
+      missing: ['error', 'wrongType', 'missing "command"; this hook is skipped'],
+    }),
+    textKeys: ['description'],
+    extras(raw, _nativeEvent, mapped, at, sink) {
+      const showOutput = booleanField(raw, 'show_output', at, sink);
+      const dir = stringField(raw, 'working_directory', at, sink);
+      // Relative to the workspace root (resolved when the hook runs, FormatCommandAction), as written: the approval does not depend on where the clone is.
+      const cwd = dir !== undefined ? (path.isAbsolute(dir) || where.scope === 'project' ? dir : path.resolve(path.dirname(where.file), dir)) : undefined;
+      const options: Record<string, string | boolean> = {};
+      if (mapped.covers !== undefined) options.covers = mapped.covers;
+      if (mapped.pre === true) options.pre = true;
+      if (showOutput === true) options.showOutput = true;
+      return { options, ...(cwd !== undefined ? { cwd } : {}) };
+    },
+  };
 }
 
 function windsurfInput(binding: FormatBinding, event: HookEvent, input: Readonly<Record<string, unknown>>, ctx: HookActionContext): FormatInput {
