@@ -98,6 +98,8 @@ export function startingInput(
 function formatSampleTool(format: LoadedFormatHook, event: HookEvent): string {
   const compiled = compileFormatMatcher(format.binding, event);
   if (!compiled.ok) return 'Bash';
-  const selected = Object.entries(TOOL_INPUTS).find(([tool, toolInput]) => compiled.matcher.matches({ event, input: { tool_name: tool, tool_input: toolInput } }));
+  const selected = Object.entries(TOOL_INPUTS).find(([tool, toolInput]) =>
+    compiled.matcher.matches({ event, input: { tool_name: tool, tool_input: toolInput } }),
+  );
   return selected?.[0] ?? 'Bash';
 }

@@ -65,14 +65,27 @@ suite('Format hook lens', () => {
     await until('the first hook configuration', () => api.hookConfig.current !== undefined);
     mkdirSync(path.dirname(file(COPILOT_FILE)), { recursive: true });
     mkdirSync(path.dirname(file(GEMINI_FILE)), { recursive: true });
-    const copilot = { version: 1, hooks: { preToolUse: [{ type: 'command', bash: DENY, matcher: 'bash' }, { type: 'command', bash: 'true', matcher: 'bsh' }] } };
+    const copilot = {
+      version: 1,
+      hooks: {
+        preToolUse: [
+          { type: 'command', bash: DENY, matcher: 'bash' },
+          { type: 'command', bash: 'true', matcher: 'bsh' },
+        ],
+      },
+    };
     writeFileSync(file(COPILOT_FILE), `${JSON.stringify(copilot, null, 2)}\n`);
     const gemini = { hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'true' }] }] } };
     writeFileSync(file(GEMINI_FILE), `${JSON.stringify(gemini, null, 2)}\n`);
-    cleanup.push(() => rmSync(file(COPILOT_FILE), { force: true }), () => rmSync(file(GEMINI_FILE), { force: true }));
+    cleanup.push(
+      () => rmSync(file(COPILOT_FILE), { force: true }),
+      () => rmSync(file(GEMINI_FILE), { force: true }),
+    );
     // Project hooks of every format run once approved: approve them as the approval dialog would.
     const loaded = await api.hookConfig.reload();
-    const ours = (loaded?.config.hooks ?? []).filter((h) => h.source.kind === 'file' && (h.source.file === file(COPILOT_FILE) || h.source.file === file(GEMINI_FILE)));
+    const ours = (loaded?.config.hooks ?? []).filter(
+      (h) => h.source.kind === 'file' && (h.source.file === file(COPILOT_FILE) || h.source.file === file(GEMINI_FILE)),
+    );
     assert.equal(ours.length, 3, 'the Copilot and Gemini hooks are loaded');
     await api.hookConfig.approve(ours.map((h) => h.hash));
     await api.hookConfig.reload();

@@ -140,7 +140,11 @@ export class HookLensIndex {
         return { kind: { label: 'workspace settings', shape: 'vscodeSettings' }, folder };
     }
     if (key(file) === key(path.join(this.homeDir, '.claude', 'settings.json'))) return { kind: { label: '~/.claude/settings.json', shape: 'claude' } };
-    return standardFormatFile(file, this.homeDir, folders.map((f) => ({ root: f, prefix: prefix(f) })));
+    return standardFormatFile(
+      file,
+      this.homeDir,
+      folders.map((f) => ({ root: f, prefix: prefix(f) })),
+    );
   }
 }
 
@@ -156,7 +160,10 @@ function standardFormatFile(file: string, homeDir: string, folders: readonly { r
     }
     if (displayFile === undefined) continue;
     const format = { id: place.format, file, displayFile, scope: place.scope };
-    return { kind: { label: `${hookFormatName(place.format)} ${displayFile}`, shape: 'format', format }, ...(place.folder !== undefined ? { folder: place.folder } : {}) };
+    return {
+      kind: { label: `${hookFormatName(place.format)} ${displayFile}`, shape: 'format', format },
+      ...(place.folder !== undefined ? { folder: place.folder } : {}),
+    };
   }
   return undefined;
 }

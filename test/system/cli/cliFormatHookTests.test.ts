@@ -19,14 +19,20 @@ function testCase(name: string, format: string, command: string, expect: Record<
   return suite.w.write(`.hookwise/hook-tests/${name}.json`, JSON.stringify({ name, event: 'PreToolUse', format, input, expect }, null, 2));
 }
 
-async function hooksTest(): Promise<{ code: number | null; out: { passed: number; failed: number; results: { name: string; passed: boolean; decision?: string; problems: string[] }[] } }> {
+async function hooksTest(): Promise<{
+  code: number | null;
+  out: { passed: number; failed: number; results: { name: string; passed: boolean; decision?: string; problems: string[] }[] };
+}> {
   const run = await runCliProcess(suite.cli, suite.w, ['hooks', 'test', '--json']);
   return { code: run.code, out: JSON.parse(run.stdout) as never };
 }
 
 describe('hookwise hooks test with other agents’ hooks', () => {
   it('Cursor: the docs block-git hook denies git and allows the rest, reading Cursor’s `command`', async () => {
-    await suite.w.write('.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: path.join(FIXTURES, 'cursor/block-git.sh') }] } }));
+    await suite.w.write(
+      '.cursor/hooks.json',
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: path.join(FIXTURES, 'cursor/block-git.sh') }] } }),
+    );
     await testCase('git-denied', 'cursor', 'git push', { decision: 'deny', reason: 'blocked by a Cursor hook' });
     await testCase('ls-allowed', 'cursor', 'ls', { decision: 'allow' });
 

@@ -62,7 +62,16 @@ describe('locateHooks on other agents’ hook files', () => {
   });
 
   it('Codex config.toml: each hook at its command string, in file order (a repeated command included)', async () => {
-    const text = ['[[hooks.PreToolUse]]', 'matcher = "^Bash$"', '[[hooks.PreToolUse.hooks]]', 'command = "./x.sh"', '[[hooks.Stop]]', '[[hooks.Stop.hooks]]', "command = './x.sh'", ''].join('\n');
+    const text = [
+      '[[hooks.PreToolUse]]',
+      'matcher = "^Bash$"',
+      '[[hooks.PreToolUse.hooks]]',
+      'command = "./x.sh"',
+      '[[hooks.Stop]]',
+      '[[hooks.Stop.hooks]]',
+      "command = './x.sh'",
+      '',
+    ].join('\n');
     const { loadedIds, located } = await both('codex', '.codex/config.toml', text);
     expect(located.map((h) => h.id)).toEqual(loadedIds);
     expect(located).toHaveLength(2);

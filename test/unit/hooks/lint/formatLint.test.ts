@@ -77,7 +77,10 @@ describe('lintHooks on other agents’ hook files', () => {
 
   it('matchers on something else than tool names are not judged as tool names: Cursor’s command text, Codex’s Edit alias', async () => {
     const found = await lint({
-      '.cursor/hooks.json': { version: 1, hooks: { beforeShellExecution: [{ command: 'true', matcher: 'curl|wget' }], preToolUse: [{ command: 'true', matcher: 'Shell' }] } },
+      '.cursor/hooks.json': {
+        version: 1,
+        hooks: { beforeShellExecution: [{ command: 'true', matcher: 'curl|wget' }], preToolUse: [{ command: 'true', matcher: 'Shell' }] },
+      },
       '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^(Edit|Write)$', hooks: [{ type: 'command', command: 'true' }] }] } },
     });
     expect(found).toEqual([]);

@@ -67,9 +67,9 @@ describe('testCaseFromRuns', () => {
     expect(hookTestCaseSchema.safeParse(testCase).success).toBe(true);
     // No decision: the format when every run was that agent's, else none.
     expect(testCaseFromRuns('quiet', [record({ source: copilot, status: 'ok', outcome: {} })]).format).toBe('copilot');
-    expect(testCaseFromRuns('mixed', [record({ source: copilot, status: 'ok', outcome: {} }), record({ runId: 'x', status: 'ok', outcome: {} })])).not.toHaveProperty(
-      'format',
-    );
+    expect(
+      testCaseFromRuns('mixed', [record({ source: copilot, status: 'ok', outcome: {} }), record({ runId: 'x', status: 'ok', outcome: {} })]),
+    ).not.toHaveProperty('format');
     expect(testCaseFromRuns('claude', [runs[0]!])).not.toHaveProperty('format');
   });
 
