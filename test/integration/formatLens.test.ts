@@ -1,13 +1,14 @@
 /**
  * The workbench in other agents' hook files, in the real extension host: a Copilot
- * `.github/hooks/*.json` and a `.gemini/settings.json` hook, approved and run through the
+ * `.github/hooks/*.json`, a `.gemini/settings.json` hook and a Cline script, approved and run through the
  * extension's own runner, get the CodeLens and hover `.claude` hooks get, named with the format
- * (`Copilot .github/hooks/….json › hooks.preToolUse[0]`) and the agent's event; a misspelt Copilot
+ * (`Copilot .github/hooks/….json › hooks.preToolUse[0]`) and the agent's event (the Cline script's
+ * at its line 1); a misspelt Copilot
  * tool matcher is a warning in Problems; Run with Sample Input runs the Copilot hook through its
  * adapter; Save as Test Case on its deny records the format and the case passes in the Test Explorer.
  */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
@@ -19,6 +20,7 @@ import { bashHookInput, until } from './hostWait';
 
 const COPILOT_FILE = '.github/hooks/lens-guard.json';
 const GEMINI_FILE = '.gemini/settings.json';
+const CLINE_FILE = '.clinerules/hooks/PreToolUse';
 const COPILOT_ID = `Copilot ${COPILOT_FILE} › hooks.preToolUse[0]`;
 const GEMINI_ID = `Gemini ${GEMINI_FILE} › hooks.BeforeTool[0].hooks[0]`;
 const DENY = `echo '{"permissionDecision":"deny","permissionDecisionReason":"no curl from Copilot"}'`;
@@ -77,16 +79,20 @@ suite('Format hook lens', () => {
     writeFileSync(file(COPILOT_FILE), `${JSON.stringify(copilot, null, 2)}\n`);
     const gemini = { hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'true' }] }] } };
     writeFileSync(file(GEMINI_FILE), `${JSON.stringify(gemini, null, 2)}\n`);
+    mkdirSync(path.dirname(file(CLINE_FILE)), { recursive: true });
+    writeFileSync(file(CLINE_FILE), '#!/usr/bin/env bash\ncat > /dev/null\necho \'{"cancel": false}\'\n');
+    chmodSync(file(CLINE_FILE), 0o755);
     cleanup.push(
       () => rmSync(file(COPILOT_FILE), { force: true }),
       () => rmSync(file(GEMINI_FILE), { force: true }),
+      () => rmSync(file(CLINE_FILE), { force: true }),
     );
     // Project hooks of every format run once approved: approve them as the approval dialog would.
     const loaded = await api.hookConfig.reload();
     const ours = (loaded?.config.hooks ?? []).filter(
-      (h) => h.source.kind === 'file' && (h.source.file === file(COPILOT_FILE) || h.source.file === file(GEMINI_FILE)),
+      (h) => h.source.kind === 'file' && [file(COPILOT_FILE), file(GEMINI_FILE), file(CLINE_FILE)].includes(h.source.file),
     );
-    assert.equal(ours.length, 3, 'the Copilot and Gemini hooks are loaded');
+    assert.equal(ours.length, 4, 'the Copilot, Gemini and Cline hooks are loaded');
     await api.hookConfig.approve(ours.map((h) => h.hash));
     await api.hookConfig.reload();
     await until('the approved format hooks', () => ours.every((o) => api.hookConfig.current?.applied.active.some((h) => h.hash === o.hash) === true), 15_000);
@@ -122,6 +128,15 @@ suite('Format hook lens', () => {
     );
     await until('the Gemini lens to count its run', async () => (await titles(geminiUri)).some((l) => /^\d+ runs? · last:/.test(l.title)), 15_000);
     assert.ok((await titles(geminiUri)).some((l) => l.title === 'Show Runs' && l.args[0] === GEMINI_ID));
+
+    // The Cline script is one hook: its lenses sit on line 1.
+    const clineUri = vscode.Uri.file(file(CLINE_FILE));
+    await vscode.workspace.openTextDocument(clineUri);
+    const clineLenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', clineUri, 100)) ?? [];
+    const clineRun = clineLenses.find((l) => l.command?.title === 'Run with Sample Input…');
+    assert.equal(clineRun?.command?.arguments?.[0], `Cline ${CLINE_FILE}`);
+    assert.equal(clineRun.range.start.line, 0);
+    await until('the Cline lens to count its run', async () => (await titles(clineUri)).some((l) => /^\d+ runs? · last:/.test(l.title)), 15_000);
 
     // Hovers on the commands: the format's label, the agent's event, and that the hook runs.
     const copilotHover = await hoverAt(copilotUri, copilotDoc.positionAt(copilotDoc.getText().indexOf('permissionDecision')));

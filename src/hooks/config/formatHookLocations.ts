@@ -46,7 +46,8 @@ export function locateFormatHooks(text: string, label: string, doc: FormatDocume
     }
     if (spans === undefined) continue;
     located.push({
-      id: `${label} › ${jsonPath}`,
+      // As describeSource names the loaded hook: a whole-file hook by its file alone.
+      id: jsonPath === '' ? label : `${label} › ${jsonPath}`,
       jsonPath,
       event: entry.event,
       nativeEvent: entry.binding.nativeEvent,

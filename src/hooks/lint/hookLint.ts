@@ -243,6 +243,8 @@ function place(
  * may hold its own `matcher` and names its command `bash` or `powershell` (Copilot).
  */
 function fieldPaths(hook: LoadedHook, handlerPath: string, field: string): string[] {
+  // A whole-file hook (a Cline script) has no fields.
+  if (handlerPath === '' && hook.format !== undefined) return [''];
   const group = handlerPath.replace(/\.hooks\[\d+\]$/, '.matcher');
   if (hook.format === undefined) return [field === 'matcher' ? group : `${handlerPath}.${field}`];
   if (field === 'matcher') return [`${handlerPath}.matcher`, ...(group !== handlerPath ? [group] : [])];

@@ -83,7 +83,7 @@ describe('locateHooks on other agents’ hook files', () => {
     const text = '#!/usr/bin/env bash\necho \'{"cancel": false}\'\n';
     const { loadedIds, located } = await both('cline', '.clinerules/hooks/PreToolUse', text);
     expect(located.map((h) => h.id)).toEqual(loadedIds);
-    expect(located.map((h) => [h.event, h.nativeEvent])).toEqual([['PreToolUse', 'PreToolUse']]);
+    expect(located.map((h) => [h.id, h.event, h.nativeEvent])).toEqual([['Cline .clinerules/hooks/PreToolUse', 'PreToolUse', 'PreToolUse']]);
     expect(located[0]!.range).toEqual({ offset: 0, length: '#!/usr/bin/env bash'.length });
   });
 });
