@@ -58,25 +58,29 @@ function testsToolName(binding: FormatBinding): boolean {
 /**
  * A tool matcher of another agent's hook that selects none of the tools Hookwise runs, judged by
  * that agent's own matcher (its syntax, anchoring and tool names: Copilot `bash`, Gemini
- * `run_shell_command`), so the hook never runs. A plain name
- * close to one of the agent's names gets that name as the suggestion. Undefined: nothing to say.
+ * `run_shell_command`), so the hook never runs. Said only where it is surely a mistake: a list of
+ * plain names, each a Hookwise tool under another vocabulary's name (`Bash` in a Gemini file) or a
+ * near miss of the agent's name (`bsh`); anything else may name a tool only that agent or an MCP
+ * server has. Undefined: nothing to say.
  */
 export function formatMatcherFinding(hook: LoadedHook): FormatMatcherFinding | undefined {
-  const tools = HOOKWISE_TOOLS;
   const binding = hook.format?.binding;
   if (binding === undefined || binding.matcher === undefined || !testsToolName(binding)) return undefined;
+  const names = binding.matcher.split('|');
+  if (/mcp/i.test(binding.matcher) || !names.every((n) => /^[A-Za-z_][\w.-]*$/.test(n))) return undefined;
   const compiled = compileFormatMatcher(binding, hook.event);
   // An invalid matcher is the loader's error already.
   if (!compiled.ok) return undefined;
-  const probes = [...tools, MCP_PROBE];
+  const probes = [...HOOKWISE_TOOLS, MCP_PROBE];
   if (probes.some((name) => compiled.matcher.matches({ event: hook.event, input: { tool_name: name, tool_input: {} } }))) return undefined;
   const rename = binding.format === 'copilot' && isPascalBinding(binding) ? (n: string) => n : (TOOL_NAME[binding.format] ?? ((n: string) => n));
-  const names = [...new Set(tools.map(rename))];
-  const agent = hookFormatName(binding.format);
-  const shown = names.slice(0, NAMES_SHOWN).join(', ') + (names.length > NAMES_SHOWN ? ', …' : '');
-  const close = /^[A-Za-z_][\w-]*$/.test(binding.matcher) ? closestName(binding.matcher, names) : undefined;
+  const agentNames = [...new Set(HOOKWISE_TOOLS.map(rename))];
+  const fixes = names.map((n) => (HOOKWISE_TOOLS.includes(n) ? rename(n) : closestName(n, agentNames)));
+  if (fixes.every((f) => f === undefined)) return undefined;
+  const suggestion = names.map((n, i) => fixes[i] ?? n).join('|');
+  const shown = agentNames.slice(0, NAMES_SHOWN).join(', ') + (agentNames.length > NAMES_SHOWN ? ', …' : '');
   return {
-    message: `matcher \`${binding.matcher}\` selects none of ${agent}'s tool names (${shown}), so this hook never runs${close !== undefined ? ` — did you mean \`${close}\`?` : ''}`,
-    ...(close !== undefined ? { suggestion: close } : {}),
+    message: `matcher \`${binding.matcher}\` selects none of ${hookFormatName(binding.format)}'s tool names (${shown}), so this hook never runs — did you mean \`${suggestion}\`?`,
+    suggestion,
   };
 }

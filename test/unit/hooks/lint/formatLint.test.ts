@@ -71,7 +71,7 @@ describe('lintHooks on other agents’ hook files', () => {
         },
       },
     });
-    expect(found.map((d) => [d.jsonPath, d.code])).toEqual([['hooks.BeforeTool[0].matcher', 'unknownTool']]);
+    expect(found.map((d) => [d.jsonPath, d.code, d.suggestion])).toEqual([['hooks.BeforeTool[0].matcher', 'unknownTool', 'run_shell_command']]);
     expect(found[0]?.message).toContain("selects none of Gemini's tool names (run_shell_command, read_file");
   });
 
@@ -82,6 +82,14 @@ describe('lintHooks on other agents’ hook files', () => {
         hooks: { beforeShellExecution: [{ command: 'true', matcher: 'curl|wget' }], preToolUse: [{ command: 'true', matcher: 'Shell' }] },
       },
       '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^(Edit|Write)$', hooks: [{ type: 'command', command: 'true' }] }] } },
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('names that may be the agent’s own or an MCP server’s tools are not judged: far from every known name, or naming MCP', async () => {
+    const found = await lint({
+      '.github/hooks/guard.json': { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'true', matcher: 'get_issue' }] } },
+      '.cursor/hooks.json': { version: 1, hooks: { preToolUse: [{ command: 'true', matcher: 'MCP:search' }] } },
     });
     expect(found).toEqual([]);
   });
