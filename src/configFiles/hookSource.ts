@@ -90,11 +90,13 @@ export function isManagedPluginSource(source: HookSource): boolean {
 
 /**
  * One-line description of a source, e.g. `.claude/settings.json › hooks.PreToolUse[0].hooks[1]`,
- * `Copilot .github/hooks/guard.json › hooks.preToolUse[0]`,
+ * `Copilot .github/hooks/guard.json › hooks.preToolUse[0]`, `Cline .clinerules/hooks/PreToolUse` (the script is the hook),
  * `workspace settings › hookwise.hooks.Stop[0].hooks[0]` or `code: built-in: max steps`.
  */
 export function describeSource(source: HookSource): string {
-  return source.kind === 'code' ? source.label : `${sourceDocumentLabel(source)} › ${source.jsonPath}`;
+  if (source.kind === 'code') return source.label;
+  // A whole file can be the hook (a Cline script): it has no path inside.
+  return source.jsonPath === '' ? sourceDocumentLabel(source) : `${sourceDocumentLabel(source)} › ${source.jsonPath}`;
 }
 
 /** The document part of {@link describeSource}: `.claude/settings.json`, `skill tidy › SKILL.md`, `workspace settings`. */

@@ -1,4 +1,6 @@
 import { MATCHER_FIELD, type HookEvent } from './hookEvent';
+import type { LoadedFormatHook } from './config/loadedHook';
+import { compileFormatMatcher } from './formats/formatRegistry';
 
 /** Tool events: their input names a tool and carries a tool_use_id. */
 const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
@@ -77,11 +79,27 @@ export function sampleHookInput(event: HookEvent, matcher: string | undefined, c
   return input;
 }
 
-/** The input "Run with Sample Input…" starts from: the hook's last run input when it ran, else a sample for its event. */
+/**
+ * The input "Run with Sample Input…" starts from: the hook's last run input when it ran, else a
+ * sample for its event. Another agent's tool matcher is in that agent's words (Copilot `bash`), so
+ * its sample names the first Hookwise tool its own matcher selects (else Bash): the input is Hookwise's,
+ * the adapter turns it into the agent's.
+ */
 export function startingInput(
-  hook: { readonly event: HookEvent; readonly matcher?: string },
+  hook: { readonly event: HookEvent; readonly matcher?: string; readonly format?: LoadedFormatHook },
   lastInput: Readonly<Record<string, unknown>> | undefined,
   cwd: string,
 ): Record<string, unknown> {
-  return lastInput !== undefined ? { ...lastInput } : sampleHookInput(hook.event, hook.matcher, cwd);
+  if (lastInput !== undefined) return { ...lastInput };
+  if (hook.format !== undefined && TOOL_EVENTS.has(hook.event)) return sampleHookInput(hook.event, formatSampleTool(hook.format, hook.event), cwd);
+  return sampleHookInput(hook.event, hook.matcher, cwd);
+}
+
+function formatSampleTool(format: LoadedFormatHook, event: HookEvent): string {
+  const compiled = compileFormatMatcher(format.binding, event);
+  if (!compiled.ok) return 'Bash';
+  const selected = Object.entries(TOOL_INPUTS).find(([tool, toolInput]) =>
+    compiled.matcher.matches({ event, input: { tool_name: tool, tool_input: toolInput } }),
+  );
+  return selected?.[0] ?? 'Bash';
 }

@@ -123,9 +123,18 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs. */
-export function runCliProcess(cli: string, w: CliWorkspace, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return startCliProcess(cli, w, args, env).done;
+/** How long a CLI run may take before the harness kills it (a hung CLI fails its test instead of hanging it). */
+const DEFAULT_CLI_TIMEOUT_MS = 15_000;
+
+/** Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs; killed after `timeoutMs`. */
+export function runCliProcess(
+  cli: string,
+  w: CliWorkspace,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = DEFAULT_CLI_TIMEOUT_MS,
+): Promise<CliRun> {
+  return startCliProcess(cli, w, args, env, timeoutMs).done;
 }
 
 /** Like runCliProcess, with the child process at hand (to send it signals). */
@@ -134,6 +143,7 @@ export function startCliProcess(
   w: CliWorkspace,
   args: readonly string[],
   env: Record<string, string> = {},
+  timeoutMs = DEFAULT_CLI_TIMEOUT_MS,
 ): { child: ChildProcess; done: Promise<CliRun> } {
   let child: ChildProcess | undefined;
   const done = new Promise<CliRun>((resolve) => {
@@ -142,7 +152,7 @@ export function startCliProcess(
       [cli, ...args],
       {
         cwd: w.ws,
-        timeout: 15_000,
+        timeout: timeoutMs,
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           HOME: w.home,

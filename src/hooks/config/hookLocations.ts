@@ -8,6 +8,7 @@ import { readHooksObject } from './hooksObjectReader';
 import { formatJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
 import { yamlLocator } from '../../configFiles/nodeLocator';
 import { readSkillFileHooks } from './skillFileReader';
+import { locateFormatHooks, type FormatDocument } from './formatHookLocations';
 import type { HookEvent } from '../hookEvent';
 
 /** Handlers located per document; more are not shown (a settings file with thousands of hooks is not written by hand). */
@@ -28,6 +29,8 @@ export interface LocatedHook {
   /** Display JSON path, e.g. `hooks.PreToolUse[0].hooks[1]` or `hookwise.hooks.Stop[0].hooks[0]`. */
   readonly jsonPath: string;
   readonly event: HookEvent;
+  /** Another agent's hook: the event as that agent names it (`preToolUse`, `BeforeTool`). */
+  readonly nativeEvent?: string;
   readonly matcher?: string;
   readonly handler: HookHandlerConfig;
   /** The handler object. */
@@ -43,9 +46,11 @@ export interface HookDocumentKind {
   /**
    * `claude`: a `{"hooks": {...}}` file (settings, plugin hooks.json); `vscodeSettings`: the flat `hookwise.hooks`
    * key of a settings.json; `workspaceFile`: the same under `settings` of a .code-workspace; `agentFile` /
-   * `skillFile`: the YAML frontmatter `hooks:` of an agent `.md` or a SKILL.md.
+   * `skillFile`: the YAML frontmatter `hooks:` of an agent `.md` or a SKILL.md; `format`: another agent's hooks file, read by its adapter.
    */
-  readonly shape: 'claude' | 'vscodeSettings' | 'workspaceFile' | 'agentFile' | 'skillFile';
+  readonly shape: 'claude' | 'vscodeSettings' | 'workspaceFile' | 'agentFile' | 'skillFile' | 'format';
+  /** With shape `format`: which agent's file it is and where. */
+  readonly format?: FormatDocument;
 }
 
 /**
@@ -55,6 +60,7 @@ export interface HookDocumentKind {
  * Comments and trailing commas are allowed; a text nested too deeply gives nothing.
  */
 export function locateHooks(text: string, kind: HookDocumentKind): LocatedHook[] {
+  if (kind.shape === 'format') return kind.format !== undefined ? locateFormatHooks(text, kind.label, kind.format) : [];
   if (kind.shape === 'agentFile' || kind.shape === 'skillFile') return locateFrontmatterHooks(text, kind);
   if (findExcessNesting(text) !== undefined) return [];
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isHookEvent, type HookEvent } from '../hookEvent';
 import type { HookEventResult } from '../hookRunTypes';
 import { lazySchema } from '../../shared/lazySchema';
+import { HOOK_FORMAT_IDS } from '../formats/hookFormat';
+import { hookFormatName } from '../formats/formatRegistry';
 
 /**
  * A saved hook test (`.hookwise/hook-tests/<name>.json`): an event, the input hooks read, and
@@ -15,6 +17,12 @@ export const hookTestCaseSchema = lazySchema(() =>
     event: z.string().refine(isHookEvent, { message: 'not a hook event name' }),
     /** Hook input fields; the common ones (session_id, cwd, hook_event_name, …) are filled in when left out. */
     input: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * The agent whose hook file the case tests (`copilot`, `cursor`, …). Its hooks get that agent's
+     * input from this one, through its adapter, as in a session; the case fails when no hook of that
+     * format ran (its file gone, or the format turned off in `hookwise.hooks.formats`).
+     */
+    format: z.enum(HOOK_FORMAT_IDS).optional(),
     expect: z.strictObject({
       /** `block`: a deny/block of any kind (PreToolUse deny, UserPromptSubmit/PostToolUse/Stop block); `none`: no hook decided. */
       decision: z.enum(['allow', 'deny', 'ask', 'block', 'stop', 'none']).optional(),
@@ -83,6 +91,11 @@ export function checkExpectations(testCase: HookTestCase, result: HookEventResul
     problems.push(`additionalContext: expected it to contain ${JSON.stringify(expect.additionalContext)}, got ${JSON.stringify(result.additionalContext)}`);
   if (expect.systemMessage !== undefined && !result.systemMessages.some((m) => m.includes(expect.systemMessage as string)))
     problems.push(`systemMessage: expected it to contain ${JSON.stringify(expect.systemMessage)}, got ${JSON.stringify(result.systemMessages)}`);
+  if (testCase.format !== undefined) {
+    const name = hookFormatName(testCase.format);
+    if (!result.records.some((r) => r.source.kind === 'file' && r.source.format === name))
+      problems.push(`format: expected a ${name} hook to run, none did (is its file in place, and ${testCase.format} in hookwise.hooks.formats?)`);
+  }
   for (const f of result.failures) problems.push(`note: hook ${f.hookLabel} failed: ${f.error ?? f.status}`);
   return problems.filter((p) => !p.startsWith('note: ') || problems.some((q) => !q.startsWith('note: ')));
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, open } from 'node:fs/promises';
 import path from 'node:path';
-import { parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { closestName, lineStarts, offsetToLineColumn, type ConfigDiagnostic, type ConfigDiagnosticCode } from '../../configFiles/configDiagnostic';
 import type { LoadedHook } from '../config/loadedHook';
 import { classifyMatcher } from '../config/matcherCheck';
@@ -10,6 +10,7 @@ import { shellWords } from '../config/scriptPins';
 import { MATCHER_FIELD } from '../hookEvent';
 import { parseJsonPath } from '../../configFiles/jsonPath';
 import { riskyCommandReason } from './riskyCommands';
+import { formatMatcherFinding } from './formatLint';
 
 /**
  * Tool names a `tool_name` matcher can select: Hookwise's tools and Claude Code's (a config
@@ -73,7 +74,10 @@ export async function lintHooks(hooks: readonly LoadedHook[], options: HookLintO
   for (const hook of hooks) {
     const found: { code: ConfigDiagnosticCode; message: string; suggestion?: string; field: string }[] = [];
     const field = MATCHER_FIELD[hook.event];
-    if (field === 'tool_name' && hook.matcher !== undefined && classifyMatcher(hook.matcher) === 'names') {
+    // Another agent's matcher is judged in that agent's terms: its syntax on its tool names.
+    const foreign = hook.format !== undefined ? formatMatcherFinding(hook) : undefined;
+    if (foreign !== undefined) found.push({ code: 'unknownTool', field: 'matcher', ...foreign });
+    else if (hook.format === undefined && field === 'tool_name' && hook.matcher !== undefined && classifyMatcher(hook.matcher) === 'names') {
       for (const name of hook.matcher.split('|')) {
         if (name === '' || name.startsWith('mcp__') || KNOWN_TOOL_NAMES.includes(name)) continue;
         const close = closestName(name, KNOWN_TOOL_NAMES);
@@ -104,8 +108,11 @@ export async function lintHooks(hooks: readonly LoadedHook[], options: HookLintO
       const risky = riskyCommandReason(command);
       if (risky !== undefined) found.push({ code: 'riskyCommand', field: 'command', message: risky });
       const projectDir = hook.folder ?? options.projectDir;
-      for (const problem of await scriptProblems(command, 'args' in handler && Array.isArray(handler.args), projectDir, options.homeDir))
+      for (const problem of await scriptProblems(command, 'args' in handler && Array.isArray(handler.args), projectDir, options.homeDir)) {
+        // A Cline script without a shebang is already a warning of its own file (clineFormat.ts).
+        if (problem.code === 'scriptNoShebang' && hook.format?.binding.format === 'cline') continue;
         found.push({ ...problem, field: 'command' });
+      }
     }
     for (const f of found) out.push(place(hook, f, options.textOf));
   }
@@ -205,9 +212,14 @@ function place(
   const source = hook.source;
   const file = source.kind === 'code' ? undefined : source.file;
   const displayFile = source.kind === 'file' ? source.displayFile : source.kind === 'settings' ? `${source.scope} settings` : source.label;
-  // The group's `matcher` sits two levels above the handler (`hooks.E[0].hooks[1]` → `hooks.E[0].matcher`).
   const handlerPath = source.kind === 'code' ? '' : source.jsonPath;
-  const jsonPath = f.field === 'matcher' ? handlerPath.replace(/\.hooks\[\d+\]$/, '.matcher') : `${handlerPath}.${f.field}`;
+  const candidates = fieldPaths(hook, handlerPath, f.field);
+  const text = file !== undefined && source.kind === 'file' && /\.jsonc?$/i.test(file) ? textOf?.(file) : undefined;
+  const root = text !== undefined ? parseTree(text, [], { allowTrailingComma: true }) : undefined;
+  const locator = text !== undefined ? jsoncLocator(root) : undefined;
+  // The first place the field is written; a field left out (a default) is placed at the first candidate's nearest ancestor.
+  const written = root !== undefined ? candidates.find((p) => exactlyAt(root, p)) : undefined;
+  const jsonPath = written ?? candidates[0] ?? handlerPath;
   const base: ConfigDiagnostic = {
     ...(file !== undefined ? { file } : {}),
     displayFile,
@@ -217,11 +229,30 @@ function place(
     message: f.message,
     ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
   };
-  const text = file !== undefined && source.kind === 'file' && file.endsWith('.json') ? textOf?.(file) : undefined;
   const segments = text !== undefined ? parseJsonPath(jsonPath) : undefined;
-  if (text === undefined || segments === undefined) return base;
-  const span = jsoncLocator(parseTree(text, [], { allowTrailingComma: true })).locate(segments);
+  if (text === undefined || locator === undefined || segments === undefined) return base;
+  const span = locator.locate(segments);
   if (span === undefined) return base;
   const { line, column } = offsetToLineColumn(lineStarts(text), span.offset);
   return { ...base, offset: span.offset, length: span.length, line, column };
+}
+
+/**
+ * Where a handler's field may be written, most likely first. A `.claude` group's `matcher` sits two
+ * levels above the handler (`hooks.E[0].hooks[1]` → `hooks.E[0].matcher`); another agent's entry
+ * may hold its own `matcher` and names its command `bash` or `powershell` (Copilot).
+ */
+function fieldPaths(hook: LoadedHook, handlerPath: string, field: string): string[] {
+  // A whole-file hook (a Cline script) has no fields.
+  if (handlerPath === '' && hook.format !== undefined) return [''];
+  const group = handlerPath.replace(/\.hooks\[\d+\]$/, '.matcher');
+  if (hook.format === undefined) return [field === 'matcher' ? group : `${handlerPath}.${field}`];
+  if (field === 'matcher') return [`${handlerPath}.matcher`, ...(group !== handlerPath ? [group] : [])];
+  return field === 'command' ? ['command', 'bash', 'powershell'].map((f) => `${handlerPath}.${f}`) : [`${handlerPath}.${field}`];
+}
+
+/** True when `jsonPath` names a node written in `text` (not only an ancestor of it). */
+function exactlyAt(root: JsonNode, jsonPath: string): boolean {
+  const segments = parseJsonPath(jsonPath);
+  return segments !== undefined && findNodeAtLocation(root, segments) !== undefined;
 }

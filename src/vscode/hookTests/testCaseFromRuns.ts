@@ -2,12 +2,15 @@ import { decisionRank } from '../../hooks/hookOutcome';
 import type { HookDecision } from '../../hooks/hookOutcome';
 import type { HookRunRecord } from '../../hooks/hookRunTypes';
 import type { HookTestCase } from '../../hooks/explain/hookTestCase';
+import { registeredHookFormats } from '../../hooks/formats/formatRegistry';
+import type { HookFormatId } from '../../hooks/formats/hookFormat';
 
 /**
  * Turns one recorded event occurrence (its hook runs) into a hook test case (the format of
  * `.hookwise/hook-tests/*.json`, docs/hooks.md "Hook tests"): the event, the input as recorded
  * without the fields that only name one session, and an `expect` with the merged decision and
- * the deciding hook's reason. Pure: the Hook Runs "Save as Test Case" command writes the result.
+ * the deciding hook's reason, and the agent format when another agent's hook file decided (or ran
+ * alone). Pure: the Hook Runs "Save as Test Case" command writes the result.
  */
 
 /** Input fields that belong to one session or machine: a test fills its own (see fillTestInput). */
@@ -51,7 +54,21 @@ export function testCaseFromRuns(name: string, runs: readonly HookRunRecord[]): 
   const reason = decided ? (decided.outcome?.reason ?? (decided.status === 'blocked' ? decided.error : undefined)) : undefined;
   const firstLine = reason?.trim().split('\n')[0]?.trim();
   if (firstLine) expect.reason = firstLine.slice(0, MAX_REASON);
-  return { name, event: first.event, input, expect };
+  const format = formatOf(decided) ?? soleFormat(runs);
+  return { name, event: first.event, ...(format !== undefined ? { format } : {}), input, expect };
+}
+
+/** The format id of a run of another agent's hook (its source names the agent: `Copilot`). */
+function formatOf(run: HookRunRecord | undefined): HookFormatId | undefined {
+  const name = run?.source.kind === 'file' ? run.source.format : undefined;
+  return name === undefined ? undefined : registeredHookFormats().find((f) => f.displayName === name)?.id;
+}
+
+/** The one format every run shares, when no hook decided. */
+function soleFormat(runs: readonly HookRunRecord[]): HookFormatId | undefined {
+  const formats = new Set(runs.map(formatOf));
+  const [only] = formats;
+  return formats.size === 1 ? only : undefined;
 }
 
 /** A file name (without `.json`) from a case name: letters, digits, `-`, `_`, `.`; at most 80 characters. */

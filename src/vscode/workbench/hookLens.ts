@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { hookLocationId } from '../../hooks/config/hookSwitches';
 import { HookRunStats } from '../../hooks/hookRunStats';
+import { registeredHookFormats } from '../../hooks/formats/formatRegistry';
 import type { HookRunObserver, HookRunRecord } from '../../hooks/hookRunTypes';
 import type { ModelClient } from '../../model/modelClient';
 import type { HookConfigChange } from '../config/hookConfigService';
@@ -24,8 +25,19 @@ export interface HookLensOptions {
 }
 
 /**
+ * Other agents' hook files that are not JSON (Codex `config.toml`, Cline's scripts, whatever language
+ * VS Code gives them), by the places those agents read; the index decides which files really hold hooks.
+ */
+function formatFileSelectors(): vscode.DocumentFilter[] {
+  return registeredHookFormats().flatMap((format) =>
+    format.locations.map((l) => ({ scheme: 'file', pattern: l.kind === 'directory' ? `**/${l.path}/*` : `**/${l.path}` })),
+  );
+}
+
+/**
  * CodeLens, hover and document links on every hook in the settings files (`.claude/settings*.json`,
- * `~/.claude/settings.json`, VS Code settings' `hookwise.hooks`, plugin `hooks/hooks.json`): per-hook
+ * `~/.claude/settings.json`, VS Code settings' `hookwise.hooks`, plugin `hooks/hooks.json`) and in
+ * other agents' hook files (`Copilot .github/hooks/guard.json › hooks.preToolUse[0]`; a Cline script at its line 1): per-hook
  * run stats, Run with Sample Input… (an input editor, then a result page: sampleRuns.ts), Show Runs,
  * Disable/Enable, and links to the scripts a command names. It is a run observer (add it to the runtime's observers) and a sink for the restored history.
  * The returned object owns its providers and commands.
@@ -42,7 +54,7 @@ export class HookLens implements HookRunObserver, vscode.Disposable {
     this.index = new HookLensIndex(o.current, () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
     this.lenses = new HookCodeLensProvider(this.index, this.stats);
     this.samples = new SampleRuns({ ...o, index: this.index, stats: this.stats });
-    const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'markdown' }];
+    const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'markdown' }, ...formatFileSelectors()];
     this.disposables.push(
       this.lenses,
       this.samples,

@@ -5,6 +5,7 @@ import { locateHooks, type HookDocumentKind, type LocatedHook } from '../../hook
 import { canSwitchOff, hookLocationId, isSwitchedOff } from '../../hooks/config/hookSwitches';
 import type { LoadedHook } from '../../hooks/config/loadedHook';
 import { sourceDocumentLabel, type HookSource } from '../../configFiles/hookSource';
+import { formatPlaces, hookFormatAdapter, hookFormatName } from '../../hooks/formats/formatRegistry';
 import type { HookConfigChange } from '../config/hookConfigService';
 
 /** A settings document that holds hooks: how to read it and where its commands run. */
@@ -37,7 +38,8 @@ const MAX_CACHED = 20;
 
 /**
  * Which open documents hold hooks (every file the loaded configuration read hooks from, plus the
- * standard `.claude/settings*.json` and `~/.claude/settings.json` places), the hooks located in
+ * standard `.claude/settings*.json` and `~/.claude/settings.json` places and the places other
+ * agents read their hook files from: `.github/hooks/*.json`, `.cursor/hooks.json`, …), the hooks located in
  * each, and each hook's state in the applied configuration. Rebuilt lazily per generation.
  */
 export class HookLensIndex {
@@ -138,8 +140,32 @@ export class HookLensIndex {
         return { kind: { label: 'workspace settings', shape: 'vscodeSettings' }, folder };
     }
     if (key(file) === key(path.join(this.homeDir, '.claude', 'settings.json'))) return { kind: { label: '~/.claude/settings.json', shape: 'claude' } };
-    return undefined;
+    return standardFormatFile(
+      file,
+      this.homeDir,
+      folders.map((f) => ({ root: f, prefix: prefix(f) })),
+    );
   }
+}
+
+/** Another agent's hooks file in one of the places that agent reads (formatRegistry.ts), labelled as the loader labels it. */
+function standardFormatFile(file: string, homeDir: string, folders: readonly { root: string; prefix: string }[]): Known | undefined {
+  for (const place of formatPlaces(homeDir, folders, undefined)) {
+    let displayFile: string | undefined;
+    if (place.kind === 'file' && key(file) === key(place.path)) displayFile = place.display;
+    else if (place.kind === 'directory' && key(path.dirname(file)) === key(place.path)) {
+      const name = path.basename(file);
+      const isHookFile = hookFormatAdapter(place.format)?.directoryEntry ?? ((n: string) => n.toLowerCase().endsWith('.json'));
+      if (isHookFile(name)) displayFile = `${place.display}/${name}`;
+    }
+    if (displayFile === undefined) continue;
+    const format = { id: place.format, file, displayFile, scope: place.scope };
+    return {
+      kind: { label: `${hookFormatName(place.format)} ${displayFile}`, shape: 'format', format },
+      ...(place.folder !== undefined ? { folder: place.folder } : {}),
+    };
+  }
+  return undefined;
 }
 
 /** The file a loaded hook came from and how its document reads. */
@@ -153,6 +179,11 @@ function knownFile(hook: LoadedHook): { file: string; known: Known } | undefined
     return { file: source.file, known: { kind: { label, shape }, ...(hook.folder !== undefined ? { folder: hook.folder } : {}) } };
   }
   const label = sourceDocumentLabel(source);
+  const folder = hook.folder !== undefined ? { folder: hook.folder } : {};
+  if (hook.format !== undefined && (source.scope === 'user' || source.scope === 'project')) {
+    const format = { id: hook.format.binding.format, file: source.file, displayFile: source.displayFile, scope: source.scope };
+    return { file: source.file, known: { kind: { label, shape: 'format', format }, ...folder } };
+  }
   // Agent files and SKILL.md keep hooks in their YAML frontmatter.
   const shape = !/\.md$/i.test(source.file) ? 'claude' : source.skill !== undefined ? 'skillFile' : 'agentFile';
   return {

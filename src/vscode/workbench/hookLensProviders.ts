@@ -78,7 +78,9 @@ export class HookHoverProvider implements vscode.HoverProvider {
     if (!hook) return undefined;
     const span = hook.body ?? hook.range;
     const state = this.index.state(hook.id);
-    const scope = `${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`;
+    // Another agent's hook: its own event name first, then the Hookwise event it runs on.
+    const event = hook.nativeEvent !== undefined && hook.nativeEvent !== hook.event ? `${hook.nativeEvent} → ${hook.event}` : hook.event;
+    const scope = `${event}${hook.matcher ? ` [${hook.matcher}]` : ''}`;
     const md = new vscode.MarkdownString(
       [
         `**Hookwise hook** \`${hook.id.replace(/`/g, "'")}\``,

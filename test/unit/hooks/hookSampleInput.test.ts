@@ -19,4 +19,14 @@ describe('sample hook input', () => {
     expect(startingInput({ event: 'PreToolUse', matcher: 'Bash' }, last, '/ws')).toEqual(last);
     expect(startingInput({ event: 'PreToolUse', matcher: 'Bash' }, undefined, '/ws')).toMatchObject({ tool_input: { command: 'npm test' } });
   });
+
+  it('another agent’s hook: the first Hookwise tool its own matcher selects, in Hookwise’s words (the adapter translates)', () => {
+    const copilot = { binding: { format: 'copilot' as const, nativeEvent: 'preToolUse', matcher: 'create|edit', options: { matches: 'tool' } } };
+    expect(startingInput({ event: 'PreToolUse', matcher: 'create|edit', format: copilot }, undefined, '/ws')).toMatchObject({
+      tool_name: 'Write',
+      tool_input: { file_path: 'example.txt' },
+    });
+    const gemini = { binding: { format: 'gemini' as const, nativeEvent: 'BeforeTool', matcher: 'run_shell_command', options: { on: 'tool' } } };
+    expect(startingInput({ event: 'PreToolUse', matcher: 'run_shell_command', format: gemini }, undefined, '/ws')).toMatchObject({ tool_name: 'Bash' });
+  });
 });

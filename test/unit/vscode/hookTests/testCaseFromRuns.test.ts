@@ -49,6 +49,30 @@ describe('testCaseFromRuns', () => {
     });
   });
 
+  it('records the format of the other agent’s hook that decided, so the case checks that hook still runs', () => {
+    const copilot = {
+      kind: 'file' as const,
+      scope: 'project' as const,
+      file: '/ws/.github/hooks/guard.json',
+      displayFile: '.github/hooks/guard.json',
+      jsonPath: 'hooks.preToolUse[0]',
+      format: 'Copilot',
+    };
+    const runs = [
+      record({ runId: 'a', input, status: 'ok', outcome: { decision: 'allow' } }),
+      record({ runId: 'b', input, source: copilot, status: 'blocked', outcome: { decision: 'deny', reason: 'no rm' } }),
+    ];
+    const testCase = testCaseFromRuns('copilot no rm', runs);
+    expect(testCase).toMatchObject({ format: 'copilot', expect: { decision: 'deny', reason: 'no rm' } });
+    expect(hookTestCaseSchema.safeParse(testCase).success).toBe(true);
+    // No decision: the format when every run was that agent's, else none.
+    expect(testCaseFromRuns('quiet', [record({ source: copilot, status: 'ok', outcome: {} })]).format).toBe('copilot');
+    expect(
+      testCaseFromRuns('mixed', [record({ source: copilot, status: 'ok', outcome: {} }), record({ runId: 'x', status: 'ok', outcome: {} })]),
+    ).not.toHaveProperty('format');
+    expect(testCaseFromRuns('claude', [runs[0]!])).not.toHaveProperty('format');
+  });
+
   it('names files safely and proposes a readable name', () => {
     expect(testCaseFileName('../../etc/passwd')).toBe('etc-passwd');
     expect(testCaseFileName('  ')).toBe('hook-test');
