@@ -152,6 +152,7 @@ export class Session {
       envFile: this.envFile,
       envelope,
       runHooks,
+      ...(o.activeCompaction ? { active: o.activeCompaction } : {}),
     });
     this.checkpointScope = {
       checkpoints: this.checkpoints,
@@ -324,12 +325,14 @@ export class Session {
   }
 
   /**
-   * Compacts the conversation: PreCompact hooks run (their plain stdout is added
-   * to the instructions; a block skips compaction), older turns are summarized by the model
-   * and replaced by the summary, and SessionStart fires with `source: compact`.
+   * Compacts the conversation with the compaction provider in effect (`/compact`): PreCompact
+   * hooks run (their plain stdout is added to the instructions; a block skips compaction),
+   * older turns are summarized (by the provider's summarizer, default the model) and replaced
+   * by the summary, and SessionStart fires with `source: compact`. Skipped, saying why, when
+   * no compaction provider is installed.
    */
   compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
-    return this.compaction.compact(trigger, signal, customInstructions);
+    return this.compaction.compactWithProvider(trigger, signal, customInstructions);
   }
 
   /** Automatic compaction, when over the limit: what the compaction provider's hook calls before each step (compactionProvider.ts). */

@@ -140,7 +140,8 @@ export class HookwiseRuntime {
   private lastSession: Session | undefined;
   /** Hook runs in flight: the self-protection backstop takes a data file changed while a hook ran as the hook's write. */
   private readonly hookActivity = new HookActivity();
-  private readonly compacting = new CompactingSessions(); // the sessions a compaction hook reaches by id
+  /** The sessions a compaction hook reaches by id, and the compaction providers installed (in the registry's run order). */
+  private readonly compacting = new CompactingSessions(() => this.registry.select('BeforeStep'));
   /** Limits and compaction as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
   readonly builtins: BuiltinProviders;
 
@@ -367,6 +368,7 @@ export class HookwiseRuntime {
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: (signal) => this.promptContext(cwd, memoryAccess, signal),
       memoryAccess,
+      activeCompaction: () => this.compacting.active(),
       slashCommands: () => withPluginCommands(loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }), this.plugins),
       ...(options.history ? { history: options.history } : {}),
     });
