@@ -1,5 +1,6 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
 import { LazyMemory } from './memory/lazyMemory';
+import { loadFileToolMemory } from './memory/fileToolMemory';
 import { createSkillTool } from './skills/skillTool';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -295,7 +296,8 @@ export class Session {
       this.pendingContext.length = 0;
     }
     const memory = await attachedMemoryNote([...prepared.files, ...attachedFiles], {
-      lazyMemory: this.ctx.lazyMemory,
+      // The built-in memory provider switched off: attached files load no nested memory either.
+      lazyMemory: this.o.lazyMemoryOn?.() === false ? undefined : this.ctx.lazyMemory,
       emit: this.o.emit,
       instructionsLoaded: (files, s) => this.events.instructionsLoaded(files, undefined, s),
       signal,
@@ -325,14 +327,18 @@ export class Session {
   }
 
   /**
-   * Compacts the conversation with the compaction provider in effect (`/compact`): PreCompact
-   * hooks run (their plain stdout is added to the instructions; a block skips compaction),
-   * older turns are summarized (by the provider's summarizer, default the model) and replaced
-   * by the summary, and SessionStart fires with `source: compact`. Skipped, saying why, when
-   * no compaction provider is installed.
+   * `/compact` with the compaction provider in effect: PreCompact, its summary replacing the
+   * older turns, PostCompact, SessionStart `compact` (SessionCompaction.compact). Skipped,
+   * saying why, when none is installed.
    */
   compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
     return this.compaction.compactWithProvider(trigger, signal, customInstructions);
+  }
+
+  /** What a file tool's call brings into memory: the built-in memory provider's PostToolUse hook calls it (memoryProvider.ts). */
+  loadFileToolMemory(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<string | undefined> {
+    const lazyMemory = this.ctx.lazyMemory;
+    return lazyMemory ? loadFileToolMemory({ lazyMemory, emit: this.o.emit, hooks: this.o.hooks }, input, signal) : Promise.resolve(undefined);
   }
 
   /** Automatic compaction, when over the limit: what the compaction provider's hook calls before each step (compactionProvider.ts). */

@@ -67,6 +67,8 @@ export interface SessionOptions {
   readonly promptContext?: (signal?: AbortSignal) => Promise<PromptContext>;
   /** Which project memory nested (lazy) loads may read: the same check as the start's. Absent = unchecked. */
   readonly memoryAccess?: MemoryAccess;
+  /** False while the built-in memory provider is switched off: a prompt's attached files load no nested memory. Absent = on. */
+  readonly lazyMemoryOn?: () => boolean;
   /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
   readonly slashCommands?: () => Promise<SlashCommandSet>;
   /** Skills the main agent can load with the Skill tool; none = no Skill tool. */

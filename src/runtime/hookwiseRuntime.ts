@@ -35,6 +35,8 @@ import type { AgentLimits } from '../agent/defaultLimits';
 import { DEFAULT_AGENT_LIMITS, limitsProvider } from '../agent/defaultLimits';
 import { CompactingSessions, compactionProvider, type CompactionProviderOptions } from '../agent/compactionProvider';
 import { BuiltinProviders } from './builtinProviders';
+import { literalFileNames } from './fileChangedNames';
+import { BUILTIN_MEMORY_ID, MemorySessions, memoryProvider } from '../agent/memoryProvider';
 import type { PermissionMode } from '../permissions/permissionMode';
 import { askPolicy } from '../agent/permissionGate';
 import type { AskPolicy } from '../agent/permissionGate';
@@ -142,7 +144,9 @@ export class HookwiseRuntime {
   private readonly hookActivity = new HookActivity();
   /** The sessions a compaction hook reaches by id, and the compaction providers installed (in the registry's run order). */
   private readonly compacting = new CompactingSessions(() => this.registry.select('BeforeStep'));
-  /** Limits and compaction as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
+  /** The sessions the memory hook reaches by id. */
+  private readonly memorySessions = new MemorySessions();
+  /** Limits, compaction and memory as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
   readonly builtins: BuiltinProviders;
 
   constructor(private readonly o: RuntimeOptions) {
@@ -157,7 +161,11 @@ export class HookwiseRuntime {
       elicit: hookedElicitation(this.runner, () => this.lastSession?.envelope(), o.mcp?.elicit),
     });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
-    this.builtins = new BuiltinProviders(this.hooks, [limitsProvider(o.limits ?? (() => DEFAULT_AGENT_LIMITS)), compactionProvider(this.compacting)]);
+    this.builtins = new BuiltinProviders(this.hooks, [
+      limitsProvider(o.limits ?? (() => DEFAULT_AGENT_LIMITS)),
+      compactionProvider(this.compacting),
+      memoryProvider(this.memorySessions),
+    ]);
   }
 
   /** A compaction provider with its own summarizer, to replace the built-in one: `hooks.use(runtime.compactionProvider({ name, summarize }))`. */
@@ -369,26 +377,15 @@ export class HookwiseRuntime {
       promptContext: (signal) => this.promptContext(cwd, memoryAccess, signal),
       memoryAccess,
       activeCompaction: () => this.compacting.active(),
+      lazyMemoryOn: () => this.registry.select('PostToolUse').some((r) => r.id === BUILTIN_MEMORY_ID),
       slashCommands: () => withPluginCommands(loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }), this.plugins),
       ...(options.history ? { history: options.history } : {}),
     });
     this.lastSession = session;
     this.compacting.add(session);
+    this.memorySessions.add(session);
     return session;
   }
-}
-
-/**
- * The file names FileChanged matchers list literally (`.envrc|.env`): Claude Code watches
- * those in the working directory. Regexes, `*` and paths name no file to watch.
- */
-export function literalFileNames(matchers: readonly string[]): string[] {
-  const names = new Set<string>();
-  for (const m of matchers) {
-    if (!/^[\w.\-|]+$/.test(m)) continue;
-    for (const name of m.split('|')) if (name !== '' && name !== '.' && name !== '..') names.add(name);
-  }
-  return [...names];
 }
 
 /** `{ approve }` when there is an approver (exactOptionalPropertyTypes). */
