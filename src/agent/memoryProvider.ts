@@ -1,32 +1,12 @@
 import { BUILTIN_PROVIDERS } from '../hooks/config/builtinSwitches';
-import type { HookDisposable } from '../hooks/hookRegistry';
 import type { HookProvider } from '../hooks/hooksApi';
+import type { SessionDirectory } from './sessionDirectory';
 
 /** What the memory hook needs of a session: loading what a file tool's call brings in (Session.loadFileToolMemory). */
 export interface MemoryLoadingSession {
   readonly id: string;
   /** Loads the memory of the file a PostToolUse `input` names; the text for the model, or undefined. */
   loadFileToolMemory(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<string | undefined>;
-}
-
-/**
- * The sessions the memory hook can reach, by session id (the hook gets only its event's
- * context). Held weakly: a session nobody uses any more is not kept alive by being listed.
- */
-export class MemorySessions {
-  private readonly sessions = new Map<string, WeakRef<MemoryLoadingSession>>();
-
-  /** Lists `session` until disposed (or collected). */
-  add(session: MemoryLoadingSession): HookDisposable {
-    for (const [id, ref] of this.sessions) if (ref.deref() === undefined) this.sessions.delete(id);
-    const ref = new WeakRef(session);
-    this.sessions.set(session.id, ref);
-    return { dispose: () => void (this.sessions.get(session.id) === ref && this.sessions.delete(session.id)) };
-  }
-
-  get(sessionId: string): MemoryLoadingSession | undefined {
-    return this.sessions.get(sessionId)?.deref();
-  }
 }
 
 /** Name (and switch id in `hookwise.hooks.disabled`) of the built-in memory provider. */
@@ -56,7 +36,7 @@ const MEMORY_TIMEOUT_MS = 30 * 60_000;
  * switched off by `built-in memory` in `hookwise.hooks.disabled` (then a prompt's attached files
  * load no nested memory either); replaced by a PostToolUse hook of one's own that adds context.
  */
-export function memoryProvider(sessions: MemorySessions): HookProvider {
+export function memoryProvider(sessions: Pick<SessionDirectory<MemoryLoadingSession>, 'get'>): HookProvider {
   return {
     name: BUILTIN_MEMORY,
     registerHooks(hooks) {

@@ -14,6 +14,7 @@ import { HookInputs } from './hookInputs';
 import { PermissionGate } from './permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
+import type { Task } from './tools/taskStore';
 import { FileWatch } from './fileWatch';
 import { hookSpecificValues } from './hookSpecificFields';
 import type { ConfigChange, ConfigChangeVerdict } from './configChange';
@@ -23,16 +24,13 @@ import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import { createAgentTool } from './subagents/agentTool';
 import { raceAbort } from '../shared/raceAbort';
-import { CheckpointStore } from './checkpoints/checkpointStore';
-import type { RestoreReport } from './checkpoints/checkpointStore';
+import { CheckpointStore, type RestoreReport } from './checkpoints/checkpointStore';
 import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
 import { resolveContextWindow } from './contextWindow';
-import { SessionCompaction } from './sessionCompaction';
+import { SessionCompaction, type CompactionResult } from './sessionCompaction';
 import type { Summarizer } from './compaction';
-import type { CompactionResult } from './sessionCompaction';
-import { rewindToCheckpoint, undoCheckpointEdits } from './sessionCheckpoints';
-import type { CheckpointScope, RewindResult } from './sessionCheckpoints';
+import { rewindToCheckpoint, undoCheckpointEdits, type CheckpointScope, type RewindResult } from './sessionCheckpoints';
 import { contextNote } from './sessionContextNote';
 import { SessionEvents } from './sessionEvents';
 import { MAIN } from './sessionHooks';
@@ -50,13 +48,11 @@ export const SESSION_END_TIMEOUT_MS = 1500;
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string; readonly blockedBy: string } | AgentRunResult;
 
 /**
- * One conversation with the main agent. Fires SessionStart (its stdout and
- * additionalContext become context), UserPromptSubmit per prompt (block drops the prompt
- * and tells the user; stdout/additionalContext become context; in-process hooks may
- * rewrite the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout.
- * Everything is written to the JSONL transcript as it happens. It builds the one
- * {@link RunContext} its agent runs (and their subagents) share; an ask from any of its own
- * events goes through the main agent's permission gate, like the loop's.
+ * One conversation with the main agent. Fires SessionStart (its stdout and additionalContext become context), UserPromptSubmit
+ * per prompt (block drops the prompt and tells the user; stdout/additionalContext become context; in-process hooks may rewrite
+ * the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout. Everything is written to the JSONL transcript as it
+ * happens. It builds the one {@link RunContext} its agent runs (and their subagents) share; an ask from any of its own events
+ * goes through the main agent's permission gate, like the loop's.
  */
 export class Session {
   readonly id: string;
@@ -296,8 +292,7 @@ export class Session {
       this.pendingContext.length = 0;
     }
     const memory = await attachedMemoryNote([...prepared.files, ...attachedFiles], {
-      // The built-in memory provider switched off: attached files load no nested memory either.
-      lazyMemory: this.o.lazyMemoryOn?.() === false ? undefined : this.ctx.lazyMemory,
+      lazyMemory: this.o.lazyMemoryOn?.() === false ? undefined : this.ctx.lazyMemory, // the memory provider off: none either
       emit: this.o.emit,
       instructionsLoaded: (files, s) => this.events.instructionsLoaded(files, undefined, s),
       signal,
@@ -336,9 +331,14 @@ export class Session {
   }
 
   /** What a file tool's call brings into memory: the built-in memory provider's PostToolUse hook calls it (memoryProvider.ts). */
-  loadFileToolMemory(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<string | undefined> {
-    const lazyMemory = this.ctx.lazyMemory;
-    return lazyMemory ? loadFileToolMemory({ lazyMemory, emit: this.o.emit, hooks: this.o.hooks }, input, signal) : Promise.resolve(undefined);
+  async loadFileToolMemory(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<string | undefined> {
+    return this.ctx.lazyMemory && loadFileToolMemory({ lazyMemory: this.ctx.lazyMemory, emit: this.o.emit, hooks: this.o.hooks }, input, signal);
+  }
+
+  /** The session's tasks (the built-in task reminder lists them); undefined without Task tools. */
+  get taskList(): (() => readonly Task[]) | undefined {
+    const tasks = this.ctx.tasks;
+    return tasks && this.tools.some((t) => t.name === 'TaskUpdate') ? () => tasks.list() : undefined;
   }
 
   /** Automatic compaction, when over the limit: what the compaction provider's hook calls before each step (compactionProvider.ts). */

@@ -32,11 +32,12 @@ import { environmentBlock, memoryBlock } from '../agent/memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import type { PromptContext } from '../agent/sessionOptions';
 import type { AgentLimits } from '../agent/defaultLimits';
-import { DEFAULT_AGENT_LIMITS, limitsProvider } from '../agent/defaultLimits';
+import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
 import { CompactingSessions, compactionProvider, type CompactionProviderOptions } from '../agent/compactionProvider';
-import { BuiltinProviders } from './builtinProviders';
+import { agentBuiltins, BuiltinProviders } from './builtinProviders';
 import { literalFileNames } from './fileChangedNames';
-import { BUILTIN_MEMORY_ID, MemorySessions, memoryProvider } from '../agent/memoryProvider';
+import { BUILTIN_MEMORY_ID } from '../agent/memoryProvider';
+import { SessionDirectory } from '../agent/sessionDirectory';
 import type { PermissionMode } from '../permissions/permissionMode';
 import { askPolicy } from '../agent/permissionGate';
 import type { AskPolicy } from '../agent/permissionGate';
@@ -142,11 +143,10 @@ export class HookwiseRuntime {
   private lastSession: Session | undefined;
   /** Hook runs in flight: the self-protection backstop takes a data file changed while a hook ran as the hook's write. */
   private readonly hookActivity = new HookActivity();
-  /** The sessions a compaction hook reaches by id, and the compaction providers installed (in the registry's run order). */
+  /** The sessions a compaction hook reaches by id, and the compaction providers installed (in run order). */
   private readonly compacting = new CompactingSessions(() => this.registry.select('BeforeStep'));
-  /** The sessions the memory hook reaches by id. */
-  private readonly memorySessions = new MemorySessions();
-  /** Limits, compaction and memory as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
+  private readonly sessionsById = new SessionDirectory<Session>(); // the sessions the memory and task reminder hooks reach by id
+  /** Limits, compaction, memory and task reminders as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
   readonly builtins: BuiltinProviders;
 
   constructor(private readonly o: RuntimeOptions) {
@@ -161,11 +161,8 @@ export class HookwiseRuntime {
       elicit: hookedElicitation(this.runner, () => this.lastSession?.envelope(), o.mcp?.elicit),
     });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
-    this.builtins = new BuiltinProviders(this.hooks, [
-      limitsProvider(o.limits ?? (() => DEFAULT_AGENT_LIMITS)),
-      compactionProvider(this.compacting),
-      memoryProvider(this.memorySessions),
-    ]);
+    const limits = o.limits ?? (() => DEFAULT_AGENT_LIMITS);
+    this.builtins = new BuiltinProviders(this.hooks, agentBuiltins({ limits, compacting: this.compacting, sessions: this.sessionsById }));
   }
 
   /** A compaction provider with its own summarizer, to replace the built-in one: `hooks.use(runtime.compactionProvider({ name, summarize }))`. */
@@ -383,7 +380,7 @@ export class HookwiseRuntime {
     });
     this.lastSession = session;
     this.compacting.add(session);
-    this.memorySessions.add(session);
+    this.sessionsById.add(session);
     return session;
   }
 }

@@ -10,6 +10,7 @@ export const BUILTIN_PROVIDERS = Object.freeze({
   compaction: 'built-in compaction',
   limits: 'built-in limits',
   memory: 'built-in memory',
+  taskReminders: 'built-in task reminders',
 });
 
 /**
