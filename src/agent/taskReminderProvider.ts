@@ -10,7 +10,6 @@ export interface TaskListSession {
   readonly taskList: (() => readonly Task[]) | undefined;
 }
 
-
 /** Name (and switch id in `hookwise.hooks.disabled`) of the built-in task reminder provider. */
 export const BUILTIN_TASK_REMINDERS = BUILTIN_PROVIDERS.taskReminders;
 

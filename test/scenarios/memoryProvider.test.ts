@@ -56,7 +56,9 @@ async function start(script: readonly ScriptedReply[], disabled?: readonly strin
 function logged(): string[] {
   if (!existsSync(log)) return [];
   return jsonLinesOf(log).map((e) =>
-    e.hook_event_name === 'InstructionsLoaded' ? `InstructionsLoaded:${String(e.load_reason)}:${path.relative(w.ws, String(e.file_path))}` : String(e.hook_event_name),
+    e.hook_event_name === 'InstructionsLoaded'
+      ? `InstructionsLoaded:${String(e.load_reason)}:${path.relative(w.ws, String(e.file_path))}`
+      : String(e.hook_event_name),
   );
 }
 
@@ -67,7 +69,11 @@ describe('lazy memory loading is the built-in provider "built-in memory"', () =>
     await p.session.submit('look at the api', signal());
     expect(requestText(p.server.requests[1])).toContain('API: never log tokens.');
     expect(requestText(p.server.requests[1])).toContain('TS: no any.');
-    expect(logged()).toEqual(['PostToolUse', 'InstructionsLoaded:nested_traversal:packages/api/CLAUDE.md', 'InstructionsLoaded:path_glob_match:.claude/rules/typescript.md']);
+    expect(logged()).toEqual([
+      'PostToolUse',
+      'InstructionsLoaded:nested_traversal:packages/api/CLAUDE.md',
+      'InstructionsLoaded:path_glob_match:.claude/rules/typescript.md',
+    ]);
     const run = p.runs.find((x) => x.hookId === 'builtin.memory');
     expect(run).toMatchObject({ event: 'PostToolUse', status: 'ok', hookLabel: 'built-in: memory', source: { kind: 'code', label: 'built-in memory' } });
     expect(isBuiltinHookRun(run!)).toBe(true);
@@ -79,7 +85,11 @@ describe('lazy memory loading is the built-in provider "built-in memory"', () =>
     await p.session.submit('look at the api', signal());
     expect(requestText(p.server.requests[1])).toContain('READ-BLOCKED');
     expect(requestText(p.server.requests[1])).toContain('API: never log tokens.');
-    expect(logged()).toEqual(['PostToolUse', 'InstructionsLoaded:nested_traversal:packages/api/CLAUDE.md', 'InstructionsLoaded:path_glob_match:.claude/rules/typescript.md']);
+    expect(logged()).toEqual([
+      'PostToolUse',
+      'InstructionsLoaded:nested_traversal:packages/api/CLAUDE.md',
+      'InstructionsLoaded:path_glob_match:.claude/rules/typescript.md',
+    ]);
   });
 
   it('switched off (hookwise.hooks.disabled: "built-in memory"): no nested memory for a Read or an attached file, no InstructionsLoaded; back on, it loads', async () => {
@@ -105,7 +115,9 @@ describe('lazy memory loading is the built-in provider "built-in memory"', () =>
     const installed = p.runtime.hooks.use({
       name: 'my memory',
       registerHooks(h) {
-        h.onPostToolUse((ctx) => ({ additionalContext: `MY MEMORY for ${String((ctx.tool_input as { file_path?: unknown }).file_path)}` }), { matcher: 'Read' });
+        h.onPostToolUse((ctx) => ({ additionalContext: `MY MEMORY for ${String((ctx.tool_input as { file_path?: unknown }).file_path)}` }), {
+          matcher: 'Read',
+        });
       },
     });
     await p.session.submit('look at the api', signal());
