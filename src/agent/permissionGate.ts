@@ -15,11 +15,11 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Events without decision control (Claude Code's observation events, and Hookwise's that only
- * report): an `ask` from their hooks decides nothing, so it is put to nobody.
+ * report): an `ask` from their hooks decides nothing, so it is put to nobody. SessionStart and
+ * SessionEnd stay askable: a hook may want a person to look before a session opens or closes.
  */
 const OBSERVATION_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   'Notification',
-  'SessionEnd',
   'StopFailure',
   'PostCompact',
   'InstructionsLoaded',
