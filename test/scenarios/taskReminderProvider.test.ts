@@ -63,7 +63,9 @@ describe('reminders of open tasks are the built-in provider "built-in task remin
     r.runtime.hooks.use({
       name: 'my reminders',
       registerHooks(h) {
-        h.onBeforeStep((ctx) => (ctx.step_index > 1 ? { messagesToInject: [{ role: 'user', content: 'MY REMINDER: keep the plan current' }] } : undefined));
+        h.onBeforeStep((ctx) =>
+          (ctx.step_index ?? 0) > 1 ? { messagesToInject: [{ role: 'user', content: 'MY REMINDER: keep the plan current' }] } : undefined,
+        );
       },
     });
     await r.session.submit('work on the parser', signal());
