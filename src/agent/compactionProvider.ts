@@ -1,6 +1,6 @@
-import type { HookDisposable } from '../hooks/hookRegistry';
 import type { HookProvider } from '../hooks/hooksApi';
 import type { Summarizer } from './compaction';
+import { SessionDirectory } from './sessionDirectory';
 
 /** What the compaction hook needs of a session: its automatic compaction (Session.autoCompact). */
 export interface CompactingSession {
@@ -23,30 +23,15 @@ interface Listed {
   readonly id: string;
 }
 
-/**
- * The sessions a compaction hook can reach, by session id (the hook gets only its event's
- * context), and the compaction providers installed. Sessions are held weakly: a session nobody
- * uses any more is not kept alive by being listed.
- */
-export class CompactingSessions {
-  private readonly sessions = new Map<string, WeakRef<CompactingSession>>();
+/** The sessions a compaction hook reaches by id (held weakly), and the compaction providers installed. */
+export class CompactingSessions extends SessionDirectory<CompactingSession> {
   /** Compaction providers by the id of their BeforeStep hook; one counts while that hook is registered. */
   private readonly compactors = new Map<string, ActiveCompaction>();
   private installs = 0;
 
   /** `registered` lists the BeforeStep hooks in run order (the registry's `select('BeforeStep')`). */
-  constructor(private readonly registered: () => readonly Listed[] = () => []) {}
-
-  /** Lists `session` until disposed (or collected). */
-  add(session: CompactingSession): HookDisposable {
-    for (const [id, ref] of this.sessions) if (ref.deref() === undefined) this.sessions.delete(id);
-    const ref = new WeakRef(session);
-    this.sessions.set(session.id, ref);
-    return { dispose: () => void (this.sessions.get(session.id) === ref && this.sessions.delete(session.id)) };
-  }
-
-  get(sessionId: string): CompactingSession | undefined {
-    return this.sessions.get(sessionId)?.deref();
+  constructor(private readonly registered: () => readonly Listed[] = () => []) {
+    super();
   }
 
   /** Notes a provider's hook id (one per installation, since a provider may be installed twice). */
