@@ -177,22 +177,6 @@ describe('HookRunner: merge (docs/hooks.md §4.4)', () => {
     }
   });
 
-  it('after a deny or stop, only the hooks marked runsAfterDecision still run; they cannot weaken it', async () => {
-    for (const outcome of [block('denied'), stop('halt')]) {
-      const { runner, fn } = setup();
-      const later = vi.fn();
-      fn('gate', outcome, { priority: 10 });
-      fn('later', later, { priority: 0 });
-      fn('sees every call', () => ({ decision: 'allow', additionalContext: 'memory note' }), { priority: -1000, runsAfterDecision: true });
-      fn('last', later, { priority: -2000 });
-      const result = await runner.run('PreToolUse', preToolUse());
-      expect(later).not.toHaveBeenCalled();
-      expect(result.decision).toBe(outcome.decision);
-      expect(result.additionalContext).toEqual(['memory note']);
-      expect(result.records.map((r) => r.hookLabel)).toEqual(['gate', 'sees every call']);
-    }
-  });
-
   it('stop outranks deny; continue (Stop event) does not end the run', async () => {
     const { runner, fn } = setup();
     fn('deny', block('d'));
