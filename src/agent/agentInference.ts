@@ -28,7 +28,6 @@ export const MAX_REPLY_RETRIES = 3;
 export async function infer(run: AgentRun): Promise<InferenceOutcome> {
   const { o } = run;
   const { ctx } = o;
-  await o.beforeInference?.();
   run.tools.refresh();
   // Background (async) hooks that finished since the last call speak now, as in Claude Code.
   for (const output of ctx.hooks.takeBackgroundOutput?.(ctx.sessionId) ?? []) {

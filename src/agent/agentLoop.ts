@@ -29,8 +29,6 @@ export interface AgentRunOptions {
   readonly signal: AbortSignal;
   /** `Stop` for the main agent, `SubagentStop` inside a subagent. */
   readonly stopEvent: 'Stop' | 'SubagentStop';
-  /** Called before each model call (the session compacts here when over budget). */
-  readonly beforeInference?: () => Promise<void>;
   /**
    * Called when the model refuses a call's prompt as longer than its context (the session
    * compacts here); true = the call is sent once more. Absent = the refusal ends the run.

@@ -65,8 +65,8 @@ async function cwdChanged(run: AgentRun, from: string, to: string): Promise<void
     'CwdChanged',
     run.events.withCwd(to).cwdChanged(from, to),
     run.o.signal,
-    // CwdChanged has no decision (as in Claude Code): an ask from its hooks is not put to anyone.
-    { askAbout: () => undefined, ...(ctx.envFile ? { env: { CLAUDE_ENV_FILE: ctx.envFile } } : {}) },
+    // CwdChanged has no decision (as in Claude Code): the gate puts an ask from its hooks to nobody.
+    ctx.envFile ? { env: { CLAUDE_ENV_FILE: ctx.envFile } } : {},
   );
   run.show(result);
   ctx.watchPaths?.(

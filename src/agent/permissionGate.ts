@@ -14,6 +14,24 @@ import { describeThrown } from '../shared/describeThrown';
 type Input = Readonly<Record<string, unknown>>;
 
 /**
+ * Events without decision control (Claude Code's observation events, and Hookwise's that only
+ * report): an `ask` from their hooks decides nothing, so it is put to nobody. SessionStart and
+ * SessionEnd stay askable: a hook may want a person to look before a session opens or closes.
+ */
+const OBSERVATION_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'Notification',
+  'StopFailure',
+  'PostCompact',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay',
+  'ExecutionEnd',
+  'AgentFailed',
+]);
+
+/**
  * Who answers an ask that reaches a person: the provider (a modal in VS Code, the terminal in
  * the CLI) or, with none, `askFallback` (default deny: headless, nobody can be asked).
  */
@@ -139,12 +157,13 @@ export class PermissionGate {
    * The one route of an agent's events to the hook runner: runs `event`'s hooks through this
    * gate's dispatcher and settles an ask in the result (PermissionRequest hooks, the
    * Notification, the person, the fallback; the answer recorded on the result). What comes back
-   * never says ask, unless `options.askAbout` leaves it unsettled.
+   * never says ask, unless `options.askAbout` leaves it unsettled or the event has no decision
+   * control (an observation event's ask is put to nobody).
    */
   async run(event: HookEvent, input: Input, signal?: AbortSignal, options: GateRunOptions = {}): Promise<HookEventResult> {
     const { askAbout, ...dispatch } = options;
     const result = await this.o.hooks.run(event, input, { ...(signal ? { signal } : {}), ...dispatch });
-    if (result.decision !== 'ask') return result;
+    if (result.decision !== 'ask' || OBSERVATION_EVENTS.has(event)) return result;
     const tool = askAbout ? askAbout(result) : toolAsked(event, input, result);
     if (tool === undefined) return result;
     return this.settle(result, tool, signal ?? new AbortController().signal);

@@ -1,5 +1,6 @@
 import type { MemorySnapshot } from './memory/memoryFiles';
 import { LazyMemory } from './memory/lazyMemory';
+import { loadFileToolMemory } from './memory/fileToolMemory';
 import { createSkillTool } from './skills/skillTool';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { HookInputs } from './hookInputs';
 import { PermissionGate } from './permissionGate';
 import type { RunContext } from './runContext';
 import type { AnyAgentTool } from './tools/tool';
+import type { Task } from './tools/taskStore';
 import { FileWatch } from './fileWatch';
 import { hookSpecificValues } from './hookSpecificFields';
 import type { ConfigChange, ConfigChangeVerdict } from './configChange';
@@ -22,16 +24,13 @@ import type { HookEnvelope } from '../hooks/hookContext';
 import type { HookEvent } from '../hooks/hookEvent';
 import { createAgentTool } from './subagents/agentTool';
 import { raceAbort } from '../shared/raceAbort';
-import { CheckpointStore } from './checkpoints/checkpointStore';
-import type { RestoreReport } from './checkpoints/checkpointStore';
+import { CheckpointStore, type RestoreReport } from './checkpoints/checkpointStore';
 import { CheckpointJournal } from './checkpoints/checkpointJournal';
 import { withCheckpoints } from './checkpoints/checkpointTools';
 import { resolveContextWindow } from './contextWindow';
-import { SessionCompaction } from './sessionCompaction';
+import { SessionCompaction, type CompactionResult } from './sessionCompaction';
 import type { Summarizer } from './compaction';
-import type { CompactionResult } from './sessionCompaction';
-import { rewindToCheckpoint, undoCheckpointEdits } from './sessionCheckpoints';
-import type { CheckpointScope, RewindResult } from './sessionCheckpoints';
+import { rewindToCheckpoint, undoCheckpointEdits, type CheckpointScope, type RewindResult } from './sessionCheckpoints';
 import { contextNote } from './sessionContextNote';
 import { SessionEvents } from './sessionEvents';
 import { MAIN } from './sessionHooks';
@@ -49,13 +48,11 @@ export const SESSION_END_TIMEOUT_MS = 1500;
 export type SubmitResult = { readonly status: 'blocked'; readonly reason: string; readonly blockedBy: string } | AgentRunResult;
 
 /**
- * One conversation with the main agent. Fires SessionStart (its stdout and
- * additionalContext become context), UserPromptSubmit per prompt (block drops the prompt
- * and tells the user; stdout/additionalContext become context; in-process hooks may
- * rewrite the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout.
- * Everything is written to the JSONL transcript as it happens. It builds the one
- * {@link RunContext} its agent runs (and their subagents) share; an ask from any of its own
- * events goes through the main agent's permission gate, like the loop's.
+ * One conversation with the main agent. Fires SessionStart (its stdout and additionalContext become context), UserPromptSubmit
+ * per prompt (block drops the prompt and tells the user; stdout/additionalContext become context; in-process hooks may rewrite
+ * the prompt via `updatedInput.prompt`), and SessionEnd with a short timeout. Everything is written to the JSONL transcript as it
+ * happens. It builds the one {@link RunContext} its agent runs (and their subagents) share; an ask from any of its own events
+ * goes through the main agent's permission gate, like the loop's.
  */
 export class Session {
   readonly id: string;
@@ -152,6 +149,7 @@ export class Session {
       envFile: this.envFile,
       envelope,
       runHooks,
+      ...(o.activeCompaction ? { active: o.activeCompaction } : {}),
     });
     this.checkpointScope = {
       checkpoints: this.checkpoints,
@@ -294,7 +292,7 @@ export class Session {
       this.pendingContext.length = 0;
     }
     const memory = await attachedMemoryNote([...prepared.files, ...attachedFiles], {
-      lazyMemory: this.ctx.lazyMemory,
+      lazyMemory: this.o.lazyMemoryOn?.() === false ? undefined : this.ctx.lazyMemory, // the memory provider off: none either
       emit: this.o.emit,
       instructionsLoaded: (files, s) => this.events.instructionsLoaded(files, undefined, s),
       signal,
@@ -324,12 +322,23 @@ export class Session {
   }
 
   /**
-   * Compacts the conversation: PreCompact hooks run (their plain stdout is added
-   * to the instructions; a block skips compaction), older turns are summarized by the model
-   * and replaced by the summary, and SessionStart fires with `source: compact`.
+   * `/compact` with the compaction provider in effect: PreCompact, its summary replacing the
+   * older turns, PostCompact, SessionStart `compact` (SessionCompaction.compact). Skipped,
+   * saying why, when none is installed.
    */
   compact(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
-    return this.compaction.compact(trigger, signal, customInstructions);
+    return this.compaction.compactWithProvider(trigger, signal, customInstructions);
+  }
+
+  /** What a file tool's call brings into memory: the built-in memory provider's PostToolUse hook calls it (memoryProvider.ts). */
+  async loadFileToolMemory(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<string | undefined> {
+    return this.ctx.lazyMemory && loadFileToolMemory({ lazyMemory: this.ctx.lazyMemory, emit: this.o.emit, hooks: this.o.hooks }, input, signal);
+  }
+
+  /** The session's tasks (the built-in task reminder lists them); undefined without Task tools. */
+  get taskList(): (() => readonly Task[]) | undefined {
+    const tasks = this.ctx.tasks;
+    return tasks && this.tools.some((t) => t.name === 'TaskUpdate') ? () => tasks.list() : undefined;
   }
 
   /** Automatic compaction, when over the limit: what the compaction provider's hook calls before each step (compactionProvider.ts). */

@@ -9,6 +9,8 @@ import { compactionCut, estimateTokens, summarize } from './compaction';
 import type { Summarizer } from './compaction';
 import { autoCompactThreshold } from './contextWindow';
 import { compactionNote } from './compactionNote';
+import { BUILTIN_COMPACTION, COMPACTION_OFF_REASON } from './compactionProvider';
+import type { ActiveCompaction } from './compactionProvider';
 import type { Conversation } from './conversation';
 import { contextNote } from './sessionContextNote';
 import { MAIN } from './sessionHooks';
@@ -36,7 +38,11 @@ export interface SessionCompactionDeps {
   readonly envFile: string;
   readonly envelope: () => HookEnvelope;
   readonly runHooks: SessionHookRun;
+  /** The compaction provider in effect (compactionProvider.ts); undefined = none installed. Absent = always the built-in. */
+  readonly active?: () => ActiveCompaction | undefined;
 }
+
+const BUILTIN: ActiveCompaction = Object.freeze({ name: BUILTIN_COMPACTION });
 
 /**
  * A session's compaction, manual (`/compact`) and automatic (before a model call, over the
@@ -103,6 +109,20 @@ export class SessionCompaction {
   }
 
   /**
+   * `/compact`: compacts with the compaction provider in effect (its summarizer); skipped,
+   * saying why, when none is installed.
+   */
+  compactWithProvider(trigger: 'manual' | 'auto', signal: AbortSignal, customInstructions?: string): Promise<CompactionResult> {
+    const active = this.activeCompaction();
+    if (!active) return Promise.resolve({ status: 'skipped', reason: COMPACTION_OFF_REASON });
+    return this.compact(trigger, signal, customInstructions, active.summarize);
+  }
+
+  private activeCompaction(): ActiveCompaction | undefined {
+    return this.d.active ? this.d.active() : BUILTIN;
+  }
+
+  /**
    * The size at which the conversation is compacted on its own: the context window's threshold
    * (Claude Code's: 167,000 of 200,000), or the budget when one is set below it.
    */
@@ -147,13 +167,18 @@ export class SessionCompaction {
   }
 
   /**
-   * The model refused the prompt as longer than its context: compacts (trigger `auto`, as
-   * Claude Code does) so the call can be sent again. True when it compacted; a failure is
-   * reported, never thrown.
+   * The model refused the prompt as longer than its context: the compaction provider in effect
+   * compacts (trigger `auto`, as Claude Code does) so the call can be sent again. True when it
+   * compacted; a failure, or no provider installed, is reported, never thrown.
    */
   async compactAfterOverflow(signal: AbortSignal): Promise<boolean> {
+    const active = this.activeCompaction();
+    if (!active) {
+      this.d.emit({ type: 'systemMessage', agent: MAIN, text: `The conversation was not compacted: ${COMPACTION_OFF_REASON}.`, source: 'PreCompact' });
+      return false;
+    }
     try {
-      const result = await this.compact('auto', signal);
+      const result = await this.compact('auto', signal, undefined, active.summarize);
       if (result.status === 'compacted') this.stillOverAfterCompaction = estimateTokens(this.d.conversation.messages);
       return result.status === 'compacted';
     } catch (error) {

@@ -2,6 +2,7 @@ import type { HookActivity } from './hookActivity';
 import type { ModelClient, ModelMessage } from '../model/modelClient';
 import type { AgentEventListener } from './agentEvents';
 import type { SlashCommandSet } from './commands/slashCommands';
+import type { ActiveCompaction } from './compactionProvider';
 import type { HookDispatcher } from './hookDispatcher';
 import type { MemoryAccess } from './memory/memoryAccess';
 import type { MemorySnapshot } from './memory/memoryFiles';
@@ -47,6 +48,12 @@ export interface SessionOptions {
   /** Compact automatically when the conversation's estimated tokens exceed this; 0/absent = never. */
   readonly compactionBudgetTokens?: number;
   /**
+   * The compaction provider in effect, for `/compact` and the retry after a context-length
+   * refusal (compactionProvider.ts); undefined = none installed, they do not compact. Absent =
+   * always the built-in summarizer (a session made without a runtime).
+   */
+  readonly activeCompaction?: () => ActiveCompaction | undefined;
+  /**
    * The model's context window in tokens; absent/0 = the model's known window, else 200,000.
    * Over its threshold (window − reply room − 13,000) the conversation compacts on its own.
    */
@@ -60,6 +67,8 @@ export interface SessionOptions {
   readonly promptContext?: (signal?: AbortSignal) => Promise<PromptContext>;
   /** Which project memory nested (lazy) loads may read: the same check as the start's. Absent = unchecked. */
   readonly memoryAccess?: MemoryAccess;
+  /** False while the built-in memory provider is switched off: a prompt's attached files load no nested memory. Absent = on. */
+  readonly lazyMemoryOn?: () => boolean;
   /** Custom slash commands (`.claude/commands`), read at each prompt that starts with `/`. Absent = prompts go as typed. */
   readonly slashCommands?: () => Promise<SlashCommandSet>;
   /** Skills the main agent can load with the Skill tool; none = no Skill tool. */

@@ -41,17 +41,3 @@ function jsonOrText(text: string): unknown {
   const parsed = parseBoundedJson(text);
   return parsed.ok ? parsed.value : text;
 }
-
-/** The events that redraw a resumed session, ending with a note when damaged lines were skipped. */
-export function resumeReplayEvents(messages: readonly ModelMessage[], skippedLines: number): ReplayEvent[] {
-  const events = replayEvents(messages);
-  if (skippedLines > 0) {
-    events.push({
-      type: 'systemMessage',
-      agent: MAIN_AGENT,
-      text: `${skippedLines} damaged transcript line(s) were skipped (see the Hookwise log).`,
-      source: 'Hookwise',
-    });
-  }
-  return events;
-}

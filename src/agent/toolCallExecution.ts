@@ -1,7 +1,5 @@
 import type { ModelToolCall } from '../model/modelClient';
 import { emitSystemMessages } from './agentEvents';
-import { fileToolTarget } from './memory/lazyMemory';
-import { describeMemoryFile } from './memory/promptContext';
 import { settleProtectedChanges, watchProtected } from './protectedBackstop';
 import type { PermittedCall } from './toolCallPermission';
 import { verdictOf } from './toolCallScope';
@@ -50,40 +48,11 @@ export async function executeCall(call: ModelToolCall, tool: AnyAgentTool, permi
   if (post.hasUpdatedResult) content = typeof post.updatedResult === 'string' ? post.updatedResult : replacementText(post.updatedResult, content);
   if (post.decision === 'deny' && post.reason)
     content += `\n\n<system-reminder>\nPostToolUse:${tool.name} hook blocking error: ${post.reason}\n</system-reminder>`;
-  await loadLazyMemory(scope, tool.name, input);
   const postVerdict = post.decision === 'deny' || post.hasUpdatedResult ? verdictOf(post, 'PostToolUse') : verdict;
   emit({ type: 'toolStatus', agent, toolUseId: call.id, status: 'done', result: content, isError: false, ...(postVerdict ? { verdict: postVerdict } : {}) });
   return post.decision === 'stop'
     ? { content, isError: false, stopReason: post.reason ?? 'a PostToolUse hook stopped the agent' }
     : { content, isError: false };
-}
-
-/**
- * After a file tool worked on a file: the nested CLAUDE.md and `paths:` rules it brings in
- * (lazyMemory.ts) reach the model as a system-reminder before its next call, as Claude Code
- * attaches them, and InstructionsLoaded fires for each (observation only).
- */
-async function loadLazyMemory(scope: ToolCallScope, toolName: string, input: ToolInput): Promise<void> {
-  const target = scope.ctx.lazyMemory ? fileToolTarget(toolName, input) : undefined;
-  if (!target || !scope.ctx.lazyMemory) return;
-  const { files, problems, notes } = await scope.ctx.lazyMemory.touch(target, scope.signal);
-  for (const problem of problems) scope.ctx.emit({ type: 'systemMessage', agent: scope.agent, text: `Memory: ${problem}`, source: 'memory' });
-  const withText = files.filter((f) => f.content.trim() !== '');
-  // A file left out reaches the model as a note naming it, never its content.
-  if (withText.length > 0 || notes.length > 0) scope.context.add([...withText.map(describeMemoryFile), ...notes].join('\n\n'));
-  if (files.length === 0 || !scope.gate.hasHooks('InstructionsLoaded')) return;
-  const events = scope.inputs;
-  for (const file of files) {
-    const input = events.event('InstructionsLoaded', {
-      file_path: file.path,
-      memory_type: file.memoryType,
-      load_reason: file.loadReason,
-      ...(file.globs ? { globs: [...file.globs] } : {}),
-      ...(file.triggerFilePath ? { trigger_file_path: file.triggerFilePath } : {}),
-      ...(file.parentPath ? { parent_file_path: file.parentPath } : {}),
-    });
-    emitSystemMessages(scope.ctx.emit, scope.agent, await scope.gate.run('InstructionsLoaded', input, scope.signal));
-  }
 }
 
 async function postFailure(

@@ -43,6 +43,12 @@ export interface HookRegistrationInit {
   readonly once?: boolean;
   /** Skill-scoped: runs only in sessions that loaded this skill (HookRunner.activateSkill). */
   readonly skill?: string;
+  /**
+   * Runs even when a hook before it denied or stopped the event (which otherwise ends the
+   * event's remaining hooks): for a hook that must see every occurrence. Its own decision
+   * merges as usual, so it can never weaken the deny or stop. Default false.
+   */
+  readonly runsAfterDecision?: boolean;
 }
 
 /** One registered hook, as the runner sees it. Immutable. */
@@ -66,6 +72,8 @@ export interface HookRegistration {
   readonly once?: boolean;
   /** See {@link HookRegistrationInit.skill}. */
   readonly skill?: string;
+  /** See {@link HookRegistrationInit.runsAfterDecision}. */
+  readonly runsAfterDecision?: boolean;
   /** Set on config-sourced hooks: the generation they were loaded in. */
   readonly configGeneration?: number;
   /** `config` hooks come from setConfigHooks, `code` hooks from register(). */
@@ -199,6 +207,7 @@ export class HookRegistry {
       ...(init.condition !== undefined ? { condition: init.condition } : {}),
       ...(init.once === true ? { once: true } : {}),
       ...(init.skill !== undefined ? { skill: init.skill } : {}),
+      ...(init.runsAfterDecision === true ? { runsAfterDecision: true } : {}),
       ...(configGeneration !== undefined ? { configGeneration } : {}),
       origin,
       sequence,

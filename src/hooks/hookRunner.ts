@@ -176,6 +176,7 @@ export class HookRunner {
   /**
    * Runs `selected[from..]` tier by tier into `merger` and `tally`; true when cancelled. A
    * middleware ends a tier: it runs alone, and everything after it runs inside its `next()`.
+   * After a tier that denied or stopped, only the hooks marked `runsAfterDecision` run.
    */
   private async runFrom(occurrence: Occurrence, selected: readonly Selected[], from: number, merger: OutcomeMerger, tally: RunTally): Promise<boolean> {
     const signal = occurrence.options.signal;
@@ -206,7 +207,13 @@ export class HookRunner {
         if (mergeTier(tier, tierInput, occurrence.occurrenceId, merger, tally, this.observers)) cancelled = true;
         tier = [];
         i = tierEnd;
-        if (merger.decisive || cancelled) break;
+        if (cancelled) break;
+        if (merger.decisive) {
+          // A deny or stop ends the event's other hooks, except those that see every occurrence.
+          const rest = selected.slice(tierEnd).filter((s) => s.registration.runsAfterDecision === true);
+          if (rest.length > 0) cancelled = await this.runFrom(occurrence, rest, 0, merger, tally);
+          break;
+        }
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);

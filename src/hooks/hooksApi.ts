@@ -29,6 +29,12 @@ export interface HookOptions {
   readonly id?: string;
   /** Label in the tree and the log; default the function's name. */
   readonly label?: string;
+  /**
+   * Runs even when a hook before it (higher priority) denied or stopped the event, which
+   * otherwise ends the event's remaining hooks; its own decision cannot weaken theirs. For a
+   * hook that must see every occurrence (the built-in memory loading, an audit log). Default false.
+   */
+  readonly runsAfterDecision?: boolean;
 }
 
 /** A hook function for event `E`: gets that event's context. */
@@ -128,6 +134,7 @@ class RegistryHooksApi implements HooksApi {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.continueOnFailure !== undefined ? { continueOnFailure: options.continueOnFailure } : {}),
       ...(options.agentType !== undefined ? { agentType: options.agentType } : {}),
+      ...(options.runsAfterDecision === true ? { runsAfterDecision: true } : {}),
     });
     const owned = this.owned;
     if (owned === undefined) return registration;

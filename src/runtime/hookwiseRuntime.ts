@@ -32,9 +32,12 @@ import { environmentBlock, memoryBlock } from '../agent/memory/promptContext';
 import { defaultManagedSettingsFile } from '../hooks/config/configSources';
 import type { PromptContext } from '../agent/sessionOptions';
 import type { AgentLimits } from '../agent/defaultLimits';
-import { DEFAULT_AGENT_LIMITS, limitsProvider } from '../agent/defaultLimits';
+import { DEFAULT_AGENT_LIMITS } from '../agent/defaultLimits';
 import { CompactingSessions, compactionProvider, type CompactionProviderOptions } from '../agent/compactionProvider';
-import { BuiltinProviders } from './builtinProviders';
+import { agentBuiltins, BuiltinProviders } from './builtinProviders';
+import { literalFileNames } from './fileChangedNames';
+import { BUILTIN_MEMORY_ID } from '../agent/memoryProvider';
+import { SessionDirectory } from '../agent/sessionDirectory';
 import type { PermissionMode } from '../permissions/permissionMode';
 import { askPolicy } from '../agent/permissionGate';
 import type { AskPolicy } from '../agent/permissionGate';
@@ -140,8 +143,10 @@ export class HookwiseRuntime {
   private lastSession: Session | undefined;
   /** Hook runs in flight: the self-protection backstop takes a data file changed while a hook ran as the hook's write. */
   private readonly hookActivity = new HookActivity();
-  private readonly compacting = new CompactingSessions(); // the sessions a compaction hook reaches by id
-  /** Limits and compaction as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
+  /** The sessions a compaction hook reaches by id, and the compaction providers installed (in run order). */
+  private readonly compacting = new CompactingSessions(() => this.registry.select('BeforeStep'));
+  private readonly sessionsById = new SessionDirectory<Session>(); // the sessions the memory and task reminder hooks reach by id
+  /** Limits, compaction, memory and task reminders as hook providers; `hookwise.hooks.disabled` switches them (builtinProviders.ts). */
   readonly builtins: BuiltinProviders;
 
   constructor(private readonly o: RuntimeOptions) {
@@ -156,7 +161,8 @@ export class HookwiseRuntime {
       elicit: hookedElicitation(this.runner, () => this.lastSession?.envelope(), o.mcp?.elicit),
     });
     this.hooks = createHooksApi(this.registry, { source: { kind: 'code', label: 'code' } });
-    this.builtins = new BuiltinProviders(this.hooks, [limitsProvider(o.limits ?? (() => DEFAULT_AGENT_LIMITS)), compactionProvider(this.compacting)]);
+    const limits = o.limits ?? (() => DEFAULT_AGENT_LIMITS);
+    this.builtins = new BuiltinProviders(this.hooks, agentBuiltins({ limits, compacting: this.compacting, sessions: this.sessionsById }));
   }
 
   /** A compaction provider with its own summarizer, to replace the built-in one: `hooks.use(runtime.compactionProvider({ name, summarize }))`. */
@@ -367,26 +373,16 @@ export class HookwiseRuntime {
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       promptContext: (signal) => this.promptContext(cwd, memoryAccess, signal),
       memoryAccess,
+      activeCompaction: () => this.compacting.active(),
+      lazyMemoryOn: () => this.registry.select('PostToolUse').some((r) => r.id === BUILTIN_MEMORY_ID),
       slashCommands: () => withPluginCommands(loadSlashCommands({ projectDir: cwd, homeDir: this.o.homeDir }), this.plugins),
       ...(options.history ? { history: options.history } : {}),
     });
     this.lastSession = session;
     this.compacting.add(session);
+    this.sessionsById.add(session);
     return session;
   }
-}
-
-/**
- * The file names FileChanged matchers list literally (`.envrc|.env`): Claude Code watches
- * those in the working directory. Regexes, `*` and paths name no file to watch.
- */
-export function literalFileNames(matchers: readonly string[]): string[] {
-  const names = new Set<string>();
-  for (const m of matchers) {
-    if (!/^[\w.\-|]+$/.test(m)) continue;
-    for (const name of m.split('|')) if (name !== '' && name !== '.' && name !== '..') names.add(name);
-  }
-  return [...names];
 }
 
 /** `{ approve }` when there is an approver (exactOptionalPropertyTypes). */

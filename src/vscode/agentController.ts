@@ -7,7 +7,7 @@ import { HookwiseRuntime } from '../runtime/hookwiseRuntime';
 import { toHistoryEntry } from '../agent/sessionList';
 import { SessionManager } from '../runtime/sessionManager';
 import type { VscodeTelemetry } from './telemetrySettings';
-import { MAIN_AGENT, resumeReplayEvents, type ReplayEvent } from '../agent/sessionReplay';
+import { MAIN_AGENT } from '../agent/sessionReplay';
 import { transcriptDirFor } from '../agent/transcriptLocation';
 import type { HookRunObserver, HookRunRecord, PermissionProvider } from '../hooks/hookRunTypes';
 import type { HistoryEntry } from '../shared/webviewProtocol';
@@ -196,12 +196,6 @@ export class AgentController implements vscode.Disposable {
   /** Past sessions of this workspace from their transcripts, newest first. */
   listSessions(): HistoryEntry[] {
     return this.sessions.list().map(toHistoryEntry);
-  }
-
-  /** Resumes a past session: its conversation comes back, SessionStart says `resume`, and `replay` redraws it. */
-  async resume(id: string, replay: (event: ReplayEvent) => void): Promise<void> {
-    const resumed = await this.resumeSession(id);
-    if (resumed) for (const event of resumeReplayEvents(resumed.messages, resumed.skippedLines)) replay(event);
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * In the real extension host: the agent's built-in providers switch like hooks. Disable Hook on
- * a run of the built-in compaction writes its name to the user's `hookwise.hooks.disabled`, the
+ * a run of the built-in compaction (memory, task reminders) writes its name to the user's `hookwise.hooks.disabled`, the
  * next configuration uninstalls it from a real runtime, and Enable brings it back. The built-in
  * limits refuse the switch: nothing is written and they keep running.
  */
@@ -64,6 +64,19 @@ suite('Built-in providers switch off and on like hooks', () => {
     assert.equal(await setSwitch(COMPACTION, false), true);
     await until('the switch gone from the user settings', () => !Array.isArray(userValue()) || (userValue() as unknown[]).length === 0);
     assert.deepEqual(await offIn(await harness!.service.reload()), []);
+  });
+
+  test('Disable Hook on the built-in memory and on the built-in task reminders switches each off; Enable Hook brings them back', async () => {
+    for (const label of ['built-in memory', 'built-in task reminders']) {
+      const source = { kind: 'code', label } as const;
+      assert.equal(await setSwitch(source, true), true);
+      await until(`the ${label} switch in the user settings`, () => JSON.stringify(userValue()) === JSON.stringify([label]));
+      assert.deepEqual(await offIn(await harness!.service.reload()), [label]);
+
+      assert.equal(await setSwitch(source, false), true);
+      await until(`the ${label} switch gone from the user settings`, () => !Array.isArray(userValue()) || (userValue() as unknown[]).length === 0);
+      assert.deepEqual(await offIn(await harness!.service.reload()), []);
+    }
   });
 
   test('Disable Hook on a built-in limit is refused: nothing is written and the limits keep running', async () => {

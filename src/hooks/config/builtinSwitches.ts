@@ -9,6 +9,8 @@ import type { ConfigDiagnostic } from '../../configFiles/configDiagnostic';
 export const BUILTIN_PROVIDERS = Object.freeze({
   compaction: 'built-in compaction',
   limits: 'built-in limits',
+  memory: 'built-in memory',
+  taskReminders: 'built-in task reminders',
 });
 
 /**

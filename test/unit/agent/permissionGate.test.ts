@@ -89,6 +89,17 @@ describe("PermissionGate: a hook's ask (moved from the HookRunner, which now ret
     expect(result).toMatchObject({ decision: 'allow', asked: true, updatedInput: { command: 'ls -la' } });
   });
 
+  it('an ask on an event without decision control (CwdChanged, InstructionsLoaded) is put to nobody', async () => {
+    const p = provider(async () => ({ decision: 'deny', reason: 'no' }));
+    const { gate, fn } = setup({ provider: p });
+    fn('asks on cwd', ask('?'), { event: 'CwdChanged' });
+    fn('asks on memory', ask('?'), { event: 'InstructionsLoaded' });
+    const cwd = await gate.run('CwdChanged', { hook_event_name: 'CwdChanged', session_id: 's-1', old_cwd: '/a', new_cwd: '/b' });
+    const memory = await gate.run('InstructionsLoaded', { hook_event_name: 'InstructionsLoaded', session_id: 's-1', file_path: '/a/CLAUDE.md' });
+    expect(p.calls).toEqual([]);
+    expect([cwd.asked ?? false, memory.asked ?? false]).toEqual([false, false]);
+  });
+
   it('without a provider applies askFallback (default deny, or allow when configured)', async () => {
     const a = setup();
     a.fn('ask', ask('?'));
