@@ -76,3 +76,42 @@ describe('hookwise -p --disable-hook', () => {
     expect(suite.w.exists('stop-ran')).toBe(true);
   });
 });
+
+describe('hookwise -p --disable-hook: the memory and task-reminder providers', () => {
+  it('builtin.memory: a Read below a folder with its own CLAUDE.md loads it by default, and not when switched off', async () => {
+    await suite.w.write('CLAUDE.md', 'Root rules.');
+    await suite.w.write('packages/api/CLAUDE.md', 'API: never log tokens.');
+    await suite.w.write('packages/api/server.ts', 'export {};\n');
+    const script = () => [toolCallsReply([{ name: 'Read', arguments: { file_path: 'packages/api/server.ts' } }]), textReply('done')];
+    const secondRequest = (s: OpenAiTestServer) => JSON.stringify(s.requests[1]?.body.messages ?? []);
+
+    const on = await suite.serve(script());
+    expect(parseJsonResult(await run(on))).toMatchObject({ is_error: false, result: 'done' });
+    expect(secondRequest(on)).toContain('API: never log tokens.');
+
+    const off = await suite.serve(script());
+    const out = await run(off, '--disable-hook', 'builtin.memory');
+    expect(parseJsonResult(out)).toMatchObject({ is_error: false, result: 'done' });
+    expect(secondRequest(off)).not.toContain('API: never log tokens.');
+    // The start-up memory is not the provider's: it still loads.
+    expect(String(off.requests[0]?.body.messages?.[0]?.content ?? '')).toContain('Root rules.');
+    expect(out.stderr).not.toMatch(/warning/);
+  });
+
+  it('builtin.taskReminders: after ten model turns without the task tools the model is reminded, and not when switched off', async () => {
+    const reminded = (s: OpenAiTestServer) =>
+      s.requests.some((r) => JSON.stringify(r.body.messages ?? []).includes("The task tools haven't been used recently"));
+    const script = () => [
+      ...Array.from({ length: 12 }, (_, i) => toolCallsReply([{ id: `g${i}`, name: 'Glob', arguments: { pattern: '*.md' } }])),
+      textReply('done'),
+    ];
+
+    const on = await suite.serve(script());
+    expect(parseJsonResult(await run(on, '--max-steps', '20'))).toMatchObject({ is_error: false, result: 'done' });
+    expect(reminded(on)).toBe(true);
+
+    const off = await suite.serve(script());
+    expect(parseJsonResult(await run(off, '--max-steps', '20', '--disable-hook', 'builtin.taskReminders'))).toMatchObject({ is_error: false, result: 'done' });
+    expect(reminded(off)).toBe(false);
+  });
+});
