@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { ProcessSpawner } from './leanLauncher';
 import type { SpawnedProcess } from './processRun';
+import { HELPER_SCRIPT } from './spawnHelperScript';
 
 /**
  * A small long-lived Node process that starts hook and Bash shells for a big host process.
@@ -23,72 +24,11 @@ import type { SpawnedProcess } from './processRun';
  * `{op:'stdin',id,data}` (base64), `{op:'end',id}`, `{op:'release',id}`. Helper → host
  * `{id,ev:'spawn',pid}`, `{id,ev:'out'|'err',data}` (base64), `{id,ev:'exit',code,signal}`,
  * `{id,ev:'close'}`, `{id,ev:'error',code,message}`.
+ *
+ * Warm shells (spawnHelperScript.ts; on unless `warmShells: false` or HOOKWISE_WARM_SHELLS=0):
+ * a `/bin/sh -c` run may be served by a shell the helper forked after the previous run with the
+ * same cwd and environment, so a hook's fork is not on its path. The protocol is unchanged.
  */
-const HELPER_SCRIPT = `
-'use strict';
-const { spawn } = require('node:child_process');
-const kids = new Map();
-// Events of one turn of the loop go out as one write (one wake-up of the host, not one per
-// event); a spawn goes at once, so the host knows the group to kill as early as before.
-let outbox = '';
-const send = (m, now) => {
-  if (outbox === '' && !now) setImmediate(flush);
-  outbox += JSON.stringify(m) + '\\n';
-  if (now) flush();
-};
-function flush() {
-  const text = outbox;
-  outbox = '';
-  if (text !== '') process.stdout.write(text);
-}
-function forward(id, stream, ev, cap) {
-  let sent = 0;
-  stream.on('data', (d) => {
-    if (sent > cap) return;
-    const part = d.length > cap + 1 - sent ? d.subarray(0, cap + 1 - sent) : d;
-    sent += part.length;
-    send({ id, ev, data: part.toString('base64') });
-  });
-  stream.on('error', () => {});
-}
-function run(m) {
-  let c;
-  try {
-    c = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: 'pipe', detached: true });
-  } catch (e) {
-    return send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) });
-  }
-  kids.set(m.id, c);
-  c.on('error', (e) => send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) }));
-  if (c.pid === undefined) return;
-  send({ id: m.id, ev: 'spawn', pid: c.pid }, true);
-  forward(m.id, c.stdout, 'out', m.cap);
-  forward(m.id, c.stderr, 'err', m.cap);
-  c.stdin.on('error', () => {});
-  c.on('exit', (code, signal) => send({ id: m.id, ev: 'exit', code, signal }));
-  c.on('close', () => { kids.delete(m.id); send({ id: m.id, ev: 'close' }); });
-}
-let buf = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => {
-  buf += d;
-  for (let i = buf.indexOf('\\n'); i >= 0; i = buf.indexOf('\\n')) {
-    const m = JSON.parse(buf.slice(0, i));
-    buf = buf.slice(i + 1);
-    const c = kids.get(m.id);
-    if (m.op === 'run') run(m);
-    else if (m.op === 'stdin' && c) c.stdin.write(Buffer.from(m.data, 'base64'));
-    else if (m.op === 'end' && c) c.stdin.end();
-    else if (m.op === 'release' && c) { kids.delete(m.id); c.stdout.destroy(); c.stderr.destroy(); }
-  }
-});
-process.stdin.on('end', () => {
-  for (const c of kids.values()) { try { process.kill(-c.pid, 'SIGKILL'); } catch {} }
-  flush();
-  process.exit(0);
-});
-process.stdout.on('error', () => process.exit(0));
-`;
 
 type HelperEvent =
   | { id: number; ev: 'spawn'; pid: number }
@@ -185,13 +125,15 @@ export interface SpawnHelper {
  * Starts the helper with `nodePath` (default: this process's own executable, run as Node —
  * `ELECTRON_RUN_AS_NODE` covers Electron hosts). Returns undefined where it cannot run
  * (Windows: no process groups; or the executable would not start). Never keeps the host's
- * event loop alive.
+ * event loop alive. `warmShells` (default: unless HOOKWISE_WARM_SHELLS=0) lets it pre-fork the
+ * shells of repeated `/bin/sh -c` runs.
  */
-export function startSpawnHelper(nodePath = process.execPath): SpawnHelper | undefined {
+export function startSpawnHelper(nodePath = process.execPath, options: { readonly warmShells?: boolean } = {}): SpawnHelper | undefined {
   if (process.platform === 'win32') return undefined;
   let child: ChildProcess;
   try {
-    child = spawn(nodePath, ['-e', HELPER_SCRIPT], {
+    const warm = options.warmShells ?? process.env.HOOKWISE_WARM_SHELLS !== '0';
+    child = spawn(nodePath, ['-e', HELPER_SCRIPT, ...(warm ? ['warm'] : [])], {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' },
       // Its own group: Ctrl+C in a terminal reaches the host, which then ends the helper.

@@ -3,7 +3,7 @@
  * it is in processRunner.test.ts): when the helper dies, runs in flight finish and their groups
  * die, and later runs spawn directly; when the host goes away, the helper kills its groups.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,27 @@ function started(): SpawnHelper {
 /** Runs on the lean launcher given the helper's spawner (the extension host's hook path). */
 function runShellCommand(command: string, options: ProcessRunOptions): Promise<ProcessRunResult> {
   return runShell(command, options, launcher);
+}
+
+/** Pids of the idle shells the helper `helperPid` forked in advance (Linux /proc). */
+function warmShells(helperPid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === helperPid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('hookwise-warm-shell')) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+async function waitForWarmShell(helperPid: number): Promise<number[]> {
+  for (let i = 0; i < 500 && warmShells(helperPid).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  return warmShells(helperPid);
 }
 
 async function waitForPids(file: PidFile, count: number): Promise<number[]> {
@@ -77,5 +98,43 @@ describe('spawn helper', () => {
     started();
     const r = await runShellCommand('true', { cwd: path.join(cwd, 'missing') });
     expect(r).toMatchObject({ exitCode: null, spawnError: `working directory does not exist: ${path.join(cwd, 'missing')}` });
+  });
+
+  describe.skipIf(process.platform !== 'linux')('shells forked in advance', () => {
+    const env = { ...process.env, HOOKWISE_TEST_MARK: 'warm' };
+
+    it('a repeated `/bin/sh -c` run is served by a shell forked after the previous one, and sees what a fresh shell sees', async () => {
+      const h = started();
+      await runShellCommand('true', { cwd, env });
+      const [ready] = await waitForWarmShell(h.pid);
+      expect(ready).toBeDefined();
+      const served = await runShellCommand('echo $$', { cwd, env });
+      expect(Number(served.stdout)).toBe(ready);
+      // Program and arguments, a multi-line command, stdin, cwd, env and the exit code, against a direct spawn.
+      await waitForWarmShell(h.pid);
+      const command = `printf '%s|%s|' "$0" "$#"; pwd; echo "$HOOKWISE_TEST_MARK"\ncat; exit 3`;
+      const options = { cwd, env, stdin: '{"tool_name":"Bash"}\nsecond line' };
+      const warm = await runShellCommand(command, options);
+      const cold = await runShell(command, options);
+      expect(warm).toMatchObject({ stdout: cold.stdout, stderr: cold.stderr, exitCode: 3 });
+      expect(cold.stdout).toBe(`/bin/sh|0|${cwd}\nwarm\n{"tool_name":"Bash"}\nsecond line`);
+    });
+
+    it('a run with another environment or cwd is spawned fresh', async () => {
+      const h = started();
+      await runShellCommand('true', { cwd, env });
+      const ready = await waitForWarmShell(h.pid);
+      const other = await runShellCommand('echo $$', { cwd, env: { ...env, HOOKWISE_TEST_MARK: 'other' } });
+      expect(ready).not.toContain(Number(other.stdout));
+    });
+
+    it('idle shells die with the helper', async () => {
+      const h = started();
+      await runShellCommand('true', { cwd, env });
+      const ready = await waitForWarmShell(h.pid);
+      expect(ready.length).toBeGreaterThan(0);
+      h.close();
+      expect(await survivors([...ready, h.pid], 2000)).toEqual([]);
+    });
   });
 });
