@@ -5,6 +5,7 @@ import { textReply } from '../../support/openAiTestServer';
 import { useCliSuite } from '../../support/cliSuite';
 import { bash } from '../../support/formatCliHelpers';
 import { parseJsonResult, runCliProcess } from '../../support/cliHarness';
+import { survivors } from '../../support/processProbe';
 
 // Cline gives every hook a fixed 30 s (no setting changes it) and runs the tool when a hook
 // times out. This waits out the real 30 s, so it is one test in a file of its own: vitest runs it
@@ -14,15 +15,6 @@ const suite = useCliSuite();
 
 /** A Cline PreToolUse hook that records its pid and hangs; `late.txt` appears only if it is not killed. */
 const HANGING_HOOK = '#!/usr/bin/env bash\ncat > /dev/null\necho $$ > hook.pid\nsleep 120\necho late > late.txt\n';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('hookwise -p with a hanging Cline hook', () => {
   it('cuts it at Cline’s fixed 30 s, kills it, and fails open: the tool still runs', async () => {
@@ -39,7 +31,8 @@ describe('hookwise -p with a hanging Cline hook', () => {
     // Cut at 30 s, not earlier (timers never fire early; the duration is rounded to the millisecond).
     expect(run?.duration_ms).toBeGreaterThanOrEqual(29_999);
     const pid = Number(readFileSync(path.join(suite.w.ws, 'hook.pid'), 'utf8'));
-    expect(alive(pid)).toBe(false);
+    // Killed with its group: gone (a zombie not yet reaped counts as gone) once the signal lands.
+    expect(await survivors([pid], 5_000)).toEqual([]);
     expect(suite.w.exists('late.txt')).toBe(false);
   }, 120_000);
 });
