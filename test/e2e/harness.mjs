@@ -270,6 +270,19 @@ async function newChatIfShown() {
 }
 
 /**
+ * Merges `patch` into the e2e host's user settings.json (the next reload reads it); returns a
+ * function that puts the file back as it was.
+ * @param {Record<string, unknown>} patch
+ * @returns {() => void}
+ */
+export function patchUserSettings(patch) {
+  const file = path.join(e2e().userDataDir, 'User', 'settings.json');
+  const original = readFileSync(file, 'utf8');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...patch }, null, 2));
+  return () => writeFileSync(file, original);
+}
+
+/**
  * Starts a scenario on a fresh extension host: writes its playground script into the
  * workspace copy's `.hookwise/playground.json` (the playground replays turns in call order,
  * so each scenario brings its own), or restores the demo's own tour script, then reloads.

@@ -8,10 +8,20 @@
  * reload keeps the mark. Screenshot: test-results/e2e-model-hooks-redacted.png.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import { chatFrame, DEMO_WORKSPACE, e2e, reloadWorkbench, screenshot, sendPrompt, startScenario, waitForAssistantText, waitForIdle } from './harness.mjs';
+import {
+  chatFrame,
+  DEMO_WORKSPACE,
+  patchUserSettings,
+  reloadWorkbench,
+  screenshot,
+  sendPrompt,
+  startScenario,
+  waitForAssistantText,
+  waitForIdle,
+} from './harness.mjs';
 
 const SECRET = 'sk-e2eFAKEKEY0123456789';
 
@@ -24,22 +34,19 @@ function demoRedactor() {
 }
 
 describe('Model-level hooks: the secret redactor in the chat', function () {
-  const settingsFile = () => path.join(e2e().userDataDir, 'User', 'settings.json');
-  let original = '';
+  /** @type {(() => void) | undefined} */
+  let restoreSettings;
 
   after(async function () {
-    if (original) {
-      writeFileSync(settingsFile(), original);
+    if (restoreSettings) {
+      restoreSettings();
       await reloadWorkbench();
     }
   });
 
   it('a reply holding a fake key is shown redacted, never with the key, and marked "Reply redacted by hook"', async function () {
     this.timeout(180_000);
-    original = readFileSync(settingsFile(), 'utf8');
-    const settings = JSON.parse(original);
-    settings['hookwise.hooks'] = { AfterInference: demoRedactor() };
-    writeFileSync(settingsFile(), JSON.stringify(settings, null, 2));
+    restoreSettings = patchUserSettings({ 'hookwise.hooks': { AfterInference: demoRedactor() } });
     await startScenario({ name: 'e2e: redacted reply', turns: [{ text: `Your deploy key is ${SECRET} — keep it out of git.` }] });
 
     // Everything the chat ever draws is watched: the key must not appear even for a frame.

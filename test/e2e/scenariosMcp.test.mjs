@@ -6,14 +6,13 @@
  * tool, Allow, and the server's answer on the card. The user settings are restored afterwards.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'mocha';
 import {
   chatFrame,
   clickDialogButton,
-  e2e,
+  patchUserSettings,
   reloadWorkbench,
   screenshot,
   sendPrompt,
@@ -27,22 +26,21 @@ const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 const ASK = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"MCP calls need a person"}}'`;
 
 describe('MCP: a server tool through hooks and the approval modal', function () {
-  const settingsFile = () => path.join(e2e().userDataDir, 'User', 'settings.json');
-  let original = '';
+  /** @type {(() => void) | undefined} */
+  let restoreSettings;
 
   after(async function () {
-    if (original) {
-      writeFileSync(settingsFile(), original);
+    if (restoreSettings) {
+      restoreSettings();
       await reloadWorkbench();
     }
   });
 
   it('the model calls mcp__fixture__echo, a PreToolUse mcp__ hook asks, Allow runs it and the card shows the answer', async function () {
-    original = readFileSync(settingsFile(), 'utf8');
-    const settings = JSON.parse(original);
-    settings['hookwise.mcp.servers'] = { fixture: { command: process.execPath, args: [SERVER] } };
-    settings['hookwise.hooks'] = { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: ASK }] }] };
-    writeFileSync(settingsFile(), JSON.stringify(settings, null, 2));
+    restoreSettings = patchUserSettings({
+      'hookwise.mcp.servers': { fixture: { command: process.execPath, args: [SERVER] } },
+      'hookwise.hooks': { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: ASK }] }] },
+    });
     await startScenario({
       name: 'e2e: MCP tool',
       turns: [

@@ -10,11 +10,12 @@
  * from this run; otherwise they only land in test-results/.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   e2e,
+  patchUserSettings,
   expandTreeItem,
   hookRunsView,
   reloadWorkbench,
@@ -359,9 +360,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
 
   it('Hook Runs come back after a window reload (hookwise.hookRuns.keepHistory on): the blocked call is still listed under its session', async function () {
     // The e2e host turns the history off (every other scenario reads Hook Runs from empty); this one turns it on.
-    const settingsFile = path.join(e2e().userDataDir, 'User', 'settings.json');
-    const original = readFileSync(settingsFile, 'utf8');
-    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(original), 'hookwise.hookRuns.keepHistory': true }, null, 2));
+    const restoreSettings = patchUserSettings({ 'hookwise.hookRuns.keepHistory': true });
     try {
       await blockedRmRf(); // its reload activates the extension with the history on
       const sessions = hookRunsView().locator('.monaco-list-row[aria-level="1"]');
@@ -377,7 +376,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
       await treeItem('PreToolUse · Bash · rm -rf build').filter({ hasText: '· deny' }).first().waitFor();
       console.log(`      screenshot: ${await screenshot('e2e-workbench-history-after-reload')}`);
     } finally {
-      writeFileSync(settingsFile, original);
+      restoreSettings();
     }
   });
 });

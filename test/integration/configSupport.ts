@@ -7,7 +7,11 @@ import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { PlaygroundModelClient } from '../../src/model/playgroundModelClient';
+import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
+import { bashHookInput } from './hostWait';
 import type { AppliedConfig, TrustPolicy } from '../../src/runtime/hookwiseRuntime';
 import type { HookConfig } from '../../src/hooks/config/hookConfigLoader';
 import { isProjectSource } from '../../src/configFiles/hookSource';
@@ -142,4 +146,30 @@ export function workspaceRoot(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('no workspace folder is open');
   return folder.uri.fsPath;
+}
+
+/**
+ * Runs a Bash PreToolUse through a real runtime holding exactly the configuration `h` last
+ * applied (what the service let through: trust and approvals included); transcripts go to
+ * `transcriptDir`. Returns the merged decision and reason.
+ */
+export async function decideBashWithLastConfig(
+  h: ServiceHarness,
+  command: string,
+  transcriptDir: string,
+  sessionId: string,
+): Promise<{ decision?: string; reason?: string }> {
+  const last = h.applyCalls.at(-1);
+  assert.ok(last, 'a configuration was applied');
+  const runtime = new HookwiseRuntime({ projectDir: workspaceRoot(), homeDir: h.home, model: new PlaygroundModelClient({ turns: [] }), transcriptDir });
+  try {
+    runtime.applyConfig(last.config, last.trust);
+    const result = await runtime.runner.run('PreToolUse', bashHookInput(sessionId, command, `toolu_${sessionId}`), {
+      signal: AbortSignal.timeout(15_000),
+      cwd: workspaceRoot(),
+    });
+    return { ...(result.decision !== undefined ? { decision: result.decision } : {}), ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+  } finally {
+    await runtime.dispose();
+  }
 }

@@ -12,13 +12,11 @@ import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
 import { describeSource } from '../../src/configFiles/hookSource';
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
-import { PlaygroundModelClient } from '../../src/model/playgroundModelClient';
-import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import type { ApprovalChoice, ApprovalRequest } from '../../src/vscode/config/projectHookTrust';
 import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import type { HookRunsTreeProvider } from '../../src/vscode/tree/hookRunsTreeProvider';
-import { createHarness, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
-import { bashHookInput, until } from './hostWait';
+import { createHarness, decideBashWithLastConfig, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
+import { until } from './hostWait';
 import { lmFixture, type LmFixture } from './lmFixture';
 
 /** The docs-style hook scripts the CLI format tests run (test/fixtures/formats), from the repository this suite was built from. */
@@ -127,21 +125,7 @@ suite("other agents' hook files in the extension: a new .cursor/hooks.json asks 
   });
 
   /** A Bash PreToolUse through a real runtime holding exactly what the service last let through. */
-  async function decide(h: ServiceHarness, command: string): Promise<{ decision?: string; reason?: string }> {
-    const last = h.applyCalls.at(-1);
-    assert.ok(last, 'a configuration was applied');
-    const runtime = new HookwiseRuntime({ projectDir: workspaceRoot(), homeDir: h.home, model: new PlaygroundModelClient({ turns: [] }), transcriptDir: temp });
-    try {
-      runtime.applyConfig(last.config, last.trust);
-      const result = await runtime.runner.run('PreToolUse', bashHookInput('it-cursor', command, 'toolu_cursor'), {
-        signal: AbortSignal.timeout(15_000),
-        cwd: workspaceRoot(),
-      });
-      return { ...(result.decision !== undefined ? { decision: result.decision } : {}), ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    } finally {
-      await runtime.dispose();
-    }
-  }
+  const decide = (h: ServiceHarness, command: string) => decideBashWithLastConfig(h, command, temp, 'it-cursor');
 
   test('the approval modal names Cursor and the hook; the hook does not run before Allow, and runs after it', async function () {
     this.timeout(60_000);

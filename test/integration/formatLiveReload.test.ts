@@ -11,11 +11,8 @@ import path from 'node:path';
 import { describeSource } from '../../src/configFiles/hookSource';
 import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
-import { PlaygroundModelClient } from '../../src/model/playgroundModelClient';
-import { HookwiseRuntime } from '../../src/runtime/hookwiseRuntime';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
-import { createHarness, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
-import { bashHookInput } from './hostWait';
+import { createHarness, decideBashWithLastConfig, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
 
 /** Top-level folders the tests create in the workspace (the fixture has none of them). */
 const CREATED = ['.github', '.cursor', '.codex', '.gemini', '.windsurf', '.clinerules'];
@@ -91,21 +88,7 @@ suite("other agents' hook files reload live", () => {
   });
 
   /** A Bash PreToolUse through a real runtime holding exactly what the service last let through. */
-  async function decide(h: ServiceHarness, command: string): Promise<{ decision?: string; reason?: string }> {
-    const last = h.applyCalls.at(-1);
-    assert.ok(last, 'a configuration was applied');
-    const runtime = new HookwiseRuntime({ projectDir: workspaceRoot(), homeDir: h.home, model: new PlaygroundModelClient({ turns: [] }), transcriptDir: temp });
-    try {
-      runtime.applyConfig(last.config, last.trust);
-      const result = await runtime.runner.run('PreToolUse', bashHookInput('it-format-live', command, 'toolu_live'), {
-        signal: AbortSignal.timeout(15_000),
-        cwd: workspaceRoot(),
-      });
-      return { ...(result.decision !== undefined ? { decision: result.decision } : {}), ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    } finally {
-      await runtime.dispose();
-    }
-  }
+  const decide = (h: ServiceHarness, command: string) => decideBashWithLastConfig(h, command, temp, 'it-format-live');
 
   /**
    * A service whose first load and the approval of the fixture folder's own hook are done, so no
