@@ -15,7 +15,7 @@ import { lintHooks } from '../hooks/lint/hookLint';
 import { explainHooks, handlerText } from '../hooks/explain/explainHooks';
 import { checkExpectations, fillTestInput, observedDecision } from '../hooks/explain/hookTestCase';
 import { loadHookTestCase } from '../hooks/explain/loadHookTestCase';
-import { HOOK_EVENTS, isHookEvent } from '../hooks/hookEvent';
+import { HOOK_EVENTS, isHookEvent, TOOL_EVENTS } from '../hooks/hookEvent';
 import { closestName } from '../configFiles/configDiagnostic';
 import { outcomeWord } from '../hooks/hookRunStats';
 import type { HookEventResult } from '../hooks/hookRunTypes';
@@ -32,7 +32,8 @@ export const HOOKS_USAGE = `Usage:
   hookwise hooks list [--json] [--cwd DIR] [--settings FILE] [--plugin-dir DIR]…
       the effective hooks, in run order per event, with their sources
   hookwise hooks explain --event EVENT [--tool NAME] [--input JSON] [--run] [--json] [--cwd DIR] [--plugin-dir DIR]…
-      every hook of EVENT and whether it would run for this tool and tool_input, and why;
+      every hook of EVENT and whether it would run for this tool and tool_input, and why
+      (for an event without a tool, --input is the event's own fields: {"llm_response": …});
       --run then runs the matching hooks on that input and prints each one's decision
   hookwise hooks test [PATH…] [--cwd DIR] [--json] [--plugin-dir DIR]…
       runs saved hook tests (default: DIR/.hookwise/hook-tests/*.json) through the real
@@ -171,9 +172,12 @@ async function explain(
     } catch (error) {
       return usage(io, `--input is not JSON: ${thrownMessage(error)}`);
     }
-    if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput)) return usage(io, '--input must be a JSON object (the tool_input)');
+    if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
+      return usage(io, '--input must be a JSON object (the tool_input, or the event\'s own fields for an event without a tool)');
   }
-  const input = { hook_event_name: event, cwd, ...(values.tool !== undefined ? { tool_name: values.tool } : {}), tool_input: toolInput };
+  // A tool event's --input is its tool_input; any other event's is its own fields (`llm_response`, `prompt`, …).
+  const fields = TOOL_EVENTS.has(event) ? { tool_input: toolInput } : (toolInput as Record<string, unknown>);
+  const input = { ...fields, hook_event_name: event, cwd, ...(values.tool !== undefined ? { tool_name: values.tool } : {}) };
   const rows = explainHooks(config, { event, input, cwd, trust: { trusted: true } });
   const result =
     values.run === true
@@ -201,7 +205,7 @@ function unknownEventMessage(event: string): string {
 function runSummary(result: HookEventResult): {
   decision: string;
   reason?: string;
-  hooks: { hook: string; source: string; outcome: string; durationMs?: number }[];
+  hooks: { hook: string; source: string; outcome: string; durationMs?: number; changed?: string }[];
 } {
   return {
     decision: observedDecision(result),
@@ -211,6 +215,7 @@ function runSummary(result: HookEventResult): {
       source: describeSource(r.source),
       outcome: outcomeWord(r),
       ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
+      ...(r.effect !== undefined ? { changed: r.effect } : {}),
     })),
   };
 }
@@ -218,7 +223,9 @@ function runSummary(result: HookEventResult): {
 function runText(result: HookEventResult): string {
   const summary = runSummary(result);
   const lines = summary.hooks.map(
-    (h) => `ran        ${h.hook} — ${h.source}\n           ${h.outcome}${h.durationMs !== undefined ? ` (${Math.round(h.durationMs)} ms)` : ''}\n`,
+    (h) =>
+      `ran        ${h.hook} — ${h.source}\n           ${h.outcome}${h.durationMs !== undefined ? ` (${Math.round(h.durationMs)} ms)` : ''}\n` +
+      (h.changed !== undefined ? `           changed: ${h.changed}\n` : ''),
   );
   if (summary.hooks.length === 0) lines.push('No hook ran.\n');
   lines.push(`decision: ${summary.decision}${summary.reason !== undefined ? ` — ${summary.reason}` : ''}\n`);

@@ -34,6 +34,8 @@ export const hookTestCaseSchema = lazySchema(() =>
       additionalContext: z.string().optional(),
       /** A substring of a systemMessage shown to the user. */
       systemMessage: z.string().optional(),
+      /** A substring of what a model-level hook changed, in Hook Runs' words (`reply redacted`, `messages 42 → 12`). */
+      changed: z.string().optional(),
     }),
   }),
 );
@@ -91,6 +93,11 @@ export function checkExpectations(testCase: HookTestCase, result: HookEventResul
     problems.push(`additionalContext: expected it to contain ${JSON.stringify(expect.additionalContext)}, got ${JSON.stringify(result.additionalContext)}`);
   if (expect.systemMessage !== undefined && !result.systemMessages.some((m) => m.includes(expect.systemMessage as string)))
     problems.push(`systemMessage: expected it to contain ${JSON.stringify(expect.systemMessage)}, got ${JSON.stringify(result.systemMessages)}`);
+  if (expect.changed !== undefined) {
+    const changes = result.records.flatMap((r) => (r.effect !== undefined ? [r.effect] : []));
+    if (!changes.some((c) => c.includes(expect.changed as string)))
+      problems.push(`changed: expected a model-level hook to have changed ${JSON.stringify(expect.changed)}, got ${changes.length > 0 ? JSON.stringify(changes) : 'no change'}`);
+  }
   if (testCase.format !== undefined) {
     const name = hookFormatName(testCase.format);
     if (!result.records.some((r) => r.source.kind === 'file' && r.source.format === name))

@@ -54,6 +54,9 @@ export function testCaseFromRuns(name: string, runs: readonly HookRunRecord[]): 
   const reason = decided ? (decided.outcome?.reason ?? (decided.status === 'blocked' ? decided.error : undefined)) : undefined;
   const firstLine = reason?.trim().split('\n')[0]?.trim();
   if (firstLine) expect.reason = firstLine.slice(0, MAX_REASON);
+  // A model-level hook's rewrite is what the case is about, even without a decision.
+  const changed = runs.find((r) => r.effect !== undefined)?.effect;
+  if (changed !== undefined) expect.changed = changed;
   const format = formatOf(decided) ?? soleFormat(runs);
   return { name, event: first.event, ...(format !== undefined ? { format } : {}), input, expect };
 }

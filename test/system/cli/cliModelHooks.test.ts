@@ -250,3 +250,34 @@ describe('the demo workspace model-hook examples', () => {
     expect(readFileSync(second.transcript_path, 'utf8')).not.toContain('sk-demo1234567890');
   });
 });
+
+describe('the workbench covers model-level hooks: explain --run and saved hook tests', () => {
+  const REDACT = `{ hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: { text: input.llm_response.text.replace(/sk-[A-Za-z0-9]+/g, '[REDACTED]') } } }`;
+  const reply = { llm_response: { text: 'The key is sk-SECRET123.', candidates: [{ content: { role: 'model', parts: ['The key is sk-SECRET123.'] } }] } };
+
+  it('explain --run feeds --input as the event fields and says what the hook changed', async () => {
+    await suite.w.settings({ hooks: hooksOn('AfterInference', await geminiHook('redact', REDACT)) });
+
+    const out = await runCliProcess(suite.cli, suite.w, ['hooks', 'explain', '--event', 'AfterInference', '--input', JSON.stringify(reply), '--run']);
+
+    expect(out.code).toBe(0);
+    expect(inputOf('redact').llm_response).toEqual(reply.llm_response);
+    expect(out.stdout).toMatch(/^ {11}changed: reply redacted$/m);
+  });
+
+  it('a saved case expects a change: it passes while the hook redacts, and fails naming the change once it does not', async () => {
+    await suite.w.settings({ hooks: hooksOn('AfterInference', await geminiHook('redact', REDACT)) });
+    await suite.w.write(
+      '.hookwise/hook-tests/redact.json',
+      JSON.stringify({ name: 'keys are redacted', event: 'AfterInference', input: reply, expect: { decision: 'none', changed: 'reply redacted' } }),
+    );
+    const passing = await runCliProcess(suite.cli, suite.w, ['hooks', 'test']);
+    expect(passing.stdout).toContain('1 passed, 0 failed');
+    expect(passing.code).toBe(0);
+
+    await suite.w.settings({ hooks: hooksOn('AfterInference', await geminiHook('noop', '{}')) });
+    const failing = await runCliProcess(suite.cli, suite.w, ['hooks', 'test']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('changed: expected a model-level hook to have changed "reply redacted", got no change');
+  });
+});

@@ -32,6 +32,15 @@ describe('testCaseFromRuns', () => {
     expect(hookTestCaseSchema.safeParse(testCase).success).toBe(true);
   });
 
+  it("expects a model-level hook's change in Hook Runs' words, so the case checks the rewrite itself", () => {
+    const reply = { llm_response: { text: 'key sk-1' }, hook_event_name: 'AfterInference' };
+    const run = record({ event: 'AfterInference', input: reply, status: 'ok', outcome: { llmResponse: { text: '[REDACTED]' } }, effect: 'reply redacted' });
+    const testCase = testCaseFromRuns('redacts', [run]);
+    expect(testCase.expect).toEqual({ decision: 'none', changed: 'reply redacted' });
+    expect(testCase.input).toMatchObject({ llm_response: { text: 'key sk-1' } });
+    expect(hookTestCaseSchema.safeParse(testCase).success).toBe(true);
+  });
+
   it('says none when no hook decided, ignores failed runs, and maps a Stop continue to block', () => {
     expect(testCaseFromRuns('quiet', [record({ status: 'ok', outcome: {} }), record({ runId: 'x', status: 'failed', error: 'boom' })]).expect).toEqual({
       decision: 'none',
