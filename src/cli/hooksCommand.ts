@@ -173,7 +173,7 @@ async function explain(
       return usage(io, `--input is not JSON: ${thrownMessage(error)}`);
     }
     if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
-      return usage(io, '--input must be a JSON object (the tool_input, or the event\'s own fields for an event without a tool)');
+      return usage(io, "--input must be a JSON object (the tool_input, or the event's own fields for an event without a tool)");
   }
   // A tool event's --input is its tool_input; any other event's is its own fields (`llm_response`, `prompt`, …).
   const fields = TOOL_EVENTS.has(event) ? { tool_input: toolInput } : (toolInput as Record<string, unknown>);

@@ -96,7 +96,9 @@ export function checkExpectations(testCase: HookTestCase, result: HookEventResul
   if (expect.changed !== undefined) {
     const changes = result.records.flatMap((r) => (r.effect !== undefined ? [r.effect] : []));
     if (!changes.some((c) => c.includes(expect.changed as string)))
-      problems.push(`changed: expected a model-level hook to have changed ${JSON.stringify(expect.changed)}, got ${changes.length > 0 ? JSON.stringify(changes) : 'no change'}`);
+      problems.push(
+        `changed: expected a model-level hook to have changed ${JSON.stringify(expect.changed)}, got ${changes.length > 0 ? JSON.stringify(changes) : 'no change'}`,
+      );
   }
   if (testCase.format !== undefined) {
     const name = hookFormatName(testCase.format);
