@@ -8,7 +8,7 @@
  * adapter; Save as Test Case on its deny records the format and the case passes in the Test Explorer.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookwiseApi } from '../../src/extension';
@@ -21,6 +21,7 @@ import { bashHookInput, until } from './hostWait';
 const COPILOT_FILE = '.github/hooks/lens-guard.json';
 const GEMINI_FILE = '.gemini/settings.json';
 const CLINE_FILE = '.clinerules/hooks/PreToolUse';
+const CREATED_FOLDERS = ['.github', '.gemini', '.clinerules'];
 const COPILOT_ID = `Copilot ${COPILOT_FILE} › hooks.preToolUse[0]`;
 const GEMINI_ID = `Gemini ${GEMINI_FILE} › hooks.BeforeTool[0].hooks[0]`;
 const DENY = `echo '{"permissionDecision":"deny","permissionDecisionReason":"no curl from Copilot"}'`;
@@ -65,6 +66,8 @@ suite('Format hook lens', () => {
     this.timeout(60_000);
     api = await vscode.extensions.getExtension<HookwiseApi>('hookwise.hookwise')!.activate();
     await until('the first hook configuration', () => api.hookConfig.current !== undefined);
+    // The folders are this suite's own (the fixture has none): it removes them whole, so the next suite starts clean.
+    for (const folder of CREATED_FOLDERS) assert.equal(existsSync(file(folder)), false, `the fixture folder has no ${folder}`);
     mkdirSync(path.dirname(file(COPILOT_FILE)), { recursive: true });
     mkdirSync(path.dirname(file(GEMINI_FILE)), { recursive: true });
     const copilot = {
@@ -82,11 +85,7 @@ suite('Format hook lens', () => {
     mkdirSync(path.dirname(file(CLINE_FILE)), { recursive: true });
     writeFileSync(file(CLINE_FILE), '#!/usr/bin/env bash\ncat > /dev/null\necho \'{"cancel": false}\'\n');
     chmodSync(file(CLINE_FILE), 0o755);
-    cleanup.push(
-      () => rmSync(file(COPILOT_FILE), { force: true }),
-      () => rmSync(file(GEMINI_FILE), { force: true }),
-      () => rmSync(file(CLINE_FILE), { force: true }),
-    );
+    cleanup.push(...CREATED_FOLDERS.map((folder) => () => rmSync(file(folder), { recursive: true, force: true })));
     // Project hooks of every format run once approved: approve them as the approval dialog would.
     const loaded = await api.hookConfig.reload();
     const ours = (loaded?.config.hooks ?? []).filter(
