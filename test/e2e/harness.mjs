@@ -297,6 +297,25 @@ export async function startScenario(script) {
 }
 
 /**
+ * Types `text` into the chat's empty prompt key by key, so key handlers (the `/` list) see each
+ * key. Just after a reload the workbench may hand the focus to a restored editor while keys are
+ * sent, and the prompt misses them: then it clears the prompt and types again (at most 4 times),
+ * and fails saying what the prompt holds.
+ * @param {string} text
+ */
+export async function typeInPrompt(text) {
+  const prompt = chatPrompt();
+  let value = '';
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await prompt.fill('');
+    await prompt.pressSequentially(text);
+    value = await prompt.inputValue();
+    if (value === text) return;
+  }
+  throw new Error(`typing ${JSON.stringify(text)} into the chat prompt: it holds ${JSON.stringify(value)} (the focus moved away while typing)`);
+}
+
+/**
  * Sends a prompt from the chat's input, as a user would (type, Enter), and waits until the
  * chat shows it as the user's message.
  * @param {string} text

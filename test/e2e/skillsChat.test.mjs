@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import { chatFrame, chatPrompt, e2e, screenshot, sendPrompt, startScenario, waitForAssistantText, waitForIdle } from './harness.mjs';
+import { chatFrame, chatPrompt, e2e, screenshot, sendPrompt, startScenario, typeInPrompt, waitForAssistantText, waitForIdle } from './harness.mjs';
 
 /** @param {string} name */
 async function shot(name) {
@@ -26,15 +26,14 @@ describe('Chat: slash commands and memory files', function () {
     await startScenario({ name: 'slash commands', turns: [{ text: 'Hello from the playground.' }] });
 
     const prompt = chatPrompt();
-    await prompt.click();
-    await prompt.pressSequentially('/');
+    await typeInPrompt('/');
     const list = chatFrame().getByRole('listbox', { name: 'Slash commands' });
     await list.getByRole('option', { name: /\/hooks/ }).waitFor({ state: 'visible' });
     assert.match((await list.getByRole('option', { name: /\/hooks/ }).textContent()) ?? '', /List the hooks in effect/);
     assert.match((await list.getByRole('option', { name: /\/review/ }).textContent()) ?? '', /Review the open PR/);
     await shot('e2e-skills-1-slash-list');
 
-    await prompt.pressSequentially('rev');
+    await typeInPrompt('/rev');
     // Each key sends a query; the answer for "/rev" is the one without /resume.
     await list.getByRole('option', { name: /\/resume/ }).waitFor({ state: 'detached' });
     assert.equal(await list.getByRole('option').count(), 1, 'only /review matches /rev');
