@@ -273,12 +273,24 @@ async function newChatIfShown() {
  * Merges `patch` into the e2e host's user settings.json (the next reload reads it); returns a
  * function that puts the file back as it was.
  * @param {Record<string, unknown>} patch
- * @returns {() => void}
+ * @returns {Promise<() => void>}
  */
-export function patchUserSettings(patch) {
+export async function patchUserSettings(patch) {
   const file = path.join(e2e().userDataDir, 'User', 'settings.json');
-  const original = readFileSync(file, 'utf8');
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...patch }, null, 2));
+  // VS Code may be writing the file just then (it truncates, then writes): read until it parses.
+  let original = '';
+  /** @type {Record<string, unknown>} */
+  let settings = {};
+  await waitUntil('the user settings.json to parse', async () => {
+    original = readFileSync(file, 'utf8');
+    try {
+      settings = JSON.parse(original);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  writeFileSync(file, JSON.stringify({ ...settings, ...patch }, null, 2));
   return () => writeFileSync(file, original);
 }
 

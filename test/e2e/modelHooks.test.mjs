@@ -46,7 +46,7 @@ describe('Model-level hooks: the secret redactor in the chat', function () {
 
   it('a reply holding a fake key is shown redacted, never with the key, and marked "Reply redacted by hook"', async function () {
     this.timeout(180_000);
-    restoreSettings = patchUserSettings({ 'hookwise.hooks': { AfterInference: demoRedactor() } });
+    restoreSettings = await patchUserSettings({ 'hookwise.hooks': { AfterInference: demoRedactor() } });
     await startScenario({ name: 'e2e: redacted reply', turns: [{ text: `Your deploy key is ${SECRET} — keep it out of git.` }] });
 
     // Everything the chat ever draws is watched: the key must not appear even for a frame.

@@ -210,7 +210,12 @@ describe('Hookwise scenarios (demo workspace hooks, Playground model)', function
 
     await run.filter({ hasText: /allow · [\d.]+ s/ }).waitFor({ timeout: 15_000 });
     await statusItem.filter({ hasNotText: 'running PreToolUse hook' }).waitFor({ timeout: 5_000 });
-    const done = await settledTreeItem(run, (i) => /codicon-pass/.test(i.icon), 'the finished hook shows its decision icon');
+    // Read the row that shows the decision: the tree recycles row elements while it redraws.
+    const done = await settledTreeItem(
+      run.filter({ hasText: /allow · [\d.]+ s/ }),
+      (i) => /codicon-pass/.test(i.icon) && /^allow · /.test(i.description),
+      'the finished hook shows its decision icon',
+    );
     // The run shows its own duration: at least the 2 s the hook sleeps (no upper bound: a busy machine is slower).
     const seconds = Number(/^allow · ([\d.]+) s$/.exec(done.description)?.[1]);
     assert.ok(seconds >= 1.9, `the run's time includes the hook's 2 s sleep: ${done.description}`);

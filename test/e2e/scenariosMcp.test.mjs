@@ -37,7 +37,7 @@ describe('MCP: a server tool through hooks and the approval modal', function () 
   });
 
   it('the model calls mcp__fixture__echo, a PreToolUse mcp__ hook asks, Allow runs it and the card shows the answer', async function () {
-    restoreSettings = patchUserSettings({
+    restoreSettings = await patchUserSettings({
       'hookwise.mcp.servers': { fixture: { command: process.execPath, args: [SERVER] } },
       'hookwise.hooks': { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: ASK }] }] },
     });

@@ -370,7 +370,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
 
   it('Hook Runs come back after a window reload (hookwise.hookRuns.keepHistory on): the blocked call is still listed under its session', async function () {
     // The e2e host turns the history off (every other scenario reads Hook Runs from empty); this one turns it on.
-    const restoreSettings = patchUserSettings({ 'hookwise.hookRuns.keepHistory': true });
+    const restoreSettings = await patchUserSettings({ 'hookwise.hookRuns.keepHistory': true });
     try {
       await blockedRmRf(); // its reload activates the extension with the history on
       const sessions = hookRunsView().locator('.monaco-list-row[aria-level="1"]');
