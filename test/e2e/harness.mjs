@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after } from 'mocha';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -306,6 +307,24 @@ export async function startScenario(script) {
   if (script) writeFileSync(target, JSON.stringify(script, null, 2));
   else copyFileSync(path.join(DEMO_WORKSPACE, '.hookwise', 'playground.json'), target);
   await reloadWorkbench();
+}
+
+/**
+ * For a suite that patches the user settings: returns the patch function, and after the suite
+ * puts settings.json back and reloads the workbench (only if a patch was made).
+ * @returns {(patch: Record<string, unknown>) => Promise<void>}
+ */
+export function userSettingsForSuite() {
+  /** @type {(() => void) | undefined} */
+  let restore;
+  after(async function () {
+    if (!restore) return;
+    restore();
+    await reloadWorkbench();
+  });
+  return async (patch) => {
+    restore = await patchUserSettings(patch);
+  };
 }
 
 /**

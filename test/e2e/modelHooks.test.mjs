@@ -10,11 +10,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'mocha';
+import { describe, it } from 'mocha';
 import {
   chatFrame,
   DEMO_WORKSPACE,
-  patchUserSettings,
+  userSettingsForSuite,
   reloadWorkbench,
   screenshot,
   sendPrompt,
@@ -34,19 +34,11 @@ function demoRedactor() {
 }
 
 describe('Model-level hooks: the secret redactor in the chat', function () {
-  /** @type {(() => void) | undefined} */
-  let restoreSettings;
-
-  after(async function () {
-    if (restoreSettings) {
-      restoreSettings();
-      await reloadWorkbench();
-    }
-  });
+  const patchSettings = userSettingsForSuite();
 
   it('a reply holding a fake key is shown redacted, never with the key, and marked "Reply redacted by hook"', async function () {
     this.timeout(180_000);
-    restoreSettings = await patchUserSettings({ 'hookwise.hooks': { AfterInference: demoRedactor() } });
+    await patchSettings({ 'hookwise.hooks': { AfterInference: demoRedactor() } });
     await startScenario({ name: 'e2e: redacted reply', turns: [{ text: `Your deploy key is ${SECRET} — keep it out of git.` }] });
 
     // Everything the chat ever draws is watched: the key must not appear even for a frame.

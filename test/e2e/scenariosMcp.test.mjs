@@ -8,12 +8,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, describe, it } from 'mocha';
+import { describe, it } from 'mocha';
 import {
   chatFrame,
   clickDialogButton,
-  patchUserSettings,
-  reloadWorkbench,
+  userSettingsForSuite,
   screenshot,
   sendPrompt,
   startScenario,
@@ -26,18 +25,10 @@ const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 const ASK = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"MCP calls need a person"}}'`;
 
 describe('MCP: a server tool through hooks and the approval modal', function () {
-  /** @type {(() => void) | undefined} */
-  let restoreSettings;
-
-  after(async function () {
-    if (restoreSettings) {
-      restoreSettings();
-      await reloadWorkbench();
-    }
-  });
+  const patchSettings = userSettingsForSuite();
 
   it('the model calls mcp__fixture__echo, a PreToolUse mcp__ hook asks, Allow runs it and the card shows the answer', async function () {
-    restoreSettings = await patchUserSettings({
+    await patchSettings({
       'hookwise.mcp.servers': { fixture: { command: process.execPath, args: [SERVER] } },
       'hookwise.hooks': { PreToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: ASK }] }] },
     });
