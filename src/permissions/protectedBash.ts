@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { splitShellCommand, type SimpleCommand } from './shellCommand';
 import { ProtectedAliases } from './protectedAliases';
 import { examineFind, READERS } from './protectedBashFind';
 import { listProtectedFiles } from './protectedFileSet';
-import { foreignHookGlobAgent, protectedPathReason } from './protectedWrites';
+import { foreignHookAncestorPathReason } from './foreignHookFiles';
+import { expandedGlobReason, GLOB_CHARS, globReason } from './protectedBashGlobs';
+import { protectedPathReason } from './protectedWrites';
 import { wordValues } from './shellWordValues';
 
 /**
@@ -20,7 +21,9 @@ import { wordValues } from './shellWordValues';
  * of `bash -c`, `eval` and a shell fed a heredoc are checked as commands. Beyond names: `git
  * apply`, `git am` and `patch` write whatever file the patch names and ask; `find` with a name
  * test that may select a protected file (or none at all) and an action asks; a command that
- * writes (`cp`, `tee`, `sed -i`, a redirection…) to a name known only at run time asks.
+ * writes (`cp`, `tee`, `sed -i`, a redirection…) to a name known only at run time asks. A folder
+ * above another agent's hook files (`rm -rf .cursor`, `mv evil .github`) asks while it holds
+ * them or does not exist yet (foreignHookFiles.ts), unless the command only `cd`s into it.
  *
  * Over-matches on purpose: reading such a file asks too, and so does a command too long to
  * check. What it cannot see: a name assembled by another program (`$(printf …)` fed to a
@@ -31,9 +34,6 @@ import { wordValues } from './shellWordValues';
 const MAX_WORDS = 2_000;
 /** Nested scripts (`bash -c "bash -c …"`) followed; deeper asks. */
 const MAX_DEPTH = 4;
-/** Segment names worth a glob test: a pattern like `.cl*` may name one of them. */
-const GLOB_TARGETS = ['.claude', '.mcp.json', '.claude.json', 'settings.json', 'settings.local.json', '.vscode', 'hooks', 'agents', 'skills', 'SKILL.md'];
-const GLOB_CHARS = /[*?[]/;
 /** Operators and quoting that separate or wrap words: cut the raw text there too, so redirection targets and heredoc bodies are seen. */
 const ROUGH_SPLIT = /[\s;&|()<>`{},=:]+|\$\(/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
@@ -65,6 +65,8 @@ const WRITERS = new Set(['cp', 'mv', 'ln', 'tee', 'dd', 'install', 'rsync', 'tru
 interface Scan {
   readonly words: Set<string>;
   readonly cdTargets: string[];
+  /** How often each piece of the raw text occurs (a word that occurs only as a `cd` target is where the command goes, not what it changes). */
+  readonly pieces: Map<string, number>;
   /** Reasons to ask that are not a name (git apply, find -exec, a run-time target). */
   readonly findings: string[];
   /** Nested scripts, checked after the outer line (bounded by MAX_DEPTH). */
@@ -77,7 +79,7 @@ interface Scan {
  * undefined. `hookScripts`/`configFiles` as for protectedWriteReason. Never throws.
  */
 export function protectedBashReason(command: string, cwd: string, hookScripts: ReadonlySet<string>, configFiles: ReadonlySet<string>): string | undefined {
-  const scan: Scan = { words: new Set(), cdTargets: [], findings: [], scripts: [{ text: command, depth: 0 }], argvs: [] };
+  const scan: Scan = { words: new Set(), cdTargets: [], pieces: new Map(), findings: [], scripts: [{ text: command, depth: 0 }], argvs: [] };
   for (let k = 0; k < scan.scripts.length && scan.words.size <= MAX_WORDS; k++) {
     const { text, depth } = scan.scripts[k] as { text: string; depth: number };
     if (depth > MAX_DEPTH) {
@@ -93,9 +95,11 @@ export function protectedBashReason(command: string, cwd: string, hookScripts: R
   const cwds = [cwd, ...cdTargets.filter((t) => !/[$`*?[]/.test(t)).map((t) => path.resolve(cwd, expandHome(t)))];
   const hookScriptNames = new Set([...hookScripts].map(baseName));
   const aliases = new ProtectedAliases(cwd, hookScripts, configFiles, 'shell');
+  // `cd .gemini && echo > GEMINI.md` goes into a folder above hook files without changing it.
+  const changesFolder = (word: string): boolean => (scan.pieces.get(word) ?? 0) > cdTargets.filter((t) => t === word).length;
   for (const word of words) {
     if (GLOB_CHARS.test(word)) {
-      const globbed = globReason(word, scriptNames);
+      const globbed = globReason(word, scriptNames) ?? expandedGlobReason(word, cwds, hookScripts, configFiles, changesFolder(word));
       if (globbed) return globbed;
       continue;
     }
@@ -105,8 +109,11 @@ export function protectedBashReason(command: string, cwd: string, hookScripts: R
     for (const dir of cwds) {
       const reason = protectedPathReason(word, dir, hookScripts, configFiles, 'shell');
       if (reason !== undefined) return `the command names ${word}: ${reason}`;
-      const aliased = aliases.reason(path.resolve(dir, expandHome(word)));
+      const abs = path.resolve(dir, expandHome(word));
+      const aliased = aliases.reason(abs);
       if (aliased !== undefined) return `the command names ${word}: ${aliased}`;
+      const above = changesFolder(word) ? foreignHookAncestorPathReason(abs) : undefined;
+      if (above !== undefined) return `the command names ${word}: ${above}`;
     }
   }
   if (scan.findings.length > 0) return scan.findings[0];
@@ -228,6 +235,8 @@ function collect(command: string, depth: number, scan: Scan): void {
     .replace(/["'\\]/g, '')
     .split(ROUGH_SPLIT)) {
     add(piece);
+    const trimmed = piece.trim();
+    scan.pieces.set(trimmed, (scan.pieces.get(trimmed) ?? 0) + 1);
     if (words.size > MAX_WORDS) return;
   }
 }
@@ -265,24 +274,6 @@ function queueScripts(c: SimpleCommand, argv: readonly string[], unresolved: rea
     if (unresolved[body]) scan.findings.push(`${name} -c runs ${argv[body]}, a script known only when it runs; it asks`);
     scan.scripts.push({ text: argv[body] as string, depth: depth + 1 });
   }
-}
-
-/** A glob word (`.cl*`, `.claude/set*.json`) whose segments could name protected configuration or a hook script. */
-function globReason(word: string, scriptNames: ReadonlySet<string>): string | undefined {
-  const targets = [...GLOB_TARGETS, ...scriptNames];
-  for (const segment of word.split('/')) {
-    if (!GLOB_CHARS.test(segment)) {
-      if (segment === '.claude' || segment === '.mcp.json' || segment === '.claude.json' || scriptNames.has(segment))
-        return `the command names ${word}, which may be the agent's own configuration; it asks`;
-      continue;
-    }
-    const isMatch = picomatch(segment, { dot: true });
-    const hit = targets.find((t) => isMatch(t));
-    if (hit !== undefined && hit !== 'hooks' && hit !== 'agents' && hit !== 'skills') return `the command names ${word}, which may match ${hit}; it asks`;
-  }
-  const agent = foreignHookGlobAgent(word.split('/'), (pattern, name) => GLOB_CHARS.test(pattern) && picomatch(pattern, { dot: true })(name));
-  if (agent !== undefined) return `the command names ${word}, which may match a file of ${agent} hooks that Hookwise runs; it asks`;
-  return undefined;
 }
 
 function baseName(file: string): string {

@@ -30,6 +30,13 @@ const WELL_KNOWN = [
 ];
 /** Folders of other agents' hook files: every file in them is listed. */
 const FOREIGN_HOOK_DIRS = ['.github/hooks', '.clinerules/hooks'];
+/**
+ * Other agents' user hook files and folders, under the home folder (their formats' `user`
+ * locations): a hook created there runs in every workspace without an approval, so these are
+ * watched like the project's, absent ones included.
+ */
+const USER_WELL_KNOWN = ['.cursor/hooks.json', '.codeium/windsurf/hooks.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json'];
+const USER_HOOK_DIRS = ['.copilot/hooks', 'Documents/Cline/Hooks'];
 /** Folders whose every file is protected from the file tools (their contents are listed for the inode check). */
 const FILE_TOOL_DIRS = ['.vscode', '.idea'];
 
@@ -45,7 +52,8 @@ export interface ProtectedFileList {
  * Lists the protected files under each of `roots` (the workspace: its `.claude` tree but the
  * content folders, `.mcp.json`, `.vscode/settings.json`, `*.code-workspace`; with reach
  * `fileTools` all of `.vscode` and `.idea` and `.git/config` and `.git/hooks`), plus every hook
- * script and config file given and `~/.claude.json`. `hookScripts`/`configFiles` are the same
+ * script and config file given, `~/.claude.json` and other agents' user hook files and folders
+ * under `homeDir` (`~/.copilot/hooks/*`, `~/Documents/Cline/Hooks/*`, `~/.cursor/hooks.json`…). `hookScripts`/`configFiles` are the same
  * sets protectedWriteReason takes. Never throws; bounded by {@link MAX_PROTECTED_FILES}.
  */
 export function listProtectedFiles(
@@ -71,6 +79,8 @@ export function listProtectedFiles(
   };
   for (const file of [...hookScripts, ...configFiles]) add(file);
   add(path.join(homeDir, '.claude.json'));
+  for (const rel of USER_WELL_KNOWN) add(path.join(homeDir, rel));
+  for (const rel of USER_HOOK_DIRS) for (const name of readNames(path.join(homeDir, rel))) add(path.join(homeDir, rel, name));
   for (const root of new Set(roots)) {
     for (const rel of WELL_KNOWN) add(path.join(root, rel));
     for (const rel of FOREIGN_HOOK_DIRS) for (const name of readNames(path.join(root, rel))) add(path.join(root, rel, name));

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { HookSource } from '../configFiles/hookSource';
+import { foreignHookFileReason } from './foreignHookFiles';
 import { realpathLenientSync } from './rulePaths';
 
 /**
@@ -33,54 +34,6 @@ function protectedFileName(name: string): string | undefined {
   if (name === '.mcp.json') return 'configures MCP servers (programs the agent starts)';
   if (name === '.claude.json') return "holds Claude Code's user configuration and MCP servers";
   if (name.endsWith('.code-workspace')) return 'holds VS Code workspace settings, hooks included';
-  return undefined;
-}
-
-/**
- * Other agents' hook files Hookwise reads and runs (src/hooks/formats), by the tail of their
- * path: policy as soon as they exist, so creating one asks like editing one. Directories named
- * here protect every file in them.
- */
-const FOREIGN_HOOK_FILES: readonly { readonly tail: readonly string[]; readonly anyFile?: true; readonly agent: string }[] = [
-  { tail: ['.github', 'hooks'], anyFile: true, agent: 'Copilot' },
-  { tail: ['.github', 'copilot', 'settings.json'], agent: 'Copilot' },
-  { tail: ['.github', 'copilot', 'settings.local.json'], agent: 'Copilot' },
-  { tail: ['.copilot', 'hooks'], anyFile: true, agent: 'Copilot' },
-  { tail: ['.cursor', 'hooks.json'], agent: 'Cursor' },
-  { tail: ['.windsurf', 'hooks.json'], agent: 'Windsurf' },
-  { tail: ['.codeium', 'windsurf', 'hooks.json'], agent: 'Windsurf' },
-  { tail: ['.codex', 'hooks.json'], agent: 'Codex' },
-  { tail: ['.codex', 'config.toml'], agent: 'Codex' },
-  { tail: ['.gemini', 'settings.json'], agent: 'Gemini' },
-  { tail: ['.clinerules', 'hooks'], anyFile: true, agent: 'Cline' },
-];
-
-/**
- * Why `parts` (an absolute path split) is another agent's hook file, or undefined. For the shell
- * a hook folder itself counts too (`rm -rf .github/hooks` removes every file in it).
- */
-function foreignHookFileReason(parts: readonly string[], reach: ProtectedReach): string | undefined {
-  for (const { tail, anyFile, agent } of FOREIGN_HOOK_FILES) {
-    if (anyFile && reach === 'shell' && parts.length >= tail.length && tail.every((segment, i) => parts[parts.length - tail.length + i] === segment))
-      return `is the folder of ${agent} hooks that Hookwise runs`;
-    const at = anyFile ? parts.length - 1 - tail.length : parts.length - tail.length;
-    if (at < 0 || (anyFile && parts.length - at <= tail.length)) continue;
-    if (tail.every((segment, i) => parts[at + i] === segment)) return `holds ${agent} hooks that Hookwise runs`;
-  }
-  return undefined;
-}
-
-/**
- * Which agent's hook file a shell word with glob patterns (`.cursor/hook*.json`, `.git?ub/hooks/x.json`)
- * may name: its last segments, each equal to or matched by (`matches(pattern, name)`) the
- * segments of one of the files above (any name in a hook folder). Undefined when none.
- */
-export function foreignHookGlobAgent(segments: readonly string[], matches: (pattern: string, name: string) => boolean): string | undefined {
-  for (const { tail, anyFile, agent } of FOREIGN_HOOK_FILES) {
-    const at = segments.length - tail.length - (anyFile ? 1 : 0);
-    if (at < 0) continue;
-    if (tail.every((segment, i) => segments[at + i] === segment || matches(segments[at + i] as string, segment))) return agent;
-  }
   return undefined;
 }
 

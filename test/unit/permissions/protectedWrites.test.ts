@@ -41,6 +41,11 @@ describe('protectedWriteReason', () => {
     ['/p/.cursor/rules/style.mdc', false],
     ['/p/.windsurf/hooks.json', true],
     ['/home/u/.codeium/windsurf/hooks.json', true],
+    // Cline's user hooks: any file in the folder is a hook named after its event.
+    ['/home/u/Documents/Cline/Hooks/PreToolUse', true],
+    ['/home/u/Documents/Cline/Hooks/NewHookNobodyRuns', true],
+    ['/home/u/Documents/Cline/Rules/style.md', false],
+    ['/home/u/Documents/Cline/Hooks', false],
   ])('%s → protected %s', (file, expected) => {
     expect(protectedWriteReason(file, none) !== undefined).toBe(expected);
   });

@@ -8,6 +8,7 @@ import type { HookEvent } from '../../hookEvent';
 import type { HookMatcher } from '../../matchers/hookMatcher';
 import { MATCH_ALL } from '../../matchers/hookMatcher';
 import { readGroupHandlers, type GroupHandler } from '../formatGroups';
+import { tomlLocator } from '../tomlLocator';
 import { checkTextFields, handlerType, positiveNumberField, readFormatJson, stringField, warnUnknownKeys } from '../formatJson';
 import type { FormatBinding, FormatFileContent, FormatHookEntry, HookFormatAdapter } from '../hookFormat';
 import { codexInput, codexVerdict } from './codexRuntime';
@@ -101,12 +102,13 @@ function hooksTurnedOff(features: unknown, sink: DiagnosticSink): boolean {
   return off;
 }
 
-/** A config.toml as an object, bounded like the JSON files; a syntax error names its line. */
+/** A config.toml as an object, bounded like the JSON files; a syntax error names its line, and so does a diagnostic at a path. */
 function readToml(
   text: string,
   where: { readonly file: string; readonly displayFile: string },
 ): { ok: true; value: Record<string, unknown>; sink: DiagnosticSink } | { ok: false; sink: DiagnosticSink } {
-  const sink = new DiagnosticSink({ ...where, text });
+  // Schema diagnostics name their line too: the locator finds each path in the text once it parsed.
+  const sink = new DiagnosticSink({ ...where, text, locator: tomlLocator(text) });
   if (text.length > MAX_TOML_CHARS) {
     sink.reportAt('error', 'tooLarge', 0, 0, `${text.length} characters, over ${MAX_TOML_CHARS}; this Codex config is ignored entirely`);
     return { ok: false, sink };

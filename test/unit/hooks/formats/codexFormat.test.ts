@@ -50,6 +50,54 @@ describe('Codex hook files', () => {
     expect(off.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', jsonPath: 'features' })]);
   });
 
+  // A malformed [hooks] table in config.toml is a Problems entry on the line that is wrong, as in a JSON file.
+  it.each([
+    ['an event that is not a list', ['model = "x"', '[hooks]', 'Stop = "oops"'], 'hooks.Stop', 3],
+    [
+      'a command of the wrong type',
+      ['[[hooks.PreToolUse]]', 'matcher = "Bash"', '[[hooks.PreToolUse.hooks]]', 'type = "command"', 'command = 7'],
+      'hooks.PreToolUse[0].hooks[0].command',
+      5,
+    ],
+    [
+      'a wrong timeout in the second group of an event',
+      ['[[hooks.Stop]]', '[[hooks.Stop.hooks]]', 'command = "./a.sh"', '', '[[hooks.Stop]]', '[[hooks.Stop.hooks]]', 'command = "./b.sh"', 'timeout = "soon"'],
+      'hooks.Stop[1].hooks[0].timeout',
+      8,
+    ],
+    ['an unknown key of a handler', ['[[hooks.Stop]]', '[[hooks.Stop.hooks]]', 'command = "./a.sh"', 'colour = "red"'], 'hooks.Stop[0].hooks[0].colour', 4],
+    ['an unknown event', ['# team policy', '[[hooks.PreTool]]', '[[hooks.PreTool.hooks]]', 'command = "./a.sh"'], 'hooks.PreTool', 2],
+    [
+      'a wrong type inside an inline table',
+      ['model = "x"', 'hooks = { PreToolUse = [ { hooks = [ { type = "command", command = "x", timeout = -1 } ] } ] }'],
+      'hooks.PreToolUse[0].hooks[0].timeout',
+      2,
+    ],
+    [
+      'a wrong matcher in a multi-line array',
+      ['[hooks]', 'PreToolUse = [', '  { hooks = [ { command = "x" } ] },', '  { matcher = 5, hooks = [ { command = "y" } ] },', ']'],
+      'hooks.PreToolUse[1].matcher',
+      4,
+    ],
+    [
+      'a hooks switch that is not true or false',
+      ['[features]', 'hooks = "yes"', '[[hooks.Stop]]', '[[hooks.Stop.hooks]]', 'command = "x"'],
+      'features.hooks',
+      2,
+    ],
+    [
+      'a table header inside a multi-line string is not a header',
+      ['instructions = """', '[hooks]', 'Stop = 1', '"""', '[hooks."Stop"]', 'x = 1'],
+      'hooks.Stop',
+      5,
+    ],
+  ])('%s names its line', (_name, lines, jsonPath, line) => {
+    const content = codexFormat.parse(lines.join('\n'), toml);
+    const at = content.diagnostics.filter((d) => d.jsonPath === jsonPath);
+    expect(at, JSON.stringify(content.diagnostics)).not.toEqual([]);
+    expect(at.map((d) => d.line)).toEqual(at.map(() => line));
+  });
+
   it('warns for what does not carry over: mcp_tool and prompt hooks, async, a matcher on Stop', () => {
     const content = codexFormat.parse(
       JSON.stringify({
