@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { transcriptDirFor } from '../agent/transcriptLocation';
@@ -35,7 +35,9 @@ export class FileLastGoodStore implements LastGoodStore {
     const target = this.pathOf(file);
     try {
       if (text === undefined) {
-        await rm(target, { force: true });
+        // One syscall; a missing copy (the usual case: most config files do not exist) throws
+        // ENOENT, ignored below. `rm` would lstat first and load its recursive-removal code.
+        await unlink(target);
         return;
       }
       if ((await this.get(file)) === text) return;

@@ -5,6 +5,7 @@ import { frontmatterFields, readAgentFrontmatter } from '../../hooks/config/agen
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import { thrownMessage } from '../../shared/describeThrown';
+import { lazySchema } from '../../shared/lazySchema';
 
 /** A skill: a `<skills dir>/<name>/SKILL.md` the model can load with the Skill tool. */
 export interface SkillDefinition {
@@ -29,11 +30,14 @@ export interface SkillProblem {
   readonly message: string;
 }
 
-const frontmatterSchema = z.looseObject({
-  name: z.string().trim().min(1).optional(),
-  description: z.string().optional(),
-  'allowed-tools': z.union([z.string(), z.array(z.string())]).optional(),
-});
+// Built on the first file read: most runs have no such files.
+const frontmatterSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().trim().min(1).optional(),
+    description: z.string().optional(),
+    'allowed-tools': z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+);
 
 /** Parses one SKILL.md (frontmatter name, description, allowed-tools as a comma list or array). Never throws. */
 export function parseSkill(

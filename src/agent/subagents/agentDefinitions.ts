@@ -5,6 +5,7 @@ import { frontmatterFields, readAgentFrontmatter } from '../../hooks/config/agen
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
 import { MAX_AGENT_FILES } from '../../configFiles/configLimits';
 import { thrownMessage } from '../../shared/describeThrown';
+import { lazySchema } from '../../shared/lazySchema';
 
 /** A subagent type: built-in (`general-purpose`, `Explore`) or a `.claude/agents/*.md` file. */
 export interface AgentDefinition {
@@ -41,12 +42,15 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   },
 ]);
 
-const frontmatterSchema = z.looseObject({
-  name: z.string().trim().min(1).optional(),
-  description: z.string().optional(),
-  tools: z.union([z.string(), z.array(z.string())]).optional(),
-  model: z.string().optional(),
-});
+// Built on the first file read: most runs have no such files.
+const frontmatterSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().trim().min(1).optional(),
+    description: z.string().optional(),
+    tools: z.union([z.string(), z.array(z.string())]).optional(),
+    model: z.string().optional(),
+  }),
+);
 
 /** A problem with one agent file (the agent is skipped; everything else loads). */
 export interface AgentDefinitionProblem {
