@@ -10,7 +10,6 @@ import { formatConfigDiagnostic } from '../configFiles/configDiagnostic';
 import { brokenFileNotice } from '../hooks/config/lastGoodConfig';
 import type { ModelClient } from '../model/modelClient';
 import type { PluginRoot } from '../plugins/pluginLoader';
-import type { ProcessLauncher } from '../shared/processLauncher';
 import { loadMcpConfig } from '../mcp/mcpConfigSources';
 import { declineElicitation } from '../mcp/mcpElicitation';
 import { startTelemetry } from '../telemetry/startTelemetry';
@@ -67,8 +66,6 @@ export interface CliAgentParts {
   readonly prompter: PermissionProvider | undefined;
   readonly emit: (event: AgentEvent) => void;
   readonly observer: HookRunObserver;
-  /** What command hooks start on (the spawn helper's launcher); undefined: the runtime's default. */
-  readonly hookLauncher?: ProcessLauncher | undefined;
 }
 
 /** A headless agent ready for its prompt; `stopReporting` ends the MCP problem reports. */
@@ -102,7 +99,6 @@ export async function startCliAgent(args: CliArgs, io: CliIo, parts: CliAgentPar
     limits: () => ({ ...DEFAULT_AGENT_LIMITS, ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}) }),
     hookInputMaxBytes: () => positiveInt(io.env['HOOKWISE_HOOKS_MAX_INPUT_BYTES']),
     observers: [parts.observer],
-    ...(parts.hookLauncher ? { launchers: { hooks: parts.hookLauncher } } : {}),
   });
   const applied = runtime.applyConfig(parts.config, { trusted: true });
   runtime.setPlugins(plugins);

@@ -12,8 +12,7 @@ import { loadPlaygroundScript } from '../model/playgroundScript';
 import type { CliArgs } from './cliArgs';
 import { parseBuiltinCommand } from '../runtime/builtinCommands';
 import { promptOutcomeText, runEndNotice } from '../presentation/agentEventText';
-import { loadCliHooks, startCliAgent, type CliAgent, type CliAgentParts } from './cliAgent';
-import { startCliHookLauncher } from './cliHookLauncher';
+import { loadCliHooks, startCliAgent, type CliAgent } from './cliAgent';
 import { runCliBuiltin } from './cliBuiltin';
 import { CliEventSink } from './cliEventSink';
 import { openPromptTerminal, TtyPermissionProvider } from './ttyPermissionProvider';
@@ -47,18 +46,6 @@ export async function runCli(args: CliArgs, io: CliIo): Promise<number> {
   const homeDir = io.env.HOME ?? os.homedir();
   const hooks = await loadCliHooks(args, io, cwd, homeDir);
   if (hooks === 2) return 2;
-  // Started now, so its start-up runs beside the agent's; closed after the last hook ran.
-  const hookLauncher = startCliHookLauncher(hooks.config, io.env);
-  try {
-    return await runPrompt(args, io, { cwd, homeDir, model, ...hooks, hookLauncher: hookLauncher.launcher });
-  } finally {
-    hookLauncher.close();
-  }
-}
-
-/** The run once its hooks are loaded: the agent, the prompt (or built-in) and the shutdown. */
-async function runPrompt(args: CliArgs, io: CliIo, loaded: Omit<CliAgentParts, 'transcriptDir' | 'prompter' | 'emit' | 'observer'>): Promise<number> {
-  const { cwd } = loaded;
   const sink = new CliEventSink(args, io);
   const terminal = openPromptTerminal(args.permissionPrompt ?? 'auto');
   if (typeof terminal === 'string') {
@@ -67,7 +54,7 @@ async function runPrompt(args: CliArgs, io: CliIo, loaded: Omit<CliAgentParts, '
   }
   const prompter = terminal ? new TtyPermissionProvider(terminal) : undefined;
   const transcriptDir = transcriptDirFor(cwd, io.env);
-  const agent = await startCliAgent(args, io, { ...loaded, transcriptDir, prompter, emit: sink.emit, observer: sink.observer });
+  const agent = await startCliAgent(args, io, { cwd, homeDir, transcriptDir, model, ...hooks, prompter, emit: sink.emit, observer: sink.observer });
   const { sessions, runtime, telemetry } = agent;
   if (args.resume) {
     const resumed = await sessions.resume(args.resume);
