@@ -1,7 +1,7 @@
 /* global window, document, MessageEvent, requestAnimationFrame, performance -- page.evaluate bodies run in the page */
 // Chat at scale, in Chromium (the engine of VS Code's webviews): the built webview bundle
 // (dist/media/chat.js, as `npm run bench` builds it: minified), the chat's stylesheet and the
-// chat view's own markup (taken from src/vscode/chat/chatViewProvider.ts, so it cannot drift)
+// chat view's own markup (taken from src/vscode/chat/chatHtml.ts, so it cannot drift)
 // receive a conversation of CARDS tool calls the way the extension posts them (`agentEvent`
 // messages: toolCall, toolStatus running, toolStatus done). Measured:
 //  - the time to append one event (handler + the layout it forces), median over the last 100
@@ -17,9 +17,9 @@ import { REPO_ROOT } from '../test/host/install.mjs';
 const CARDS = Number(process.env.HOOKWISE_BENCH_CARDS ?? 1000);
 
 function pageHtml() {
-  const provider = readFileSync(path.join(REPO_ROOT, 'src/vscode/chat/chatViewProvider.ts'), 'utf8');
-  const body = /<body>([\s\S]*?)<script nonce/.exec(provider)?.[1];
-  if (!body) throw new Error('could not find the chat markup in src/vscode/chat/chatViewProvider.ts');
+  const source = readFileSync(path.join(REPO_ROOT, 'src/vscode/chat/chatHtml.ts'), 'utf8');
+  const body = /<body>([\s\S]*?)<script nonce/.exec(source)?.[1];
+  if (!body) throw new Error('could not find the chat markup in src/vscode/chat/chatHtml.ts');
   const css = readFileSync(path.join(REPO_ROOT, 'media/chat.css'), 'utf8');
   const script = readFileSync(path.join(REPO_ROOT, 'dist/media/chat.js'), 'utf8');
   // The webview host's API, as far as the chat uses it.
