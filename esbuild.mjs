@@ -119,6 +119,31 @@ export const liteFetchTypesPlugin = {
   },
 };
 
+/**
+ * A package used synchronously that ships as its own file beside the bundle, loaded on first use:
+ * `require('<pkg>')` in a file matching `importer` stays a run-time require, of the sibling
+ * `file`; the package is not bundled into the extension or CLI. Only the dist bundles use this
+ * (a test bundle elsewhere would look for `file` beside itself), and `<pkg>`'s value imports
+ * anywhere else would pull it back in (the build tests check it stays out).
+ */
+function syncSideBundlePlugin(name, pkg, importer, file) {
+  const pkgFilter = new RegExp(`^${pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: pkgFilter }, (args) =>
+        args.kind === 'require-call' && importer.test(args.importer) ? { path: file, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** yaml: dist/yaml.js, loaded by src/configFiles/yamlLib.ts on the first YAML document (agent, skill, command frontmatter). */
+export const yamlSplitPlugin = syncSideBundlePlugin('yaml-split', 'yaml', /[\\/]configFiles[\\/]yamlLib\.ts$/, './yaml.js');
+
+/** toml-eslint-parser: dist/toml.js, loaded by src/hooks/formats/tomlLocator.ts when a Codex config.toml diagnostic needs its line. */
+export const tomlSplitPlugin = syncSideBundlePlugin('toml-split', 'toml-eslint-parser', /[\\/]formats[\\/]tomlLocator\.ts$/, './toml.js');
+
 /** The OpenTelemetry SDK and the span builder: dist/telemetry.js, loaded by src/telemetry/telemetryExport.ts when export is on. */
 export const telemetrySplitPlugin = sideBundlePlugin('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js');
 
@@ -137,7 +162,7 @@ const common = {
   // The CLI runs its bundle through vm.Script, where a real import() fails: an import() of a
   // built-in module (loaded lazily, such as node:https) becomes a require in every bundle.
   supported: { 'dynamic-import': false },
-  plugins: [zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin],
+  plugins: [zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin, yamlSplitPlugin, tomlSplitPlugin],
 };
 
 /** The extension host bundle's options (also used by bench/bundleSize.bench.mjs). */
@@ -178,6 +203,23 @@ export const mcpClientConfig = {
   ...importMetaShim,
 };
 
+/** yaml, beside extension.js and cliMain.js (see yamlSplitPlugin): the package's CommonJS build as is. */
+export const yamlLibConfig = {
+  ...common,
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js' },
+  outfile: 'dist/yaml.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+};
+
+/** toml-eslint-parser, beside extension.js and cliMain.js (see tomlSplitPlugin). */
+export const tomlLibConfig = {
+  ...yamlLibConfig,
+  stdin: { ...yamlLibConfig.stdin, contents: "module.exports = require('toml-eslint-parser');" },
+  outfile: 'dist/toml.js',
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [
   extensionConfig,
@@ -193,6 +235,8 @@ const configs = [
     ...importMetaShim,
   },
   mcpClientConfig,
+  yamlLibConfig,
+  tomlLibConfig,
   // execa, beside extension.js and cliMain.js (see execaSplitPlugin).
   {
     ...common,
@@ -219,23 +263,32 @@ if (existsSync('media/src/chat.ts') || existsSync('media/src/chat.js')) {
   configs.push({ ...common, entryPoints: [entry], outfile: 'dist/media/chat.js', format: 'iife', platform: 'browser', target: 'es2022' });
 }
 
-// Integration tests run inside the real extension host, so they are built like the extension.
+/**
+ * Integration tests run inside the real extension host, so they are built like the extension,
+ * into out/test/integration. A test bundle there has no yaml.js or toml.js beside it: it
+ * bundles those packages.
+ * @param {string[]} entryPoints
+ * @returns {import('esbuild').BuildOptions}
+ */
+export function integrationTestsConfig(entryPoints) {
+  return {
+    ...common,
+    entryPoints,
+    outdir: 'out/test/integration',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    ...importMetaShim,
+    plugins: common.plugins.filter((p) => p !== yamlSplitPlugin && p !== tomlSplitPlugin),
+  };
+}
+
 if (!production && existsSync('test/integration')) {
   const tests = readdirSync('test/integration')
     .filter((f) => f.endsWith('.ts'))
     .map((f) => path.join('test/integration', f));
-  if (tests.length > 0) {
-    configs.push({
-      ...common,
-      entryPoints: tests,
-      outdir: 'out/test/integration',
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      external: ['vscode', 'mocha'],
-      ...importMetaShim,
-    });
-  }
+  if (tests.length > 0) configs.push(integrationTestsConfig(tests));
 }
 
 /**

@@ -1,6 +1,7 @@
-import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { findExcessNesting, MAX_CONFIG_DEPTH, MAX_YAML_ALIASES } from './configLimits';
 import { describeThrown } from '../shared/describeThrown';
+import { yamlLib } from './yamlLib';
 
 /** A parsed YAML document within the limits, or why not (with the offset in `text` when known). */
 export type BoundedYamlResult =
@@ -17,7 +18,7 @@ export function parseBoundedYaml(text: string): BoundedYamlResult {
   if (flowExcess !== undefined) return { ok: false, message: `nested deeper than ${MAX_CONFIG_DEPTH} levels`, offset: flowExcess };
   let doc: Document;
   try {
-    doc = parseDocument(text, { prettyErrors: false });
+    doc = yamlLib().parseDocument(text, { prettyErrors: false });
   } catch (error) {
     return { ok: false, message: `cannot be parsed (${describeThrown(error)})`, offset: 0 };
   }
@@ -40,6 +41,7 @@ export function parseBoundedYaml(text: string): BoundedYamlResult {
 
 /** Start offset of the first node nested deeper than `max`, walking with an explicit stack. */
 function deepNode(root: unknown, max: number): number | undefined {
+  const { isMap, isPair, isSeq } = yamlLib();
   const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;

@@ -1,6 +1,7 @@
 import { findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser';
-import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
 import type { JsonSegment } from './jsonPath';
+import { yamlLib } from './yamlLib';
 
 /** Span of a node in the source text (0-based offset). */
 export interface TextSpan {
@@ -38,6 +39,8 @@ export function jsoncLocator(root: JsonNode | undefined, prefix: readonly JsonSe
 
 /** A locator over a parsed YAML document whose text starts at `baseOffset` in the file. */
 export function yamlLocator(doc: Document, baseOffset: number): NodeLocator {
+  // A document exists, so yaml is loaded already.
+  const { isMap, isScalar, isSeq } = yamlLib();
   return {
     locate(path, options) {
       let node: unknown = doc.contents;

@@ -25,9 +25,13 @@ const REQUIRED_IN_VSIX = [
   'dist/extension.js',
   'dist/cli.js',
   'dist/cliMain.js',
-  // Required at run time only when used (an MCP server configured, OpenTelemetry export on).
+  // Required at run time only when used (an MCP server configured, OpenTelemetry export on,
+  // a YAML frontmatter or a Codex config.toml read, a Bash command run).
   'dist/mcp.js',
   'dist/telemetry.js',
+  'dist/yaml.js',
+  'dist/toml.js',
+  'dist/execa.js',
   'dist/media/chat.js',
   'media/hookwise.svg',
   'media/playground/demo.json',

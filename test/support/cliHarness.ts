@@ -22,7 +22,7 @@ export function hookCommand(script: string, ...args: string[]): string {
  * the launcher that loads it through the compile cache (src/cli/bin.ts → cli.js), and the
  * OpenTelemetry exporter it requires when export is on (src/telemetry/otelSdk.ts → telemetry.js) and the MCP
  * client it requires once an MCP server is configured (src/mcp/mcpClient.ts → mcp.js), and execa, required on the
- * first Bash command (src/shared/execaStart.ts → execa.js) — but into
+ * first Bash command (src/shared/execaStart.ts → execa.js), and yaml and toml-eslint-parser (yaml.js, toml.js) — but into
  * `outDir`, so the tests run the code of this working tree, never a stale dist/. Returns the
  * launcher's path.
  */
@@ -46,8 +46,15 @@ export async function buildCli(outDir: string): Promise<string> {
       build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `module.exports = require(${JSON.stringify(file)});`, loader: 'js' }));
     },
   });
-  // As shipped: the SDK and nodeHttpFetch get the undici-free fetch classes (esbuild.mjs, liteFetchTypesPlugin).
-  const { liteFetchTypesPlugin } = (await import(pathToFileURL(path.resolve(here, '../../esbuild.mjs')).href)) as { liteFetchTypesPlugin: esbuild.Plugin };
+  // As shipped: the SDK and nodeHttpFetch get the undici-free fetch classes (esbuild.mjs, liteFetchTypesPlugin);
+  // yaml and toml-eslint-parser are sibling files yaml.js and toml.js, required on first use (yamlSplitPlugin, tomlSplitPlugin).
+  const script = (await import(pathToFileURL(path.resolve(here, '../../esbuild.mjs')).href)) as {
+    liteFetchTypesPlugin: esbuild.Plugin;
+    yamlSplitPlugin: esbuild.Plugin;
+    tomlSplitPlugin: esbuild.Plugin;
+    yamlLibConfig: esbuild.BuildOptions;
+    tomlLibConfig: esbuild.BuildOptions;
+  };
   await esbuild.build({
     ...common,
     ...shim,
@@ -58,9 +65,17 @@ export async function buildCli(outDir: string): Promise<string> {
       sideBundle('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js'),
       sideBundle('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js'),
       sideBundle('execa-split', './execaStart', /[\\/]shared[\\/]execaLauncher\.ts$/, './execa.js'),
-      liteFetchTypesPlugin,
+      script.yamlSplitPlugin,
+      script.tomlSplitPlugin,
+      script.liteFetchTypesPlugin,
     ],
   });
+  for (const [lib, file] of [
+    [script.yamlLibConfig, 'yaml.js'],
+    [script.tomlLibConfig, 'toml.js'],
+  ] as const) {
+    await esbuild.build({ ...common, stdin: lib.stdin, outfile: path.join(outDir, file) });
+  }
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/telemetry/otelSdk.ts')], outfile: path.join(outDir, 'telemetry.js') });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/mcp/mcpClient.ts')], outfile: path.join(outDir, 'mcp.js') });
   await esbuild.build({ ...common, ...shim, entryPoints: [path.resolve(here, '../../src/shared/execaStart.ts')], outfile: path.join(outDir, 'execa.js') });

@@ -1,5 +1,4 @@
 import { findNodeAtLocation, getNodeValue, parseTree, type Node as JsonNode } from 'jsonc-parser';
-import { isScalar } from 'yaml';
 import { readAgentFileHooks } from './agentFileReader';
 import { findExcessNesting } from '../../configFiles/configLimits';
 import { DiagnosticSink } from '../../configFiles/diagnosticSink';
@@ -7,6 +6,7 @@ import type { HookHandlerConfig } from './hookConfigSchema';
 import { readHooksObject } from './hooksObjectReader';
 import { formatJsonPath, type JsonSegment } from '../../configFiles/jsonPath';
 import { yamlLocator } from '../../configFiles/nodeLocator';
+import { yamlLib } from '../../configFiles/yamlLib';
 import { readSkillFileHooks } from './skillFileReader';
 import { locateFormatHooks, type FormatDocument } from './formatHookLocations';
 import type { HookEvent } from '../hookEvent';
@@ -100,6 +100,7 @@ function locateFrontmatterHooks(text: string, kind: HookDocumentKind): LocatedHo
   const { frontmatter, hooks: entries } = kind.shape === 'agentFile' ? readAgentFileHooks(text, where) : readSkillFileHooks(text, where);
   if (!frontmatter || !frontmatter.yaml.ok) return [];
   const locator = yamlLocator(frontmatter.yaml.doc, frontmatter.yamlOffset);
+  const { isScalar } = yamlLib();
   return entries.slice(0, MAX_LOCATED).flatMap((entry): LocatedHook[] => {
     const range = locator.locate(entry.path);
     if (!range) return [];

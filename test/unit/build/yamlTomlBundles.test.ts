@@ -1,0 +1,91 @@
+/**
+ * yaml and toml-eslint-parser ship in their own files beside the bundles (dist/yaml.js,
+ * dist/toml.js), loaded on first use: the extension and CLI bundles hold neither and require
+ * the sibling file; the side files work on their own; an integration test bundle, which has no
+ * side files beside it, carries both. Real esbuild with esbuild.mjs's options, in memory.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuildOptions, Plugin } from 'esbuild';
+import * as esbuild from 'esbuild';
+import type * as TomlParser from 'toml-eslint-parser';
+import type * as Yaml from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+interface BuildScript {
+  readonly extensionConfig: BuildOptions;
+  readonly cliMainConfig: BuildOptions;
+  readonly yamlLibConfig: BuildOptions;
+  readonly tomlLibConfig: BuildOptions;
+  readonly integrationTestsConfig: (entryPoints: string[]) => BuildOptions;
+}
+
+const script = async (): Promise<BuildScript> => (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as BuildScript;
+
+/** Builds `options` as shipped (minified) in memory: which files went in, and the output text. */
+async function analyse(options: BuildOptions): Promise<{ inputs: string[]; text: string }> {
+  const result = await esbuild.build({
+    ...options,
+    plugins: (options.plugins ?? []).filter((p: Plugin) => p.name !== 'esbuild-problem-matcher'),
+    absWorkingDir: ROOT,
+    minify: true,
+    sourcemap: false,
+    write: false,
+    metafile: true,
+  });
+  return { inputs: Object.keys(result.metafile.inputs), text: result.outputFiles[0]?.text ?? '' };
+}
+
+/** Runs a built CommonJS file and returns its exports, as Node's require would. */
+function load(text: string): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  new Function('module', 'exports', 'require', text)(module, module.exports, require);
+  return module.exports;
+}
+
+const fromPackage = (inputs: readonly string[], pkg: string) => inputs.filter((f) => f.includes(`node_modules/${pkg}/`));
+
+describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, dist/toml.js)', () => {
+  it.each([
+    ['dist/extension.js', (s: BuildScript) => s.extensionConfig],
+    ['dist/cliMain.js', (s: BuildScript) => s.cliMainConfig],
+  ])('%s holds neither package and requires ./yaml.js and ./toml.js at run time', async (_name, pick) => {
+    const { inputs, text } = await analyse(pick(await script()));
+    expect(fromPackage(inputs, 'yaml')).toEqual([]);
+    expect(fromPackage(inputs, 'toml-eslint-parser')).toEqual([]);
+    expect(text).toContain('require("./yaml.js")');
+    expect(text).toContain('require("./toml.js")');
+  });
+
+  it('dist/yaml.js parses YAML on its own', async () => {
+    const { inputs, text } = await analyse((await script()).yamlLibConfig);
+    expect(fromPackage(inputs, 'yaml').length).toBeGreaterThan(0);
+    const yaml = load(text) as typeof Yaml;
+    const doc = yaml.parseDocument('name: reviewer\ntools: [Read, Grep]\n');
+    expect(doc.toJS()).toEqual({ name: 'reviewer', tools: ['Read', 'Grep'] });
+    expect(yaml.isMap(doc.contents)).toBe(true);
+  });
+
+  it('dist/toml.js parses TOML with positions on its own', async () => {
+    const { inputs, text } = await analyse((await script()).tomlLibConfig);
+    expect(fromPackage(inputs, 'toml-eslint-parser').length).toBeGreaterThan(0);
+    const toml = load(text) as typeof TomlParser;
+    const table = toml.parseTOML('a = 1\n[hooks]\nb = "x"\n').body[0].body[1];
+    expect(table?.type === 'TOMLTable' ? table.resolvedKey : undefined).toEqual(['hooks']);
+    expect(table?.range[0]).toBe(6);
+  });
+
+  it('an integration test bundle (out/test/integration, no side files beside it) carries yaml and the TOML parser itself', async () => {
+    const s = await script();
+    for (const [file, pkg] of [
+      ['src/configFiles/boundedYaml.ts', 'yaml'],
+      ['src/hooks/formats/tomlLocator.ts', 'toml-eslint-parser'],
+    ] as const) {
+      const { inputs, text } = await analyse({ ...s.integrationTestsConfig([path.join(ROOT, file)]), outdir: undefined, outfile: 'out/check.js' });
+      expect(fromPackage(inputs, pkg).length).toBeGreaterThan(0);
+      expect(text).not.toMatch(/require\("\.\/(yaml|toml)\.js"\)/);
+    }
+  });
+});
