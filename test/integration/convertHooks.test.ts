@@ -53,7 +53,7 @@ suite('Convert Hooks', () => {
     return {
       log: log as vscode.LogOutputChannel,
       tabs: tabs as MarkdownTabs,
-      approveWritten: (hook) => h.service.approveWritten(hook),
+      approveWritten: (hook, file) => h.service.approveWritten(hook, { file }),
       reload: () => h.service.reload(),
     };
   }
@@ -94,6 +94,11 @@ suite('Convert Hooks', () => {
       'the converted Stop hook active from .claude/settings.json',
     );
     assert.ok(activeCommands(change).includes(STOP_COMMAND));
+    // Converting approves the copy the person confirmed, not the original it came from (both would run).
+    assert.ok(
+      !(change.applied.active ?? []).some((hook) => hook.source.kind === 'file' && hook.source.file.endsWith(path.join('.codex', 'hooks.json'))),
+      'the Codex original stays unapproved',
+    );
 
     const again = (await runConvertHooksFlow(deps(h), { file: codex, write: true, preview: false })) as ConvertHooksResult;
     assert.equal(again.added, 0);

@@ -91,7 +91,7 @@ type AddHookDeps = {
   readonly log: vscode.LogOutputChannel;
   readonly globalStorageUri: vscode.Uri;
   readonly ui?: AddHookUi;
-  readonly onAdded?: (hook: NewHook, target: AddHookTargetKind) => void | Promise<void>;
+  readonly onAdded?: (hook: NewHook, target: AddHookTargetKind, file: string | undefined) => void | Promise<void>;
 };
 
 /** Signals a cancelled step (the user pressed Escape). */
@@ -231,7 +231,7 @@ async function writeHook(
     if (!result) throw new Error('no settings file for this workspace');
     const { event, matcher, handler } = hook;
     deps.log.info(`added ${event}${matcher ? ` [${matcher}]` : ''} ${handler.type} hook at ${result.uri?.fsPath ?? 'user settings'} › ${result.jsonPath}`);
-    await deps.onAdded?.(hook, target);
+    await deps.onAdded?.(hook, target, result.uri?.fsPath);
     return result;
   } catch (error) {
     const message = thrownMessage(error);

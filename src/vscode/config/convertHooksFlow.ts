@@ -35,8 +35,8 @@ export interface ConvertHooksAnswers {
 export interface ConvertHooksDeps {
   readonly log: vscode.LogOutputChannel;
   readonly tabs: MarkdownTabs;
-  /** Approves a hook the user chose to write (HookConfigService.approveWritten). */
-  readonly approveWritten: (hook: NewHook) => void;
+  /** Approves a hook the user chose to write into `file` (HookConfigService.approveWritten). */
+  readonly approveWritten: (hook: NewHook, file: string) => void;
   readonly reload: () => Promise<unknown>;
 }
 
@@ -98,7 +98,7 @@ async function convert(deps: ConvertHooksDeps, answers: ConvertHooksAnswers): Pr
   const write = answers.write ?? (await confirm(fresh, conversion, targetLabel));
   if (!write) return { ...result, present };
   // Approved before the write: the load the write causes finds them approved (what the user confirmed, exactly).
-  for (const hook of fresh) deps.approveWritten(asNewHook(hook));
+  for (const hook of fresh) deps.approveWritten(asNewHook(hook), target);
   for (const hook of fresh) await addHookToFile(target, ['hooks'], asNewHook(hook), false);
   deps.log.info(`converted ${fresh.length} hook(s) of ${located.displayFile} into ${target}`);
   await deps.reload();

@@ -24,7 +24,7 @@ import { brokenFileNotice } from '../../hooks/config/lastGoodConfig';
 import { thrownMessage } from '../../shared/describeThrown';
 import { ConfigWatcher } from './configWatcher';
 import { ReloadQueue } from './reloadQueue';
-import { ProjectHookApprovalFlow } from './projectHookApprovalFlow';
+import { ProjectHookApprovalFlow, type WrittenPlace } from './projectHookApprovalFlow';
 
 /** One applied generation: the loaded configuration and what the runtime made of it. */
 export interface HookConfigChange {
@@ -156,8 +156,8 @@ export class HookConfigService implements vscode.Disposable {
    * Approves a hook the user wrote with "Add Hook…" once a reload finds it: its key includes
    * the content of the scripts it names (docs/security.md), known only after that load pins them.
    */
-  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): void {
-    this.approvals.approveWritten(hook);
+  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>, place: WrittenPlace): void {
+    this.approvals.approveWritten(hook, place);
   }
 
   /** Approves the hooks the user typed and saved in `file` from this window's editor (ownHookEdits.ts), on the load that finds them. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { isProjectSource } from '../../configFiles/hookSource';
+import { isProjectSource, type HookSource } from '../../configFiles/hookSource';
 import { hookReviewMarkdown } from '../../hooks/config/approvalReview';
 import { approvedHashesAfter, type ApprovalSubject, type HeldHook, type TrustPolicy } from '../../hooks/config/hookApproval';
 import { hookDefinitionKey as definitionKey } from '../../hooks/config/hookDefinitionKeys';
@@ -35,7 +35,11 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
   private readonly approvals: ApprovalStore;
   /** The full approval review ("Review All…"): every hook with every field. */
   private readonly reviews = new ReviewDocuments('hookwise-hook-review');
-  /** Definition keys of hooks the user just wrote with "Add Hook…": approved on the load that finds them. */
+  /**
+   * Hooks the user just wrote with "Add Hook…" or "Convert Hooks…", by where they were written and
+   * their definition ({@link writtenKey}): approved on the load that finds them there, and only
+   * there (the same definition in another file, such as the converted original, stays as it was).
+   */
   private readonly written = new Set<string>();
   /** Per settings file (absolute path): definition keys the user saved there from the editor, approved on the load that finds them in that file. */
   private readonly saved = new Map<string, Set<string>>();
@@ -56,9 +60,9 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
     await this.approvals.set([...new Set([...this.approvals.get(), ...hashes])]);
   }
 
-  /** Approves a hook the user wrote with "Add Hook…" once a load finds it (its key includes its pinned scripts' content). */
-  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>): void {
-    this.written.add(definitionKey(hook));
+  /** Approves a hook the user wrote with "Add Hook…" into `place` once a load finds it there (its key includes its pinned scripts' content). */
+  approveWritten(hook: Pick<ApprovalSubject, 'event' | 'matcher' | 'handler'>, place: WrittenPlace): void {
+    this.written.add(writtenKey(place, definitionKey(hook)));
   }
 
   /**
@@ -222,10 +226,14 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
   /** Consumes `written` and `saved`: a loaded project hook with a just-written definition is approved with its pinned scripts. */
   private approveWrittenHooks(hooks: readonly LoadedHook[]): string[] {
     const savedIn = (h: LoadedHook): Set<string> | undefined => (h.source.kind === 'file' ? this.saved.get(path.resolve(h.source.file)) : undefined);
-    const matched = hooks.filter((h) => isProjectSource(h.source) && (this.written.has(definitionKey(h)) || savedIn(h)?.has(definitionKey(h))));
+    const writtenHere = (h: LoadedHook): string | undefined => {
+      const place = placeOf(h.source);
+      return place && writtenKey(place, definitionKey(h));
+    };
+    const matched = hooks.filter((h) => isProjectSource(h.source) && (this.written.has(writtenHere(h) ?? '') || savedIn(h)?.has(definitionKey(h))));
     if (matched.length === 0) return [];
     for (const hook of matched) {
-      this.written.delete(definitionKey(hook));
+      this.written.delete(writtenHere(hook) ?? '');
       const saved = savedIn(hook);
       saved?.delete(definitionKey(hook));
       if (saved?.size === 0 && hook.source.kind === 'file') this.saved.delete(path.resolve(hook.source.file));
@@ -244,4 +252,18 @@ export class ProjectHookApprovalFlow implements vscode.Disposable {
     this.disposed = true;
     this.reviews.dispose();
   }
+}
+
+/** Where a hook was written: a settings file, or `hookwise.hooks` in the workspace's VS Code settings. */
+export type WrittenPlace = { readonly file: string } | { readonly workspaceSettings: true };
+
+function writtenKey(place: WrittenPlace, definition: string): string {
+  return `${'file' in place ? `file:${path.resolve(place.file)}` : 'workspace-settings'}\0${definition}`;
+}
+
+/** The place a loaded hook came from, in {@link WrittenPlace} terms; undefined for hooks no one writes (code, user settings). */
+function placeOf(source: HookSource): WrittenPlace | undefined {
+  if (source.kind === 'file') return { file: source.file };
+  if (source.kind === 'settings' && source.scope !== 'user') return { workspaceSettings: true };
+  return undefined;
 }

@@ -50,7 +50,8 @@ export function registerHookConfiguration(
           log,
           globalStorageUri: context.globalStorageUri,
           // The user typed this hook here: that is approval of exactly it (user settings need none).
-          onAdded: (hook, target) => (target === 'userSettings' ? undefined : service.approveWritten(hook)),
+          onAdded: (hook, target, file) =>
+            target === 'userSettings' ? undefined : service.approveWritten(hook, target === 'workspaceSettings' || file === undefined ? { workspaceSettings: true } : { file }),
         },
         typeof answers === 'object' && answers !== null ? answers : {},
       );
@@ -73,7 +74,7 @@ export function registerHookConfiguration(
     convertTabs,
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.convertHooks, (answers?: ConvertHooksAnswers) =>
       runConvertHooksFlow(
-        { log, tabs: convertTabs, approveWritten: (hook) => service.approveWritten(hook), reload: () => service.reload() },
+        { log, tabs: convertTabs, approveWritten: (hook, file) => service.approveWritten(hook, { file }), reload: () => service.reload() },
         typeof answers === 'object' && answers !== null ? answers : {},
       ),
     ),
