@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultManagedSettingsFile } from '../../hooks/config/configSources';
@@ -8,6 +8,7 @@ import { contributingExtensionsKey } from '../extensionHooks';
 import { FileWatchSet } from './fileWatchSet';
 import { FolderWatchSet } from './folderWatchSet';
 import type { ConfigSourceInput } from '../../hooks/config/configSources';
+import { claudeWatchTargets } from './claudeWatchTargets';
 import { formatWatchPattern, formatWatchTargets } from './formatWatchGlobs';
 import { PinnedScriptWatcher } from './pinnedScriptWatcher';
 import type { WorkspaceTrustSource } from './projectHookTrust';
@@ -27,10 +28,11 @@ export interface ConfigWatcherOptions {
 }
 
 /**
- * Everything that may change the hook configuration: the `.claude` files of the home directory
- * and of each workspace folder, other agents' hook files there (formatWatchGlobs.ts), the managed policy file, `hookwise` settings, workspace folders,
- * a trust grant, extensions that contribute hooks, the plugins' files and the scripts project
- * hooks pin. Remembers which settings files changed since the last {@link takeChangedFiles}.
+ * Everything that may change the hook configuration: the `.claude` settings files, agents and
+ * skills of the home directory and of each workspace folder (VS Code watchers and Node folder
+ * watchers, claudeWatchTargets.ts), other agents' hook files there (formatWatchGlobs.ts), the
+ * managed policy file, `hookwise` settings, workspace folders, a trust grant, extensions that
+ * contribute hooks, the plugins' files and the scripts project hooks pin. Remembers which settings files changed since the last {@link takeChangedFiles}.
  */
 export class ConfigWatcher implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -44,6 +46,8 @@ export class ConfigWatcher implements vscode.Disposable {
   private readonly pluginFiles: FileWatchSet;
   /** Reloads when a file in a folder that held other agents' hook files at the last load changes (formatWatchTargets). */
   private readonly formatFiles: FolderWatchSet;
+  /** Reloads when a `.claude` settings file, agent or skill of the last load's folders changes (claudeWatchTargets.ts). */
+  private readonly claudeFiles: FolderWatchSet;
   /** The extensions contributing hooks at the last check (see contributingExtensionsKey). */
   private contributingKey: string;
   /** Settings files changed since the last load (ConfigChange hooks are asked about them). */
@@ -53,6 +57,7 @@ export class ConfigWatcher implements vscode.Disposable {
     this.scripts = new PinnedScriptWatcher(o.onScriptChange);
     this.pluginFiles = new FileWatchSet(() => o.onChange());
     this.formatFiles = new FolderWatchSet(() => o.onChange());
+    this.claudeFiles = new FolderWatchSet((file) => this.changed(file));
     this.contributingKey = contributingExtensionsKey(o.extensions?.());
     const home = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(o.homeDir), '.claude/{settings.json,agents/*.md}'));
     this.disposables.push(home, ...this.onAnyFileEvent(home));
@@ -102,15 +107,25 @@ export class ConfigWatcher implements vscode.Disposable {
     this.pluginFiles.update(targets);
   }
 
-  /** Watches the folders of the other agents' hook files among the last load's inputs. */
-  watchFormatFiles(inputs: readonly ConfigSourceInput[]): void {
+  /**
+   * Watches, with Node's own folder watchers renewed on every load, the folders of the last load's
+   * file inputs: other agents' hook files and the `.claude` settings files, agents and skills.
+   */
+  watchSourceFiles(inputs: readonly ConfigSourceInput[]): void {
     this.formatFiles.update(formatWatchTargets(inputs, existsSync));
+    this.claudeFiles.update(claudeWatchTargets(inputs, existsSync, subfolders));
+  }
+
+  /** A settings file (or a folder or file near one) changed: remember it for ConfigChange and reload. */
+  private changed(file: string): void {
+    this.changedFiles.add(file);
+    this.o.onChange();
   }
 
   private onAnyFileEvent(watcher: vscode.FileSystemWatcher): vscode.Disposable[] {
     const schedule = (uri: vscode.Uri): void => {
-      if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
-      this.o.onChange();
+      if (uri.scheme === 'file') this.changed(uri.fsPath);
+      else this.o.onChange();
     };
     return [watcher.onDidCreate(schedule), watcher.onDidChange(schedule), watcher.onDidDelete(schedule)];
   }
@@ -131,6 +146,18 @@ export class ConfigWatcher implements vscode.Disposable {
     this.scripts.dispose();
     this.pluginFiles.dispose();
     this.formatFiles.dispose();
+    this.claudeFiles.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** The names of the folders in `dir` (a symbolic link may be one); none when it cannot be read. */
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() || e.isSymbolicLink())
+      .map((e) => e.name);
+  } catch {
+    return [];
   }
 }

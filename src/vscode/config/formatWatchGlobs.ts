@@ -58,7 +58,7 @@ export function formatWatchTargets(inputs: readonly ConfigSourceInput[], exists:
 }
 
 /** The nearest existing parent of a missing `dir`, watched for the name of the child on the way to it. */
-function creationTarget(dir: string, exists: (dir: string) => boolean): FormatWatchTarget {
+export function creationTarget(dir: string, exists: (dir: string) => boolean): FormatWatchTarget {
   let child = dir;
   let parent = path.dirname(dir);
   while (parent !== child && !exists(parent)) {

@@ -231,7 +231,7 @@ export class HookConfigService implements vscode.Disposable {
     for (const p of switches.problems) this.o.log.warn(`settings: ${p}`);
     // The settings files first (read once, last good handling included): their enabledPlugins pick the plugins read next.
     const sources = standardConfigSources({ ...options, formats: effectiveHookFormats((m) => this.o.log.warn(`settings: ${m}`)) });
-    if (!this.disposed) this.watcher.watchFormatFiles(sources);
+    if (!this.disposed) this.watcher.watchSourceFiles(sources);
     const load = await startHookConfigLoad(sources, {
       fs: recording,
       enabled: switches.enabled,
