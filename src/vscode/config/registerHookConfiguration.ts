@@ -51,7 +51,9 @@ export function registerHookConfiguration(
           globalStorageUri: context.globalStorageUri,
           // The user typed this hook here: that is approval of exactly it (user settings need none).
           onAdded: (hook, target, file) =>
-            target === 'userSettings' ? undefined : service.approveWritten(hook, target === 'workspaceSettings' || file === undefined ? { workspaceSettings: true } : { file }),
+            target === 'userSettings'
+              ? undefined
+              : service.approveWritten(hook, target === 'workspaceSettings' || file === undefined ? { workspaceSettings: true } : { file }),
         },
         typeof answers === 'object' && answers !== null ? answers : {},
       );
