@@ -396,4 +396,5 @@ enableCodeBlockActions(messages, send, announce);
 prompt.value = vscode.getState()?.draft ?? '';
 setBusy(false);
 send({ type: 'ready' });
-prompt.focus();
+// Only when the chat has the focus: one loading while the person types elsewhere must not take their keys.
+if (document.hasFocus()) prompt.focus();

@@ -4,7 +4,8 @@
  * side bar to itself (Hook Runs and MCP Servers stay in the Hookwise container), the header
  * stays readable when narrow, Escape stops a running turn, Up recalls the last prompt, the
  * `/` list closes once the prompt is sent, Ctrl+Alt+J brings the chat back and focuses it, and
- * the editor's selection goes with one prompt only. Screenshots: test-results/e2e-layout-*.png.
+ * the editor's selection goes with one prompt only, and a chat that loads while you type in an
+ * editor leaves your keys there. Screenshots: test-results/e2e-layout-*.png.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
@@ -12,6 +13,7 @@ import {
   auxiliaryBar,
   CHAT_WIDTH,
   chatFrame,
+  chatModelLabel,
   chatPrompt,
   e2e,
   resizePart,
@@ -19,6 +21,7 @@ import {
   screenshot,
   sendPrompt,
   showChat,
+  showHookwise,
   startScenario,
   waitForIdle,
   waitUntil,
@@ -203,5 +206,37 @@ describe('Chat layout and keys', function () {
     await offered.filter({ hasText: 'greet.js:1' }).waitFor({ state: 'visible' });
     await runCommand('View: Close All Editors');
     await offered.waitFor({ state: 'hidden' });
+  });
+  it('a chat that loads while you type in an editor leaves your keys in the editor', async function () {
+    this.timeout(180_000);
+    const { page } = e2e();
+    await showHookwise();
+    // Start in the editor, at the end of greet.js.
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('greet.js');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greet.js' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('abc');
+    // The chat's page loads again (as after a window reload) while the editor has the focus: the
+    // palette gives the focus back to the editor when it closes.
+    await chatFrame()
+      .locator('#messages')
+      .evaluate((el) => el.setAttribute('data-before-reload', '1'));
+    await runCommand('Developer: Reload Webviews');
+    await chatFrame().locator('#messages:not([data-before-reload])').waitFor({ timeout: 30_000 });
+    await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.type('xyz');
+    const text = async () => (await editor.locator('.view-lines').innerText()).replace(/\s+/g, '');
+    await waitUntil('the keys in the editor', async () => (await text()).endsWith('abcxyz'), 10_000).catch(() => undefined);
+    assert.ok((await text()).endsWith('abcxyz'), `every key typed went to the editor (it ends with ${JSON.stringify((await text()).slice(-12))})`);
+    assert.equal(await chatPrompt().inputValue(), '', 'the chat took no key');
+    await runCommand('File: Revert File');
+    await runCommand('View: Close All Editors');
+    await showChat();
   });
 });
