@@ -40,6 +40,18 @@ async function promptFocused() {
   return chatPrompt().evaluate((el) => el.ownerDocument.hasFocus() && el.ownerDocument.activeElement === el);
 }
 
+/** Opens `name` with Quick Open (Ctrl+P) and waits until its editor has the focus. */
+async function openInEditor(name) {
+  const { page } = e2e();
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
+}
+
 describe('Chat layout and keys', function () {
   it('the chat has the secondary side bar to itself; the empty MCP Servers view says how to add a server', async function () {
     await startScenario({ name: 'chat layout', turns: [{ text: LONG_TEXT }] });
@@ -152,13 +164,7 @@ describe('Chat layout and keys', function () {
     await runCommand('View: Hide Secondary Side Bar');
     await auxiliaryBar().waitFor({ state: 'hidden' });
     // Start from the editor, where the user types code.
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('greet.js');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greet.js' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
-    await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
+    await openInEditor('greet.js');
 
     await page.keyboard.press('Control+Alt+J');
     await auxiliaryBar().waitFor({ state: 'visible' });
@@ -212,13 +218,7 @@ describe('Chat layout and keys', function () {
     const { page } = e2e();
     await showHookwise();
     // Start in the editor, at the end of greet.js.
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('greet.js');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greet.js' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
-    await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
+    await openInEditor('greet.js');
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('abc');

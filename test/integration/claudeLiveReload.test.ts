@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
-import { createHarness, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
+import { createHarness, waitForChange, workspaceRoot, type ServiceHarness, settled } from './configSupport';
 
 /** Writes `relative` under `root`, creating its folders. */
 function write(root: string, relative: string, text: string): string {
@@ -68,11 +68,7 @@ suite('.claude agents, skills and settings reload live', () => {
   /** A service whose first load and the approval of the fixture's own hook are done: only a watcher can pick up what a test writes. */
   async function settledHarness(): Promise<ServiceHarness> {
     harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
-    await waitForChange(h.service, (c) => c.applied.active.some((x) => x.source.kind === 'file' && x.source.scope === 'project'), 15_000, 'the fixture hook');
-    await h.service.idle();
-    return h;
+    return settled(harness);
   }
 
   /** Waits, without a reload call, until `file` holds exactly `command` (none when undefined), loaded and active. */

@@ -173,3 +173,14 @@ export async function decideBashWithLastConfig(
     await runtime.dispose();
   }
 }
+
+/**
+ * Settles a fresh harness: its first load and the approval of the fixture folder's own hook are
+ * done, so no reload is under way when a test writes a file and only a watcher can pick it up.
+ */
+export async function settled(h: ServiceHarness): Promise<ServiceHarness> {
+  await h.service.reload();
+  await waitForChange(h.service, (c) => c.applied.active.some((x) => x.source.kind === 'file' && x.source.scope === 'project'), 15_000, 'the fixture hook');
+  await h.service.idle();
+  return h;
+}

@@ -12,7 +12,7 @@ import { describeSource } from '../../src/configFiles/hookSource';
 import { handlerBody } from '../../src/hooks/config/hookConfigSchema';
 import type { LoadedHook } from '../../src/hooks/config/loadedHook';
 import type { HookConfigChange } from '../../src/vscode/config/hookConfigService';
-import { createHarness, decideBashWithLastConfig, waitForChange, workspaceRoot, type ServiceHarness } from './configSupport';
+import { createHarness, decideBashWithLastConfig, waitForChange, workspaceRoot, type ServiceHarness, settled } from './configSupport';
 
 /** Top-level folders the tests create in the workspace (the fixture has none of them). */
 const CREATED = ['.github', '.cursor', '.codex', '.gemini', '.windsurf', '.clinerules'];
@@ -96,11 +96,7 @@ suite("other agents' hook files reload live", () => {
    */
   async function settledHarness(): Promise<ServiceHarness> {
     harness = createHarness({ trusted: true, approve: () => 'allow' });
-    const h = harness;
-    await h.service.reload();
-    await waitForChange(h.service, (c) => c.applied.active.some((x) => x.source.kind === 'file' && x.source.scope === 'project'), 15_000, 'the fixture hook');
-    await h.service.idle();
-    return h;
+    return settled(harness);
   }
 
   /** Waits, without a reload call, for the active hooks of `display` to be exactly one running `command` (none when undefined). */
