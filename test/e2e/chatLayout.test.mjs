@@ -8,6 +8,8 @@
  * editor leaves your keys there. Screenshots: test-results/e2e-layout-*.png.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'mocha';
 import {
   auxiliaryBar,
@@ -216,27 +218,35 @@ describe('Chat layout and keys', function () {
   it('a chat that loads while you type in an editor leaves your keys in the editor', async function () {
     this.timeout(180_000);
     const { page } = e2e();
-    await showHookwise();
-    // Start in the editor, at the end of greet.js.
-    await openInEditor('greet.js');
-    const editor = page.locator('.editor-instance .monaco-editor').first();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('abc');
-    // The chat's page loads again (as after a window reload) while the editor has the focus: the
-    // palette gives the focus back to the editor when it closes.
-    await chatFrame()
-      .locator('#messages')
-      .evaluate((el) => el.setAttribute('data-before-reload', '1'));
-    await runCommand('Developer: Reload Webviews');
-    await chatFrame().locator('#messages:not([data-before-reload])').waitFor({ timeout: 30_000 });
-    await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor({ timeout: 30_000 });
-    await page.keyboard.type('xyz');
-    const text = async () => (await editor.locator('.view-lines').innerText()).replace(/\s+/g, '');
-    await waitUntil('the keys in the editor', async () => (await text()).endsWith('abcxyz'), 10_000).catch(() => undefined);
-    assert.ok((await text()).endsWith('abcxyz'), `every key typed went to the editor (it ends with ${JSON.stringify((await text()).slice(-12))})`);
-    assert.equal(await chatPrompt().inputValue(), '', 'the chat took no key');
-    await runCommand('File: Revert File');
-    await runCommand('View: Close All Editors');
+    // The workbench saves edits by itself: greet.js is put back for the suites after this one (their `npm test` runs it).
+    const greet = path.join(e2e().workspace, 'src', 'greet.js');
+    const original = readFileSync(greet, 'utf8');
+    try {
+      await showHookwise();
+      // Start in the editor, at the end of greet.js.
+      await openInEditor('greet.js');
+      const editor = page.locator('.editor-instance .monaco-editor').first();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('abc');
+      // The chat's page loads again (as after a window reload) while the editor has the focus: the
+      // palette gives the focus back to the editor when it closes.
+      await chatFrame()
+        .locator('#messages')
+        .evaluate((el) => el.setAttribute('data-before-reload', '1'));
+      await runCommand('Developer: Reload Webviews');
+      await chatFrame().locator('#messages:not([data-before-reload])').waitFor({ timeout: 30_000 });
+      await chatModelLabel().filter({ hasText: 'Playground (scripted)' }).waitFor({ timeout: 30_000 });
+      await page.keyboard.type('xyz');
+      const text = async () => (await editor.locator('.view-lines').innerText()).replace(/\s+/g, '');
+      await waitUntil('the keys in the editor', async () => (await text()).endsWith('abcxyz'), 10_000).catch(() => undefined);
+      assert.ok((await text()).endsWith('abcxyz'), `every key typed went to the editor (it ends with ${JSON.stringify((await text()).slice(-12))})`);
+      assert.equal(await chatPrompt().inputValue(), '', 'the chat took no key');
+    } finally {
+      await runCommand('File: Revert File').catch(() => undefined);
+      await runCommand('View: Close All Editors');
+      writeFileSync(greet, original);
+    }
+    assert.equal(readFileSync(greet, 'utf8'), original, 'greet.js is as it was');
     await showChat();
   });
 });
