@@ -6,7 +6,8 @@ import { ProtectedAliases } from './protectedAliases';
 import { examineFind, READERS } from './protectedBashFind';
 import { listProtectedFiles } from './protectedFileSet';
 import { foreignHookAncestorPathReason } from './foreignHookFiles';
-import { expandedGlobReason, GLOB_CHARS, globReason } from './protectedBashGlobs';
+import { expandedGlobReason, globReason } from './protectedBashGlobs';
+import { GLOB_CHARS } from './shellGlobExpand';
 import { protectedPathReason } from './protectedWrites';
 import { wordValues } from './shellWordValues';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { foreignHookAncestorPathReason, foreignHookGlobAgent } from './foreignHookFiles';
 import { protectedPathReason } from './protectedWrites';
-import { expandGlobWord } from './shellGlobExpand';
+import { expandGlobWord, GLOB_CHARS } from './shellGlobExpand';
 
 /**
  * Shell words with glob characters (`.cl*`, `.claude/set*.json`, `.cur*`) checked against the
@@ -11,8 +11,6 @@ import { expandGlobWord } from './shellGlobExpand';
  * by what the pattern matches on disk now (a folder above another agent's hook files).
  */
 
-/** Characters that make a word a glob. */
-export const GLOB_CHARS = /[*?[]/;
 /** Segment names worth a glob test: a pattern like `.cl*` may name one of them. */
 const GLOB_TARGETS = ['.claude', '.mcp.json', '.claude.json', 'settings.json', 'settings.local.json', '.vscode', 'hooks', 'agents', 'skills', 'SKILL.md'];
 

@@ -6,7 +6,8 @@ import picomatch from 'picomatch';
 export const MAX_GLOB_MATCHES = 64;
 /** Names read per folder while expanding. */
 const MAX_NAMES = 512;
-const GLOB_CHARS = /[*?[]/;
+/** Characters that make a shell word (or one of its segments) a glob. */
+export const GLOB_CHARS = /[*?[]/;
 
 /**
  * The existing paths a shell word with glob characters (`.cur*`, `.git?ub/hooks`, `~/.cop*`) expands
