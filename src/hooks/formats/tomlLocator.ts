@@ -42,7 +42,7 @@ export function tomlLocator(text: string): NodeLocator {
 
 /** The parser is loaded on the first diagnostic that needs a place, not when the extension or CLI starts. */
 function loadParser(): typeof TomlParser {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load: esbuild bundles it and runs it on first use
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load: esbuild turns it into require('./toml.js')
   return require('toml-eslint-parser') as typeof TomlParser;
 }
 
