@@ -24,6 +24,7 @@ import type { HookwiseApi } from '../../src/extension';
 import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import { TranscriptWriter, type TranscriptEntry } from '../../src/agent/transcript';
 import type { ModelServerStats } from './modelServer';
+import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu } from './processCpu';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -148,14 +149,37 @@ export async function run(): Promise<void> {
     await model.update('baseUrl', modelUrl, vscode.ConfigurationTarget.Global);
     await api.controller.reloadModel();
     if (!api.controller.model.configured) throw new Error(`no model: ${api.controller.model.configurationProblem}`);
+    // Every Bash call must run: in the default mode it would ask, and the test host refuses the
+    // popup, so the call would be refused instead (what earlier runs of this bench measured).
+    // Set through the API like the model: a settings.json written before start is not read here.
+    const hookwise = vscode.workspace.getConfiguration('hookwise');
+    await hookwise.update('permissions.mode', 'bypassPermissions', vscode.ConfigurationTarget.Global);
+    await hookwise.update('agent.maxSteps', 100_000, vscode.ConfigurationTarget.Global);
+    if (vscode.workspace.getConfiguration('hookwise').get('permissions.mode') !== 'bypassPermissions')
+      throw new Error('permissions.mode did not become bypassPermissions');
 
     // --- hooks: user settings (`hookwise.hooks`, trusted without approval), reloaded explicitly ---
+    let hookCount: number | undefined;
     const setHooks = async (count: number): Promise<void> => {
+      // An unchanged value fires no change event: nothing to wait for.
+      if (count === hookCount) return;
+      hookCount = count;
       // Distinct commands: identical ones are deduplicated to one run.
       const hooks = Array.from({ length: count }, (_, i) => ({ type: 'command', command: `true ${i}` }));
       const value = count ? { PreToolUse: [{ matcher: 'Bash', hooks }] } : {};
+      const changed = new Promise<void>((resolve) => {
+        const seen = vscode.workspace.onDidChangeConfiguration((e) => {
+          if (!e.affectsConfiguration('hookwise.hooks')) return;
+          seen.dispose();
+          resolve();
+        });
+      });
       await vscode.workspace.getConfiguration('hookwise').update('hooks', value, vscode.ConfigurationTarget.Global);
+      // The extension heard the change (its listener came first) and scheduled a reload: wait for
+      // it too, or it runs during the next session's first calls.
+      await changed;
       await api.hookConfig.reload();
+      await api.hookConfig.idle();
     };
     let commandRuns = 0;
     const hookDurations: number[] = [];
@@ -186,14 +210,26 @@ export async function run(): Promise<void> {
     const ratios: number[] = [];
     const floorsA: number[] = [];
     const floorsB: number[] = [];
+    // CPU time of the whole machine during the paired sessions, by role (Linux /proc only).
+    const cpuPlain = noCpu();
+    const cpuHooked = noCpu();
+    let cpuSeen = true;
+    const timed = async (sum: ReturnType<typeof noCpu>): Promise<number> => {
+      const before = cpuByRole();
+      const ms = await session(CALLS);
+      const after = cpuByRole();
+      if (before && after) addCpu(sum, cpuSpent(before, after));
+      else cpuSeen = false;
+      return ms;
+    };
     commandRuns = 0;
     hookDurations.length = 0;
     const profile = process.env.HOOKWISE_BENCH_PROFILE ? await startProfile() : undefined;
     for (let r = 0; r < ROUNDS; r++) {
       await setHooks(0);
-      const plain = await session(CALLS);
+      const plain = await timed(cpuPlain);
       await setHooks(HOOKS);
-      const hooked = await session(CALLS);
+      const hooked = await timed(cpuHooked);
       const a = median(await floorA(CALLS));
       const b = median(await floorB(CALLS));
       const perCall = (hooked - plain) / CALLS;
@@ -210,6 +246,14 @@ export async function run(): Promise<void> {
     fig.floorBMs = median(floorsB);
     fig.hostHookRatio = median(ratios);
     fig.hostFloorRatio = median(floorsB.map((b, i) => b / (floorsA[i] ?? NaN)));
+    if (cpuSeen) {
+      const calls = ROUNDS * CALLS;
+      fig.cpuPerPlainCallMs = totalCpu(cpuPlain) / calls;
+      fig.cpuPerHookedCallMs = totalCpu(cpuHooked) / calls;
+      report.notes.push(
+        `CPU time of the whole machine per Bash call (${os.cpus().length} cores): without hooks ${describeCpu(cpuPlain, calls)}; with 5 hooks ${describeCpu(cpuHooked, calls)}`,
+      );
+    } else report.notes.push('no /proc: CPU time per role not measured');
     say(`hooked call: +${fig.hostAddedPerCallMs.toFixed(2)} ms/call, floor a ${fig.floorAMs.toFixed(2)} ms, floor b ${fig.floorBMs.toFixed(2)} ms`);
 
     // --- long session ---

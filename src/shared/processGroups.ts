@@ -11,8 +11,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 /** True on Windows, where there are no process groups (taskkill /T walks the tree instead). */
 export const IS_WINDOWS = process.platform === 'win32';
 
-/** Process groups still alive, killed if the host process exits first (detached children outlive their parent otherwise). */
-const liveGroups = new Set<number>();
+/**
+ * Process groups still alive, killed if the host process exits first (detached children
+ * outlive their parent otherwise); the value says whether the listener was told of it.
+ */
+const liveGroups = new Map<number, boolean>();
 let exitHookInstalled = false;
 
 /**
@@ -38,7 +41,7 @@ let groupListener: ProcessGroupListener | undefined;
  */
 export function setProcessGroupListener(listener: ProcessGroupListener | undefined): void {
   groupListener = listener;
-  for (const groupId of liveGroups) listener?.added(groupId);
+  for (const [groupId, reported] of liveGroups) if (reported) listener?.added(groupId);
 }
 
 let listenerStarter: (() => void) | undefined;
@@ -52,34 +55,58 @@ export function setProcessGroupListenerStarter(start: (() => void) | undefined):
   listenerStarter = start;
 }
 
-/** `env` plus the listener's marker variables: the environment every launched process gets. */
+/** The last environments given to {@link withGroupChildEnv}, with their marked copies. */
+let markedEnvs = new WeakMap<NodeJS.ProcessEnv, NodeJS.ProcessEnv>();
+let markedFor: ProcessGroupListener['childEnv'];
+
+/**
+ * `env` plus the listener's marker variables: the environment every launched process gets.
+ * A frozen `env` gives the same frozen result every time (the five hooks of one call share
+ * theirs), so a launcher can recognise it without comparing its contents; any other `env`
+ * (process.env itself changes) gets a fresh copy.
+ */
 export function withGroupChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (listenerStarter) {
     const start = listenerStarter;
     listenerStarter = undefined;
     start();
   }
-  return groupListener?.childEnv ? { ...env, ...groupListener.childEnv } : env;
+  const childEnv = groupListener?.childEnv;
+  if (!childEnv) return env;
+  if (markedFor !== childEnv) {
+    markedEnvs = new WeakMap();
+    markedFor = childEnv;
+  }
+  if (!Object.isFrozen(env)) return { ...env, ...childEnv };
+  let marked = markedEnvs.get(env);
+  if (!marked) markedEnvs.set(env, (marked = Object.freeze({ ...env, ...childEnv })));
+  return marked;
 }
 
 /** Kills every live group now (SIGKILL); for a host that is about to exit. */
 export function killLiveProcessGroups(): void {
-  for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+  for (const groupId of liveGroups.keys()) killTree(groupId, 'SIGKILL');
 }
 
-/** Forgets the group led by `pid` (it is dead) and tells the listener. */
+/** Forgets the group led by `pid` (it is dead) and tells the listener if it was told of it. */
 export function untrackGroup(pid: number): void {
-  if (liveGroups.delete(pid)) groupListener?.removed(pid);
+  const reported = liveGroups.get(pid);
+  if (liveGroups.delete(pid) && reported) groupListener?.removed(pid);
 }
 
-/** Remembers the group led by `pid`, killed if the host exits first, and tells the listener. */
-export function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  groupListener?.added(pid);
+/**
+ * Remembers the group led by `pid`, killed if the host exits first, and tells the listener —
+ * unless `report` is false: a group the spawn helper started is killed by the helper when
+ * this process dies, and found by its mark by the watchdog, so telling the watchdog (one pipe
+ * write and one wake-up of its shell per group) would only repeat that on every hook's path.
+ */
+export function trackGroup(pid: number, report = true): void {
+  liveGroups.set(pid, report);
+  if (report) groupListener?.added(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const groupId of liveGroups) killTree(groupId, 'SIGKILL');
+    for (const groupId of liveGroups.keys()) killTree(groupId, 'SIGKILL');
   });
 }
 

@@ -18,6 +18,8 @@ export interface SpawnedProcess {
   once(event: 'close', fn: () => void): unknown;
   /** Tells the spawner the run is over (the helper drops its pipes). */
   release?(): void;
+  /** True when the spawner kills the process's group itself should this process die (the helper does). */
+  readonly groupGuarded?: boolean;
 }
 
 /** How a launcher hands a run to {@link SupervisedRun}. */
@@ -97,7 +99,7 @@ export class SupervisedRun {
   attach(child: SpawnedProcess): Promise<ProcessRunResult> {
     this.child = child;
     this.pid = child.pid;
-    if (this.pid !== undefined && !IS_WINDOWS) trackGroup(this.pid);
+    if (this.pid !== undefined && !IS_WINDOWS) trackGroup(this.pid, !child.groupGuarded);
     else if (this.pid === undefined) child.once('spawn', () => this.lateSpawn(child));
     child.stdout?.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
@@ -118,7 +120,7 @@ export class SupervisedRun {
   private lateSpawn(child: SpawnedProcess): void {
     const pid = (this.pid = child.pid);
     if (pid === undefined) return;
-    trackGroup(pid);
+    trackGroup(pid, !child.groupGuarded);
     if (this.finished || (this.aborted && this.exited)) killTree(pid, 'SIGKILL');
     else if (this.aborted) this.terminate(pid);
   }

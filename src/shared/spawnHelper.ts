@@ -15,12 +15,14 @@ import { HELPER_SCRIPT } from './spawnHelperScript';
  *
  * What stays in the host: everything {@link runShellCommand} does (output caps, timeouts and
  * aborts, the drain timer, killing the process group — the host signals the group itself,
- * it is the same user — and reporting groups to the watchdog). The helper only spawns
- * detached with pipes, forwards stdin/stdout/stderr (each stream at most `cap + 1` bytes,
- * the rest read and dropped) and reports spawn, exit and close. When the host goes away
- * (its pipe to the helper closes) the helper SIGKILLs every group it started, then exits.
+ * it is the same user). The helper only spawns detached with pipes, forwards
+ * stdin/stdout/stderr (each stream at most `cap + 1` bytes, the rest read and dropped) and
+ * reports spawn, exit and close. When the host goes away (its pipe to the helper closes) the
+ * helper SIGKILLs every group it started, then exits; so the watchdog is not told of these
+ * groups (`groupGuarded`), and still finds their shells by the mark in their environment.
  *
- * Protocol: one JSON object per line each way, the lines of one turn of the event loop written at once. Host → helper `{op:'run',id,file,args,cwd,env,cap}`,
+ * Protocol: one JSON object per line each way, the lines of one turn of the event loop written at once. Host → helper `{op:'run',id,file,args,cwd,env,cap}`
+ * (`env` names an environment sent before as `{op:'env',id,env}`; `{op:'dropEnv',id}` forgets one),
  * `{op:'stdin',id,data}` (base64), `{op:'end',id}`, `{op:'release',id}`. Helper → host
  * `{id,ev:'spawn',pid}`, `{id,ev:'out'|'err',data}` (base64), `{id,ev:'exit',code,signal}`,
  * `{id,ev:'close'}`, `{id,ev:'error',code,message}`.
@@ -29,6 +31,9 @@ import { HELPER_SCRIPT } from './spawnHelperScript';
  * a `/bin/sh -c` run may be served by a shell the helper forked after the previous run with the
  * same cwd and environment, so a hook's fork is not on its path. The protocol is unchanged.
  */
+
+/** Environments the helper keeps (the newest first defined); a session's hooks use one. */
+const KEPT_ENVIRONMENTS = 8;
 
 type HelperEvent =
   | { id: number; ev: 'spawn'; pid: number }
@@ -43,6 +48,8 @@ class RemoteProcess extends EventEmitter implements SpawnedProcess {
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
   readonly stdin: Writable;
+  /** The helper kills this shell's group when the host goes away. */
+  readonly groupGuarded = true;
 
   constructor(
     private readonly id: number,
@@ -203,11 +210,36 @@ export function startSpawnHelper(nodePath = process.execPath, options: { readonl
   (stdin as unknown as { unref?: () => void }).unref?.();
   pipe.unref?.();
 
+  // A hook's environment is the host's whole one (~8 KB in VS Code) and the same for every hook
+  // of a session: it goes to the helper once and runs name it by id, which also keys warm shells.
+  const envIds = new Map<string, number>();
+  const envTexts = new WeakMap<NodeJS.ProcessEnv, string>();
+  let nextEnvId = 1;
+  const envIdOf = (env: NodeJS.ProcessEnv): number => {
+    // A frozen environment cannot change: its text is computed once.
+    let text = envTexts.get(env);
+    if (text === undefined) {
+      text = JSON.stringify(env);
+      if (Object.isFrozen(env)) envTexts.set(env, text);
+    }
+    let envId = envIds.get(text);
+    if (envId !== undefined) return envId;
+    envId = nextEnvId++;
+    envIds.set(text, envId);
+    post({ op: 'env', id: envId, env });
+    for (const [oldText, oldId] of envIds) {
+      if (envIds.size <= KEPT_ENVIRONMENTS) break;
+      envIds.delete(oldText);
+      post({ op: 'dropEnv', id: oldId });
+    }
+    return envId;
+  };
+
   const spawner: ProcessSpawner = (file, args, options) => {
     const id = nextId++;
     const remote = new RemoteProcess(id, post, () => track(id, undefined));
     track(id, remote);
-    post({ op: 'run', id, file, args, cwd: options.cwd, env: options.env, cap: options.maxOutputBytes });
+    post({ op: 'run', id, file, args, cwd: options.cwd, env: envIdOf(options.env), cap: options.maxOutputBytes });
     return remote;
   };
   return {

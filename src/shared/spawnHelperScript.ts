@@ -20,6 +20,8 @@ const { spawn } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { randomBytes } = require('node:crypto');
 const kids = new Map();
+// Environments by id ({op:'env'} defines one, {op:'dropEnv'} forgets it); a run names its own.
+const envs = new Map();
 // Events of one turn of the loop go out as one write (one wake-up of the host, not one per
 // event); a spawn goes at once, so the host knows the group to kill as early as before.
 let outbox = '';
@@ -55,10 +57,10 @@ function warmPool(m) {
   if (!WARM || m.file !== '/bin/sh' || m.args.length !== 2 || m.args[0] !== '-c') return undefined;
   const command = m.args[1];
   if (typeof command !== 'string' || command.length > WARM_MAX_COMMAND || command.includes('\\0')) return undefined;
-  const key = m.cwd + '\\0' + JSON.stringify(m.env);
+  const key = m.cwd + '\\0' + m.env;
   let pool = pools.get(key);
   if (pool) pools.delete(key);
-  else pool = { key, cwd: m.cwd, env: m.env, idle: [] };
+  else pool = { key, cwd: m.cwd, env: envs.get(m.env), idle: [], used: 0 };
   pools.set(key, pool);
   for (const [k, old] of pools) {
     if (pools.size <= WARM_MAX_KEYS) break;
@@ -93,20 +95,36 @@ function warmUp(pool) {
     if (i >= 0) pool.idle.splice(i, 1);
   });
 }
+// A fork blocks the helper's loop until the child has exec'd, and the new shell takes CPU:
+// forked while other runs of the same burst (five hooks of one tool call) are still going,
+// it delays their exits. So shells are replaced once no run is in flight, or after
+// WARM_QUIET_MS without a run starting or ending (a long hook must not keep the pools empty).
+const WARM_QUIET_MS = 20;
+let refillTimer;
+function armRefill() {
+  clearTimeout(refillTimer);
+  refillTimer = setTimeout(refill, kids.size === 0 ? 0 : WARM_QUIET_MS);
+}
+function refill() {
+  refillTimer = undefined;
+  for (const pool of pools.values()) for (; pool.used > 0; pool.used--) warmUp(pool);
+}
 function killGroup(c) {
   try { process.kill(-c.pid, 'SIGKILL'); } catch {}
 }
 function run(m) {
+  if (!envs.has(m.env)) return send({ id: m.id, ev: 'error', code: 'EHELPER', message: 'the spawn helper has no environment ' + m.env });
   const pool = warmPool(m);
   let c = pool && takeWarm(pool, m.args[1]);
   if (!c) {
     try {
-      c = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: 'pipe', detached: true });
+      c = spawn(m.file, m.args, { cwd: m.cwd, env: envs.get(m.env), stdio: 'pipe', detached: true });
     } catch (e) {
       return send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) });
     }
   }
   kids.set(m.id, c);
+  if (refillTimer !== undefined) armRefill();
   c.on('error', (e) => send({ id: m.id, ev: 'error', code: e && e.code, message: String(e && e.message) }));
   if (c.pid === undefined) return;
   send({ id: m.id, ev: 'spawn', pid: c.pid }, true);
@@ -117,8 +135,9 @@ function run(m) {
   c.on('close', () => {
     kids.delete(m.id);
     send({ id: m.id, ev: 'close' });
-    // The next run like this one finds its shell ready (forked now, between runs).
-    if (pool) setImmediate(() => warmUp(pool));
+    // The next run like this one finds its shell ready (forked between runs, see armRefill).
+    if (pool) pool.used++;
+    armRefill();
   });
 }
 let buf = '';
@@ -130,9 +149,16 @@ process.stdin.on('data', (d) => {
     buf = buf.slice(i + 1);
     const c = kids.get(m.id);
     if (m.op === 'run') run(m);
+    else if (m.op === 'env') envs.set(m.id, m.env);
+    else if (m.op === 'dropEnv') envs.delete(m.id);
     else if (m.op === 'stdin' && c) c.stdin.write(Buffer.from(m.data, 'base64'));
     else if (m.op === 'end' && c) c.stdin.end();
-    else if (m.op === 'release' && c) { kids.delete(m.id); c.stdout.destroy(); c.stderr.destroy(); }
+    else if (m.op === 'release' && c) {
+      kids.delete(m.id);
+      c.stdout.destroy();
+      c.stderr.destroy();
+      if (refillTimer !== undefined) armRefill();
+    }
   }
 });
 process.stdin.on('end', () => {

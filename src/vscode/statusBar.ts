@@ -19,6 +19,12 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
   private waiting = false;
   private readonly toolNames = new Map<string, string>();
   private readonly running = new Set<string>();
+  /** At most one refresh of the item per this many ms (see render). */
+  private static readonly REFRESH_MS = 250;
+  private view: StatusView = { text: '', tooltip: '', warning: false };
+  private warning = false;
+  private shownAt = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
   /** Hook runs in flight: run id → event, hook label and the handler's statusMessage. */
   private readonly hooksRunning = new Map<string, { readonly event: string; readonly label: string; readonly statusMessage?: string }>();
 
@@ -92,19 +98,57 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
   /** True while an approval popup is open or queued; overrides the agent's state. */
   setWaitingForApproval(waiting: boolean): void {
     this.waiting = waiting;
-    this.render();
+    // A question for the person is shown at once, never held back by the refresh limit.
+    this.render(waiting);
   }
 
-  /** The text shown, for tests. */
+  /** What the bar says: shown now, or at its next refresh (at most REFRESH_MS away). */
   get text(): string {
+    return this.view.text;
+  }
+
+  /** What the item itself shows now (tests of the refresh limit). */
+  get shownText(): string {
     return this.item.text;
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.item.dispose();
   }
 
-  private render(): void {
+  /**
+   * Works out what the bar should say and shows it, at most once per REFRESH_MS: every change
+   * of a status bar item is a message to the workbench and a redraw of the bar, and five hooks
+   * starting and ending within a few milliseconds, call after call, would redraw it ten times
+   * a call for states nobody can read. The first change after a quiet spell shows at once; the
+   * ones after it within the interval are shown together at its end.
+   */
+  private render(now = false): void {
+    this.view = this.describe();
+    if (this.timer !== undefined && !now) return;
+    const wait = this.shownAt + AgentStatusBar.REFRESH_MS - performance.now();
+    if (now || wait <= 0) this.show();
+    else this.timer = setTimeout(() => this.show(), wait);
+  }
+
+  private show(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.shownAt = performance.now();
+    const { text, tooltip, warning } = this.view;
+    if (this.item.text !== text) this.item.text = text;
+    if (this.item.tooltip !== tooltip) {
+      this.item.tooltip = tooltip;
+      this.item.accessibilityInformation = { label: tooltip };
+    }
+    if (warning !== this.warning) {
+      this.warning = warning;
+      this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    }
+  }
+
+  private describe(): StatusView {
     const activity: AgentActivity = this.waiting ? { kind: 'approval' } : this.activity;
     if (!this.waiting && this.hooksRunning.size > 0) {
       const runs = [...this.hooksRunning.values()];
@@ -112,37 +156,36 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
       // The handler's own statusMessage says it best; the latest started one that has one wins.
       const message = [...runs].reverse().find((r) => r.statusMessage !== undefined)?.statusMessage;
       const more = runs.length > 1 ? ` (+${runs.length - 1})` : '';
-      this.item.text =
-        message !== undefined
-          ? `$(loading~spin) Hookwise: ${message.length > 80 ? `${message.slice(0, 79)}…` : message}${more}`
-          : `$(loading~spin) Hookwise: running ${events} ${runs.length === 1 ? 'hook' : `hooks (${runs.length})`}`;
-      this.item.tooltip = `Hookwise is waiting for ${runs.map((r) => `${r.event} hook ${r.label}`).join('; ')}. Click to open the chat.`;
-      this.item.backgroundColor = undefined;
-      this.item.accessibilityInformation = { label: this.item.tooltip };
-      return;
+      return {
+        text:
+          message !== undefined
+            ? `$(loading~spin) Hookwise: ${message.length > 80 ? `${message.slice(0, 79)}…` : message}${more}`
+            : `$(loading~spin) Hookwise: running ${events} ${runs.length === 1 ? 'hook' : `hooks (${runs.length})`}`,
+        tooltip: `Hookwise is waiting for ${runs.map((r) => `${r.event} hook ${r.label}`).join('; ')}. Click to open the chat.`,
+        warning: false,
+      };
     }
     switch (activity.kind) {
       case 'idle':
-        this.item.text = '$(hubot) Hookwise';
-        this.item.tooltip = 'Hookwise: idle. Click to open the chat.';
-        this.item.backgroundColor = undefined;
-        break;
+        return { text: '$(hubot) Hookwise', tooltip: 'Hookwise: idle. Click to open the chat.', warning: false };
       case 'thinking':
-        this.item.text = '$(loading~spin) Hookwise: thinking';
-        this.item.tooltip = 'Hookwise: the model is working. Click to open the chat.';
-        this.item.backgroundColor = undefined;
-        break;
+        return { text: '$(loading~spin) Hookwise: thinking', tooltip: 'Hookwise: the model is working. Click to open the chat.', warning: false };
       case 'tool':
-        this.item.text = `$(tools) Hookwise: running ${activity.toolName}`;
-        this.item.tooltip = `Hookwise: running the ${activity.toolName} tool. Click to open the chat.`;
-        this.item.backgroundColor = undefined;
-        break;
+        return {
+          text: `$(tools) Hookwise: running ${activity.toolName}`,
+          tooltip: `Hookwise: running the ${activity.toolName} tool. Click to open the chat.`,
+          warning: false,
+        };
       case 'approval':
-        this.item.text = '$(bell-dot) Hookwise: waiting for approval';
-        this.item.tooltip = 'Hookwise is waiting for you to allow or deny a tool call.';
-        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-        break;
+        return { text: '$(bell-dot) Hookwise: waiting for approval', tooltip: 'Hookwise is waiting for you to allow or deny a tool call.', warning: true };
     }
-    this.item.accessibilityInformation = { label: this.item.tooltip as string };
   }
+}
+
+/** What the bar says. */
+interface StatusView {
+  readonly text: string;
+  readonly tooltip: string;
+  /** The warning background (a question waits for the person). */
+  readonly warning: boolean;
 }

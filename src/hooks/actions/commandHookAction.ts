@@ -122,7 +122,8 @@ function prepare(input: Readonly<Record<string, unknown>>, ctx: HookActionContex
   if (cached !== undefined && cached.projectDir === ctx.projectDir && cached.sessionId === ctx.sessionId && cached.extraEnv === ctx.env) return cached;
   const prepared: PreparedSpawn = {
     stdin: JSON.stringify(input),
-    env: { ...process.env, ...ctx.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId },
+    // Frozen: shared by every hook of this input, and recognised by the launcher without a compare.
+    env: Object.freeze({ ...process.env, ...ctx.env, CLAUDE_PROJECT_DIR: ctx.projectDir, HOOKWISE_SESSION_ID: ctx.sessionId }),
     projectDir: ctx.projectDir,
     sessionId: ctx.sessionId,
     extraEnv: ctx.env,

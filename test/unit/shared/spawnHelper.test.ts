@@ -131,6 +131,17 @@ describe('spawn helper', () => {
     expect(r).toMatchObject({ exitCode: null, spawnError: `working directory does not exist: ${path.join(cwd, 'missing')}` });
   });
 
+  it('each run gets its own environment, also one sent before many others (the helper keeps environments by id)', async () => {
+    started();
+    const mark = (n: number): NodeJS.ProcessEnv => ({ ...process.env, HOOKWISE_TEST_MARK: `env-${n}` });
+    const seen: string[] = [];
+    // Twelve environments (more than are kept), then the oldest one still kept, the newest, and
+    // the first two again (sent anew), at once.
+    for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) seen.push((await runShellCommand('echo "$HOOKWISE_TEST_MARK"', { cwd, env: mark(n) })).stdout);
+    const again = await Promise.all([4, 11, 0, 1, 4].map((n) => runShellCommand('echo "$HOOKWISE_TEST_MARK"', { cwd, env: mark(n) })));
+    expect([...seen, ...again.map((r) => r.stdout)]).toEqual([...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4, 11, 0, 1, 4].map((n) => `env-${n}\n`)]);
+  });
+
   describe.skipIf(process.platform !== 'linux')('shells forked in advance', { timeout: 60_000 }, () => {
     const env = { ...process.env, HOOKWISE_TEST_MARK: 'warm' };
 
