@@ -14,6 +14,7 @@ import type { HistoryEntry } from '../shared/webviewProtocol';
 import type { ModelResolution, PlaygroundGate, SwitchableModelClient } from './model/modelFromSettings';
 import { WorkspaceModel } from './model/workspaceModel';
 import { runtimeSettingsFromVscode, sessionSettingsFromVscode } from './agentSettings';
+import { CachedLimits } from './narrowedSetting';
 import { describeThrown, thrownStack } from '../shared/describeThrown';
 import { waitForConfig } from './configReady';
 import { guessUserSettingsFile, workspaceSettingsFile } from './config/settingsLayers';
@@ -69,6 +70,8 @@ export class AgentController implements vscode.Disposable {
   /** How the root was chosen; the folders a workspace file adds outside itself. */
   readonly boundary: WorkspaceBoundary;
   private readonly models: WorkspaceModel;
+  /** The runaway limits, read again after each configuration change. */
+  private readonly limits = new CachedLimits();
   private running: AbortController | undefined;
   /** The outside-folders question is asked once per window, at the first prompt. */
   private boundaryOffered = false;
@@ -94,7 +97,7 @@ export class AgentController implements vscode.Disposable {
       memoryApprovals: workspaceMemoryPins(deps.context.workspaceState),
       ripgrep,
       ...(deps.hookLauncher ? { launchers: { hooks: deps.hookLauncher } } : {}),
-      ...runtimeSettingsFromVscode(),
+      ...runtimeSettingsFromVscode(this.limits),
     });
     this.sessions = new SessionManager({
       runtime: this.runtime,
@@ -239,6 +242,7 @@ export class AgentController implements vscode.Disposable {
       .finally(() => this.deps.telemetry?.dispose())
       .finally(() => this.runtime.dispose());
     this.models.dispose();
+    this.limits.dispose();
   }
 
   private say(text: string): void {

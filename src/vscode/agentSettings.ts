@@ -1,7 +1,7 @@
 import { askElicitationInVscode } from './mcp/vscodeElicitation';
 import * as vscode from 'vscode';
 import { policyValue } from './settingPolicy';
-import { narrowedLimit } from './narrowedSetting';
+import { freshLimits, type LimitReader } from './narrowedSetting';
 import type { AgentEventListener } from '../agent/agentEvents';
 import type { RuntimeOptions } from '../runtime/hookwiseRuntime';
 import type { PermissionMode } from '../permissions/permissionMode';
@@ -15,9 +15,11 @@ function settings(): vscode.WorkspaceConfiguration {
  * The runtime's settings: `permissions.askFallback` (what an ask nobody can answer becomes,
  * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
  * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2); a workspace may
- * lower these two limits, never raise them (narrowedLimit).
+ * lower these two limits, never raise them (narrowedLimit), read through `limits`.
  */
-export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp' | 'hookInputMaxBytes'> {
+export function runtimeSettingsFromVscode(
+  limits: LimitReader = freshLimits,
+): Pick<RuntimeOptions, 'askFallback' | 'limits' | 'maxSubagentDepth' | 'mcp' | 'hookInputMaxBytes'> {
   return {
     // Only the user's own value (a workspace must not widen what runs without asking), unless a VS Code policy sets it.
     mcp: {
@@ -27,8 +29,8 @@ export function runtimeSettingsFromVscode(): Pick<RuntimeOptions, 'askFallback' 
         (policyValue('hookwise.mcp.trustReadOnlyHint')?.value ?? settings().inspect<boolean>('mcp.trustReadOnlyHint')?.globalValue) === true,
     },
     askFallback: settings().get<'allow' | 'deny'>('permissions.askFallback', 'deny'),
-    limits: () => ({ maxSteps: narrowedLimit('hookwise.agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
-    maxSubagentDepth: () => narrowedLimit('hookwise.agent.maxSubagentDepth', 2),
+    limits: () => ({ maxSteps: limits.read('hookwise.agent.maxSteps', 50), maxTokens: 2_000_000, maxWallTimeMs: 30 * 60_000 }),
+    maxSubagentDepth: () => limits.read('hookwise.agent.maxSubagentDepth', 2),
     hookInputMaxBytes: () => settings().get<number>('hooks.maxInputBytes'),
   };
 }

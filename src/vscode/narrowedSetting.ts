@@ -20,3 +20,34 @@ export function narrowedLimit(key: HookwiseSettingKey, fallback: number, scope?:
 function isLimit(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
+
+/** Reads a narrowed limit (see {@link narrowedLimit}). */
+export interface LimitReader {
+  read(key: HookwiseSettingKey, fallback: number): number;
+}
+
+/** Reads every time. */
+export const freshLimits: LimitReader = { read: (key, fallback) => narrowedLimit(key, fallback) };
+
+/**
+ * {@link narrowedLimit}, read again only after a configuration change: the built-in limit hooks
+ * read the step limit on every step, and each read builds VS Code configuration objects (the
+ * largest Hookwise item in a profile of the extension host during a session). Any change
+ * (settings files, policy) clears the values. Owned and disposed by whoever creates it.
+ */
+export class CachedLimits implements LimitReader, vscode.Disposable {
+  private readonly values = new Map<string, number>();
+  private readonly listener = vscode.workspace.onDidChangeConfiguration(() => this.values.clear());
+
+  read(key: HookwiseSettingKey, fallback: number): number {
+    const cacheKey = `${key}\0${fallback}`;
+    let value = this.values.get(cacheKey);
+    if (value === undefined) this.values.set(cacheKey, (value = narrowedLimit(key, fallback)));
+    return value;
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this.values.clear();
+  }
+}

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { runtimeSettingsFromVscode } from '../../src/vscode/agentSettings';
+import { CachedLimits } from '../../src/vscode/narrowedSetting';
 import { until } from './hostWait';
 
 const KEYS = ['hookwise.agent.maxSteps', 'hookwise.agent.maxSubagentDepth'] as const;
@@ -37,5 +38,22 @@ suite('Workspace settings lower the agent limits, never raise them', () => {
     const settings = runtimeSettingsFromVscode();
     assert.equal(settings.limits?.().maxSteps, 3);
     assert.equal(settings.maxSubagentDepth?.(), 0);
+  });
+
+  test('read once per configuration change (as the agent reads them): a change applies, and a workspace still cannot lift them', async () => {
+    const limits = new CachedLimits();
+    try {
+      await set('hookwise.agent.maxSteps', 7, vscode.ConfigurationTarget.Global);
+      const settings = runtimeSettingsFromVscode(limits);
+      await until('maxSteps 7', () => settings.limits?.().maxSteps === 7);
+      await set('hookwise.agent.maxSteps', 4, vscode.ConfigurationTarget.Global);
+      await until('maxSteps 4 after the change', () => settings.limits?.().maxSteps === 4);
+      await set('hookwise.agent.maxSteps', 100_000, vscode.ConfigurationTarget.Workspace);
+      await set('hookwise.agent.maxSubagentDepth', 1, vscode.ConfigurationTarget.Workspace);
+      await until('maxSubagentDepth 1 after the change', () => settings.maxSubagentDepth?.() === 1);
+      assert.equal(settings.limits?.().maxSteps, 4);
+    } finally {
+      limits.dispose();
+    }
   });
 });
