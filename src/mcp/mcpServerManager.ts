@@ -45,6 +45,10 @@ export class McpServerManager {
   private client: McpClient | undefined;
   /** Counts {@link setServers} calls: one that waited for the client loses to a later one. */
   private generation = 0;
+  /** The latest {@link setServers} until it has applied (it may be waiting for the client to load). */
+  private applying: Promise<void> = Promise.resolve();
+  /** The latest {@link setServers} named at least one server. */
+  private wanted = false;
   private cachedTools: readonly AnyAgentTool[] | undefined;
   private problems: McpToolProblem[] = [];
   private readonly listeners = new Set<() => void>();
@@ -57,7 +61,14 @@ export class McpServerManager {
    * stopped; new ones start on the next {@link ensureStarted}. Resolves when removed ones are
    * stopped. A call superseded by a later one while the client loads changes nothing.
    */
-  async setServers(servers: readonly McpServerDefinition[]): Promise<void> {
+  setServers(servers: readonly McpServerDefinition[]): Promise<void> {
+    this.wanted = servers.length > 0;
+    const applied = this.apply(servers);
+    this.applying = applied.catch(() => undefined);
+    return applied;
+  }
+
+  private async apply(servers: readonly McpServerDefinition[]): Promise<void> {
     const generation = ++this.generation;
     let unavailable: string | undefined;
     if (servers.length > 0 && !this.client) {
@@ -97,22 +108,33 @@ export class McpServerManager {
     await Promise.all(stopping);
   }
 
-  /** True when at least one server is configured. */
+  /** True when at least one server is configured (also while the client that runs them loads). */
   get hasServers(): boolean {
-    return this.connections.size > 0;
+    return this.connections.size > 0 || this.wanted;
   }
 
   /**
    * Starts every server that is stopped or crashed (not the failed ones: {@link restart} retries
-   * those), in parallel, within the start timeout. Never throws; failures are in {@link statuses}.
+   * those), in parallel, within the start timeout, and waits for those already starting. A
+   * configuration still being applied (the MCP client loading: a prompt sent just after the
+   * window opened) is waited for first, so the first model call sees the servers' tools.
+   * Never throws; failures are in {@link statuses}.
    */
   async ensureStarted(signal: AbortSignal): Promise<void> {
     if (this.disposed) return;
     const timeout = this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
     const both = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
-    await Promise.all(
-      [...this.connections.values()].filter((c) => c.status.state === 'stopped' || c.status.state === 'crashed').map((c) => c.start(both, timeout)),
-    );
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        both.removeEventListener('abort', done);
+        resolve();
+      };
+      both.addEventListener('abort', done, { once: true });
+      void this.applying.then(done);
+    });
+    if (this.disposed || both.aborted) return;
+    const startable = new Set(['stopped', 'crashed', 'starting']);
+    await Promise.all([...this.connections.values()].filter((c) => startable.has(c.status.state)).map((c) => c.start(both, timeout)));
   }
 
   /** Stops and starts one server again (the UI's Restart, or a failed server retried). */

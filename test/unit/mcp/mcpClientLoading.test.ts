@@ -59,6 +59,33 @@ describe('McpServerManager loads the MCP client only for configured servers', ()
     expect(manager.tools().map((t) => t.name)).toContain('mcp__fixture__echo');
   });
 
+  it('a prompt sent while the client still loads waits for the configured server: its tools are there for the first model call', async () => {
+    let release: (client: McpClient) => void = () => undefined;
+    const slow = new Promise<McpClient>((resolve) => (release = resolve));
+    manager = new McpServerManager({ cwd: process.cwd(), env: process.env, loadClient: () => slow });
+    const applied = manager.setServers([stdioServer('fixture')]);
+    expect(manager.hasServers).toBe(true);
+    const ready = manager.ensureStarted(AbortSignal.timeout(15_000));
+    release(await loadMcpClient());
+    await Promise.all([applied, ready]);
+
+    expect(manager.statuses()).toEqual([expect.objectContaining({ name: 'fixture', state: 'ready' })]);
+    expect(manager.tools().map((t) => t.name)).toContain('mcp__fixture__echo');
+  });
+
+  it('a second prompt while the server is starting waits for it too', async () => {
+    manager = new McpServerManager({ cwd: process.cwd(), env: process.env });
+    await manager.setServers([stdioServer('fixture')]);
+    const m = manager;
+    const first = m.ensureStarted(AbortSignal.timeout(15_000));
+    for (let i = 0; i < 1000 && m.statuses()[0]?.state !== 'starting'; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(m.statuses()[0]?.state).toBe('starting');
+    await m.ensureStarted(AbortSignal.timeout(15_000));
+
+    expect(m.tools().map((t) => t.name)).toContain('mcp__fixture__echo');
+    await first;
+  });
+
   it('a later configuration (no servers) wins over an earlier one still waiting for the client', async () => {
     let release: (client: McpClient) => void = () => undefined;
     const slow = new Promise<McpClient>((resolve) => (release = resolve));
