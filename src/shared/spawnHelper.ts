@@ -114,6 +114,40 @@ class RemoteProcess extends EventEmitter implements SpawnedProcess {
   }
 }
 
+/**
+ * The environments the helper has, by content. A hook's environment is the host's whole one
+ * (~8 KB in VS Code) and the same for every hook of a session: it goes to the helper once, and
+ * runs name it by id, which also keys the warm shells.
+ */
+class HelperEnvironments {
+  private readonly ids = new Map<string, number>();
+  private readonly texts = new WeakMap<NodeJS.ProcessEnv, string>();
+  private nextId = 1;
+
+  constructor(private readonly post: (message: object) => void) {}
+
+  /** The id of `env`, sent to the helper first when it does not have it. */
+  idOf(env: NodeJS.ProcessEnv): number {
+    // A frozen environment cannot change: its text is computed once.
+    let text = this.texts.get(env);
+    if (text === undefined) {
+      text = JSON.stringify(env);
+      if (Object.isFrozen(env)) this.texts.set(env, text);
+    }
+    let id = this.ids.get(text);
+    if (id !== undefined) return id;
+    id = this.nextId++;
+    this.ids.set(text, id);
+    this.post({ op: 'env', id, env });
+    for (const [oldText, oldId] of this.ids) {
+      if (this.ids.size <= KEPT_ENVIRONMENTS) break;
+      this.ids.delete(oldText);
+      this.post({ op: 'dropEnv', id: oldId });
+    }
+    return id;
+  }
+}
+
 /** A running spawn helper. */
 export interface SpawnHelper {
   /** The helper's pid (tests, diagnostics). */
@@ -210,36 +244,12 @@ export function startSpawnHelper(nodePath = process.execPath, options: { readonl
   (stdin as unknown as { unref?: () => void }).unref?.();
   pipe.unref?.();
 
-  // A hook's environment is the host's whole one (~8 KB in VS Code) and the same for every hook
-  // of a session: it goes to the helper once and runs name it by id, which also keys warm shells.
-  const envIds = new Map<string, number>();
-  const envTexts = new WeakMap<NodeJS.ProcessEnv, string>();
-  let nextEnvId = 1;
-  const envIdOf = (env: NodeJS.ProcessEnv): number => {
-    // A frozen environment cannot change: its text is computed once.
-    let text = envTexts.get(env);
-    if (text === undefined) {
-      text = JSON.stringify(env);
-      if (Object.isFrozen(env)) envTexts.set(env, text);
-    }
-    let envId = envIds.get(text);
-    if (envId !== undefined) return envId;
-    envId = nextEnvId++;
-    envIds.set(text, envId);
-    post({ op: 'env', id: envId, env });
-    for (const [oldText, oldId] of envIds) {
-      if (envIds.size <= KEPT_ENVIRONMENTS) break;
-      envIds.delete(oldText);
-      post({ op: 'dropEnv', id: oldId });
-    }
-    return envId;
-  };
-
+  const environments = new HelperEnvironments(post);
   const spawner: ProcessSpawner = (file, args, options) => {
     const id = nextId++;
     const remote = new RemoteProcess(id, post, () => track(id, undefined));
     track(id, remote);
-    post({ op: 'run', id, file, args, cwd: options.cwd, env: envIdOf(options.env), cap: options.maxOutputBytes });
+    post({ op: 'run', id, file, args, cwd: options.cwd, env: environments.idOf(options.env), cap: options.maxOutputBytes });
     return remote;
   };
   return {
