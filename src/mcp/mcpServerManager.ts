@@ -11,6 +11,7 @@ import { createMcpTool } from './mcpTool';
 import { assignToolNames } from './mcpToolNames';
 import type { McpServerConnection } from './unavailableMcpConnection';
 import { UnavailableMcpConnection } from './unavailableMcpConnection';
+import { raceAbort } from '../shared/raceAbort';
 
 /** How long all servers get to start, together (Claude Code's MCP_TIMEOUT default is 30 s). */
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
@@ -124,14 +125,7 @@ export class McpServerManager {
     if (this.disposed) return;
     const timeout = this.o.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
     const both = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        both.removeEventListener('abort', done);
-        resolve();
-      };
-      both.addEventListener('abort', done, { once: true });
-      void this.applying.then(done);
-    });
+    await raceAbort(this.applying, both).catch(() => undefined);
     if (this.disposed || both.aborted) return;
     const startable = new Set(['stopped', 'crashed', 'starting']);
     await Promise.all([...this.connections.values()].filter((c) => startable.has(c.status.state)).map((c) => c.start(both, timeout)));
