@@ -22,7 +22,6 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
   /** At most one refresh of the item per this many ms (see render). */
   private static readonly REFRESH_MS = 250;
   private view: StatusView = { text: '', tooltip: '', warning: false };
-  private warning = false;
   private shownAt = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   /** Hook runs in flight: run id → event, hook label and the handler's statusMessage. */
@@ -142,8 +141,7 @@ export class AgentStatusBar implements vscode.Disposable, HookRunObserver {
       this.item.tooltip = tooltip;
       this.item.accessibilityInformation = { label: tooltip };
     }
-    if (warning !== this.warning) {
-      this.warning = warning;
+    if (warning !== (this.item.backgroundColor !== undefined)) {
       this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     }
   }
