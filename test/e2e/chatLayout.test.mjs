@@ -18,6 +18,7 @@ import {
   chatModelLabel,
   chatPrompt,
   e2e,
+  openInEditor,
   resizePart,
   runCommand,
   screenshot,
@@ -40,18 +41,6 @@ const LONG_TEXT = 'Once upon a time a hook guarded a repository. '.repeat(800);
 /** Whether the chat's prompt has the keyboard focus (its frame focused, the textarea active). */
 async function promptFocused() {
   return chatPrompt().evaluate((el) => el.ownerDocument.hasFocus() && el.ownerDocument.activeElement === el);
-}
-
-/** Opens `name` with Quick Open (Ctrl+P) and waits until its editor has the focus. */
-async function openInEditor(name) {
-  const { page } = e2e();
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
 }
 
 describe('Chat layout and keys', function () {

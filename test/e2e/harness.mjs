@@ -52,6 +52,22 @@ export async function screenshot(name) {
 }
 
 /**
+ * Opens the workspace file `name` with Quick Open (Ctrl+P), as a user would, and waits until its
+ * editor has the focus.
+ * @param {string} name
+ */
+export async function openInEditor(name) {
+  const { page } = e2e();
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
+}
+
+/**
  * Runs a command through the command palette, as a user would.
  * @param {string} label what is typed after ">", e.g. "Hookwise: Open Chat"
  */

@@ -18,6 +18,7 @@ import {
   e2e,
   hookRunsView,
   latestTranscript,
+  openInEditor,
   REPO_ROOT,
   runCommand,
   screenshot,
@@ -39,15 +40,8 @@ async function shot(name) {
 /** Opens a workspace file with Quick Open and selects its first two lines. @param {string} name */
 async function openAndSelectTwoLines(name) {
   const { page } = e2e();
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-  const editor = page.locator('.editor-instance .monaco-editor').first();
-  await editor.waitFor({ state: 'visible' });
-  await editor.locator('.view-lines').click();
+  await openInEditor(name);
+  await page.locator('.editor-instance .monaco-editor.focused').first().locator('.view-lines').click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Shift+ArrowDown');
