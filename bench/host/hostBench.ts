@@ -24,7 +24,7 @@ import type { HookwiseApi } from '../../src/extension';
 import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import { TranscriptWriter, type TranscriptEntry } from '../../src/agent/transcript';
 import type { ModelServerStats } from './modelServer';
-import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu } from './processCpu';
+import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu, type CpuByRole } from './processCpu';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -214,7 +214,7 @@ export async function run(): Promise<void> {
     const cpuPlain = noCpu();
     const cpuHooked = noCpu();
     let cpuSeen = true;
-    const timed = async (sum: ReturnType<typeof noCpu>): Promise<number> => {
+    const timed = async (sum: CpuByRole): Promise<number> => {
       const before = cpuByRole();
       const ms = await session(CALLS);
       const after = cpuByRole();

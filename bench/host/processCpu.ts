@@ -33,7 +33,7 @@ export function cpuByRole(): CpuByRole | undefined {
   } catch {
     return undefined;
   }
-  const out: CpuByRole = { host: 0, helper: 0, browser: 0, other: 0 };
+  const out = noCpu();
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

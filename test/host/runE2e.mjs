@@ -126,7 +126,7 @@ async function runMocha() {
     .filter((f) => f.endsWith('.test.mjs'))
     .sort((a, b) => (a === first ? -1 : b === first ? 1 : a.localeCompare(b)));
   if (files.length === 0) throw new Error(`no test/e2e/*.test.mjs files`);
-  // What a failing test leaves behind (screenshot, logs), recorded as it fails.
+  // What a failing test leaves behind (a screenshot, the end of the chat), recorded as it fails.
   mocha.addFile(path.join(E2E_DIR, 'failureRecord.mjs'));
   for (const f of files) mocha.addFile(path.join(E2E_DIR, f));
   await mocha.loadFilesAsync();
