@@ -62,7 +62,7 @@ export async function openInEditor(name) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
   await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
 }
@@ -89,8 +89,9 @@ export async function runCommand(label) {
       if (attempt >= 4) throw error;
     }
   }
-  // Wait until the palette shows the exact entry, so Enter runs it and not a stale first row.
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible' });
+  // Wait until the entry is the focused row, so Enter runs it: the unfiltered list can show it
+  // as "recently used" below the last command run, which Enter would run again.
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden' });
 }

@@ -33,7 +33,7 @@ async function pickQuickItem(text, row = text) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(text);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: row }).first().waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: row }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
 }
 

@@ -198,7 +198,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
         // Not runCommand: that waits for the palette to close, and this command opens its own quick pick at once.
         await page.keyboard.press('Control+Shift+P');
         await quick.fill('>Hookwise: Explain Hooks…', { timeout: 7_500 });
-        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Hookwise: Explain Hooks…' }).first().waitFor({ timeout: 7_500 });
+        await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Hookwise: Explain Hooks…' }).first().waitFor({ timeout: 7_500 });
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-widget input[placeholder="Which event?"]').waitFor({ timeout: 7_500 });
         await quick.fill('PreToolUse', { timeout: 7_500 });
