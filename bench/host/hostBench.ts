@@ -11,7 +11,9 @@
  *    at once and floor (b) this extension host spawning them, measured in the same rounds;
  *  - long session: LONG_CALLS Bash calls (two per model reply) with the 5 hooks: host RSS and
  *    heap growth, tree refreshes per second, the biggest request body (compaction bounds it),
- *    then the time to expand the biggest agent node and the transcript's write cost per entry.
+ *    then the time to expand the biggest agent node and the transcript's write cost per entry;
+ *  - with HOOKWISE_BENCH_BROWSER_TRACE=<dir>: two long sessions, without and with the hooks,
+ *    each traced in the browser by the runner (browserTraceSessions.ts).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import type { HookRunsNode } from '../../src/vscode/tree/hookRunNodes';
 import { TranscriptWriter, type TranscriptEntry } from '../../src/agent/transcript';
 import type { ModelServerStats } from './modelServer';
 import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu, type CpuByRole } from './processCpu';
+import { runTracedSessions } from './browserTraceSessions';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -105,6 +108,12 @@ async function startProfile(): Promise<() => Promise<object>> {
     session.disconnect();
     return profile;
   };
+}
+
+function resultsFile(): string {
+  const file = process.env.HOOKWISE_BENCH_RESULTS;
+  if (!file) throw new Error('HOOKWISE_BENCH_RESULTS is not set');
+  return file;
 }
 
 export async function run(): Promise<void> {
@@ -256,6 +265,8 @@ export async function run(): Promise<void> {
     } else report.notes.push('no /proc: CPU time per role not measured');
     say(`hooked call: +${fig.hostAddedPerCallMs.toFixed(2)} ms/call, floor a ${fig.floorAMs.toFixed(2)} ms, floor b ${fig.floorBMs.toFixed(2)} ms`);
 
+    if (process.env.HOOKWISE_BENCH_BROWSER_TRACE) await runTracedSessions(resultsFile(), HOOKS, setHooks, (calls) => session(calls));
+
     // --- long session ---
     await setHooks(HOOKS);
     await api.controller.newSession();
@@ -347,8 +358,7 @@ export async function run(): Promise<void> {
   } catch (e) {
     report.fatal = e instanceof Error ? (e.stack ?? e.message) : String(e);
   }
-  const file = process.env.HOOKWISE_BENCH_RESULTS;
-  if (!file) throw new Error('HOOKWISE_BENCH_RESULTS is not set');
+  const file = resultsFile();
   writeFileSync(`${file}.tmp`, JSON.stringify(report, null, 2));
   renameSync(`${file}.tmp`, file);
 }

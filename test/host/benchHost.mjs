@@ -13,10 +13,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureHost, REPO_ROOT } from './install.mjs';
 import { launchChromium, QUIET_SETTINGS, startCodeServer, tempDir, workbenchUrl } from './codeServer.mjs';
+import { browserTracer } from './browserTrace.mjs';
 
 const ENTRY = path.join(REPO_ROOT, 'out', 'bench', 'host', 'index.js');
 const MODEL_SERVER = path.join(REPO_ROOT, 'out', 'bench', 'host', 'modelServer.js');
 const TIMEOUT_MS = Number(process.env.HOOKWISE_BENCH_TIMEOUT_MS ?? 15 * 60_000);
+/** Where browser traces go (HOOKWISE_BENCH_BROWSER_TRACE, see browserTrace.mjs); unset = no trace. */
+const TRACE_DIR = process.env.HOOKWISE_BENCH_BROWSER_TRACE ? path.resolve(process.env.HOOKWISE_BENCH_BROWSER_TRACE) : undefined;
 
 /** @param {string} msg */
 const say = (msg) => console.log(`[host bench] ${msg}`);
@@ -56,6 +59,7 @@ async function main() {
         HOOKWISE_HOME: path.join(scratch, 'hookwise-home'),
         HOOKWISE_BENCH_MODEL_URL: model.modelUrl,
         HOOKWISE_BENCH_CONTROL_URL: model.controlUrl,
+        ...(TRACE_DIR ? { HOOKWISE_BENCH_BROWSER_TRACE: TRACE_DIR } : {}),
       },
       settings: {
         ...QUIET_SETTINGS,
@@ -68,11 +72,13 @@ async function main() {
     browser = await launchChromium();
     await browser.page.goto(workbenchUrl(server, workspace, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: ENTRY }));
     const deadline = Date.now() + TIMEOUT_MS;
+    const tracer = TRACE_DIR ? browserTracer(browser.page, `${resultsFile}.trace`, TRACE_DIR, say) : undefined;
     while (!existsSync(resultsFile)) {
+      await tracer?.poll();
       const why = server.exited();
       if (why) throw new Error(why);
       if (Date.now() > deadline) throw new Error(`no report after ${TIMEOUT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, tracer ? 20 : 500));
     }
     /** @type {import('../../bench/host/hostBench').HostBenchReport} */
     const report = JSON.parse(readFileSync(resultsFile, 'utf8'));
