@@ -24,8 +24,8 @@ export function walkthroughStepIds(extensionId: string, packageJson: unknown): s
 }
 
 /**
- * "Hookwise: Restart Tour": marks every step of the walkthrough not done, restarts the
- * Playground's script from its first turn (a fresh model), and opens the walkthrough.
+ * "Hookwise: Restart Tour": restarts the Playground's script from its first turn (a fresh
+ * model), opens the walkthrough, and marks every step of it not done.
  * The step commands are VS Code's own; one that fails is logged, and the walkthrough still opens.
  */
 export function registerRestartTour(
@@ -34,6 +34,10 @@ export function registerRestartTour(
 ): vscode.Disposable {
   const extensionId = context.extension.id;
   return vscode.commands.registerCommand(RESTART_TOUR_COMMAND, async () => {
+    await deps.restartModel();
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false);
+    // The steps are reset last, in the open walkthrough: once they show as not done, the whole
+    // command has run (a walkthrough opened after someone closed it would be a surprise).
     for (const step of walkthroughStepIds(extensionId, context.extension.packageJSON)) {
       try {
         await vscode.commands.executeCommand('welcome.markStepIncomplete', step);
@@ -41,8 +45,6 @@ export function registerRestartTour(
         deps.log.warn(`Restart Tour: could not reset the walkthrough step ${step}: ${String(error)}`);
       }
     }
-    await deps.restartModel();
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false);
     deps.log.info('Restart Tour: walkthrough reset and opened; the Playground starts its script again');
   });
 }

@@ -131,6 +131,7 @@ describe('First run in Restricted Mode (code-server with Workspace Trust on)', f
     await runCommand('Hookwise: Open Chat');
     await step.and(page.locator('[aria-checked="true"]')).waitFor({ state: 'attached', timeout: 30_000 });
     await runCommand('Hookwise: Restart Tour');
+    // The steps are reset last: once unchecked, the command has run, and closing the walkthrough below stays closed.
     await step.and(page.locator('[aria-checked="false"]')).waitFor({ state: 'attached', timeout: 30_000 });
     console.log(`      screenshot: ${await screenshot('e2e-first-run-restart-tour')}`);
     // The walkthrough is a webview too: close it, so the chat is the only one.
