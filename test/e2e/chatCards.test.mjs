@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import { chatFrame, e2e, screenshot, sendPrompt, startScenario, waitForAssistantText, waitForIdle, waitForToolCard } from './harness.mjs';
+import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { e2e, screenshot } from './harness.mjs';
+import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

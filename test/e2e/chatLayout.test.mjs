@@ -11,24 +11,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import {
-  auxiliaryBar,
-  CHAT_WIDTH,
-  chatFrame,
-  chatModelLabel,
-  chatPrompt,
-  e2e,
-  openInEditor,
-  resizePart,
-  runCommand,
-  screenshot,
-  sendPrompt,
-  showChat,
-  showHookwise,
-  startScenario,
-  waitForIdle,
-  waitUntil,
-} from './harness.mjs';
+import { auxiliaryBar, CHAT_WIDTH, chatFrame, chatModelLabel, chatPrompt, sendPrompt, showChat, waitForIdle } from './chatHarness.mjs';
+import { e2e, openInEditor, resizePart, runCommand, screenshot, waitUntil } from './harness.mjs';
+import { showHookwise, startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

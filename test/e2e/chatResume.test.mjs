@@ -11,20 +11,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'mocha';
-import {
-  chatFrame,
-  clickDialogButton,
-  e2e,
-  reloadWorkbench,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-  waitForToolCard,
-  waitUntil,
-} from './harness.mjs';
+import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { clickDialogButton, e2e, screenshot, waitForDialog, waitUntil } from './harness.mjs';
+import { reloadWorkbench, startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

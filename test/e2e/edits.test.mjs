@@ -9,20 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
-import {
-  chatFrame,
-  chatPrompt,
-  clickDialogButton,
-  e2e,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-  waitForToolCard,
-  waitUntil,
-} from './harness.mjs';
+import { chatFrame, chatPrompt, sendPrompt, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { clickDialogButton, e2e, screenshot, waitForDialog, waitUntil } from './harness.mjs';
+import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

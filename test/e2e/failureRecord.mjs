@@ -8,7 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'mocha';
-import { chatFrame, e2e, RESULTS_DIR } from './harness.mjs';
+import { chatFrame } from './chatHarness.mjs';
+import { e2e, RESULTS_DIR } from './harness.mjs';
 
 const CHAT_TAIL_CHARS = 1500;
 

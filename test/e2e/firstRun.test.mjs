@@ -12,24 +12,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { copyWorkspace, launchChromium, QUIET_SETTINGS, startCodeServer, tempDir } from '../host/codeServer.mjs';
-import {
-  chatFrame,
-  chatModelLabel,
-  chatPrompt,
-  clickDialogButton,
-  DEMO_WORKSPACE,
-  dialog,
-  e2e,
-  runCommand,
-  screenshot,
-  sendPrompt,
-  setE2eContext,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-  waitForToolCard,
-  waitUntil,
-} from './harness.mjs';
+import { chatFrame, chatModelLabel, chatPrompt, sendPrompt, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { clickDialogButton, DEMO_WORKSPACE, dialog, e2e, runCommand, screenshot, setE2eContext, waitForDialog, waitUntil } from './harness.mjs';
 
 describe('First run in Restricted Mode (code-server with Workspace Trust on)', function () {
   /** @type {import('./harness.mjs').E2eContext} */

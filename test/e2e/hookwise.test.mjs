@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { approveProjectHooks, auxiliaryBar, chatModelLabel, chatPrompt, e2e, runCommand, screenshot, showChat, waitUntil } from './harness.mjs';
+import { auxiliaryBar, chatModelLabel, chatPrompt, showChat } from './chatHarness.mjs';
+import { e2e, runCommand, screenshot, waitUntil } from './harness.mjs';
+import { approveProjectHooks } from './workbenchHarness.mjs';
 
 describe('Hookwise in the browser (code-server, packaged .vsix)', function () {
   it('loads the workbench with the demo workspace', async function () {

@@ -11,17 +11,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import {
-  chatFrame,
-  DEMO_WORKSPACE,
-  userSettingsForSuite,
-  reloadWorkbench,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  waitForAssistantText,
-  waitForIdle,
-} from './harness.mjs';
+import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
+import { DEMO_WORKSPACE, screenshot } from './harness.mjs';
+import { reloadWorkbench, startScenario, userSettingsForSuite } from './workbenchHarness.mjs';
 
 const SECRET = 'sk-e2eFAKEKEY0123456789';
 

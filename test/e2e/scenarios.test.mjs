@@ -12,27 +12,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import {
-  chatFrame,
-  clickDialogButton,
-  dialog,
-  e2e,
-  expandResult,
-  expandTreeItem,
-  latestTranscript,
-  readTreeItem,
-  settledTreeItem,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  toolCard,
-  treeItem,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-  waitForToolCard,
-  waitUntil,
-} from './harness.mjs';
+import { chatFrame, expandResult, sendPrompt, toolCard, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { clickDialogButton, dialog, e2e, latestTranscript, screenshot, waitForDialog, waitUntil } from './harness.mjs';
+import { expandTreeItem, readTreeItem, settledTreeItem, treeItem } from './hookRunsHarness.mjs';
+import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

@@ -12,25 +12,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import {
-  chatFrame,
-  clickDialogButton,
-  e2e,
-  hookRunsView,
-  latestTranscript,
-  openInEditor,
-  REPO_ROOT,
-  runCommand,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  treeItem,
-  treeSnapshot,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-  waitUntil,
-} from './harness.mjs';
+import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
+import { clickDialogButton, e2e, latestTranscript, openInEditor, REPO_ROOT, runCommand, screenshot, waitForDialog, waitUntil } from './harness.mjs';
+import { hookRunsView, treeItem, treeSnapshot } from './hookRunsHarness.mjs';
+import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

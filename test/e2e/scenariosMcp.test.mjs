@@ -9,17 +9,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'mocha';
-import {
-  chatFrame,
-  clickDialogButton,
-  userSettingsForSuite,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  waitForAssistantText,
-  waitForDialog,
-  waitForIdle,
-} from './harness.mjs';
+import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
+import { clickDialogButton, screenshot, waitForDialog } from './harness.mjs';
+import { startScenario, userSettingsForSuite } from './workbenchHarness.mjs';
 
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mcp', 'server.mjs');
 const ASK = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"MCP calls need a person"}}'`;

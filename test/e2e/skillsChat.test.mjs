@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import { chatFrame, chatPrompt, e2e, screenshot, sendPrompt, startScenario, typeInPrompt, waitForAssistantText, waitForIdle } from './harness.mjs';
+import { chatFrame, chatPrompt, sendPrompt, typeInPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
+import { e2e, screenshot } from './harness.mjs';
+import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
 async function shot(name) {

@@ -10,18 +10,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import {
-  approveProjectHooks,
-  chatFrame,
-  chatModelLabel,
-  e2e,
-  reloadWorkbench,
-  screenshot,
-  sendPrompt,
-  showHookwise,
-  waitForAssistantText,
-  waitForIdle,
-} from './harness.mjs';
+import { chatFrame, chatModelLabel, sendPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
+import { e2e, screenshot } from './harness.mjs';
+import { approveProjectHooks, reloadWorkbench, showHookwise } from './workbenchHarness.mjs';
 
 /**
  * Picks the quick-pick row showing `row` (after typing `text` to filter, then Enter), as a user would.

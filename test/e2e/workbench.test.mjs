@@ -13,21 +13,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
-import {
-  e2e,
-  patchUserSettings,
-  expandTreeItem,
-  hookRunsView,
-  reloadWorkbench,
-  REPO_ROOT,
-  runCommand,
-  screenshot,
-  sendPrompt,
-  startScenario,
-  treeItem,
-  treeSnapshot,
-  waitUntil,
-} from './harness.mjs';
+import { sendPrompt } from './chatHarness.mjs';
+import { e2e, patchUserSettings, REPO_ROOT, runCommand, screenshot, waitUntil } from './harness.mjs';
+import { expandTreeItem, hookRunsView, treeItem, treeSnapshot } from './hookRunsHarness.mjs';
+import { reloadWorkbench, startScenario } from './workbenchHarness.mjs';
 
 const BLOCK_RM_RF = '.claude/settings.json › hooks.PreToolUse[0].hooks[0]';
 const ASK_BEFORE_RISKY = '.claude/settings.json › hooks.PreToolUse[1].hooks[0]';
