@@ -136,8 +136,9 @@ function run(m) {
     kids.delete(m.id);
     send({ id: m.id, ev: 'close' });
     // The next run like this one finds its shell ready (forked between runs, see armRefill).
+    // Any other close only moves a refill already waiting for the runs in flight to end.
     if (pool) pool.used++;
-    armRefill();
+    if (pool || refillTimer !== undefined) armRefill();
   });
 }
 let buf = '';
