@@ -2,14 +2,16 @@
 /**
  * E2E of what a tool card and an answer show: a call a permission rule allowed names the rule
  * and the settings file it is written in, and fenced code in an answer is highlighted in the
- * theme's colours while Copy still copies the plain code. Screenshots: test-results/e2e-cards-*.png.
+ * theme's colours while Copy still copies the plain code; the list follows new cards while the
+ * person is at its bottom and stays where they scrolled to otherwise.
+ * Screenshots: test-results/e2e-cards-*.png.
  */
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
-import { e2e, screenshot } from './harness.mjs';
+import { chatFrame, sendPrompt, toolCard, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { e2e, screenshot, waitUntil } from './harness.mjs';
 import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
@@ -67,5 +69,50 @@ describe('Chat cards: who decided, highlighted code', function () {
     // Highlighting only wraps the text: the code reads (and copies) exactly as written.
     assert.equal(await code.textContent(), `${CODE}\n`);
     await shot('e2e-cards-rule-and-code');
+  });
+
+  it('the list follows new cards while it is at the bottom, and stays where the person scrolled up to', async function () {
+    writeFileSync(localSettings(), JSON.stringify({ permissions: { allow: ['Bash(echo:*)'] } }, null, 2));
+    /** @param {number} from @param {number} to */
+    const echoes = (from, to) =>
+      Array.from({ length: to - from }, (_, i) => ({ text: `Line ${from + i}.`, toolCalls: [{ name: 'Bash', input: { command: `echo line ${from + i}` } }] }));
+    await startScenario({
+      name: 'e2e: scrolling',
+      turns: [
+        ...echoes(1, 13),
+        // The demo's Read hook takes 2 s and waits while the hold file exists: time to scroll up.
+        { text: 'Now the file.', toolCalls: [{ name: 'Read', input: { file_path: 'src/greet.js' } }] },
+        ...echoes(13, 19),
+        { text: 'All lines written.' },
+      ],
+    });
+    const hold = path.join(e2e().hookwiseHome, 'hold-guard-secrets');
+    writeFileSync(hold, 'held by the scrolling test\n');
+    const list = chatFrame().locator('#messages');
+    const position = () =>
+      list.evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight, overflow: el.scrollHeight - el.clientHeight }));
+    try {
+      await sendPrompt('Write the lines');
+      await toolCard('Read: src/greet.js').waitFor({ state: 'visible', timeout: 30_000 });
+      const followed = await waitUntil('the list at its bottom, below twelve cards', async () => {
+        const p = await position();
+        return p.overflow > 200 && p.fromBottom < 5 ? p : undefined;
+      });
+      assert.ok(followed.top > 0);
+      // The person scrolls up with the mouse wheel to read an earlier card while the agent goes on.
+      const box = await e2e().page.locator('iframe.webview.ready[src*="extensionId=hookwise.hookwise"]').boundingBox();
+      assert.ok(box, 'the chat is on screen');
+      await e2e().page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+      await e2e().page.mouse.wheel(0, -20_000);
+      await waitUntil('the list scrolled to its top', async () => (await position()).top === 0);
+    } finally {
+      rmSync(hold, { force: true });
+    }
+    await waitForToolCard('Bash: echo line 18', 'done');
+    await waitForAssistantText('All lines written.');
+    await waitForIdle();
+    const settled = await position();
+    assert.equal(settled.top, 0, `six cards and an answer arrived below; the list stayed where the person was (${JSON.stringify(settled)})`);
+    await shot('e2e-cards-scrolled-up');
   });
 });

@@ -77,6 +77,9 @@ export async function openInEditor(name) {
 export async function runCommand(label) {
   const { page } = e2e();
   const input = page.locator('.quick-input-widget input');
+  // Enter only once the entry is the focused row: the unfiltered list can show it as "recently
+  // used" below the last command run, which Enter would run again.
+  const entry = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first();
   // The palette can lose its key or close again when an editor takes the focus just then (a
   // walkthrough VS Code opens by itself after Trust): open it again, as a user would. A modal
   // dialog is never dismissed here: the test fails naming it.
@@ -87,14 +90,12 @@ export async function runCommand(label) {
     try {
       await input.waitFor({ state: 'visible', timeout: 7_500 });
       await input.fill(`>${label}`, { timeout: 7_500 });
+      await entry.waitFor({ state: 'visible', timeout: 7_500 });
       break;
     } catch (error) {
       if (attempt >= 4) throw error;
     }
   }
-  // Wait until the entry is the focused row, so Enter runs it: the unfiltered list can show it
-  // as "recently used" below the last command run, which Enter would run again.
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden' });
 }

@@ -251,10 +251,14 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
   it('Run with Sample Input… opens the input in a JSON editor; after an edit its lens runs the hook and the full result opens rendered beside it', async function () {
     const { page } = e2e();
     await reloadWorkbench();
+    // Earlier tests ran block-rm-rf, and the history may bring those runs back after the reload
+    // (Run with Sample Input… then starts from the last one): start from no runs.
+    await runCommand('Hookwise: Clear Hook Runs');
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').fill('.claude/settings.json');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'settings.json' }).first().waitFor();
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'settings.json' }).first().waitFor();
     await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'no runs yet in this workspace' }).first().waitFor({ timeout: 30_000 });
     // The first hook of the file is block-rm-rf; with no run yet its input is a sample for PreToolUse on Bash.
     const sample = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run with Sample Input…' });
     await sample.first().waitFor({ timeout: 30_000 });
