@@ -11,11 +11,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 /** How many Bash calls each traced session makes (long enough that the trace's edges do not count). */
 export const TRACED_CALLS = 100;
 
-/** The file the two sides meet through, beside the results file. */
-export function traceSignalFile(resultsFile: string): string {
-  return `${resultsFile}.trace`;
-}
-
 /** Runs `session(TRACED_CALLS)` with 0 and with `hooks` hooks, each between a start and an end the runner traces. */
 export async function runTracedSessions(
   resultsFile: string,
@@ -23,7 +18,8 @@ export async function runTracedSessions(
   setHooks: (count: number) => Promise<void>,
   session: (calls: number) => Promise<number>,
 ): Promise<void> {
-  const signal = traceSignalFile(resultsFile);
+  // The runner (test/host/benchHost.mjs) reads the same names.
+  const signal = `${resultsFile}.trace`;
   const told = async (text: string): Promise<void> => {
     writeFileSync(signal, text);
     const ack = `${signal}.ack`;

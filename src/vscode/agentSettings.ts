@@ -13,9 +13,10 @@ function settings(): vscode.WorkspaceConfiguration {
 
 /**
  * The runtime's settings: `permissions.askFallback` (what an ask nobody can answer becomes,
- * default deny, read once), and, read on every use, `agent.maxSteps` (default 50, with the
- * fixed token and wall-time limits) and `agent.maxSubagentDepth` (default 2); a workspace may
- * lower these two limits, never raise them (narrowedLimit), read through `limits`.
+ * default deny, read once), and, read through `limits` on every use (which may keep them until
+ * the configuration changes), `agent.maxSteps` (default 50, with the fixed token and wall-time
+ * limits) and `agent.maxSubagentDepth` (default 2); a workspace may lower these two limits, never
+ * raise them (narrowedLimit).
  */
 export function runtimeSettingsFromVscode(
   limits: LimitReader = freshLimits,

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'mocha';
-import { chatFrame, sendPrompt, toolCard, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
+import { chatFrame, chatHostFrame, sendPrompt, toolCard, waitForAssistantText, waitForIdle, waitForToolCard } from './chatHarness.mjs';
 import { e2e, screenshot, waitUntil } from './harness.mjs';
 import { startScenario } from './workbenchHarness.mjs';
 
@@ -100,7 +100,7 @@ describe('Chat cards: who decided, highlighted code', function () {
       });
       assert.ok(followed.top > 0);
       // The person scrolls up with the mouse wheel to read an earlier card while the agent goes on.
-      const box = await e2e().page.locator('iframe.webview.ready[src*="extensionId=hookwise.hookwise"]').boundingBox();
+      const box = await chatHostFrame().boundingBox();
       assert.ok(box, 'the chat is on screen');
       await e2e().page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
       await e2e().page.mouse.wheel(0, -20_000);

@@ -2,6 +2,14 @@
 /** The e2e harness's view of the Hookwise chat: its frame, prompt, tool cards and idle state. */
 import { e2e, resizePart, runCommand } from './harness.mjs';
 
+/** The chat webview's host frame: its URL names the extension that owns it. */
+const CHAT_HOST_FRAME = 'iframe.webview.ready[src*="extensionId=hookwise.hookwise"]';
+
+/** The element of the chat's host frame in the workbench page (where the chat is on screen). */
+export function chatHostFrame() {
+  return e2e().page.locator(CHAT_HOST_FRAME);
+}
+
 /**
  * The chat webview's content. Webviews are two nested iframes: the host frame
  * (`iframe.webview`, class `ready` once loaded) and the content frame `#active-frame`.
@@ -9,7 +17,7 @@ import { e2e, resizePart, runCommand } from './harness.mjs';
  * chat is not mistaken for it.
  */
 export function chatFrame() {
-  return e2e().page.frameLocator('iframe.webview.ready[src*="extensionId=hookwise.hookwise"]').frameLocator('iframe#active-frame');
+  return e2e().page.frameLocator(CHAT_HOST_FRAME).frameLocator('iframe#active-frame');
 }
 
 /**

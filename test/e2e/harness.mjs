@@ -57,15 +57,16 @@ export async function screenshot(name) {
 /**
  * Opens the workspace file `name` with Quick Open (Ctrl+P), as a user would, and waits until its
  * editor has the focus.
- * @param {string} name
+ * @param {string} name what is typed, e.g. ".claude/settings.json"
+ * @param {string} [row] the text of the entry to open (default `name`; a path's row shows the file name)
  */
-export async function openInEditor(name) {
+export async function openInEditor(name, row = name) {
   const { page } = e2e();
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: row }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
   await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ state: 'visible' });
 }

@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import { sendPrompt } from './chatHarness.mjs';
-import { e2e, patchUserSettings, REPO_ROOT, runCommand, screenshot, waitUntil } from './harness.mjs';
+import { e2e, openInEditor, patchUserSettings, REPO_ROOT, runCommand, screenshot, waitUntil } from './harness.mjs';
 import { expandTreeItem, hookRunsView, treeItem, treeSnapshot } from './hookRunsHarness.mjs';
 import { reloadWorkbench, startScenario } from './workbenchHarness.mjs';
 
@@ -234,10 +234,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
   it('the CodeLens above the block-rm-rf hook in .claude/settings.json shows its run and last decision', async function () {
     await blockedRmRf();
     const { page } = e2e();
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('.claude/settings.json');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'settings.json' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await openInEditor('.claude/settings.json', 'settings.json');
     const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /\bruns? · last: deny\b/ });
     await lens.first().waitFor({ timeout: 30_000 });
     const text = (await lens.first().innerText()).replace(/\s+/g, ' ');
@@ -254,10 +251,7 @@ describe('Hook workbench (demo workspace hooks, Playground model)', function () 
     // Earlier tests ran block-rm-rf, and the history may bring those runs back after the reload
     // (Run with Sample Input… then starts from the last one): start from no runs.
     await runCommand('Hookwise: Clear Hook Runs');
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('.claude/settings.json');
-    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'settings.json' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await openInEditor('.claude/settings.json', 'settings.json');
     await page.locator('.monaco-editor .codelens-decoration', { hasText: 'no runs yet in this workspace' }).first().waitFor({ timeout: 30_000 });
     // The first hook of the file is block-rm-rf; with no run yet its input is a sample for PreToolUse on Bash.
     const sample = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Run with Sample Input…' });
