@@ -10,7 +10,7 @@ export interface SettingPolicy {
   readonly description: string;
 }
 
-const SINCE = '1.95';
+const SINCE = '1.106';
 
 /**
  * The `hookwise.*` settings an organisation can lock through VS Code's own policy mechanism
