@@ -19,6 +19,7 @@ import { PromptReadiness } from './vscode/promptReadiness';
 import { registerHookRunViews } from './vscode/registerHookRunViews';
 import { registerMcp } from './vscode/registerMcp';
 import { registerRestartTour } from './vscode/restartTour';
+import { completeTourSteps } from './vscode/tourProgress';
 import { wireHookConfiguration } from './vscode/wireHookConfiguration';
 import { projectHooksState, tourHeldText } from './vscode/config/projectHooksState';
 
@@ -68,7 +69,14 @@ export function activate(context: vscode.ExtensionContext): HookwiseApi {
     edits,
     chat.onDidRequestEditReview((request) => edits.handle(request)),
   );
-  const chatController = new ChatController(chat, edits, () => controller, context.storageUri?.fsPath, log);
+  const chatController = new ChatController(
+    chat,
+    edits,
+    () => controller,
+    context.storageUri?.fsPath,
+    log,
+    (event) => completeTourSteps(context.extension, event, log),
+  );
   context.subscriptions.push(chatController);
   const readiness = new PromptReadiness();
   // OpenTelemetry export (hookwise.telemetry.* or OTEL_* variables); prompts wait for it like for the hooks.

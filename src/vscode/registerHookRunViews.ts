@@ -4,7 +4,9 @@ import type { ModelClient } from '../model/modelClient';
 import type { HookConfigChange } from './config/hookConfigService';
 import { HookRunHistory } from './history/hookRunHistory';
 import { registerHookRunsView, type HookRunsView } from './tree/hookRunsView';
+import { HookRunsTreeProvider } from './tree/hookRunsTreeProvider';
 import { HookLens } from './workbench/hookLens';
+import { completeTourSteps } from './tourProgress';
 
 /** Where hook runs are shown: the Hook Runs tree, the history kept across reloads, the lenses on settings files. */
 export interface HookRunViews {
@@ -37,6 +39,10 @@ export function registerHookRunViews(context: vscode.ExtensionContext, deps: Hoo
     onClear: () => (lens.clear(), history.clear()),
   });
   context.subscriptions.push(runs.disposable);
+  // The tour's "watch hook runs" step, also after Restart Tour (VS Code counts a view's first showing only).
+  context.subscriptions.push(
+    runs.treeView.onDidChangeVisibility((e) => e.visible && void completeTourSteps(context.extension, `onView:${HookRunsTreeProvider.viewId}`, log)),
+  );
   // Runs of earlier windows come back into the tree; every finished run is kept (10,000 / 7 days).
   // hookwise.hookRuns.keepHistory: false keeps hook inputs off the disk (no store, nothing restored).
   const keepHistory = vscode.workspace.getConfiguration('hookwise').get<boolean>('hookRuns.keepHistory', true);

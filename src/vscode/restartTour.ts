@@ -1,27 +1,8 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import { tourSteps, WALKTHROUGH_ID } from './tourSteps';
 
 /** Command id of "Hookwise: Restart Tour" (package.json). */
 export const RESTART_TOUR_COMMAND = 'hookwise.restartTour';
-
-/** The walkthrough's id in package.json `contributes.walkthroughs`. */
-export const WALKTHROUGH_ID = 'hookwise.gettingStarted';
-
-const walkthroughsSchema = z.object({
-  contributes: z.object({
-    walkthroughs: z.array(z.object({ id: z.string(), steps: z.array(z.object({ id: z.string() })) })),
-  }),
-});
-
-/**
- * The walkthrough's step ids as VS Code's Getting Started keeps them:
- * `<publisher.name>#<walkthrough>#<step>`; none when the manifest does not parse.
- */
-export function walkthroughStepIds(extensionId: string, packageJson: unknown): string[] {
-  const parsed = walkthroughsSchema.safeParse(packageJson);
-  const walkthrough = parsed.success ? parsed.data.contributes.walkthroughs.find((w) => w.id === WALKTHROUGH_ID) : undefined;
-  return (walkthrough?.steps ?? []).map((step) => `${extensionId}#${WALKTHROUGH_ID}#${step.id}`);
-}
 
 /**
  * "Hookwise: Restart Tour": restarts the Playground's script from its first turn (a fresh
@@ -34,11 +15,12 @@ export function registerRestartTour(
 ): vscode.Disposable {
   const extensionId = context.extension.id;
   return vscode.commands.registerCommand(RESTART_TOUR_COMMAND, async () => {
+    deps.log.info('Restart Tour: restarting the Playground, then the walkthrough');
     await deps.restartModel();
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${extensionId}#${WALKTHROUGH_ID}`, false);
     // The steps are reset last, in the open walkthrough: once they show as not done, the whole
     // command has run (a walkthrough opened after someone closed it would be a surprise).
-    for (const step of walkthroughStepIds(extensionId, context.extension.packageJSON)) {
+    for (const { id: step } of tourSteps(extensionId, context.extension.packageJSON)) {
       try {
         await vscode.commands.executeCommand('welcome.markStepIncomplete', step);
       } catch (error) {

@@ -81,17 +81,31 @@ export async function runCommand(label) {
   // Enter only once the entry is the focused row: the unfiltered list can show it as "recently
   // used" below the last command run, which Enter would run again.
   const entry = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first();
-  // The palette can lose its key or close again when an editor takes the focus just then (a
-  // walkthrough VS Code opens by itself after Trust): open it again, as a user would. A modal
-  // dialog is never dismissed here: the test fails naming it.
+  // The palette can lose its key or close again when an editor or a webview takes the focus just
+  // then (a walkthrough VS Code opens by itself after Trust or Restart Tour; the chat focusing its
+  // input after Open Chat): open it again, as a user would. A modal dialog is never dismissed
+  // here: the test fails naming it.
   for (let attempt = 1; ; attempt++) {
     const modal = page.locator('.monaco-dialog-box').first();
     if (await modal.isVisible().catch(() => false)) throw new Error(`a modal dialog is open: ${(await modal.innerText().catch(() => '')).trim()}`);
     await page.keyboard.press('Control+Shift+P');
     try {
       await input.waitFor({ state: 'visible', timeout: 7_500 });
-      await input.fill(`>${label}`, { timeout: 7_500 });
-      await entry.waitFor({ state: 'visible', timeout: 7_500 });
+      // Filling a visible input takes milliseconds: a fill that waits means the palette closed.
+      await input.fill(`>${label}`, { timeout: 2_500 });
+      const outcome = await Promise.race([
+        entry.waitFor({ state: 'visible', timeout: 7_500 }).then(() => 'seen'),
+        // Closed while filtering: try again at once (a timeout here leaves the race to the entry).
+        input.waitFor({ state: 'hidden', timeout: 7_500 }).then(
+          () => 'closed',
+          () => new Promise(() => {}),
+        ),
+      ]);
+      if (outcome === 'closed') throw new Error(`the palette closed before showing ${label}`);
+      // A webview that takes the focus just now (the chat after Open Chat focuses its input)
+      // would get the Enter below, and the palette would close without running anything.
+      if (!(await input.evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus())))
+        throw new Error(`the palette lost the focus before running ${label}`);
       break;
     } catch (error) {
       if (attempt >= 4) throw error;

@@ -36,13 +36,17 @@ export class ChatController implements vscode.Disposable {
   /** The display record beside each transcript, and the chat reopened after a reload. */
   private readonly persistence: ChatPersistence;
 
-  /** `storageDir` (the workspace's storage folder) remembers the open chat across window reloads; `log` gets record problems. */
+  /**
+   * `storageDir` (the workspace's storage folder) remembers the open chat across window reloads;
+   * `log` gets record problems; `completeTourSteps` marks the walkthrough steps an event completes.
+   */
   constructor(
     private readonly chat: ChatViewProvider,
     private readonly edits: EditReview,
     private readonly controller: () => AgentController,
     storageDir: string | undefined,
     log: vscode.LogOutputChannel,
+    private readonly completeTourSteps: (event: string) => Promise<void> = () => Promise.resolve(),
   ) {
     this.persistence = new ChatPersistence({
       chat,
@@ -118,7 +122,10 @@ export class ChatController implements vscode.Disposable {
     const { chat } = this;
     return [
       vscode.commands.registerCommand('hookwise.reviewWorkspaceModel', () => this.controller().reviewWorkspaceModel()),
-      vscode.commands.registerCommand('hookwise.openChat', () => chat.reveal()),
+      vscode.commands.registerCommand('hookwise.openChat', async () => {
+        await chat.reveal();
+        await this.completeTourSteps('onCommand:hookwise.openChat');
+      }),
       vscode.commands.registerCommand('hookwise.openChatInEditor', () => chat.openInEditor()),
       vscode.commands.registerCommand('hookwise.addSelectionToChat', () => chat.addSelectionToChat()),
       vscode.commands.registerCommand('hookwise.addContext', () => chat.pickContext()),

@@ -6,6 +6,7 @@ import { HookConfigService, type ApplyHookConfig, type HookConfigServiceOptions 
 import { TRUST_WORKSPACE_COMMAND } from './projectHookTrust';
 import { runConvertHooksFlow, type ConvertHooksAnswers } from './convertHooksFlow';
 import { MarkdownTabs } from '../workbench/markdownTabs';
+import { completeTourSteps } from '../tourProgress';
 
 /** Command ids contributed in package.json. */
 export const HOOK_CONFIG_COMMANDS = {
@@ -45,6 +46,7 @@ export function registerHookConfiguration(
     // A hook the person typed and saved in the editor is approved by that save (never the agent's writes).
     new OwnHookEdits({ log, approve: (file, keys) => service.approveSaved(file, keys) }),
     vscode.commands.registerCommand(HOOK_CONFIG_COMMANDS.addHook, async (answers?: AddHookAnswers) => {
+      void completeTourSteps(context.extension, `onCommand:${HOOK_CONFIG_COMMANDS.addHook}`, log);
       const result = await runAddHookFlow(
         {
           log,

@@ -10,6 +10,7 @@ import type { ModelSelection, WorkspaceWrites } from './modelSelection';
 import { ModelApprovals } from './modelApprovals';
 import { parseEndpoint } from '../../model/endpointOrigin';
 import { pickModelSelection } from './selectModelFlow';
+import { completeTourSteps } from '../tourProgress';
 
 export { getApiKey } from './apiKey';
 
@@ -57,6 +58,7 @@ export function registerModelCommands(context: vscode.ExtensionContext, deps: { 
       return result;
     }),
     vscode.commands.registerCommand(MODEL_COMMANDS.selectModel, async (answers?: unknown) => {
+      void completeTourSteps(context.extension, `onCommand:${MODEL_COMMANDS.selectModel}`, log);
       let selection: ModelSelection | undefined;
       if (answers === undefined) {
         selection = await pickModelSelection({ apiKey: () => getApiKey(context), log });
