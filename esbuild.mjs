@@ -144,6 +144,14 @@ export const yamlSplitPlugin = syncSideBundlePlugin('yaml-split', 'yaml', /[\\/]
 /** toml-eslint-parser: dist/toml.js, loaded by src/hooks/formats/tomlLocator.ts when a Codex config.toml diagnostic needs its line. */
 export const tomlSplitPlugin = syncSideBundlePlugin('toml-split', 'toml-eslint-parser', /[\\/]formats[\\/]tomlLocator\.ts$/, './toml.js');
 
+/**
+ * openai: dist/openai.js beside extension.js, loaded by src/model/openAiSdk.ts when an
+ * OpenAI-compatible model is set up (the Playground and VS Code's language models never load
+ * it). Extension bundle only: the CLI always talks to an OpenAI-compatible model, and its code
+ * cache covers the SDK inside cliMain.js.
+ */
+export const openAiSplitPlugin = syncSideBundlePlugin('openai-split', 'openai', /[\\/]model[\\/]openAiSdk\.ts$/, './openai.js');
+
 /** The OpenTelemetry SDK and the span builder: dist/telemetry.js, loaded by src/telemetry/telemetryExport.ts when export is on. */
 export const telemetrySplitPlugin = sideBundlePlugin('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js');
 
@@ -175,6 +183,7 @@ export const extensionConfig = {
   target: 'node20',
   external: ['vscode'],
   ...importMetaShim,
+  plugins: [...common.plugins, openAiSplitPlugin],
 };
 
 /**
@@ -220,6 +229,13 @@ export const tomlLibConfig = {
   outfile: 'dist/toml.js',
 };
 
+/** openai, beside extension.js (see openAiSplitPlugin): the package's CommonJS build. */
+export const openAiLibConfig = {
+  ...yamlLibConfig,
+  stdin: { ...yamlLibConfig.stdin, contents: "module.exports = require('openai');" },
+  outfile: 'dist/openai.js',
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [
   extensionConfig,
@@ -237,6 +253,7 @@ const configs = [
   mcpClientConfig,
   yamlLibConfig,
   tomlLibConfig,
+  openAiLibConfig,
   // execa, beside extension.js and cliMain.js (see execaSplitPlugin).
   {
     ...common,

@@ -3,9 +3,10 @@
  * message tells the user what to do. The endpoint and model are named because "404" alone
  * does not say whether the model or the URL is wrong.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError } from './modelError';
 import { thrownMessage } from '../shared/describeThrown';
+import type { APIError } from 'openai';
+import { openAiSdk, openAiSdkIfLoaded } from './openAiSdk';
 
 /** What the message may mention. */
 export interface ModelErrorContext {
@@ -17,6 +18,7 @@ export interface ModelErrorContext {
 export function toModelError(error: unknown, context: ModelErrorContext): ModelError {
   if (error instanceof ModelError) return error;
   const { baseURL, model } = context;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openAiSdk();
   if (error instanceof APIUserAbortError) {
     return new ModelError('aborted', 'The model request was cancelled.', { cause: error });
   }
@@ -110,7 +112,8 @@ function socketCode(error: unknown): string | undefined {
 /** The server's own message in an SDK error (or the ModelError wrapping one), or `''`. */
 export function serverMessageOf(error: unknown): string {
   const api = error instanceof ModelError ? error.cause : error;
-  return api instanceof APIError ? (serverMessage(api) ?? api.message) : '';
+  const sdk = openAiSdkIfLoaded();
+  return sdk !== undefined && api instanceof sdk.APIError ? (serverMessage(api) ?? api.message) : '';
 }
 
 /** The server's own message from OpenAI's error JSON (or a plain-text body), trimmed. */

@@ -9,7 +9,7 @@
  * the request is sent once more; the client remembers that for its later calls.
  */
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage } from './modelClient';
 import { ModelError } from './modelError';
 import { serverMessageOf, toModelError } from './openAiErrorMapping';
@@ -21,6 +21,7 @@ import type { RetryPolicy } from './retryPolicy';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { MAX_TIMER_DELAY_MS, safeTimerDelay } from '../shared/timerDelay';
 import { nodeHttpFetch } from './nodeHttpFetch';
+import { openAiSdk } from './openAiSdk';
 
 /** Options of `OpenAiModelClient`. */
 export interface OpenAiModelClientOptions {
@@ -75,7 +76,8 @@ export class OpenAiModelClient implements ModelClient {
     this.#policy = { ...defaultRetryPolicy, ...options.retry, maxRetries: options.maxRetries ?? options.retry?.maxRetries ?? defaultRetryPolicy.maxRetries };
     this.#timeoutMs = safeTimerDelay(options.timeoutMs ?? defaultModelTimeoutMs, defaultModelTimeoutMs);
     this.#onRetry = options.onRetry;
-    this.#sdk = new OpenAI({
+    const { OpenAI: Sdk } = openAiSdk();
+    this.#sdk = new Sdk({
       baseURL: options.baseURL,
       // The SDK refuses to start without a key; local servers (Ollama, LM Studio) ignore it.
       apiKey: options.apiKey || process.env.OPENAI_API_KEY || noKeyPlaceholder,

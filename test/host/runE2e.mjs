@@ -26,11 +26,12 @@ const REQUIRED_IN_VSIX = [
   'dist/cli.js',
   'dist/cliMain.js',
   // Required at run time only when used (an MCP server configured, OpenTelemetry export on,
-  // a YAML frontmatter or a Codex config.toml read, a Bash command run).
+  // a YAML frontmatter or a Codex config.toml read, a Bash command run, an OpenAI-compatible model).
   'dist/mcp.js',
   'dist/telemetry.js',
   'dist/yaml.js',
   'dist/toml.js',
+  'dist/openai.js',
   'dist/execa.js',
   'dist/media/chat.js',
   'media/hookwise.svg',

@@ -1,13 +1,15 @@
 /**
- * yaml and toml-eslint-parser ship in their own files beside the bundles (dist/yaml.js,
- * dist/toml.js), loaded on first use: the extension and CLI bundles hold neither and require
- * the sibling file; the side files work on their own; an integration test bundle, which has no
- * side files beside it, carries both. Real esbuild with esbuild.mjs's options, in memory.
+ * Packages that ship in their own files beside the bundles, loaded on first use: yaml and
+ * toml-eslint-parser (dist/yaml.js, dist/toml.js) beside the extension and the CLI, openai
+ * (dist/openai.js) beside the extension only. The bundles hold none of them and require the
+ * sibling file; the side files work on their own; an integration test bundle, which has no side
+ * files beside it, carries them. Real esbuild with esbuild.mjs's options, in memory.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildOptions, Plugin } from 'esbuild';
 import * as esbuild from 'esbuild';
+import type * as OpenAiPackage from 'openai';
 import type * as TomlParser from 'toml-eslint-parser';
 import type * as Yaml from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ interface BuildScript {
   readonly cliMainConfig: BuildOptions;
   readonly yamlLibConfig: BuildOptions;
   readonly tomlLibConfig: BuildOptions;
+  readonly openAiLibConfig: BuildOptions;
   readonly integrationTestsConfig: (entryPoints: string[]) => BuildOptions;
 }
 
@@ -87,5 +90,37 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
       expect(fromPackage(inputs, pkg).length).toBeGreaterThan(0);
       expect(text).not.toMatch(/require\("\.\/(yaml|toml)\.js"\)/);
     }
+  });
+});
+
+describe('openai ships beside the extension (dist/openai.js), loaded when an OpenAI-compatible model is set up', () => {
+  it('dist/extension.js holds no openai and requires ./openai.js; dist/cliMain.js keeps it inside (its code cache covers it)', async () => {
+    const s = await script();
+    const extension = await analyse(s.extensionConfig);
+    expect(fromPackage(extension.inputs, 'openai')).toEqual([]);
+    expect(extension.text).toContain('require("./openai.js")');
+    const cli = await analyse(s.cliMainConfig);
+    expect(fromPackage(cli.inputs, 'openai').length).toBeGreaterThan(0);
+    expect(cli.text).not.toContain('require("./openai.js")');
+  });
+
+  it('dist/openai.js gives the client and the error classes the model adapter uses', async () => {
+    const { inputs, text } = await analyse((await script()).openAiLibConfig);
+    expect(fromPackage(inputs, 'openai').length).toBeGreaterThan(0);
+    const sdk = load(text) as typeof OpenAiPackage;
+    const client = new sdk.OpenAI({ apiKey: 'x', baseURL: 'http://127.0.0.1:9/v1' });
+    expect(client.baseURL).toBe('http://127.0.0.1:9/v1');
+    for (const name of ['APIError', 'APIConnectionError', 'APIConnectionTimeoutError', 'APIUserAbortError'] as const) expect(typeof sdk[name]).toBe('function');
+  });
+
+  it('an integration test bundle carries openai itself', async () => {
+    const s = await script();
+    const { inputs, text } = await analyse({
+      ...s.integrationTestsConfig([path.join(ROOT, 'src/model/openAiModelClient.ts')]),
+      outdir: undefined,
+      outfile: 'out/check.js',
+    });
+    expect(fromPackage(inputs, 'openai').length).toBeGreaterThan(0);
+    expect(text).not.toContain('require("./openai.js")');
   });
 });
