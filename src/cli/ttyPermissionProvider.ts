@@ -1,8 +1,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { isatty, ReadStream } from 'node:tty';
+import type * as Tty from 'node:tty';
 import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../hooks/hookRunTypes';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../presentation/permissionText';
 import { SerialQueue } from '../shared/serialQueue';
+import { lazyBuiltin } from '../shared/lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const tty = lazyBuiltin(() => require('node:tty') as typeof Tty);
 
 /** `--permission-prompt`: `auto` asks at the terminal when there is one, `none` never asks, `tty` must ask there. */
 export type PermissionPromptMode = 'auto' | 'none' | 'tty';
@@ -167,10 +171,10 @@ function readLine(input: NodeJS.ReadableStream, signal: AbortSignal): Promise<st
 export function openPromptTerminal(mode: PermissionPromptMode): PromptTerminal | undefined | string {
   if (mode === 'none') return undefined;
   // isatty on the fds, not process.stdin.isTTY: touching process.stdin would open it for nothing.
-  const stderrIsTty = isatty(2);
+  const stderrIsTty = tty().isatty(2);
   if (mode === 'auto' && !stderrIsTty) return undefined;
   const toStderr = (text: string): void => void process.stderr.write(text);
-  if (isatty(0) && stderrIsTty) return { input: process.stdin, write: toStderr, close: () => process.stdin.pause() };
+  if (tty().isatty(0) && stderrIsTty) return { input: process.stdin, write: toStderr, close: () => process.stdin.pause() };
   let fd: number;
   try {
     fd = openSync('/dev/tty', 'r+');
@@ -179,11 +183,11 @@ export function openPromptTerminal(mode: PermissionPromptMode): PromptTerminal |
       ? '--permission-prompt tty: there is no terminal to ask at (stdin and stderr are not terminals and /dev/tty cannot be opened)'
       : undefined;
   }
-  if (!isatty(fd)) {
+  if (!tty().isatty(fd)) {
     closeSync(fd);
     return mode === 'tty' ? '--permission-prompt tty: /dev/tty is not a terminal' : undefined;
   }
-  const input = new ReadStream(fd);
+  const input = new (tty().ReadStream)(fd);
   input.pause();
   const write = stderrIsTty
     ? toStderr

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+import { lazyBuiltin } from '../shared/lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const zlib = lazyBuiltin(() => require('node:zlib') as typeof Zlib);
 
 /**
  * A `fetch` for the `openai` SDK on `node:http`/`node:https` instead of Node's built-in fetch.
@@ -105,11 +109,11 @@ function decode(incoming: http.IncomingMessage, encoding: string | null): Readab
   const codec = encoding?.trim().toLowerCase();
   const decoder =
     codec === 'gzip' || codec === 'x-gzip'
-      ? zlib.createGunzip()
+      ? zlib().createGunzip()
       : codec === 'deflate'
-        ? zlib.createInflate()
+        ? zlib().createInflate()
         : codec === 'br'
-          ? zlib.createBrotliDecompress()
+          ? zlib().createBrotliDecompress()
           : undefined;
   if (decoder === undefined) return incoming;
   // A socket error mid-body must reach the reader, not vanish in the pipe.

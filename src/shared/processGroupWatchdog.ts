@@ -1,6 +1,10 @@
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setProcessGroupListener, setProcessGroupListenerStarter } from './processGroups';
+import { lazyBuiltin } from './lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const childProcess = lazyBuiltin(() => require('node:child_process') as typeof ChildProcess);
 
 /**
  * A tiny `/bin/sh` process that outlives a host killed without warning (`kill -9`, OOM) and
@@ -63,7 +67,7 @@ export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchd
   const mark = `${WATCHDOG_MARK_VARIABLE}=${token}`;
   let child;
   try {
-    child = spawn(shell, ['-c', WATCHDOG_SCRIPT, 'hookwise-watchdog', mark], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    child = childProcess().spawn(shell, ['-c', WATCHDOG_SCRIPT, 'hookwise-watchdog', mark], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   } catch {
     return undefined;
   }

@@ -1,4 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { lazyBuiltin } from './lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const childProcess = lazyBuiltin(() => require('node:child_process') as typeof ChildProcess);
 
 /**
  * Process-tree rule: on POSIX every process a launcher starts is spawned detached, so it leads
@@ -116,7 +121,9 @@ const noop = (): void => undefined;
 export function killTree(pid: number, signal: NodeJS.Signals): void {
   if (IS_WINDOWS) {
     // taskkill /T walks the tree; there are no process groups to signal.
-    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', noop);
+    childProcess()
+      .spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true })
+      .on('error', noop);
     return;
   }
   // After every run the group is usually gone already (ESRCH): that throw is expected, so
@@ -152,7 +159,7 @@ export function spawnProcessGroup(
   args: readonly string[],
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
 ): ProcessGroupChild {
-  const child = spawn(file, [...args], {
+  const child = childProcess().spawn(file, [...args], {
     cwd: options.cwd,
     env: withGroupChildEnv(options.env),
     stdio: 'pipe',

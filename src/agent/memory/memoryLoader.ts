@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,10 +95,13 @@ export class MemoryLoader {
 
   /** Adds one file and its imports; 1 when it loaded or had loaded (for the AGENTS.md fallback), else 0. */
   async add(file: string, memoryType: MemoryType, at: MemoryAddOptions = {}): Promise<0 | 1> {
+    // A missing file is no question for anyone. Most candidates (a CLAUDE.md in every folder up
+    // to the root) are missing: one stat that throws nothing, before links are resolved.
+    if (missing(file)) return 0;
     const real = realpathLenientSync(file);
     if (this.seen.has(real)) return 1;
-    // A missing file is no question for anyone; one left out is reported once.
-    if (this.refused.has(real) || !(await exists(real))) return 0;
+    // One left out is reported once.
+    if (this.refused.has(real)) return 0;
     if (!(await this.admit(file, real, at))) return 0;
     const text = await this.read(file, real);
     if (text === undefined) return 0;
@@ -188,6 +192,16 @@ export class MemoryLoader {
       this.problems.push(`${file}: ${thrownMessage(error)}`);
       return undefined;
     }
+  }
+}
+
+/** True when `file` is missing (a dangling link, a folder that is not there); an unreadable one is not missing. */
+function missing(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 

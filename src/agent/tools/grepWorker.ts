@@ -1,4 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { lazyBuiltin } from '../../shared/lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const workerThreads = lazyBuiltin(() => require('node:worker_threads') as typeof WorkerThreads);
 
 /** What the worker reports for one file. */
 export interface FileMatches {
@@ -126,7 +131,7 @@ export class GrepWorker {
   private start(): Worker {
     if (this.closed) throw new GrepStoppedError('aborted');
     if (!this.worker) {
-      this.worker = new Worker(WORKER_SOURCE, {
+      this.worker = new (workerThreads().Worker)(WORKER_SOURCE, {
         eval: true,
         workerData: this.regex,
         // A search holds a batch of file texts and their lines; more than this is a runaway.

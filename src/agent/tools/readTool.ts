@@ -1,11 +1,15 @@
 import { createReadStream, promises as fs } from 'node:fs';
-import readline from 'node:readline';
+import type * as Readline from 'node:readline';
 import { z } from 'zod';
 import { describeFsError } from './fsErrors';
 import { isBinaryFile, numberLine } from './textFiles';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
+import { lazyBuiltin } from '../../shared/lazyBuiltin';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
+const readline = lazyBuiltin(() => require('node:readline') as typeof Readline);
 
 /** Lines returned when the call gives no `limit` (Claude Code's default). */
 export const READ_DEFAULT_LIMIT = 2000;
@@ -146,7 +150,7 @@ async function lastByte(absPath: string, size: number): Promise<number | undefin
 
 async function readWindow(absPath: string, start: number, limit: number, countAll: boolean, signal: AbortSignal): Promise<Window> {
   const stream = createReadStream(absPath, { encoding: 'utf8' });
-  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  const lines = readline().createInterface({ input: stream, crlfDelay: Infinity });
   const raw: string[] = [];
   const numbered: string[] = [];
   let lineNo = 0;
