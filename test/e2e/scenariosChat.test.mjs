@@ -88,11 +88,16 @@ async function chatTheme() {
 
 /**
  * Picks a colour theme the way a user does (Preferences: Color Theme, type its name, Enter;
- * the workbench writes `workbench.colorTheme`) and waits until the chat webview has it.
+ * the workbench writes `workbench.colorTheme`) and waits until the chat webview has it and the
+ * workbench has written the user settings: a write still on its way would land on whatever the
+ * next suite patches into that file, and undo it.
  * @param {{kind: string, name: string}} theme
  */
 async function switchTheme(theme) {
   const { page } = e2e();
+  const current = await chatTheme();
+  if (current.kind === theme.kind && current.name === theme.name) return;
+  const settingsBefore = readFileSync(userSettingsFile(), 'utf8');
   await page.keyboard.press('Control+Shift+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -116,6 +121,11 @@ async function switchTheme(theme) {
     return seen.kind === theme.kind && seen.name === theme.name;
   }).catch((/** @type {Error} */ error) => {
     throw new Error(`${error.message}; the chat shows ${JSON.stringify(seen)}`);
+  });
+  await waitUntil(`the workbench to write ${theme.name} into the user settings`, async () => {
+    // It truncates, then writes: a changed file that parses is the finished write.
+    const text = readFileSync(userSettingsFile(), 'utf8');
+    return text !== settingsBefore && JSON.parse(text) !== null;
   });
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'mocha';
 import { chatFrame, sendPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
-import { clickDialogButton, screenshot, waitForDialog } from './harness.mjs';
+import { clickDialogButton, e2e, screenshot, waitForDialog } from './harness.mjs';
 import { startScenario, userSettingsForSuite } from './workbenchHarness.mjs';
 
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mcp', 'server.mjs');
@@ -31,6 +31,12 @@ describe('MCP: a server tool through hooks and the approval modal', function () 
         { text: 'The server answered.' },
       ],
     });
+    // The settings are in force before the prompt: the MCP Servers view lists the server.
+    const { page } = e2e();
+    const mcp = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'MCP Servers' }) });
+    const header = mcp.locator('.pane-header').first();
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await mcp.locator('.monaco-list-row', { hasText: 'fixture' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await sendPrompt('Use the echo tool');
 
     const shown = await waitForDialog('Allow tool echo of MCP server fixture');
