@@ -7,12 +7,12 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildOptions, Plugin } from 'esbuild';
-import * as esbuild from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import type * as OpenAiPackage from 'openai';
 import type * as TomlParser from 'toml-eslint-parser';
 import type * as Yaml from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { analyseBuild } from '../../support/buildAnalysis';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -26,20 +26,6 @@ interface BuildScript {
 }
 
 const script = async (): Promise<BuildScript> => (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as BuildScript;
-
-/** Builds `options` as shipped (minified) in memory: which files went in, and the output text. */
-async function analyse(options: BuildOptions): Promise<{ inputs: string[]; text: string }> {
-  const result = await esbuild.build({
-    ...options,
-    plugins: (options.plugins ?? []).filter((p: Plugin) => p.name !== 'esbuild-problem-matcher'),
-    absWorkingDir: ROOT,
-    minify: true,
-    sourcemap: false,
-    write: false,
-    metafile: true,
-  });
-  return { inputs: Object.keys(result.metafile.inputs), text: result.outputFiles[0]?.text ?? '' };
-}
 
 /** Runs a built CommonJS file and returns its exports, as Node's require would. */
 function load(text: string): Record<string, unknown> {
@@ -55,7 +41,7 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
     ['dist/extension.js', (s: BuildScript) => s.extensionConfig],
     ['dist/cliMain.js', (s: BuildScript) => s.cliMainConfig],
   ])('%s holds neither package and requires ./yaml.js and ./toml.js at run time', async (_name, pick) => {
-    const { inputs, text } = await analyse(pick(await script()));
+    const { inputs, text } = await analyseBuild(pick(await script()));
     expect(fromPackage(inputs, 'yaml')).toEqual([]);
     expect(fromPackage(inputs, 'toml-eslint-parser')).toEqual([]);
     expect(text).toContain('require("./yaml.js")');
@@ -63,7 +49,7 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
   });
 
   it('dist/yaml.js parses YAML on its own', async () => {
-    const { inputs, text } = await analyse((await script()).yamlLibConfig);
+    const { inputs, text } = await analyseBuild((await script()).yamlLibConfig);
     expect(fromPackage(inputs, 'yaml').length).toBeGreaterThan(0);
     const yaml = load(text) as typeof Yaml;
     const doc = yaml.parseDocument('name: reviewer\ntools: [Read, Grep]\n');
@@ -72,7 +58,7 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
   });
 
   it('dist/toml.js parses TOML with positions on its own', async () => {
-    const { inputs, text } = await analyse((await script()).tomlLibConfig);
+    const { inputs, text } = await analyseBuild((await script()).tomlLibConfig);
     expect(fromPackage(inputs, 'toml-eslint-parser').length).toBeGreaterThan(0);
     const toml = load(text) as typeof TomlParser;
     const table = toml.parseTOML('a = 1\n[hooks]\nb = "x"\n').body[0].body[1];
@@ -86,7 +72,7 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
       ['src/configFiles/boundedYaml.ts', 'yaml'],
       ['src/hooks/formats/tomlLocator.ts', 'toml-eslint-parser'],
     ] as const) {
-      const { inputs, text } = await analyse({ ...s.integrationTestsConfig([path.join(ROOT, file)]), outdir: undefined, outfile: 'out/check.js' });
+      const { inputs, text } = await analyseBuild({ ...s.integrationTestsConfig([path.join(ROOT, file)]), outdir: undefined, outfile: 'out/check.js' });
       expect(fromPackage(inputs, pkg).length).toBeGreaterThan(0);
       expect(text).not.toMatch(/require\("\.\/(yaml|toml)\.js"\)/);
     }
@@ -96,16 +82,16 @@ describe('yaml and toml-eslint-parser ship in their own bundles (dist/yaml.js, d
 describe('openai ships beside the extension (dist/openai.js), loaded when an OpenAI-compatible model is set up', () => {
   it('dist/extension.js holds no openai and requires ./openai.js; dist/cliMain.js keeps it inside (its code cache covers it)', async () => {
     const s = await script();
-    const extension = await analyse(s.extensionConfig);
+    const extension = await analyseBuild(s.extensionConfig);
     expect(fromPackage(extension.inputs, 'openai')).toEqual([]);
     expect(extension.text).toContain('require("./openai.js")');
-    const cli = await analyse(s.cliMainConfig);
+    const cli = await analyseBuild(s.cliMainConfig);
     expect(fromPackage(cli.inputs, 'openai').length).toBeGreaterThan(0);
     expect(cli.text).not.toContain('require("./openai.js")');
   });
 
   it('dist/openai.js gives the client and the error classes the model adapter uses', async () => {
-    const { inputs, text } = await analyse((await script()).openAiLibConfig);
+    const { inputs, text } = await analyseBuild((await script()).openAiLibConfig);
     expect(fromPackage(inputs, 'openai').length).toBeGreaterThan(0);
     const sdk = load(text) as typeof OpenAiPackage;
     const client = new sdk.OpenAI({ apiKey: 'x', baseURL: 'http://127.0.0.1:9/v1' });
@@ -115,7 +101,7 @@ describe('openai ships beside the extension (dist/openai.js), loaded when an Ope
 
   it('an integration test bundle carries openai itself', async () => {
     const s = await script();
-    const { inputs, text } = await analyse({
+    const { inputs, text } = await analyseBuild({
       ...s.integrationTestsConfig([path.join(ROOT, 'src/model/openAiModelClient.ts')]),
       outdir: undefined,
       outfile: 'out/check.js',

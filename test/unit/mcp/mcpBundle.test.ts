@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildOptions, Metafile, Plugin } from 'esbuild';
-import * as esbuild from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { analyseBuild } from '../../support/buildAnalysis';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -15,18 +15,7 @@ interface BuildScript {
 /** Builds one of esbuild.mjs's bundles in memory, as shipped (minified), and returns what went into it. */
 async function analyse(pick: (script: BuildScript) => BuildOptions): Promise<{ inputs: string[]; text: string }> {
   const script = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as BuildScript;
-  const options = pick(script);
-  const result = await esbuild.build({
-    ...options,
-    plugins: (options.plugins ?? []).filter((p: Plugin) => p.name !== 'esbuild-problem-matcher'),
-    absWorkingDir: ROOT,
-    minify: true,
-    sourcemap: false,
-    write: false,
-    metafile: true,
-  });
-  const metafile: Metafile = result.metafile;
-  return { inputs: Object.keys(metafile.inputs), text: result.outputFiles[0]?.text ?? '' };
+  return analyseBuild(pick(script));
 }
 
 const fromSdk = (inputs: readonly string[]) => inputs.filter((f) => /node_modules\/(@modelcontextprotocol\/sdk|ajv)\//.test(f));
