@@ -1,12 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type * as Tty from 'node:tty';
 import type { PermissionAnswer, PermissionProvider, PermissionRequest } from '../hooks/hookRunTypes';
 import { PermissionButtons, permissionButtons, permissionDetail, permissionQuestion } from '../presentation/permissionText';
 import { SerialQueue } from '../shared/serialQueue';
-import { lazyBuiltin } from '../shared/lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const tty = lazyBuiltin(() => require('node:tty') as typeof Tty);
+import { tty } from '../shared/lazyBuiltins';
 
 /** `--permission-prompt`: `auto` asks at the terminal when there is one, `none` never asks, `tty` must ask there. */
 export type PermissionPromptMode = 'auto' | 'none' | 'tty';

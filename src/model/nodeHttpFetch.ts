@@ -1,10 +1,6 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import type * as Zlib from 'node:zlib';
-import { lazyBuiltin } from '../shared/lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const zlib = lazyBuiltin(() => require('node:zlib') as typeof Zlib);
+import { zlib } from '../shared/lazyBuiltins';
 
 /**
  * A `fetch` for the `openai` SDK on `node:http`/`node:https` instead of Node's built-in fetch.

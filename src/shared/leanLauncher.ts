@@ -1,13 +1,9 @@
-import type * as ChildProcess from 'node:child_process';
 import { abortedBeforeStart, DEFAULT_MAX_OUTPUT_BYTES } from './processLauncher';
 import type { LaunchKind, ProcessLauncher, ProcessRunOptions, ProcessRunResult } from './processLauncher';
 import { IS_WINDOWS, withGroupChildEnv } from './processGroups';
 import { SupervisedRun, type SpawnedProcess } from './processRun';
 import type { ShellInvocation } from './shellInvocation';
-import { lazyBuiltin } from './lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const childProcess = lazyBuiltin(() => require('node:child_process') as typeof ChildProcess);
+import { childProcess } from './lazyBuiltins';
 
 /**
  * Starts a shell detached with pipes; undefined = not available now (spawn directly instead).

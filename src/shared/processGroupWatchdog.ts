@@ -1,10 +1,6 @@
-import type * as ChildProcess from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setProcessGroupListener, setProcessGroupListenerStarter } from './processGroups';
-import { lazyBuiltin } from './lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const childProcess = lazyBuiltin(() => require('node:child_process') as typeof ChildProcess);
+import { childProcess } from './lazyBuiltins';
 
 /**
  * A tiny `/bin/sh` process that outlives a host killed without warning (`kill -9`, OOM) and

@@ -1,9 +1,5 @@
-import type * as ChildProcess from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { lazyBuiltin } from './lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const childProcess = lazyBuiltin(() => require('node:child_process') as typeof ChildProcess);
+import { childProcess } from './lazyBuiltins';
 
 /**
  * Process-tree rule: on POSIX every process a launcher starts is spawned detached, so it leads

@@ -1,9 +1,5 @@
-import type * as WorkerThreads from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
-import { lazyBuiltin } from '../../shared/lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const workerThreads = lazyBuiltin(() => require('node:worker_threads') as typeof WorkerThreads);
+import { workerThreads } from '../../shared/lazyBuiltins';
 
 /** What the worker reports for one file. */
 export interface FileMatches {

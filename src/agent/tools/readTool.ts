@@ -1,15 +1,11 @@
 import { createReadStream, promises as fs } from 'node:fs';
-import type * as Readline from 'node:readline';
 import { z } from 'zod';
 import { describeFsError } from './fsErrors';
 import { isBinaryFile, numberLine } from './textFiles';
 import { defineTool, toolError } from './tool';
 import type { AgentTool } from './tool';
 import { resolveWorkspacePath } from './workspacePaths';
-import { lazyBuiltin } from '../../shared/lazyBuiltin';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (lazyBuiltin)
-const readline = lazyBuiltin(() => require('node:readline') as typeof Readline);
+import { readline } from '../../shared/lazyBuiltins';
 
 /** Lines returned when the call gives no `limit` (Claude Code's default). */
 export const READ_DEFAULT_LIMIT = 2000;
