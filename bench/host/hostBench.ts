@@ -10,10 +10,14 @@
  *    hooks, paired round by round, against floor (a) a fresh `node -e` spawning 5 `sh -c true`
  *    at once and floor (b) this extension host spawning them, measured in the same rounds;
  *  - long session: LONG_CALLS Bash calls (two per model reply) with the 5 hooks: host RSS and
- *    heap growth, tree refreshes per second, the biggest request body (compaction bounds it),
- *    then the time to expand the biggest agent node and the transcript's write cost per entry;
+ *    heap growth once settled (settledMemory) and the highest RSS while it ran, tree refreshes
+ *    per second, the biggest request body (compaction bounds it), then the time to expand the
+ *    biggest agent node and the transcript's write cost per entry;
  *  - with HOOKWISE_BENCH_BROWSER_TRACE=<dir>: two long sessions, without and with the hooks,
- *    each traced in the browser by the runner (browserTraceSessions.ts).
+ *    each traced in the browser by the runner (browserTraceSessions.ts);
+ *  - with HOOKWISE_BENCH_PROFILE=<file>: a CPU profile of the hooked rounds; with
+ *    HOOKWISE_BENCH_HEAP_PROFILE=<file>: a sampling heap profile of the long session (what it
+ *    allocates, collected or not), both for Chrome DevTools.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,9 +53,17 @@ const median = (xs: readonly number[]): number => {
 const MiB = 1024 * 1024;
 
 v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
+const gc = vm.runInNewContext('gc') as (options?: object) => void;
+/**
+ * The memory the host holds once V8 has given back what it only keeps for speed. Plain `gc()`
+ * leaves the young generation (grown to 128 MiB in the long session) and V8's pool of freed
+ * pages committed until its memory reducer runs, ~8 s later on an idle host: measured right after
+ * plain `gc()`, RSS read 399 MiB, and 217 MiB once the reducer had run. The last-resort collection
+ * is what V8 runs under memory pressure; it releases both at once.
+ */
 function settledMemory(): NodeJS.MemoryUsage {
   for (let i = 0; i < 3; i++) gc();
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return process.memoryUsage();
 }
 
@@ -105,6 +117,22 @@ async function startProfile(): Promise<() => Promise<object>> {
   await post('Profiler.start');
   return async () => {
     const { profile } = (await post('Profiler.stop')) as { profile: object };
+    session.disconnect();
+    return profile;
+  };
+}
+
+/** Starts V8's sampling heap profiler (every allocation, collected or not); the returned function stops it. */
+async function startHeapSampling(): Promise<() => Promise<object>> {
+  const inspector = await import('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return async () => {
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: object };
     session.disconnect();
     return profile;
   };
@@ -275,16 +303,24 @@ export async function run(): Promise<void> {
     let runsSeen = 0;
     const allRuns = api.hookRuns.onDidChangeRun(() => runsSeen++);
     const before = settledMemory();
-    const samples: { s: number; heapMiB: number; rssMiB: number }[] = [];
+    const samples: { s: number; heapMiB: number; rssMiB: number; totalMiB: number; extMiB: number }[] = [];
     const longStarted = performance.now();
     const sampler = setInterval(() => {
       const m = process.memoryUsage();
-      samples.push({ s: (performance.now() - longStarted) / 1000, heapMiB: m.heapUsed / MiB, rssMiB: m.rss / MiB });
+      samples.push({
+        s: (performance.now() - longStarted) / 1000,
+        heapMiB: m.heapUsed / MiB,
+        rssMiB: m.rss / MiB,
+        totalMiB: m.heapTotal / MiB,
+        extMiB: m.external / MiB,
+      });
     }, 5000);
     await controlModel({ resetStats: true });
+    const heapSampling = process.env.HOOKWISE_BENCH_HEAP_PROFILE ? await startHeapSampling() : undefined;
     // Each call prints ~600 bytes, like a short listing or test summary.
     const longMs = await session(LONG_CALLS, 2, 'seq 1000 1150');
     clearInterval(sampler);
+    if (heapSampling) writeFileSync(process.env.HOOKWISE_BENCH_HEAP_PROFILE as string, JSON.stringify(await heapSampling()));
     const modelStats = await controlModel();
     const after = settledMemory();
     refreshing.dispose();
@@ -292,6 +328,8 @@ export async function run(): Promise<void> {
     fig.longSessionMs = longMs;
     fig.longSessionHookRuns = runsSeen;
     fig.longSessionRssGrowthMiB = (after.rss - before.rss) / MiB;
+    // What the session needed while it ran (young generation, pages V8 pools for reuse): shown, not judged.
+    fig.longSessionRssPeakMiB = Math.max(0, ...samples.map((m) => m.rssMiB)) - before.rss / MiB;
     fig.hostHeapGrowthMiB = (after.heapUsed - before.heapUsed) / MiB;
     fig.maxRequestKiB = modelStats.maxRequestBytes / 1024;
     fig.compactions = modelStats.compactions;
@@ -303,7 +341,12 @@ export async function run(): Promise<void> {
     }
     fig.treeRefreshPerSec = peak;
     fig.treeRefreshes = refreshes.length;
-    report.notes.push(`heap/RSS while running (MiB, every 5 s): ${samples.map((m) => `${m.heapMiB.toFixed(0)}/${m.rssMiB.toFixed(0)}`).join(', ')}`);
+    report.notes.push(
+      `heap used/heap total/external/RSS while running (MiB, every 5 s): ${samples.map((m) => `${m.heapMiB.toFixed(0)}/${m.totalMiB.toFixed(0)}/${m.extMiB.toFixed(0)}/${m.rssMiB.toFixed(0)}`).join(', ')}`,
+    );
+    report.notes.push(
+      `settled before/after the long session (MiB): heap total ${(before.heapTotal / MiB).toFixed(0)}/${(after.heapTotal / MiB).toFixed(0)}, external ${(before.external / MiB).toFixed(0)}/${(after.external / MiB).toFixed(0)}, RSS ${(before.rss / MiB).toFixed(0)}/${(after.rss / MiB).toFixed(0)}`,
+    );
     say(`long session: ${LONG_CALLS} calls in ${(longMs / 1000).toFixed(1)} s, ${runsSeen} hook runs, RSS +${fig.longSessionRssGrowthMiB.toFixed(1)} MiB`);
 
     // --- expanding the biggest agent node, as VS Code does: children, then an item for each ---

@@ -138,7 +138,8 @@ function print(report) {
   row('CPU time, all processes, per Bash call without hooks', f.cpuPerPlainCallMs, 'ms');
   row('CPU time, all processes, per Bash call with 5 hooks', f.cpuPerHookedCallMs, 'ms');
   row(`long session: ${f.longSessionHookRuns} hook runs, wall time`, f.longSessionMs !== undefined ? f.longSessionMs / 1000 : undefined, 's');
-  row('long session: host RSS growth', f.longSessionRssGrowthMiB, 'MiB', 50);
+  row('long session: host RSS growth, settled (V8 pools released)', f.longSessionRssGrowthMiB, 'MiB', 50);
+  row('long session: highest RSS while running, above the start', f.longSessionRssPeakMiB, 'MiB');
   row('long session: host heap growth', f.hostHeapGrowthMiB, 'MiB', 50);
   row('  of which the Hook Runs tree holds', f.treeRetainedMiB, 'MiB');
   row('  of which the ended session held (conversation, chat log)', f.sessionRetainedMiB, 'MiB');
