@@ -4,6 +4,7 @@ import type { CliArgs } from './cliArgs';
 import { modelHookMarkerText } from '../presentation/modelHookMarkerText';
 import { hookRunLine, streamLine, toCliHookRun, type CliHookRun } from './cliOutput';
 import type { CliIo } from './runCli';
+import { coverAgentEvent, coverHookRun } from './compileCoverage';
 
 /**
  * Where a headless run's agent events and hook runs go, by output format: `stream-json` writes
@@ -18,7 +19,10 @@ export class CliEventSink {
   private readonly stream: boolean;
   /** Hook runs come from the runner's observers, not the agent's events. */
   readonly observer: HookRunObserver = {
-    onHookFinished: (record) => this.observeHookRun(record, 'finished'),
+    onHookFinished: (record) => {
+      coverHookRun(record);
+      this.observeHookRun(record, 'finished');
+    },
     onAskResolved: (record) => this.observeHookRun(record, 'askResolved'),
   };
 
@@ -37,6 +41,7 @@ export class CliEventSink {
   /** One agent event. */
   readonly emit = (event: AgentEvent): void => {
     const { io } = this;
+    coverAgentEvent(event);
     // A self-protection event (a protected file reverted or kept) is logged whatever the format.
     if (event.type === 'systemMessage' && event.source === 'protection') io.stderr(`hookwise: ${event.text}\n`);
     if (event.type === 'text' && this.args.outputFormat === 'text') return;

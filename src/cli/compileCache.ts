@@ -41,6 +41,9 @@ export function defaultCompileCacheDir(env: NodeJS.ProcessEnv = process.env, pla
  * which also makes every hook spawn cheaper: fork cost grows with the parent's RSS).
  * Uses Node's `module.enableCompileCache` where it exists; on Node 20 does the same with
  * `vm.Script` cached data keyed by the file (path, inode, size, change times) and the Node version.
+ * That cache is written at exit, so it holds the functions this run compiled; when a later run
+ * went through code paths the cache does not cover yet (the bundle's optional
+ * `compileCacheCoverage(): string[]` export names them), it is rewritten at that run's exit.
  * Never fails because of the cache: any problem with it means a plain `require`.
  */
 export function requireWithCompileCache(file: string, options: CompileCacheOptions = {}): CompileCacheStatus {
@@ -94,17 +97,26 @@ function prepare(
   const content = shortHash(`${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`);
   const source = readFileSync(file, 'utf8');
   const cachePath = path.join(cacheDir, `${owner}-${content}.bin`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cachePath);
-  } catch {
-    cachedData = undefined;
-  }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  const status: CompileCacheStatus = cachedData === undefined ? 'created' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (status !== 'used') onExit(() => writeCache(script, cacheDir, cachePath, `${owner}-`));
+  const cached = readCacheFile(cachePath);
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached?.data });
+  const status: CompileCacheStatus = cached === undefined ? 'created' : script.cachedDataRejected ? 'rejected' : 'used';
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  const module = { exports: {}, filename: file, id: file, loaded: false, children: [], paths: [] };
+  const module = { exports: {} as Record<string, unknown>, filename: file, id: file, loaded: false, children: [], paths: [] };
+  const covered = status === 'used' ? (cached?.covers ?? []) : [];
+  onExit(() => {
+    const now = coverageOf(module.exports);
+    if (status !== 'used') {
+      writeCache(cacheDir, cachePath, `${owner}-`, now, script.createCachedData());
+      return;
+    }
+    // A cache V8 took is rewritten only for code paths it does not cover yet, once per path.
+    if (covered.length >= MAX_KEYS || now.every((key) => covered.includes(key))) return;
+    const fresh = script.createCachedData();
+    const covers = [...new Set([...covered, ...now])].sort();
+    // A long run may have flushed the bytecode of functions it ran only at start: never trade
+    // a bigger cache for a smaller one; the new paths are recorded so this is not tried again.
+    writeCache(cacheDir, cachePath, `${owner}-`, covers, fresh.length >= (cached?.data.length ?? 0) ? fresh : (cached?.data ?? fresh));
+  });
   return {
     status,
     run: () => {
@@ -114,12 +126,50 @@ function prepare(
   };
 }
 
-function writeCache(script: vm.Script, cacheDir: string, cachePath: string, ownerPrefix: string): void {
+/**
+ * A cache file: one header line (`hookwise-cc1 ` and the code paths the cached code covers,
+ * comma-separated), then V8's cached data. A file without the header is handed to V8 whole:
+ * V8 takes one of the older format (it covers no paths yet) and rejects a corrupt one.
+ */
+const HEADER = 'hookwise-cc1 ';
+const MAX_HEADER_BYTES = 4096;
+/** Past this many keys the cache is not rewritten for new ones (each rewrite costs ~20 ms once). */
+const MAX_KEYS = 200;
+const KEY = /^[A-Za-z0-9_:.-]{1,80}$/;
+
+function readCacheFile(cachePath: string): { data: Buffer; covers: readonly string[] } | undefined {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(cachePath);
+  } catch {
+    return undefined;
+  }
+  const end = raw.indexOf(0x0a);
+  if (end < 0 || end > MAX_HEADER_BYTES || raw.toString('latin1', 0, HEADER.length) !== HEADER) return { data: raw, covers: [] };
+  const covers = raw
+    .toString('latin1', HEADER.length, end)
+    .split(',')
+    .filter((key) => KEY.test(key));
+  return { data: raw.subarray(end + 1), covers };
+}
+
+/** The code paths the bundle says this run went through (its optional `compileCacheCoverage` export), checked. */
+function coverageOf(exports: Record<string, unknown>): readonly string[] {
+  try {
+    const read = exports.compileCacheCoverage;
+    const keys = typeof read === 'function' ? (read() as unknown) : [];
+    return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string' && KEY.test(key)).slice(0, MAX_KEYS) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeCache(cacheDir: string, cachePath: string, ownerPrefix: string, covers: readonly string[], data: Uint8Array): void {
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // Write then rename, so a concurrent run never reads half a file.
     const temp = `${cachePath}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${HEADER}${covers.slice(0, MAX_KEYS).join(',')}\n`, 'latin1'), data]), { mode: 0o600 });
     renameSync(temp, cachePath);
     // Caches of earlier versions of this bundle are dead weight (~1 MB each).
     for (const name of readdirSync(cacheDir)) {

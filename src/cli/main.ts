@@ -11,6 +11,15 @@ import { runCli, type CliIo } from './runCli';
 import { runHooksCommand } from './hooksCommand';
 import { handleStopSignals } from './stopSignals';
 import { thrownStack } from '../shared/describeThrown';
+import { compileCoverage } from './compileCoverage';
+
+/**
+ * The code paths this run went through, for the code cache's writer in bin.ts
+ * (compileCache.ts reads this export of the bundle at exit).
+ */
+export function compileCacheCoverage(): readonly string[] {
+  return compileCoverage();
+}
 
 async function main(): Promise<number> {
   // `hookwise hooks list|explain|test`: no agent, no model; a test's hooks die with the process.

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
@@ -46,5 +47,50 @@ describe('hookwise -p start-up loads only what the run uses', () => {
     expect(run.code).toBe(0);
     expect(run.result).toMatchObject({ result: 'Hello.', is_error: false });
     expect(run.loaded).toEqual([]);
+  });
+});
+
+/** The code paths the CLI's code cache says it covers (its header line), or undefined without a cache file. */
+function cacheCoverage(home: string): string[] | undefined {
+  const dir = path.join(home, '.cache', 'hookwise');
+  const file = readdirSync(dir).find((f) => f.endsWith('.bin'));
+  if (file === undefined) return undefined;
+  const raw = readFileSync(path.join(dir, file));
+  return raw.subarray('hookwise-cc1 '.length, raw.indexOf(10)).toString().split(',').filter(Boolean);
+}
+
+// Node ≥ 22.1 uses its own compile cache (no coverage); CI runs Node 20, where this path is taken.
+describe.skipIf(typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function')('hookwise -p code cache', () => {
+  it('a run through tools and hooks the cache did not cover rewrites it to cover them; an empty run leaves it', async () => {
+    const empty = await suite.serve([textReply('Hello.')]);
+    expect((await runCliProcess(suite.cli, suite.w, ['-p', 'hi', '--model', 'm', '--base-url', empty.url])).code).toBe(0);
+    const fromEmpty = cacheCoverage(suite.w.home) ?? [];
+    expect(fromEmpty).not.toContain('tool:Bash');
+
+    await suite.w.write(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }),
+    );
+    const tools = await suite.serve([toolCallsReply([{ name: 'Bash', arguments: { command: 'true' } }]), textReply('done')]);
+    const run = await runCliProcess(suite.cli, suite.w, [
+      '-p',
+      'go',
+      '--model',
+      'm',
+      '--base-url',
+      tools.url,
+      '--allowed-tools',
+      'Bash',
+      '--output-format',
+      'json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(parseJsonResult(run)).toMatchObject({ result: 'done', hook_runs: expect.arrayContaining([expect.objectContaining({ event: 'PreToolUse' })]) });
+    const covered = cacheCoverage(suite.w.home);
+    expect(covered).toEqual(expect.arrayContaining([...fromEmpty, 'event:PreToolUse', 'hook:command', 'tool:Bash']));
+
+    const again = await suite.serve([textReply('Hello.')]);
+    expect((await runCliProcess(suite.cli, suite.w, ['-p', 'hi', '--model', 'm', '--base-url', again.url])).code).toBe(0);
+    expect(cacheCoverage(suite.w.home)).toEqual(covered);
   });
 });

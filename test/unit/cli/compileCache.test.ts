@@ -48,7 +48,13 @@ beforeEach(() => {
     bundle,
     "const sibling = require('./sibling');\nprocess.stdout.write('ran:' + (sibling.answer + 0) + ':' + (__dirname === " +
       JSON.stringify(dir) +
-      ") + ':' + (typeof module.exports) + '\\n');\n",
+      ") + ':' + (typeof module.exports) + '\\n');\n" +
+      // The code paths this run went through, as the CLI bundle reports them (COVER=a,b); `extra` is a
+      // path whose function only a run that reports it compiles.
+      "const cover = (process.env.COVER || '').split(',').filter(Boolean);\n" +
+      `function extra() { let t = 0; ${Array.from({ length: 300 }, (_, i) => `t += String(${i}).length * ${i % 7};`).join(' ')} return t; }\n` +
+      "if (cover.includes('extra')) extra();\n" +
+      'exports.compileCacheCoverage = () => cover;\n',
   );
 });
 
@@ -105,6 +111,45 @@ describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => 
     expect(load()).toEqual({ status: 'rejected', ran: '42:true:object' });
     expect(readFileSync(cachePath).toString()).not.toContain('definitely not');
     expect(load().status).toBe('used');
+  });
+
+  it('a later run that went through code paths the cache lacks rewrites it once, with the code it compiled', () => {
+    expect(load({ COVER: 'start' }).status).toBe('created');
+    const cachePath = path.join(cacheDir, String(cacheFiles()[0]));
+    const first = readFileSync(cachePath);
+    expect(first.subarray(0, first.indexOf(10)).toString()).toBe('hookwise-cc1 start');
+    // The same paths again: the file is left alone.
+    expect(load({ COVER: 'start' }).status).toBe('used');
+    expect(readFileSync(cachePath).equals(first)).toBe(true);
+    // A new path: rewritten at exit, covering both, and bigger by the function that path compiled.
+    expect(load({ COVER: 'start,extra' })).toEqual({ status: 'used', ran: '42:true:object' });
+    const second = readFileSync(cachePath);
+    expect(second.subarray(0, second.indexOf(10)).toString()).toBe('hookwise-cc1 extra,start');
+    expect(second.length).toBeGreaterThan(first.length + 1000);
+    // V8 takes the rewritten cache, and a run through fewer paths leaves it as it is.
+    expect(load({ COVER: 'extra' }).status).toBe('used');
+    expect(readFileSync(cachePath).equals(second)).toBe(true);
+  });
+
+  it('a cache file of the older format (no header) is still used, and gains a header at the first run through a code path', () => {
+    load();
+    const cachePath = path.join(cacheDir, String(cacheFiles()[0]));
+    const withHeader = readFileSync(cachePath);
+    const older = withHeader.subarray(withHeader.indexOf(10) + 1);
+    writeFileSync(cachePath, older);
+    expect(load().status).toBe('used');
+    expect(readFileSync(cachePath).equals(older)).toBe(true);
+    expect(load({ COVER: 'extra' }).status).toBe('used');
+    const raw = readFileSync(cachePath);
+    expect(raw.subarray(0, raw.indexOf(10)).toString()).toBe('hookwise-cc1 extra');
+    expect(load({ COVER: 'extra' }).status).toBe('used');
+  });
+
+  it('ignores coverage keys that are not plain names (the header stays one short line)', () => {
+    load({ COVER: 'ok:1,bad key,evil\nline' });
+    const raw = readFileSync(path.join(cacheDir, String(cacheFiles()[0])));
+    expect(raw.subarray(0, raw.indexOf(10)).toString()).toBe('hookwise-cc1 ok:1');
+    expect(load({ COVER: 'ok:1' }).status).toBe('used');
   });
 
   it('NODE_DISABLE_COMPILE_CACHE: a plain require, nothing written', () => {
