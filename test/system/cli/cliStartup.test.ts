@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textReply, toolCallsReply } from '../../support/openAiTestServer';
@@ -59,8 +58,7 @@ function cacheCoverage(home: string): string[] | undefined {
   return raw.subarray('hookwise-cc1 '.length, raw.indexOf(10)).toString().split(',').filter(Boolean);
 }
 
-// Node ≥ 22.1 uses its own compile cache (no coverage); CI runs Node 20, where this path is taken.
-describe.skipIf(typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function')('hookwise -p code cache', () => {
+describe('hookwise -p code cache', () => {
   it('a run through tools and hooks the cache did not cover rewrites it to cover them; an empty run leaves it', async () => {
     const empty = await suite.serve([textReply('Hello.')]);
     expect((await runCliProcess(suite.cli, suite.w, ['-p', 'hi', '--model', 'm', '--base-url', empty.url])).code).toBe(0);
