@@ -390,12 +390,14 @@ export async function run(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     } else report.notes.push(`no transcript found under ${dir}`);
 
-    // Who holds the growth: the Hook Runs tree, then the session (conversation, chat log).
+    // Who holds the growth: the Hook Runs tree, then the session (conversation, chat log). Measured
+    // from just before the clear: the expand and transcript steps above leave items and code of their own.
+    const withTree = settledMemory();
     api.hookRuns.clear();
     const withoutTree = settledMemory();
     await api.controller.newSession();
     const withoutSession = settledMemory();
-    fig.treeRetainedMiB = (after.heapUsed - withoutTree.heapUsed) / MiB;
+    fig.treeRetainedMiB = (withTree.heapUsed - withoutTree.heapUsed) / MiB;
     fig.sessionRetainedMiB = (withoutTree.heapUsed - withoutSession.heapUsed) / MiB;
     counting.dispose();
   } catch (e) {
