@@ -106,6 +106,29 @@ async function floorB(iterations: number): Promise<number[]> {
   return out;
 }
 
+/** Opens a webview panel whose only script posts a message at once; the time until it arrives (NaN after 30 s). */
+async function emptyWebviewMs(): Promise<number> {
+  const started = performance.now();
+  const panel = vscode.window.createWebviewPanel(
+    'hookwiseBenchEmpty',
+    'empty',
+    { viewColumn: vscode.ViewColumn.Active, preserveFocus: true },
+    { enableScripts: true },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answered = new Promise<number>((resolve) => {
+      panel.webview.onDidReceiveMessage(() => resolve(performance.now() - started));
+      timer = setTimeout(() => resolve(NaN), 30_000);
+    });
+    panel.webview.html = '<!DOCTYPE html><html><body><script>acquireVsCodeApi().postMessage("ready")</script></body></html>';
+    return await answered;
+  } finally {
+    clearTimeout(timer);
+    panel.dispose();
+  }
+}
+
 /** Starts V8's CPU profiler in this host; the returned function stops it and gives the profile. */
 async function startProfile(): Promise<() => Promise<object>> {
   const inspector = await import('node:inspector');
@@ -166,11 +189,15 @@ export async function run(): Promise<void> {
     say(`activate() ${api.activationMs.toFixed(1)} ms${wasActive ? ' (already active)' : `, load + activate ${fig.loadAndActivateMs?.toFixed(1)} ms`}`);
 
     // --- first chat render: the view opens, its webview loads the bundle and answers `ready` ---
+    // Floor: an empty webview panel whose one inline script answers, before (the window's first
+    // webview) and after the chat (the workbench's webview machinery warm).
+    fig.emptyWebviewColdMs = await emptyWebviewMs();
     const chatStarted = performance.now();
     await vscode.commands.executeCommand('hookwise.openChat');
     while (!api.chat.isReady && performance.now() - chatStarted < 30_000) await new Promise((r) => setTimeout(r, 5));
     if (api.chat.isReady) fig.firstChatRenderMs = performance.now() - chatStarted;
     else report.notes.push('the chat webview never answered ready within 30 s');
+    fig.emptyWebviewWarmMs = await emptyWebviewMs();
 
     // --- the model: bench/host/modelServer.ts in its own process (the runner started it) ---
     const modelUrl = process.env.HOOKWISE_BENCH_MODEL_URL;

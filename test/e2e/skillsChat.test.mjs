@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'mocha';
 import { chatFrame, chatPrompt, sendPrompt, typeInPrompt, waitForAssistantText, waitForIdle } from './chatHarness.mjs';
-import { e2e, screenshot } from './harness.mjs';
+import { e2e, screenshot, waitUntil } from './harness.mjs';
 import { startScenario } from './workbenchHarness.mjs';
 
 /** @param {string} name */
@@ -36,9 +36,12 @@ describe('Chat: slash commands and memory files', function () {
     await shot('e2e-skills-1-slash-list');
 
     await typeInPrompt('/rev');
-    // Each key sends a query; the answer for "/rev" is the one without /resume.
-    await list.getByRole('option', { name: /\/resume/ }).waitFor({ state: 'detached' });
-    assert.equal(await list.getByRole('option').count(), 1, 'only /review matches /rev');
+    // Each key sends a query, and clearing the prompt first hides the list until an answer comes:
+    // wait for the answer to "/rev" itself, a visible list of /review alone.
+    await waitUntil('the list for "/rev" to hold only /review', async () => {
+      const options = await list.getByRole('option').allTextContents();
+      return options.length === 1 && options[0]?.startsWith('/review');
+    });
     await prompt.press('Enter');
     assert.equal(await prompt.inputValue(), '/review ', 'Enter completes the command (and does not send)');
     await prompt.fill('');
