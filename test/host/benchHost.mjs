@@ -129,7 +129,7 @@ function print(report) {
   row('activate() wall time', f.activationMs, 'ms', 30);
   row('load + activate (from the bench)', f.loadAndActivateMs, 'ms');
   row("an empty webview panel → its script answers (the window's first webview)", f.emptyWebviewColdMs, 'ms');
-  row('first chat render (open the view → webview ready)', f.firstChatRenderMs, 'ms');
+  row('chat render, after that (open the view → webview ready)', f.firstChatRenderMs, 'ms');
   row('an empty webview panel → its script answers, after the chat', f.emptyWebviewWarmMs, 'ms');
   row('floor (a): fresh node -e, 5 × sh -c true at once', f.floorAMs, 'ms');
   row('floor (b): the extension host, 5 × sh -c true at once', f.floorBMs, 'ms');
