@@ -129,37 +129,36 @@ async function emptyWebviewMs(): Promise<number> {
   }
 }
 
-/** Starts V8's CPU profiler in this host; the returned function stops it and gives the profile. */
-async function startProfile(): Promise<() => Promise<object>> {
+/**
+ * Starts a V8 profiler in this host through the inspector: `start` are the methods that enable and
+ * start it, `stop` the one whose answer holds the profile; the returned function stops it.
+ */
+async function startInspectorProfile(start: readonly [string, object?][], stop: string): Promise<() => Promise<object>> {
   const inspector = await import('node:inspector');
   const session = new inspector.Session();
   session.connect();
   const post = (method: string, params?: object): Promise<unknown> =>
     new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
+  for (const [method, params] of start) await post(method, params);
   return async () => {
-    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    const { profile } = (await post(stop)) as { profile: object };
     session.disconnect();
     return profile;
   };
 }
 
-/** Starts V8's sampling heap profiler (every allocation, collected or not); the returned function stops it. */
-async function startHeapSampling(): Promise<() => Promise<object>> {
-  const inspector = await import('node:inspector');
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object): Promise<unknown> =>
-    new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
-  await post('HeapProfiler.enable');
-  await post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  return async () => {
-    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: object };
-    session.disconnect();
-    return profile;
-  };
-}
+/** V8's CPU profiler. */
+const startProfile = (): Promise<() => Promise<object>> => startInspectorProfile([['Profiler.enable'], ['Profiler.start']], 'Profiler.stop');
+
+/** V8's sampling heap profiler: every allocation, collected or not. */
+const startHeapSampling = (): Promise<() => Promise<object>> =>
+  startInspectorProfile(
+    [
+      ['HeapProfiler.enable'],
+      ['HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }],
+    ],
+    'HeapProfiler.stopSampling',
+  );
 
 function resultsFile(): string {
   const file = process.env.HOOKWISE_BENCH_RESULTS;
