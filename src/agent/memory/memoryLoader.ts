@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBoundedTextFile } from '../../configFiles/configFileSystem';
@@ -122,7 +122,7 @@ export class MemoryLoader {
     for (const name of names.slice(0, MAX_RULE_FILES)) {
       const file = path.join(dir, name);
       const real = realpathLenientSync(file);
-      if (this.refused.has(real) || !(await exists(real))) continue;
+      if (this.refused.has(real) || missing(real)) continue;
       if (!this.seen.has(real) && !(await this.admit(file, real, { boundary }))) continue;
       const text = await this.read(file, real);
       if (text === undefined) continue;
@@ -202,17 +202,6 @@ function missing(file: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}
-
-/** True unless `file` is missing (a dangling link, a folder that is not there). */
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }
 
