@@ -81,7 +81,10 @@ const cacheFiles = (): string[] => {
   }
 };
 
-describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => {
+/** A cache file's first line (its format and the code paths it covers). */
+const headerOf = (file: Buffer): string => file.subarray(0, file.indexOf(10)).toString();
+
+describe('requireWithCompileCache (vm.Script cached data, every Node version)', () => {
   it('the first run writes the cache at exit, the next one uses it; both run the bundle as CommonJS', () => {
     expect(load()).toEqual({ status: 'created', ran: '42:true:object' });
     expect(cacheFiles()).toHaveLength(1);
@@ -117,14 +120,14 @@ describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => 
     expect(load({ COVER: 'start' }).status).toBe('created');
     const cachePath = path.join(cacheDir, String(cacheFiles()[0]));
     const first = readFileSync(cachePath);
-    expect(first.subarray(0, first.indexOf(10)).toString()).toBe('hookwise-cc1 start');
+    expect(headerOf(first)).toBe('hookwise-cc1 start');
     // The same paths again: the file is left alone.
     expect(load({ COVER: 'start' }).status).toBe('used');
     expect(readFileSync(cachePath).equals(first)).toBe(true);
     // A new path: rewritten at exit, covering both, and bigger by the function that path compiled.
     expect(load({ COVER: 'start,extra' })).toEqual({ status: 'used', ran: '42:true:object' });
     const second = readFileSync(cachePath);
-    expect(second.subarray(0, second.indexOf(10)).toString()).toBe('hookwise-cc1 extra,start');
+    expect(headerOf(second)).toBe('hookwise-cc1 extra,start');
     expect(second.length).toBeGreaterThan(first.length + 1000);
     // V8 takes the rewritten cache, and a run through fewer paths leaves it as it is.
     expect(load({ COVER: 'extra' }).status).toBe('used');
@@ -141,14 +144,14 @@ describe('requireWithCompileCache (Node 20 path: vm.Script cached data)', () => 
     expect(readFileSync(cachePath).equals(older)).toBe(true);
     expect(load({ COVER: 'extra' }).status).toBe('used');
     const raw = readFileSync(cachePath);
-    expect(raw.subarray(0, raw.indexOf(10)).toString()).toBe('hookwise-cc1 extra');
+    expect(headerOf(raw)).toBe('hookwise-cc1 extra');
     expect(load({ COVER: 'extra' }).status).toBe('used');
   });
 
   it('ignores coverage keys that are not plain names (the header stays one short line)', () => {
     load({ COVER: 'ok:1,bad key,evil\nline' });
     const raw = readFileSync(path.join(cacheDir, String(cacheFiles()[0])));
-    expect(raw.subarray(0, raw.indexOf(10)).toString()).toBe('hookwise-cc1 ok:1');
+    expect(headerOf(raw)).toBe('hookwise-cc1 ok:1');
     expect(load({ COVER: 'ok:1' }).status).toBe('used');
   });
 
