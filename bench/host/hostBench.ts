@@ -16,6 +16,8 @@
  *  - with HOOKWISE_BENCH_BROWSER_TRACE=<dir>: two long sessions, without and with the hooks,
  *    each traced in the browser by the runner (browserTraceSessions.ts);
  *  - with HOOKWISE_BENCH_PROFILE=<file>: a CPU profile of the hooked rounds; with
+ *    HOOKWISE_BENCH_ACTIVATION_PROFILE=<file>: one of loading and activating the extension
+ *    (sampled every 50 µs); with
  *    HOOKWISE_BENCH_HEAP_PROFILE=<file>: a sampling heap profile of the long session (what it
  *    allocates, collected or not), both for Chrome DevTools.
  */
@@ -111,9 +113,17 @@ export async function run(): Promise<void> {
     const ext = vscode.extensions.getExtension<HookwiseApi>('hookwise.hookwise');
     if (!ext) throw new Error('the extension hookwise.hookwise is not installed in this host');
     const wasActive = ext.isActive;
+    const activationProfile = process.env.HOOKWISE_BENCH_ACTIVATION_PROFILE && !wasActive ? await startProfile(50) : undefined;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const api = await ext.activate();
-    if (!wasActive) fig.loadAndActivateMs = performance.now() - t0;
+    if (!wasActive) {
+      fig.loadAndActivateMs = performance.now() - t0;
+      // The window is still starting beside it on two cores: wall time moves 2× between runs, this far less.
+      const cpu = process.cpuUsage(cpu0);
+      fig.loadAndActivateCpuMs = (cpu.user + cpu.system) / 1000;
+    }
+    if (activationProfile) writeFileSync(process.env.HOOKWISE_BENCH_ACTIVATION_PROFILE as string, JSON.stringify(await activationProfile()));
     fig.activationMs = api.activationMs;
     say(`activate() ${api.activationMs.toFixed(1)} ms${wasActive ? ' (already active)' : `, load + activate ${fig.loadAndActivateMs?.toFixed(1)} ms`}`);
 

@@ -128,6 +128,7 @@ function print(report) {
   };
   row('activate() wall time', f.activationMs, 'ms', 30);
   row('load + activate (from the bench)', f.loadAndActivateMs, 'ms');
+  row('  CPU time of the host process meanwhile', f.loadAndActivateCpuMs, 'ms');
   row("an empty webview panel → its script answers (the window's first webview)", f.emptyWebviewColdMs, 'ms');
   row('chat render, after that (open the view → webview ready)', f.firstChatRenderMs, 'ms');
   row('an empty webview panel → its script answers, after the chat', f.emptyWebviewWarmMs, 'ms');

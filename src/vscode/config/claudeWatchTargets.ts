@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConfigSourceInput } from '../../hooks/config/configSources';
-import { creationTarget, type FormatWatchTarget } from './formatWatchGlobs';
+import { byBaseThenPattern, creationTarget, type FormatWatchTarget } from './formatWatchGlobs';
 
 /**
  * The folders of the last load's `.claude` inputs, each watched on its own by Node (folderWatchSet.ts):
@@ -32,5 +32,5 @@ export function claudeWatchTargets(
       if (exists(input.dir)) for (const name of subfolders(input.dir)) add(path.join(input.dir, name), 'SKILL.md');
     }
   }
-  return [...targets.values()].sort((a, b) => (a.base === b.base ? a.pattern.localeCompare(b.pattern) : a.base.localeCompare(b.base)));
+  return [...targets.values()].sort(byBaseThenPattern);
 }

@@ -54,7 +54,17 @@ export function formatWatchTargets(inputs: readonly ConfigSourceInput[], exists:
     const key = `${target.base}\0${target.pattern}`;
     if (!targets.has(key)) targets.set(key, target);
   }
-  return [...targets.values()].sort((a, b) => (a.base === b.base ? a.pattern.localeCompare(b.pattern) : a.base.localeCompare(b.base)));
+  return [...targets.values()].sort(byBaseThenPattern);
+}
+
+/**
+ * A fixed order for watch targets, by UTF-16 code units: the list is compared between loads,
+ * not shown. Not `localeCompare`, whose first call in the extension host builds ICU's collator
+ * (~13 ms of activation in a profile).
+ */
+export function byBaseThenPattern(a: FormatWatchTarget, b: FormatWatchTarget): number {
+  const [x, y] = a.base === b.base ? [a.pattern, b.pattern] : [a.base, b.base];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The nearest existing parent of a missing `dir`, watched for the name of the child on the way to it. */
