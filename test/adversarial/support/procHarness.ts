@@ -34,14 +34,14 @@ export function writePlayground(w: CliWorkspace, name: string, turns: readonly u
 
 let serial = 0;
 
-/** Starts `node <cli> ...args` in the workspace. */
-export function spawnCli(cli: string, w: CliWorkspace, args: readonly string[]): CliProc {
+/** Starts `node <cli> ...args` in the workspace (`env`: variables added to {@link cliEnv}'s). */
+export function spawnCli(cli: string, w: CliWorkspace, args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProc {
   const n = ++serial;
   const outFile = path.join(w.base, `cli-${n}.out`);
   const errFile = path.join(w.base, `cli-${n}.err`);
   const out = openSync(outFile, 'w');
   const err = openSync(errFile, 'w');
-  const child = spawn(process.execPath, [cli, ...args], { cwd: w.ws, env: cliEnv(w), stdio: ['ignore', out, err] });
+  const child = spawn(process.execPath, [cli, ...args], { cwd: w.ws, env: { ...cliEnv(w), ...env }, stdio: ['ignore', out, err] });
   closeSync(out);
   closeSync(err);
   const exited = new Promise<number>((resolve) => {
