@@ -70,13 +70,21 @@ const importMetaShim = {
 };
 
 /**
+ * An esbuild filter that matches exactly one of `names` (import paths, taken literally).
+ * @param {...string} names
+ */
+function exactly(...names) {
+  return new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+}
+
+/**
  * A part of the code that ships as its own file beside the bundle and is loaded only when used:
  * `import('<stub>')` in a file matching `importer` becomes a runtime require of the sibling
  * `file`, so the extension and CLI bundles do not grow. A real dynamic import() would fail in
  * the CLI, which runs its bundle through vm.Script (compile cache); a require does not.
  */
 function sideBundlePlugin(name, stub, importer, file) {
-  const stubFilter = new RegExp(`^${stub.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  const stubFilter = exactly(stub);
   return {
     name,
     setup(build) {
@@ -130,7 +138,7 @@ export const liteFetchTypesPlugin = {
  * @returns {import('esbuild').Plugin}
  */
 export function sharedNamespacePlugin(names) {
-  const filter = new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+  const filter = exactly(...names);
   return {
     name: 'shared-namespace',
     setup(build) {
@@ -153,7 +161,7 @@ export function sharedNamespacePlugin(names) {
  * anywhere else would pull it back in (the build tests check it stays out).
  */
 function syncSideBundlePlugin(name, pkg, importer, file) {
-  const pkgFilter = new RegExp(`^${pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  const pkgFilter = exactly(pkg);
   return {
     name,
     setup(build) {
