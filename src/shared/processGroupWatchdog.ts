@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setProcessGroupListener, setProcessGroupListenerStarter } from './processGroups';
+import { reportedGroupsLive, setProcessGroupListener, setProcessGroupListenerStarter } from './processGroups';
 import { childProcess } from './lazyBuiltins';
 
 /**
@@ -101,22 +101,19 @@ export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchd
   } catch {
     child = undefined;
   }
-  const { stdin, pid } = child ?? {};
-  if (pid === undefined || !stdin) {
+  if (child?.pid === undefined || !child.stdin) {
     if (fd !== undefined) closeSync(fd);
     return undefined;
   }
+  const { stdin, pid } = child;
   let open = true;
   let closed = false;
   // Written at explicit positions (pwrite): the file offset the watchdog shares stays at 0,
   // where it starts reading. When no group is left the file is emptied, so it stays small.
   let position = 0;
-  const live = new Set<number>();
-  const toFile = (file: number, line: string, id: number, added: boolean): void => {
+  const toFile = (file: number, line: string): void => {
     try {
-      if (added) live.add(id);
-      else live.delete(id);
-      if (live.size === 0) {
+      if (!reportedGroupsLive()) {
         ftruncateSync(file);
         position = 0;
       } else position += writeSync(file, line, position);
@@ -138,19 +135,19 @@ export function startProcessGroupWatchdog(shell = '/bin/sh'): ProcessGroupWatchd
     if (pending === '') setImmediate(flush).unref();
     pending += line;
   };
-  const send = (line: string, id: number, added: boolean): void => (fd !== undefined ? toFile(fd, line, id, added) : toPipe(line));
+  const send = (line: string): void => (fd !== undefined ? toFile(fd, line) : toPipe(line));
   stdin.on('error', () => {
     // The watchdog died (someone killed it): stop writing; the exit hook remains.
     open = false;
   });
-  child?.on('error', () => {
+  child.on('error', () => {
     open = false;
   });
-  child?.unref();
+  child.unref();
   (stdin as unknown as { unref?: () => void }).unref?.();
   setProcessGroupListener({
-    added: (id) => send(`+${id}\n`, id, true),
-    removed: (id) => send(`-${id}\n`, id, false),
+    added: (id) => send(`+${id}\n`),
+    removed: (id) => send(`-${id}\n`),
     childEnv: { [WATCHDOG_MARK_VARIABLE]: token },
   });
   return {

@@ -84,6 +84,12 @@ export function withGroupChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return marked;
 }
 
+/** True while a group the listener was told of is still alive. */
+export function reportedGroupsLive(): boolean {
+  for (const reported of liveGroups.values()) if (reported) return true;
+  return false;
+}
+
 /** Kills every live group now (SIGKILL); for a host that is about to exit. */
 export function killLiveProcessGroups(): void {
   for (const groupId of liveGroups.keys()) killTree(groupId, 'SIGKILL');
