@@ -271,7 +271,8 @@ export const openAiLibConfig = {
 };
 
 /** @type {import('esbuild').BuildOptions[]} */
-const configs = [
+/** Every bundle `node esbuild.mjs` writes (dist/…, and the integration tests when there are any). */
+export const configs = [
   extensionConfig,
   cliMainConfig,
   // The OpenTelemetry exporter, beside extension.js and cliMain.js (see telemetrySplitPlugin).

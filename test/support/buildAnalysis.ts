@@ -7,9 +7,10 @@ export const REPO_ROOT = path.resolve(__dirname, '../..');
 
 /**
  * Builds `options` (one of esbuild.mjs's configs) as shipped, minified, in memory: which files
- * went in, and the output text. Real esbuild; nothing is written.
+ * went in, the output text, and what the output still loads with a real `import()`. Real
+ * esbuild; nothing is written.
  */
-export async function analyseBuild(options: BuildOptions): Promise<{ inputs: string[]; text: string }> {
+export async function analyseBuild(options: BuildOptions): Promise<{ inputs: string[]; text: string; dynamicImports: string[] }> {
   const result = await esbuild.build({
     ...options,
     plugins: (options.plugins ?? []).filter((p: Plugin) => p.name !== 'esbuild-problem-matcher'),
@@ -19,5 +20,6 @@ export async function analyseBuild(options: BuildOptions): Promise<{ inputs: str
     write: false,
     metafile: true,
   });
-  return { inputs: Object.keys(result.metafile.inputs), text: result.outputFiles[0]?.text ?? '' };
+  const dynamicImports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+  return { inputs: Object.keys(result.metafile.inputs), text: result.outputFiles[0]?.text ?? '', dynamicImports };
 }

@@ -27,7 +27,8 @@ export function hookCommand(script: string, ...args: string[]): string {
  * launcher's path.
  */
 export async function buildCli(outDir: string): Promise<string> {
-  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' } as const;
+  // No real import() anywhere, as shipped: the CLI runs these files through vm.Script (compileCache.ts).
+  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent', supported: { 'dynamic-import': false } } as const;
   const shim = {
     mainFields: ['module', 'main'],
     define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
@@ -60,7 +61,6 @@ export async function buildCli(outDir: string): Promise<string> {
     ...shim,
     entryPoints: [path.resolve(here, '../../src/cli/main.ts')],
     outfile: path.join(outDir, 'cliMain.js'),
-    supported: { 'dynamic-import': false },
     plugins: [
       sideBundle('telemetry-split', './otelSdk', /[\\/]telemetry[\\/]telemetryExport\.ts$/, './telemetry.js'),
       sideBundle('mcp-split', './mcpClient', /[\\/]mcp[\\/]loadMcpClient\.ts$/, './mcp.js'),

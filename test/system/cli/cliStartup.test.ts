@@ -52,7 +52,8 @@ describe('hookwise -p start-up loads only what the run uses', () => {
 /** The code paths the CLI's code cache says it covers (its header line), or undefined without a cache file. */
 function cacheCoverage(home: string): string[] | undefined {
   const dir = path.join(home, '.cache', 'hookwise');
-  const file = readdirSync(dir).find((f) => f.endsWith('.bin'));
+  // The bundle's cache, not a side bundle's (execa.js has its own once Bash ran).
+  const file = readdirSync(dir).find((f) => f.endsWith('-cliMain.bin'));
   if (file === undefined) return undefined;
   const raw = readFileSync(path.join(dir, file));
   return raw.subarray('hookwise-cc1 '.length, raw.indexOf(10)).toString().split(',').filter(Boolean);
@@ -86,6 +87,8 @@ describe('hookwise -p code cache', () => {
     expect(parseJsonResult(run)).toMatchObject({ result: 'done', hook_runs: expect.arrayContaining([expect.objectContaining({ event: 'PreToolUse' })]) });
     const covered = cacheCoverage(suite.w.home);
     expect(covered).toEqual(expect.arrayContaining([...fromEmpty, 'event:PreToolUse', 'hook:command', 'tool:Bash']));
+    // The Bash tool's launcher (execa.js, a side bundle) got its own cache; the empty run had none.
+    expect(readdirSync(path.join(suite.w.home, '.cache', 'hookwise')).filter((f) => f.endsWith('-execa.bin'))).toHaveLength(1);
 
     const again = await suite.serve([textReply('Hello.')]);
     expect((await runCliProcess(suite.cli, suite.w, ['-p', 'hi', '--model', 'm', '--base-url', again.url])).code).toBe(0);

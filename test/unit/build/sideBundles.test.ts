@@ -23,6 +23,7 @@ interface BuildScript {
   readonly tomlLibConfig: BuildOptions;
   readonly openAiLibConfig: BuildOptions;
   readonly integrationTestsConfig: (entryPoints: string[]) => BuildOptions;
+  readonly configs: readonly BuildOptions[];
 }
 
 const script = async (): Promise<BuildScript> => (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as BuildScript;
@@ -108,5 +109,26 @@ describe('openai ships beside the extension (dist/openai.js), loaded when an Ope
     });
     expect(fromPackage(inputs, 'openai').length).toBeGreaterThan(0);
     expect(text).not.toContain('require("./openai.js")');
+  });
+});
+
+describe('the CLI loads its bundle and side bundles through vm.Script (src/cli/compileCache.ts)', () => {
+  // Code compiled by vm.Script has no loader for a real import(): once V8's cached data is used it
+  // fails even with one named (Node 20). The build turns every import() into a require.
+  it('no file beside dist/cli.js keeps a real import(), and cliMain.js requires its side bundles by sibling name', async () => {
+    const s = await script();
+    const cliFiles = s.configs.filter((c) => /^dist\/(cliMain|execa|mcp|telemetry|yaml|toml)\.js$/.test(c.outfile ?? ''));
+    expect(cliFiles.map((c) => c.outfile).sort()).toEqual([
+      'dist/cliMain.js',
+      'dist/execa.js',
+      'dist/mcp.js',
+      'dist/telemetry.js',
+      'dist/toml.js',
+      'dist/yaml.js',
+    ]);
+    for (const c of cliFiles)
+      expect({ file: c.outfile, dynamicImports: (await analyseBuild(c)).dynamicImports }).toEqual({ file: c.outfile, dynamicImports: [] });
+    const main = await analyseBuild(s.cliMainConfig);
+    for (const side of ['execa', 'mcp', 'telemetry', 'yaml', 'toml']) expect(main.text).toContain(`require("./${side}.js")`);
   });
 });

@@ -23,7 +23,8 @@ beforeAll(async () => {
     stdin: {
       contents: `import { requireWithCompileCache } from ${JSON.stringify(path.resolve(here, '../../../src/cli/compileCache.ts'))};
         const [bundle, cacheDir, native] = process.argv.slice(2);
-        const status = requireWithCompileCache(bundle, { cacheDir, ...(native === 'fake-native' ? { enableNative: (d) => process.stdout.write('native:' + d + '\\n') } : native === 'none' ? { enableNative: undefined } : {}) });
+        const onLoad = (file, status) => process.stdout.write('load:' + file.slice(file.lastIndexOf('/') + 1) + '=' + status + '\\n');
+        const status = requireWithCompileCache(bundle, { cacheDir, onLoad, ...(native === 'fake-native' ? { enableNative: (d) => process.stdout.write('native:' + d + '\\n') } : native === 'none' ? { enableNative: undefined } : {}) });
         process.stdout.write('status:' + status + '\\n');`,
       resolveDir: here,
       loader: 'ts',
@@ -54,7 +55,18 @@ beforeEach(() => {
       "const cover = (process.env.COVER || '').split(',').filter(Boolean);\n" +
       `function extra() { let t = 0; ${Array.from({ length: 300 }, (_, i) => `t += String(${i}).length * ${i % 7};`).join(' ')} return t; }\n` +
       "if (cover.includes('extra')) extra();\n" +
-      'exports.compileCacheCoverage = () => cover;\n',
+      'exports.compileCacheCoverage = () => cover;\n' +
+      // A side bundle, as the CLI requires dist/execa.js: twice, so a second require must give the same exports.
+      "if (process.env.SIDE) { const a = require('./side.js'); const b = require('./side.js');\n" +
+      "  process.stdout.write('side:' + a.hello() + ':' + (a === b) + '\\n'); }\n" +
+      "if (process.env.MISSING) { try { require('./missing.js'); } catch (e) { process.stdout.write('missing:' + e.code + '\\n'); } }\n",
+  );
+  writeFileSync(
+    path.join(dir, 'side.js'),
+    // Its own CommonJS scope: its own __dirname and relative requires; a function compiled when called.
+    "const sibling = require('./sibling.js');\n" +
+      `exports.hello = () => 'hi' + sibling.answer + (__dirname === ${JSON.stringify(dir)}) + (__filename.endsWith('side.js'));\n` +
+      "if (process.env.SIDE_THROWS) throw new Error('side failed to load');\n",
   );
 });
 
@@ -71,6 +83,21 @@ function load(env: Record<string, string> = {}, native: 'none' | 'fake-native' =
       .find((l) => l.startsWith(prefix))
       ?.slice(prefix.length);
   return { status: line('status:') ?? '', ran: line('ran:') ?? '', ...(line('native:') ? { native: line('native:') } : {}) };
+}
+
+/** One CLI-like process that requires the side bundle; returns how each file loaded and what the side bundle said. */
+function loadWithSide(env: Record<string, string> = {}): { loads: string[]; side: string; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [loader, bundle, cacheDir, 'none'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', SIDE: '1', ...env },
+  });
+  const lines = r.stdout.split('\n');
+  return {
+    loads: lines.filter((l) => l.startsWith('load:')).map((l) => l.slice('load:'.length)),
+    side: lines.find((l) => l.startsWith('side:'))?.slice('side:'.length) ?? '',
+    stdout: r.stdout,
+    stderr: r.stderr,
+  };
 }
 
 const cacheFiles = (): string[] => {
@@ -153,6 +180,42 @@ describe('requireWithCompileCache (vm.Script cached data, every Node version)', 
     const raw = readFileSync(path.join(cacheDir, String(cacheFiles()[0])));
     expect(headerOf(raw)).toBe('hookwise-cc1 ok:1');
     expect(load({ COVER: 'ok:1' }).status).toBe('used');
+  });
+
+  it('a side bundle the bundle requires (./execa.js in the CLI) loads through its own cache file, once per process', () => {
+    expect(loadWithSide()).toMatchObject({ loads: ['bundle.js=created', 'side.js=created'], side: `hi42truetrue:true`, stderr: '' });
+    expect(
+      cacheFiles()
+        .map((f) => f.replace(/^[0-9a-f]{16}-[0-9a-f]{16}-/, '<hash>-'))
+        .sort(),
+    ).toEqual(['<hash>-bundle.bin', '<hash>-side.bin']);
+    const sideCache = cacheFiles().map((f) => readFileSync(path.join(cacheDir, f)));
+    expect(loadWithSide()).toMatchObject({ loads: ['bundle.js=used', 'side.js=used'], side: `hi42truetrue:true` });
+    // A side bundle's cache V8 took is left as it is.
+    expect(cacheFiles().map((f) => readFileSync(path.join(cacheDir, f)))).toEqual(sideCache);
+    // A run that does not require it leaves its cache alone too.
+    expect(load().status).toBe('used');
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('an edited side bundle gets a new cache that replaces the old one; a corrupt one is rejected and rewritten', () => {
+    loadWithSide();
+    const sidePath = path.join(dir, 'side.js');
+    writeFileSync(sidePath, readFileSync(sidePath, 'utf8').replace("'hi'", "'yo'"));
+    expect(loadWithSide()).toMatchObject({ loads: ['bundle.js=used', 'side.js=created'], side: 'yo42truetrue:true' });
+    expect(cacheFiles()).toHaveLength(2);
+    for (const f of cacheFiles()) writeFileSync(path.join(cacheDir, f), 'not V8 code cache');
+    expect(loadWithSide()).toMatchObject({ loads: ['bundle.js=rejected', 'side.js=rejected'], side: 'yo42truetrue:true' });
+    expect(loadWithSide().loads).toEqual(['bundle.js=used', 'side.js=used']);
+  });
+
+  it('a missing side bundle fails as require does; one that throws while loading throws to its caller', () => {
+    const missing = loadWithSide({ SIDE: '', MISSING: '1' });
+    expect(missing.stdout).toContain('missing:MODULE_NOT_FOUND');
+    expect(missing.loads).toEqual(['bundle.js=created', 'missing.js=fallback']);
+    const throwing = loadWithSide({ SIDE_THROWS: '1' });
+    expect(throwing.stderr).toContain('side failed to load');
+    expect(throwing.side).toBe('');
   });
 
   it('NODE_DISABLE_COMPILE_CACHE: a plain require, nothing written', () => {
