@@ -28,6 +28,7 @@ const TRACKED = [
   'startupVsNode',
   'sessionVsNode',
   'modelHookRatio',
+  'sessionVsClaudeCode',
 ];
 
 const filter = process.argv[2] ?? '';
