@@ -8,7 +8,8 @@
  *  - activation: `activate()` as the extension measures it, and load + activate from here;
  *  - hooked tool call: sessions of CALLS Bash calls without and with 5 PreToolUse command
  *    hooks, paired round by round, against floor (a) a fresh `node -e` spawning 5 `sh -c true`
- *    at once and floor (b) this extension host spawning them, measured in the same rounds;
+ *    at once and floor (b) this extension host spawning them, measured in the same rounds; and
+ *    floor (a) once more while sessions without hooks run (loadedFloor.ts);
  *  - long session: LONG_CALLS Bash calls (two per model reply) with the 5 hooks: host RSS and
  *    heap growth once settled (settledMemory) and the highest RSS while it ran, tree refreshes
  *    per second, the biggest request body (compaction bounds it), then the time to expand the
@@ -33,6 +34,7 @@ import type { ModelServerStats } from './modelServer';
 import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu, type CpuByRole } from './processCpu';
 import { runTracedSessions } from './browserTraceSessions';
 import { emptyWebviewMs, settledMemory, startHeapSampling, startProfile } from './hostProbes';
+import { floorWhile } from './loadedFloor';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -258,6 +260,14 @@ export async function run(): Promise<void> {
       );
     } else report.notes.push('no /proc: CPU time per role not measured');
     say(`hooked call: +${fig.hostAddedPerCallMs.toFixed(2)} ms/call, floor a ${fig.floorAMs.toFixed(2)} ms, floor b ${fig.floorBMs.toFixed(2)} ms`);
+    // Floor (a) again while sessions without hooks run: the machine as busy as the hooks find it
+    // (reported beside hostHookRatio, which keeps the idle floor the issue defines).
+    await setHooks(0);
+    const loaded: number[] = [];
+    for (let r = 0; r < 3; r++) loaded.push(...(await floorWhile(HOOKS, () => session(CALLS))));
+    fig.floorABusyMs = median(loaded);
+    fig.floorABusySamples = loaded.length;
+    fig.hostHookRatioBusyFloor = fig.hostAddedPerCallMs / fig.floorABusyMs;
 
     if (process.env.HOOKWISE_BENCH_BROWSER_TRACE) await runTracedSessions(resultsFile(), HOOKS, setHooks, (calls) => session(calls));
 

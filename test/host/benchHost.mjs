@@ -138,6 +138,8 @@ function print(report) {
   row('one command hook run, as its record says (median)', f.hookRunMs, 'ms');
   row('added per Bash call by 5 PreToolUse hooks (host)', f.hostAddedPerCallMs, 'ms');
   row('hostHookRatio (added / floor a)', f.hostHookRatio, '×', 1.5);
+  row(`floor (a) while sessions without hooks run (${f.floorABusySamples} samples)`, f.floorABusyMs, 'ms');
+  row('  added / that floor (not tracked: the issue defines floor a idle)', f.hostHookRatioBusyFloor, '×');
   row('CPU time, all processes, per Bash call without hooks', f.cpuPerPlainCallMs, 'ms');
   row('CPU time, all processes, per Bash call with 5 hooks', f.cpuPerHookedCallMs, 'ms');
   row(`long session: ${f.longSessionHookRuns} hook runs, wall time`, f.longSessionMs !== undefined ? f.longSessionMs / 1000 : undefined, 's');
