@@ -201,8 +201,9 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'silent',
-  // The CLI runs its bundle through vm.Script, where a real import() fails: an import() of a
-  // built-in module (loaded lazily, such as node:https) becomes a require in every bundle.
+  // The CLI runs its bundle and side bundles through vm.Script, where a real import() fails: an
+  // import() (of a built-in loaded lazily, such as node:https, or a side bundle) becomes a require
+  // in every bundle.
   supported: { 'dynamic-import': false },
   plugins: [zodEnglishOnlyPlugin, telemetrySplitPlugin, mcpSplitPlugin, execaSplitPlugin, yamlSplitPlugin, tomlSplitPlugin],
 };
@@ -270,8 +271,10 @@ export const openAiLibConfig = {
   outfile: 'dist/openai.js',
 };
 
-/** @type {import('esbuild').BuildOptions[]} */
-/** Every bundle `node esbuild.mjs` writes (dist/…, and the integration tests when there are any). */
+/**
+ * Every bundle `node esbuild.mjs` writes (dist/…, and the integration tests when there are any).
+ * @type {import('esbuild').BuildOptions[]}
+ */
 export const configs = [
   extensionConfig,
   cliMainConfig,
