@@ -8,6 +8,7 @@ import { thrownMessage } from '../shared/describeThrown';
 
 /** Parsed `hookwise` command line. */
 export interface CliArgs {
+  /** The prompt's words; '' when the prompt comes on stdin only (main.ts adds what is piped). */
   readonly prompt: string;
   readonly cwd: string;
   readonly model?: string;
@@ -56,7 +57,9 @@ Runs the Hookwise agent headless, with the hooks of ~/.claude/settings.json and 
 project's .claude/ files (a headless run counts as trusted), and prints the result.
 
 Options:
-  -p, --print PROMPT          the prompt to run (required)
+  -p, --print PROMPT          the prompt to run. Input piped on stdin is added after it
+                              on a new line, or is the prompt when there is none (as in
+                              Claude Code); the run waits 3 s for it to start
   --cwd DIR                   working directory / project root (default: current dir)
   --model NAME                model name, or playground:FILE to replay a scripted session
   --base-url URL              OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
@@ -119,7 +122,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       strict: true,
       allowPositionals: true,
       options: {
-        print: { type: 'string', short: 'p' },
+        // A switch, as Claude Code's: the prompt is the words (`-p --model m "fix it"` works too).
+        print: { type: 'boolean', short: 'p' },
         cwd: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
@@ -151,8 +155,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const v = parsed.values;
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
-  const prompt = v.print ?? (parsed.positionals.length > 0 ? parsed.positionals.join(' ') : undefined);
-  if (prompt === undefined || prompt.trim() === '') return { kind: 'usageError', message: 'a prompt is required: hookwise -p "prompt"' };
+  // May be empty: the prompt can come on stdin too (main.ts puts the two together).
+  const prompt = parsed.positionals.join(' ');
 
   const format = outputFormatSchema.safeParse(v['output-format'] ?? 'text');
   if (!format.success) return { kind: 'usageError', message: `--output-format must be text, json or stream-json (got "${v['output-format']}")` };

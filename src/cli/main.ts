@@ -3,6 +3,7 @@
  * extension, without VS Code. Exit codes: 0 completed, 1 failed, 2 bad usage, 128+N when
  * stopped by signal N (SIGTERM 143, SIGHUP 129; also 129 when the parent process died).
  */
+import { fstatSync } from 'node:fs';
 import { version } from '../../package.json';
 import { armProcessGroupWatchdog } from '../shared/processGroupWatchdog';
 import { parseCliArgs, USAGE } from './cliArgs';
@@ -12,6 +13,7 @@ import { runHooksCommand } from './hooksCommand';
 import { handleStopSignals } from './stopSignals';
 import { thrownStack } from '../shared/describeThrown';
 import { compileCoverage } from './compileCoverage';
+import { composePrompt, readPipedInput } from './pipedPrompt';
 
 /**
  * The code paths this run went through, for the code cache's writer in bin.ts
@@ -35,8 +37,48 @@ async function main(): Promise<number> {
     case 'usageError':
       process.stderr.write(`hookwise: ${command.message}\n\n${USAGE}\n`);
       return 2;
-    case 'run':
-      return runGuarded((io) => runCli(command.args, io));
+    case 'run': {
+      const words = command.args.prompt;
+      return runGuarded(async (io) => {
+        const prompt = await promptOf(words, io);
+        return prompt === undefined ? 2 : runCli({ ...command.args, prompt }, io);
+      });
+    }
+  }
+}
+
+/**
+ * The run's prompt: its words and the input piped on stdin, put together as Claude Code does
+ * (pipedPrompt.ts). Not read: a terminal (the person types answers there), or a character
+ * device such as /dev/null (nothing is piped; also what a closed stdin becomes). Undefined,
+ * after saying why, when there is no prompt or the input is refused.
+ */
+async function promptOf(words: string, io: CliIo): Promise<string | undefined> {
+  let piped = '';
+  if (stdinMayBePiped()) {
+    const input = await readPipedInput(process.stdin, { signal: io.signal });
+    if (input.kind === 'aborted') return undefined;
+    if (input.kind === 'tooLarge') {
+      io.stderr(`hookwise: ${input.message}\n`);
+      return undefined;
+    }
+    if (input.kind === 'noData') io.stderr(`hookwise: ${input.warning}\n`);
+    else piped = input.text;
+  }
+  const prompt = composePrompt(words, piped);
+  if (prompt.trim() !== '') return prompt;
+  io.stderr(
+    `hookwise: ${words === '' && piped === '' ? 'a prompt is required: hookwise -p "prompt", or pipe it on stdin' : 'the prompt is only whitespace'}\n\n${USAGE}\n`,
+  );
+  return undefined;
+}
+
+function stdinMayBePiped(): boolean {
+  try {
+    // A terminal is a character device too, so is /dev/null: neither is read.
+    return !fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
   }
 }
 

@@ -141,15 +141,20 @@ export interface CliRun {
 /** How long a CLI run may take before the harness kills it (a hung CLI fails its test instead of hanging it). */
 const DEFAULT_CLI_TIMEOUT_MS = 15_000;
 
-/** Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs; killed after `timeoutMs`. */
+/**
+ * Runs `node <cli> ...args` in the workspace with HOME/HOOKWISE_HOME pointed at temp dirs; killed
+ * after `timeoutMs`. `stdin` is piped to it and ended ('' by default: an empty pipe, so the CLI
+ * does not wait for piped input); null leaves the pipe open.
+ */
 export function runCliProcess(
   cli: string,
   w: CliWorkspace,
   args: readonly string[],
   env: Record<string, string> = {},
   timeoutMs = DEFAULT_CLI_TIMEOUT_MS,
+  stdin: string | null = '',
 ): Promise<CliRun> {
-  return startCliProcess(cli, w, args, env, timeoutMs).done;
+  return startCliProcess(cli, w, args, env, timeoutMs, stdin).done;
 }
 
 /** Like runCliProcess, with the child process at hand (to send it signals). */
@@ -159,6 +164,7 @@ export function startCliProcess(
   args: readonly string[],
   env: Record<string, string> = {},
   timeoutMs = DEFAULT_CLI_TIMEOUT_MS,
+  stdin: string | null = '',
 ): { child: ChildProcess; done: Promise<CliRun> } {
   let child: ChildProcess | undefined;
   const done = new Promise<CliRun>((resolve) => {
@@ -184,6 +190,7 @@ export function startCliProcess(
       },
     );
   });
+  if (stdin !== null) child?.stdin?.end(stdin);
   return { child: child as ChildProcess, done };
 }
 

@@ -81,8 +81,14 @@ describe('parseCliArgs', () => {
     expect(args(['fix', 'the', 'bug']).prompt).toBe('fix the bug');
   });
 
+  it('-p is a switch, as in Claude Code: the prompt may follow the other options, or be left to stdin', () => {
+    expect(args(['-p', '--model', 'm', 'fix it'])).toMatchObject({ prompt: 'fix it', model: 'm' });
+    expect(args(['--print', 'fix it', '--max-steps', '3'])).toMatchObject({ prompt: 'fix it', maxSteps: 3 });
+    // No words: the prompt comes on stdin (main.ts says so when nothing does).
+    expect(args(['-p', '--output-format', 'json']).prompt).toBe('');
+  });
+
   it.each([
-    [['-p', '   '], 'a prompt is required'],
     [['-p', 'x', '--max-steps', '0'], '--max-steps must be a positive integer'],
     [['-p', 'x', '--max-steps', '2.5'], '--max-steps must be a positive integer'],
     [['-p', 'x', '--model', 'playground:'], 'needs a file'],
