@@ -29,7 +29,8 @@ export interface PipedInputOptions {
  * end, decoded as UTF-8. An empty input is `text` ''. When nothing arrives within `firstDataMs`,
  * the input is left (`noData`, with a warning saying how to skip the wait), as is one over
  * `maxBytes` (`tooLarge`: nothing of it is used). The caller decides that stdin is not a
- * terminal. `input` is destroyed when this settles, unless it ended.
+ * terminal. An `input` left unfinished is paused and unref'd (a writer still at it blocks
+ * until the run exits).
  */
 export function readPipedInput(input: Readable, options: PipedInputOptions): Promise<PipedInput> {
   const firstDataMs = options.firstDataMs ?? STDIN_FIRST_DATA_MS;
@@ -46,8 +47,12 @@ export function readPipedInput(input: Readable, options: PipedInputOptions): Pro
       input.off('data', onData);
       input.off('end', onEnd);
       input.off('error', onError);
-      // A stdin that is left must not hold the run open (or be read by anyone else).
-      if (!keep) input.destroy();
+      // A stdin that is left must not hold the run open. Paused and unref'd, not destroyed: a
+      // destroyed stdin closes fd 0, and the next file the run opens would take its number.
+      if (!keep) {
+        input.pause();
+        (input as Readable & { unref?: () => void }).unref?.();
+      }
       resolve(result);
     };
     const onData = (chunk: Buffer | string): void => {

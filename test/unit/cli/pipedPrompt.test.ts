@@ -35,7 +35,10 @@ describe('readPipedInput', () => {
     const input = new PassThrough();
     const result = await readPipedInput(input, { signal: never, firstDataMs: 20 });
     expect(result).toEqual({ kind: 'noData', warning: expect.stringContaining('redirect stdin from /dev/null') });
-    expect(input.destroyed).toBe(true);
+    // Left paused, not destroyed (that would close fd 0 for the next open file to take).
+    expect(input.isPaused()).toBe(true);
+    expect(input.destroyed).toBe(false);
+    expect(input.listenerCount('data')).toBe(0);
   });
 
   it('once data has come it waits for the end, however long after the first-data wait', async () => {
@@ -53,7 +56,8 @@ describe('readPipedInput', () => {
     input.write('0123456789');
     input.write('!');
     expect(await read).toEqual({ kind: 'tooLarge', message: expect.stringContaining('nothing was sent') });
-    expect(input.destroyed).toBe(true);
+    expect(input.isPaused()).toBe(true);
+    expect(input.listenerCount('data')).toBe(0);
   });
 
   it('a stop while waiting ends the wait; a stream error gives what had come', async () => {
