@@ -9,7 +9,7 @@
  *  - hooked tool call: sessions of CALLS Bash calls without and with 5 PreToolUse command
  *    hooks, paired round by round, against floor (a) a fresh `node -e` spawning 5 `sh -c true`
  *    at once and floor (b) this extension host spawning them, measured in the same rounds; and
- *    floor (a) once more while sessions without hooks run (loadedFloor.ts);
+ *    floor (a) once more while sessions without hooks run (floorA.ts);
  *  - long session: LONG_CALLS Bash calls (two per model reply) with the 5 hooks: host RSS and
  *    heap growth once settled (settledMemory) and the highest RSS while it ran, tree refreshes
  *    per second, the biggest request body (compaction bounds it), then the time to expand the
@@ -34,7 +34,7 @@ import type { ModelServerStats } from './modelServer';
 import { addCpu, cpuByRole, cpuSpent, describeCpu, noCpu, totalCpu, type CpuByRole } from './processCpu';
 import { runTracedSessions } from './browserTraceSessions';
 import { emptyWebviewMs, settledMemory, startHeapSampling, startProfile } from './hostProbes';
-import { floorWhile } from './loadedFloor';
+import { floorA, floorWhile } from './floorA';
 
 const CALLS = 10;
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 12);
@@ -54,29 +54,6 @@ const median = (xs: readonly number[]): number => {
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
 const MiB = 1024 * 1024;
-
-/** 5 `sh -c true` at once, awaited until all closed; `iterations` times; the time of each. */
-const FIVE_SPAWNS = `
-const { spawn } = require('node:child_process');
-const five = () => Promise.all(Array.from({ length: ${HOOKS} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'true']); c.on('close', r); })));
-(async () => {
-  const n = Number(process.argv[1]); const out = [];
-  for (let i = 0; i < 3; i++) await five();
-  for (let i = 0; i < n; i++) { const t = performance.now(); await five(); out.push(performance.now() - t); }
-  process.stdout.write(JSON.stringify(out));
-})();`;
-
-/** Floor (a): a fresh small Node process doing the spawns. */
-function floorA(iterations: number): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', FIVE_SPAWNS, String(iterations)], { env: { PATH: process.env.PATH ?? '' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.resume();
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`floor (a) process exited ${code}`))));
-  });
-}
 
 /** Floor (b): this extension host doing the same spawns. */
 async function floorB(iterations: number): Promise<number[]> {
@@ -235,7 +212,7 @@ export async function run(): Promise<void> {
       const plain = await timed(cpuPlain);
       await setHooks(HOOKS);
       const hooked = await timed(cpuHooked);
-      const a = median(await floorA(CALLS));
+      const a = median(await floorA(HOOKS, CALLS));
       const b = median(await floorB(CALLS));
       const perCall = (hooked - plain) / CALLS;
       added.push(perCall);

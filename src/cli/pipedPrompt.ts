@@ -65,9 +65,10 @@ export function readPipedInput(input: Readable, options: PipedInputOptions): Pro
       }
       chunks.push(bytes);
     };
-    const onEnd = (): void => finish({ kind: 'text', text: Buffer.concat(chunks).toString('utf8') }, true);
-    // A stdin that cannot be read (EBADF, EIO) gives no input, as an empty one does.
-    const onError = (): void => finish({ kind: 'text', text: Buffer.concat(chunks).toString('utf8') });
+    const received = (): PipedInput => ({ kind: 'text', text: Buffer.concat(chunks).toString('utf8') });
+    const onEnd = (): void => finish(received(), true);
+    // A stdin that cannot be read (EBADF, EIO) gives what had come, as an ended one does.
+    const onError = (): void => finish(received());
     const onAbort = (): void => finish({ kind: 'aborted' });
     const timer = setTimeout(
       () =>
